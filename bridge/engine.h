@@ -1,0 +1,92 @@
+/*
+ * engine.h: the one engine interface. Every back end (built-in core, external UHP
+ * program, and later Hub and Trylobot) implements struct engine_ops; every front end
+ * (UHP on stdio or TCP, later Hub, Trylobot, match referee) calls engine_*().
+ *
+ * Asynchronous: a command returns at once; its result arrives through a callback on
+ * the event loop thread. At most one command is outstanding per engine; a front end
+ * queues its own commands. The session (front end) owns the canonical game; a back
+ * end only mirrors it and never decides legality: engine_go() results are checked by
+ * the caller with the core before anyone else sees them.
+ */
+#ifndef BRIDGE_ENGINE_H
+#define BRIDGE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/game.h"
+#include "core/search.h"
+
+struct event_base;
+struct engine;
+struct engine_profile;
+
+enum engine_status {
+	ENGINE_OK = 0,
+	ENGINE_INVALID,     /* the engine rejected a move (UHP invalidmove) */
+	ENGINE_ERROR,       /* the engine refused the command (UHP err); it is still usable */
+	ENGINE_FAILED       /* the engine broke: crash, time-out, garbage, illegal move;
+	                       the back end has been torn down and restarts on next use */
+};
+
+/* Search limits; zero fields are unset. Clock fields are per colour. */
+struct engine_limits {
+	int      depth;
+	uint64_t nodes;
+	uint64_t movetime_ms;
+	uint64_t time_ms[2];
+	uint64_t inc_ms[2];
+	int      moves_to_go;
+	int      infinite;         /* until engine_stop() */
+};
+
+/* Result of one command; pointers are valid only during the callback. */
+struct engine_result {
+	enum engine_status status;
+	const char        *message;   /* why, for INVALID/ERROR/FAILED */
+	struct hive_move   move;      /* go: the chosen move (legal in the game given to go) */
+	const char       **lines;     /* options: output lines, NULL-terminated; else NULL */
+};
+
+typedef void engine_done_cb(void *arg, const struct engine_result *r);
+/* Intermediate search information (may never be called). */
+typedef void engine_info_cb(void *arg, const struct hive_search_info *info);
+
+struct engine_ops {
+	const char *name;                                  /* "builtin", "uhp", ... */
+	/* Starts (spawns/connects); done gets OK once the engine is ready. */
+	int  (*start)(struct engine *e, engine_done_cb *done, void *arg);
+	/* Searches the given game (the back end syncs its own copy first). */
+	int  (*go)(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
+		   engine_info_cb *info, engine_done_cb *done, void *arg);
+	/* Asks a running go to finish now; its done callback still fires once. */
+	void (*stop)(struct engine *e);
+	/* UHP-style options: argv = {} (list), {"get", name}, {"set", name, value}. */
+	int  (*options)(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg);
+	/* Tears down at once: no callback fires after this returns; frees e. */
+	void (*free)(struct engine *e);
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	struct event_base       *base;
+	const struct engine_profile *profile;
+	char                     id[128];        /* "id ..." line of info, without "id " */
+	char                     caps[128];      /* capability line ("Mosquito;Ladybug;Pillbug") */
+	void                    *priv;           /* back end's state */
+};
+
+/* Creates the back end the profile names; NULL with *cause set (caller frees cause). */
+struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause);
+
+static inline int engine_start(struct engine *e, engine_done_cb *done, void *arg)
+{ return e->ops->start(e, done, arg); }
+static inline int engine_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
+			    engine_info_cb *info, engine_done_cb *done, void *arg)
+{ return e->ops->go(e, g, l, info, done, arg); }
+static inline void engine_stop(struct engine *e) { e->ops->stop(e); }
+static inline int engine_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
+{ return e->ops->options(e, argc, argv, done, arg); }
+static inline void engine_free(struct engine *e) { if (e) e->ops->free(e); }
+
+#endif

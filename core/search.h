@@ -1,0 +1,54 @@
+/*
+ * search.h: the built-in player. Iterative deepening alpha-beta (PVS) with a
+ * transposition table, move ordering and a Hive evaluation.
+ *
+ * Pure library: no I/O, no clocks. Time is the caller's business: the search polls
+ * limits->stop every few thousand nodes and finishes with the best move so far.
+ */
+#ifndef HIVE_SEARCH_H
+#define HIVE_SEARCH_H
+
+#include <stdint.h>
+#include "board.h"
+
+#define HIVE_MAX_PLY   64
+#define HIVE_SCORE_WIN 30000     /* mate-like scores are WIN - plies */
+
+struct hive_search_info {
+	int      depth;
+	int      score;            /* centi-pawn-like, side to move's view */
+	uint64_t nodes;
+	int      pvlen;
+	struct hive_move pv[HIVE_MAX_PLY];
+};
+
+struct hive_search_limits {
+	int      depth;            /* max depth in plies, 0 = no limit (up to HIVE_MAX_PLY) */
+	uint64_t nodes;            /* 0 = no limit */
+	/* Polled often; returns non-zero to stop. May be NULL. */
+	int    (*stop)(void *arg);
+	void    *stop_arg;
+	/* Called after each completed iteration. May be NULL. */
+	void   (*on_iteration)(void *arg, const struct hive_search_info *info);
+	void    *iteration_arg;
+};
+
+struct hive_search;   /* opaque: transposition table and history tables */
+
+/* Allocates a searcher with a table of about tt_bytes; NULL on failure. Caller frees. */
+struct hive_search *hive_search_new(size_t tt_bytes);
+void hive_search_free(struct hive_search *s);
+/* Forgets everything learnt (UHP newgame, Hub new-game). */
+void hive_search_clear(struct hive_search *s);
+
+/* Searches the position; fills *best with a legal move (a pass when that is the only
+ * move) and returns 0, or returns -1 when the game is over. info gets the last
+ * completed iteration (may be NULL). One thread per struct hive_search. */
+int hive_search_run(struct hive_search *s, const struct hive_board *b,
+		    const struct hive_search_limits *limits, struct hive_move *best,
+		    struct hive_search_info *info);
+
+/* Static evaluation from the side to move's view (exposed for tests and tuning). */
+int hive_evaluate(const struct hive_board *b);
+
+#endif

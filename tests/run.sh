@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs every test: each unit test binary of each build dir given, then each
+# integration script (tests/integration/*.sh) against that build's binary.
+# Prints "N passed, N failed" last and exits non-zero on any failure.
+#   tests/run.sh [--unit-only] BUILD_DIR...
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+HIVE_DATA=${HIVE_DATA:-$top/../shared/data}
+export HIVE_DATA
+unit_only=0
+[ "${1:-}" = --unit-only ] && { unit_only=1; shift; }
+passed=0; failed=0; failures=""
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+for b in "$@"; do
+	for t in "$top/$b"/tests/*; do
+		[ -x "$t" ] || continue
+		name="$b/$(basename "$t")"
+		if (cd "$top" && "$t") >"$log/out" 2>&1; then
+			passed=$((passed + 1)); echo "PASS $name"
+		else
+			failed=$((failed + 1)); failures="$failures $name"; echo "FAIL $name"; tail -n 40 "$log/out"
+		fi
+	done
+	[ $unit_only = 1 ] && continue
+	for t in "$top"/tests/integration/*.sh; do
+		[ -f "$t" ] || continue
+		name="$b/$(basename "$t" .sh)"
+		if (cd "$top" && HIVEBRIDGE="$top/$b/hivebridge" TOOLS="$top/$b/tools" timeout 600 sh "$t") >"$log/out" 2>&1; then
+			passed=$((passed + 1)); echo "PASS $name"
+		else
+			failed=$((failed + 1)); failures="$failures $name"; echo "FAIL $name"; tail -n 40 "$log/out"
+		fi
+	done
+done
+[ -n "$failures" ] && echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
