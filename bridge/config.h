@@ -1,0 +1,79 @@
+/*
+ * config.h: the daemon's configuration (INI file via inih, then command-line flags).
+ *
+ *   [engine NAME]            an engine profile
+ *   kind = builtin|uhp        (later hub, trylobot)
+ *   command = ./engine --flag a command line, split on spaces (quotes allowed)
+ *   workdir = /path
+ *   start_timeout = 10        seconds until the info block / ready must arrive
+ *   command_timeout = 10      seconds until a command's "ok" must arrive (bestmove: limit + this)
+ *   stop_timeout = 2          seconds after SIGINT/stop before the engine is killed
+ *   option = Name Value       (repeatable) set at start
+ *   hash_mb = 64              builtin: transposition table size
+ *
+ *   [listen NAME]            a listener
+ *   protocol = uhp            (later trylobot, hub)
+ *   address = 127.0.0.1
+ *   port = 5000
+ *   engine = NAME             the profile each session of this listener uses
+ *
+ *   [daemon]
+ *   log = /path|-             protocol trace log ("-" = stderr)
+ *   max_sessions = 1000
+ *   max_line = 65536          bytes per protocol line
+ *   max_buffer = 1048576      bytes buffered per direction per session
+ */
+#ifndef BRIDGE_CONFIG_H
+#define BRIDGE_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONFIG_MAX_OPTIONS 32
+
+struct engine_profile {
+	char    *name;
+	char    *kind;                 /* "builtin" or "uhp" (later "hub", "trylobot") */
+	char   **argv;                 /* NULL-terminated; NULL for builtin */
+	char    *workdir;              /* NULL = inherit */
+	char    *host;                 /* trylobot: module address */
+	uint16_t port;
+	unsigned start_timeout_ms;
+	unsigned command_timeout_ms;
+	unsigned stop_timeout_ms;
+	size_t   hash_mb;
+	size_t   noptions;
+	char    *options[CONFIG_MAX_OPTIONS][2];   /* name, value */
+};
+
+struct listener_conf {
+	char    *name;
+	char    *protocol;             /* "uhp" (later "trylobot", "hub") */
+	char    *address;              /* default 127.0.0.1 */
+	uint16_t port;
+	char    *engine;               /* profile name */
+};
+
+struct config {
+	char   *log_path;              /* NULL = no trace log, "-" = stderr */
+	size_t  max_sessions;
+	size_t  max_line;
+	size_t  max_buffer;
+	size_t  nprofiles;
+	struct engine_profile *profiles;
+	size_t  nlisteners;
+	struct listener_conf *listeners;
+};
+
+/* Fills c with the embedded defaults: the built-in profile "builtin" and one UHP
+ * listener on 127.0.0.1:5000 using it. */
+void config_defaults(struct config *c);
+/* Reads an INI file over the current values; -1 with *cause (caller frees) on error. */
+int  config_load(struct config *c, const char *path, char **cause);
+/* Profile by name, or NULL. */
+const struct engine_profile *config_profile(const struct config *c, const char *name);
+/* A profile built from a command line ("builtin" or an external UHP command), owned by c. */
+const struct engine_profile *config_add_command(struct config *c, const char *kind, const char *command, char **cause);
+void config_free(struct config *c);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * log.h: the protocol trace log. Every protocol line in and out, with a microsecond
+ * timestamp, the session number and its direction; control bytes escaped. One log per
+ * process (the daemon's, set up in main); safe to call from any thread.
+ *
+ *   2026-11-22T03:54:27.123456Z s12 client->bridge play wS1
+ */
+#ifndef BRIDGE_LOG_H
+#define BRIDGE_LOG_H
+
+#include <stddef.h>
+
+enum log_dir {
+	LOG_CLIENT_IN,    /* client->bridge */
+	LOG_CLIENT_OUT,   /* bridge->client */
+	LOG_ENGINE_OUT,   /* bridge->engine */
+	LOG_ENGINE_IN,    /* engine->bridge */
+	LOG_ENGINE_ERR,   /* engine stderr */
+	LOG_NOTE          /* the bridge's own events */
+};
+
+/* Opens the log at path ("-" = stderr, NULL = off); -1 on error. */
+int  log_open(const char *path);
+/* Reopens the same path (SIGHUP, for log rotation). */
+int  log_reopen(void);
+void log_close(void);
+/* One protocol line (without its newline), escaped. */
+void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len);
+/* A printf-style note. */
+void log_note(unsigned session, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
