@@ -72,6 +72,7 @@ struct hive_board {
 	uint8_t  last_moved;           /* piece moved (or placed) last ply, HIVE_NO_PIECE */
 	uint16_t ply;                  /* plies played, passes included */
 	uint64_t hash;                 /* Zobrist-style key of pieces + side to move */
+	uint32_t in_play;              /* bit p set while piece p is on the board */
 	uint16_t pos[HIVE_PIECES];     /* cell, or HIVE_NOWHERE while in hand */
 	uint8_t  level[HIVE_PIECES];   /* 0 on the ground */
 	uint8_t  under[HIVE_PIECES];   /* the piece below, HIVE_NO_PIECE on the ground */

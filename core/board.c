@@ -1,0 +1,689 @@
+/*
+ * board.c: Hive rules as Mzinga plays them: placement, the one-hive rule, freedom to
+ * move on the ground and at height, every bug including the Mosquito, Ladybug and
+ * Pillbug, game end, and perft.
+ */
+#include <string.h>
+#include "board.h"
+
+/* Bug of each slot within a colour. */
+static const uint8_t slot_bug[14] = {
+	HIVE_QUEEN, HIVE_SPIDER, HIVE_SPIDER, HIVE_BEETLE, HIVE_BEETLE,
+	HIVE_GRASSHOPPER, HIVE_GRASSHOPPER, HIVE_GRASSHOPPER,
+	HIVE_ANT, HIVE_ANT, HIVE_ANT, HIVE_MOSQUITO, HIVE_LADYBUG, HIVE_PILLBUG
+};
+/* First and one-past-last slot of each bug. */
+static const uint8_t bug_first[HIVE_BUGS] = { 0, 1, 3, 5, 8, 11, 12, 13 };
+static const uint8_t bug_end[HIVE_BUGS]   = { 1, 3, 5, 8, 11, 12, 13, 14 };
+
+/* A set of cells, one bit each. */
+struct cellset {
+	uint64_t w[HIVE_CELLS / 64];
+};
+
+static inline void cellset_clear(struct cellset *s) { memset(s, 0, sizeof *s); }
+static inline int cellset_has(const struct cellset *s, unsigned c) { return (s->w[c >> 6] >> (c & 63)) & 1; }
+static inline void cellset_add(struct cellset *s, unsigned c) { s->w[c >> 6] |= (uint64_t)1 << (c & 63); }
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* Zobrist key of a piece at a cell and level, computed rather than tabled (no globals). */
+static inline uint64_t piece_key(unsigned piece, unsigned cell, unsigned level)
+{
+	return mix64(((uint64_t)piece << 16) | ((uint64_t)cell << 4) | level);
+}
+#define SIDE_KEY 0x5bd1e9955bd1e995ULL
+
+int hive_piece_bug(int piece) { return slot_bug[HIVE_PIECE_SLOT(piece)]; }
+
+int hive_piece_enabled(unsigned type, int piece)
+{
+	switch (slot_bug[HIVE_PIECE_SLOT(piece)]) {
+	case HIVE_MOSQUITO: return (type & HIVE_EXP_M) != 0;
+	case HIVE_LADYBUG:  return (type & HIVE_EXP_L) != 0;
+	case HIVE_PILLBUG:  return (type & HIVE_EXP_P) != 0;
+	default:            return 1;
+	}
+}
+
+int hive_cell_dir(uint16_t a, uint16_t b)
+{
+	for (int d = 0; d < HIVE_DIRS; d++)
+		if (hive_cell_step(a, d) == b)
+			return d;
+	return -1;
+}
+
+void hive_board_init(struct hive_board *b, unsigned type)
+{
+	memset(b, 0, sizeof *b);
+	b->type = (uint8_t)(type & 7);
+	b->state = HIVE_NOT_STARTED;
+	b->last_moved = HIVE_NO_PIECE;
+	memset(b->top, HIVE_NO_PIECE, sizeof b->top);
+	for (int p = 0; p < HIVE_PIECES; p++) {
+		b->pos[p] = HIVE_NOWHERE;
+		b->under[p] = HIVE_NO_PIECE;
+	}
+}
+
+int hive_board_neighbours(const struct hive_board *b, uint16_t cell)
+{
+	int n = 0;
+	for (int d = 0; d < HIVE_DIRS; d++)
+		n += b->height[hive_cell_step(cell, d)] > 0;
+	return n;
+}
+
+int hive_board_eval_state(const struct hive_board *b)
+{
+	if (b->ply == 0)
+		return HIVE_NOT_STARTED;
+	int lost[2] = { 0, 0 };
+	for (int c = 0; c < 2; c++) {
+		uint16_t q = b->pos[HIVE_PIECE(c, 0)];
+		lost[c] = q != HIVE_NOWHERE && hive_board_neighbours(b, q) == 6;
+	}
+	if (lost[0] && lost[1])
+		return HIVE_DRAW;
+	if (lost[0])
+		return HIVE_BLACK_WINS;
+	if (lost[1])
+		return HIVE_WHITE_WINS;
+	return HIVE_IN_PROGRESS;
+}
+
+static void lift(struct hive_board *b, unsigned p)
+{
+	uint16_t c = b->pos[p];
+	b->hash ^= piece_key(p, c, b->level[p]);
+	b->top[c] = b->under[p];
+	b->height[c]--;
+	b->under[p] = HIVE_NO_PIECE;
+	b->pos[p] = HIVE_NOWHERE;
+	b->level[p] = 0;
+	b->in_play &= ~(1u << p);
+}
+
+static void drop(struct hive_board *b, unsigned p, uint16_t c)
+{
+	b->under[p] = b->top[c];
+	b->level[p] = b->height[c];
+	b->top[c] = (uint8_t)p;
+	b->height[c]++;
+	b->pos[p] = c;
+	b->in_play |= 1u << p;
+	b->hash ^= piece_key(p, c, b->level[p]);
+}
+
+void hive_board_do(struct hive_board *b, struct hive_move m, struct hive_undo *u)
+{
+	u->move = m;
+	u->last_moved = b->last_moved;
+	u->state = b->state;
+	if (m.piece == HIVE_PASS_PIECE) {
+		b->last_moved = HIVE_NO_PIECE;
+	} else {
+		if (b->pos[m.piece] != HIVE_NOWHERE)
+			lift(b, m.piece);
+		drop(b, m.piece, m.to);
+		b->last_moved = m.piece;
+	}
+	b->ply++;
+	b->hash ^= SIDE_KEY;
+	b->state = (uint8_t)hive_board_eval_state(b);
+}
+
+void hive_board_undo(struct hive_board *b, const struct hive_undo *u)
+{
+	struct hive_move m = u->move;
+	b->ply--;
+	b->hash ^= SIDE_KEY;
+	if (m.piece != HIVE_PASS_PIECE) {
+		lift(b, m.piece);
+		if (m.from != HIVE_NOWHERE)
+			drop(b, m.piece, m.from);
+	}
+	b->last_moved = u->last_moved;
+	b->state = u->state;
+}
+
+/*
+ * Move generation.
+ */
+
+struct gen {
+	const struct hive_board *b;
+	struct hive_move *out;
+	size_t n;
+	uint16_t lifted;        /* cell the mover was lifted from (its height counts one less) */
+	struct cellset cut;     /* articulation cells: their ground piece cannot leave */
+	int cut_done;
+	int count;              /* count placements instead of listing them */
+	size_t extra;           /* placements counted, not listed */
+};
+
+/* Stack height with the mover lifted off. */
+static inline int ht(const struct gen *g, uint16_t c)
+{
+	return g->b->height[c] - (c == g->lifted);
+}
+
+static inline void emit(struct gen *g, unsigned piece, uint16_t from, uint16_t to)
+{
+	struct hive_move *m = &g->out[g->n++];
+	m->piece = (uint8_t)piece;
+	m->from = from;
+	m->to = to;
+}
+
+/* Articulation points of the ground graph (Tarjan), cells with height > 0. */
+struct tarjan {
+	const struct hive_board *b;
+	uint8_t idx[HIVE_CELLS];      /* valid only for occupied cells */
+	uint8_t disc[HIVE_PIECES], low[HIVE_PIECES];
+	uint8_t time;
+	struct cellset *cut;
+};
+
+static void tarjan_visit(struct tarjan *t, uint16_t c, int parent)
+{
+	uint8_t u = t->idx[c];
+	int children = 0;
+	t->disc[u] = t->low[u] = ++t->time;
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint16_t n = hive_cell_step(c, d);
+		if (!t->b->height[n])
+			continue;
+		uint8_t v = t->idx[n];
+		if (!t->disc[v]) {
+			children++;
+			tarjan_visit(t, n, u);
+			if (t->low[v] < t->low[u])
+				t->low[u] = t->low[v];
+			if (parent >= 0 && t->low[v] >= t->disc[u])
+				cellset_add(t->cut, c);
+		} else if (v != parent && t->disc[v] < t->low[u]) {
+			t->low[u] = t->disc[v];
+		}
+	}
+	if (parent < 0 && children > 1)
+		cellset_add(t->cut, c);
+}
+
+static void find_cuts(const struct hive_board *b, struct cellset *cut)
+{
+	struct tarjan t;
+	uint8_t n = 0;
+	uint16_t start = HIVE_NOWHERE;
+	cellset_clear(cut);
+	t.b = b;
+	t.time = 0;
+	t.cut = cut;
+	for (uint32_t m = b->in_play; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		if (b->level[p] == 0) {
+			t.idx[b->pos[p]] = n;
+			t.disc[n] = 0;
+			n++;
+			start = b->pos[p];
+		}
+	}
+	if (start != HIVE_NOWHERE)
+		tarjan_visit(&t, start, -1);
+}
+
+static int gen_can_lift(struct gen *g, unsigned p)
+{
+	const struct hive_board *b = g->b;
+	if (b->level[p] > 0)
+		return 1;
+	/* At most one run of occupied neighbours: lifting cannot split the hive. */
+	uint16_t c = b->pos[p];
+	int changes = 0, prev = b->height[hive_cell_step(c, HIVE_W)] > 0;
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		int occ = b->height[hive_cell_step(c, d)] > 0;
+		changes += occ != prev;
+		prev = occ;
+	}
+	if (changes <= 2)
+		return 1;
+	if (!g->cut_done) {
+		find_cuts(g->b, &g->cut);
+		g->cut_done = 1;
+	}
+	return !cellset_has(&g->cut, g->b->pos[p]);
+}
+
+int hive_board_can_lift(const struct hive_board *b, int piece)
+{
+	struct cellset cut;
+	if (b->pos[piece] == HIVE_NOWHERE)
+		return 0;
+	if (b->level[piece] > 0)
+		return 1;
+	find_cuts(b, &cut);
+	return !cellset_has(&cut, b->pos[piece]);
+}
+
+/* One ground slide step from c in direction d (freedom to move + contact). */
+static inline int can_slide(const struct gen *g, uint16_t c, int d)
+{
+	uint16_t to = hive_cell_step(c, d);
+	if (ht(g, to))
+		return 0;
+	int l = ht(g, hive_cell_step(c, (d + 5) % 6)) > 0;
+	int r = ht(g, hive_cell_step(c, (d + 1) % 6)) > 0;
+	return l != r;
+}
+
+/* One step at height (beetle rule): cur = pieces under the mover at c. */
+static inline int can_climb(const struct gen *g, uint16_t c, int d, int cur)
+{
+	int dst = ht(g, hive_cell_step(c, d));
+	int l = ht(g, hive_cell_step(c, (d + 5) % 6));
+	int r = ht(g, hive_cell_step(c, (d + 1) % 6));
+	if (!cur && !dst && !l && !r)
+		return 0;
+	int lo = l < r ? l : r, hi = cur > dst ? cur : dst;
+	return lo <= hi;
+}
+
+static void gen_slides_1(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
+{
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint16_t to = hive_cell_step(c, d);
+		if (can_slide(g, c, d) && !cellset_has(seen, to)) {
+			cellset_add(seen, to);
+			emit(g, p, c, to);
+		}
+	}
+}
+
+static void gen_beetle(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
+{
+	int cur = ht(g, c);
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint16_t to = hive_cell_step(c, d);
+		if (can_climb(g, c, d, cur) && !cellset_has(seen, to)) {
+			cellset_add(seen, to);
+			emit(g, p, c, to);
+		}
+	}
+}
+
+static void gen_grasshopper(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
+{
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint16_t to = hive_cell_step(c, d);
+		if (!ht(g, to))
+			continue;
+		do
+			to = hive_cell_step(to, d);
+		while (ht(g, to));
+		if (!cellset_has(seen, to)) {
+			cellset_add(seen, to);
+			emit(g, p, c, to);
+		}
+	}
+}
+
+static void gen_ant(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
+{
+	uint16_t queue[HIVE_CELLS];
+	struct cellset visited;
+	size_t head = 0, tail = 0;
+	cellset_clear(&visited);
+	cellset_add(&visited, c);
+	queue[tail++] = c;
+	while (head < tail) {
+		uint16_t x = queue[head++];
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			uint16_t to = hive_cell_step(x, d);
+			if (cellset_has(&visited, to) || !can_slide(g, x, d))
+				continue;
+			cellset_add(&visited, to);
+			queue[tail++] = to;
+			if (!cellset_has(seen, to)) {
+				cellset_add(seen, to);
+				emit(g, p, c, to);
+			}
+		}
+	}
+}
+
+/* Spider: paths of exactly three slides that never revisit a cell. */
+static void gen_spider(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
+{
+	for (int d1 = 0; d1 < HIVE_DIRS; d1++) {
+		if (!can_slide(g, c, d1))
+			continue;
+		uint16_t a = hive_cell_step(c, d1);
+		for (int d2 = 0; d2 < HIVE_DIRS; d2++) {
+			uint16_t bb = hive_cell_step(a, d2);
+			if (bb == c || !can_slide(g, a, d2))
+				continue;
+			for (int d3 = 0; d3 < HIVE_DIRS; d3++) {
+				uint16_t to = hive_cell_step(bb, d3);
+				if (to == a || to == c || !can_slide(g, bb, d3))
+					continue;
+				if (!cellset_has(seen, to)) {
+					cellset_add(seen, to);
+					emit(g, p, c, to);
+				}
+			}
+		}
+	}
+}
+
+/* Ladybug: two steps on top of the hive, then one down to the ground. */
+static void gen_ladybug(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
+{
+	int cur = ht(g, c);
+	for (int d1 = 0; d1 < HIVE_DIRS; d1++) {
+		uint16_t a = hive_cell_step(c, d1);
+		if (!ht(g, a) || !can_climb(g, c, d1, cur))
+			continue;
+		for (int d2 = 0; d2 < HIVE_DIRS; d2++) {
+			uint16_t bb = hive_cell_step(a, d2);
+			if (!ht(g, bb) || !can_climb(g, a, d2, ht(g, a)))
+				continue;
+			for (int d3 = 0; d3 < HIVE_DIRS; d3++) {
+				uint16_t to = hive_cell_step(bb, d3);
+				if (to == c || ht(g, to) || !can_climb(g, bb, d3, ht(g, bb)))
+					continue;
+				if (!cellset_has(seen, to)) {
+					cellset_add(seen, to);
+					emit(g, p, c, to);
+				}
+			}
+		}
+	}
+}
+
+static void gen_bug(struct gen *g, int bug, unsigned p, uint16_t c, struct cellset *seen)
+{
+	switch (bug) {
+	case HIVE_QUEEN:
+	case HIVE_PILLBUG:      gen_slides_1(g, p, c, seen); break;
+	case HIVE_SPIDER:       gen_spider(g, p, c, seen); break;
+	case HIVE_BEETLE:       gen_beetle(g, p, c, seen); break;
+	case HIVE_GRASSHOPPER:  gen_grasshopper(g, p, c, seen); break;
+	case HIVE_ANT:          gen_ant(g, p, c, seen); break;
+	case HIVE_LADYBUG:      gen_ladybug(g, p, c, seen); break;
+	default: break;
+	}
+}
+
+/* Whether the thrower at tc (a pillbug, or a mosquito copying one) may throw. */
+static void gen_throws(struct gen *g, uint16_t tc, size_t *first, size_t *end)
+{
+	const struct hive_board *b = g->b;
+	for (int dn = 0; dn < HIVE_DIRS; dn++) {
+		uint16_t n = hive_cell_step(tc, dn);
+		if (b->height[n] != 1)
+			continue;
+		unsigned t = b->top[n];
+		if (t == b->last_moved || !gen_can_lift(g, t))
+			continue;
+		/* Lift T from n onto the thrower: n -> tc, cur 0, dst 1. */
+		g->lifted = n;
+		if (!can_climb(g, n, (dn + 3) % 6, 0))
+			continue;
+		for (int de = 0; de < HIVE_DIRS; de++) {
+			uint16_t e = hive_cell_step(tc, de);
+			if (e == n || ht(g, e))
+				continue;
+			/* Drop from on top of the thrower (cur 1) to the ground. */
+			if (!can_climb(g, tc, de, 1))
+				continue;
+			int dup = 0;
+			for (size_t i = first[t]; i < end[t] && !dup; i++)
+				dup = g->out[i].piece == t && g->out[i].to == e;
+			if (!dup)
+				for (size_t i = end[HIVE_PIECES]; i < g->n && !dup; i++)
+					dup = g->out[i].piece == t && g->out[i].to == e;
+			if (!dup)
+				emit(g, t, n, e);
+		}
+	}
+}
+
+/* Placements; in count mode (g->count) only adds to g->extra. */
+static void gen_placements(struct gen *g, int side)
+{
+	const struct hive_board *b = g->b;
+	int turn = b->ply / 2 + 1;
+	int queen_in = b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE;
+	unsigned pieces[HIVE_BUGS];
+	int np = 0;
+
+	for (int bug = 0; bug < HIVE_BUGS; bug++) {
+		if (bug == HIVE_QUEEN && turn == 1)
+			continue;
+		if (bug != HIVE_QUEEN && turn == 4 && !queen_in)
+			continue;
+		if (bug >= HIVE_MOSQUITO && !(b->type & (1u << (bug - HIVE_MOSQUITO))))
+			continue;
+		/* Pieces go in in numeric order: the lowest slot of the bug still in hand. */
+		uint32_t mask = ((1u << bug_end[bug]) - (1u << bug_first[bug])) << (side * 14);
+		uint32_t hand = mask & ~b->in_play;
+		if (hand)
+			pieces[np++] = (unsigned)__builtin_ctz(hand);
+	}
+	if (!np)
+		return;
+
+	uint16_t cells[6 * HIVE_PIECES];
+	int nc = 0;
+	if (b->ply == 0) {
+		cells[nc++] = HIVE_ORIGIN;
+	} else if (b->ply == 1) {
+		for (int d = 0; d < HIVE_DIRS; d++)
+			cells[nc++] = hive_cell_step(HIVE_ORIGIN, d);
+	} else {
+		struct cellset bad, done;
+		uint16_t own[HIVE_PIECES];
+		int nown = 0;
+		cellset_clear(&bad);
+		cellset_clear(&done);
+		for (uint32_t m = b->in_play; m; m &= m - 1) {
+			int p = __builtin_ctz(m);
+			uint16_t c = b->pos[p];
+			if (b->top[c] != p)
+				continue;
+			if (HIVE_PIECE_COLOR(p) == side) {
+				own[nown++] = c;
+				continue;
+			}
+			for (int d = 0; d < HIVE_DIRS; d++)
+				cellset_add(&bad, hive_cell_step(c, d));
+		}
+		for (int i = 0; i < nown; i++) {
+			for (int d = 0; d < HIVE_DIRS; d++) {
+				uint16_t n = hive_cell_step(own[i], d);
+				if (b->height[n] || cellset_has(&bad, n) || cellset_has(&done, n))
+					continue;
+				cellset_add(&done, n);
+				cells[nc++] = n;
+			}
+		}
+	}
+	if (g->count) {
+		g->extra += (size_t)np * (size_t)nc;
+		return;
+	}
+	for (int i = 0; i < np; i++)
+		for (int j = 0; j < nc; j++)
+			emit(g, pieces[i], HIVE_NOWHERE, cells[j]);
+}
+
+static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int count)
+{
+	struct gen g;
+	int side = hive_side_to_move(b);
+	/* first[p]..end[p]: p's natural moves; end[HIVE_PIECES]: start of throws. */
+	size_t first[HIVE_PIECES + 1], end[HIVE_PIECES + 1];
+
+	if (hive_game_over(b))
+		return 0;
+	g.b = b;
+	g.out = out;
+	g.n = 0;
+	g.lifted = HIVE_NOWHERE;
+	g.cut_done = 0;
+	g.count = count;
+	g.extra = 0;
+
+	gen_placements(&g, side);
+
+	if (b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE) {
+		uint16_t throwers[2];
+		int nthrowers = 0;
+		for (int s = 0; s < 14; s++) {
+			unsigned p = HIVE_PIECE(side, s);
+			uint16_t c = b->pos[p];
+			first[p] = end[p] = g.n;
+			if (c == HIVE_NOWHERE || b->top[c] != p || p == b->last_moved)
+				continue;
+			int bug = slot_bug[s];
+			int pill = 0;
+			if (bug == HIVE_PILLBUG)
+				pill = 1;
+			if (bug == HIVE_MOSQUITO && b->level[p] == 0)
+				for (int d = 0; d < HIVE_DIRS; d++) {
+					uint8_t nt = b->top[hive_cell_step(c, d)];
+					if (nt != HIVE_NO_PIECE && slot_bug[HIVE_PIECE_SLOT(nt)] == HIVE_PILLBUG)
+						pill = 1;
+				}
+			if (pill)
+				throwers[nthrowers++] = c;
+			if (!gen_can_lift(&g, p))
+				continue;
+			struct cellset seen;
+			cellset_clear(&seen);
+			g.lifted = c;
+			if (bug != HIVE_MOSQUITO) {
+				gen_bug(&g, bug, p, c, &seen);
+			} else if (b->level[p] > 0) {
+				gen_beetle(&g, p, c, &seen);
+			} else {
+				unsigned copied = 0;
+				for (int d = 0; d < HIVE_DIRS; d++) {
+					uint8_t nt = b->top[hive_cell_step(c, d)];
+					if (nt != HIVE_NO_PIECE)
+						copied |= 1u << slot_bug[HIVE_PIECE_SLOT(nt)];
+				}
+				for (int cb = 0; cb < HIVE_BUGS; cb++)
+					if (cb != HIVE_MOSQUITO && (copied >> cb & 1))
+						gen_bug(&g, cb, p, c, &seen);
+			}
+			end[p] = g.n;
+		}
+		for (int s = 0; s < 14; s++) {
+			unsigned p = HIVE_PIECE(!side, s);
+			first[p] = end[p] = g.n;
+		}
+		end[HIVE_PIECES] = g.n;
+		for (int i = 0; i < nthrowers; i++) {
+			g.lifted = HIVE_NOWHERE;
+			gen_throws(&g, throwers[i], first, end);
+		}
+	}
+	if (g.n + g.extra == 0) {
+		out[0].piece = HIVE_PASS_PIECE;
+		out[0].from = HIVE_NOWHERE;
+		out[0].to = HIVE_NOWHERE;
+		g.n = 1;
+	}
+	return g.n + g.extra;
+}
+
+size_t hive_board_moves(const struct hive_board *b, struct hive_move *out)
+{
+	return gen_moves(b, out, 0);
+}
+
+size_t hive_board_count_moves(const struct hive_board *b)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	return gen_moves(b, moves, 1);
+}
+
+int hive_board_find_move(const struct hive_board *b, struct hive_move m, struct hive_move *legal)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	size_t n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n; i++) {
+		if (moves[i].piece != m.piece)
+			continue;
+		if (m.piece == HIVE_PASS_PIECE || moves[i].to == m.to) {
+			if (legal)
+				*legal = moves[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t perft_rec(struct hive_board *b, int depth)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	if (depth == 1)
+		return hive_board_count_moves(b);
+	size_t n = hive_board_moves(b, moves);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hive_undo u;
+		hive_board_do(b, moves[i], &u);
+		total += perft_rec(b, depth - 1);
+		hive_board_undo(b, &u);
+	}
+	return total;
+}
+
+uint64_t hive_perft(struct hive_board *b, int depth)
+{
+	if (depth <= 0)
+		return 1;
+	return perft_rec(b, depth);
+}
+
+int hive_board_check(const struct hive_board *b)
+{
+	uint8_t h[HIVE_CELLS];
+	uint64_t hash = (b->ply & 1) ? SIDE_KEY : 0;
+	memset(h, 0, sizeof h);
+	for (int p = 0; p < HIVE_PIECES; p++) {
+		uint16_t c = b->pos[p];
+		if (c == HIVE_NOWHERE)
+			continue;
+		if (c >= HIVE_CELLS || !hive_piece_enabled(b->type, p))
+			return -1;
+		h[c]++;
+		hash ^= piece_key((unsigned)p, c, b->level[p]);
+		/* Walk down from the top: p must be in the stack at its level. */
+		unsigned q = b->top[c];
+		int lv = b->height[c] - 1;
+		while (q != HIVE_NO_PIECE && q != (unsigned)p) {
+			q = b->under[q];
+			lv--;
+		}
+		if (q != (unsigned)p || lv != b->level[p])
+			return -2;
+	}
+	for (int c = 0; c < HIVE_CELLS; c++)
+		if (h[c] != b->height[c] || (h[c] == 0) != (b->top[c] == HIVE_NO_PIECE))
+			return -3;
+	if (hash != b->hash)
+		return -4;
+	if (b->state != hive_board_eval_state(b))
+		return -5;
+	return 0;
+}

@@ -1,0 +1,147 @@
+/*
+ * test_perft.c: perft from the start of all 8 game types against the reference tables
+ * (Mzinga's CSVs and the shared TSV), and board invariants over random games.
+ * Deep values belong to `make bench`; here every row up to MAX_NODES is checked.
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/board.h"
+#include "core/game.h"
+
+#define MAX_NODES 6000000ULL
+
+static const char *data_dir(void)
+{
+	const char *d = getenv("HIVE_DATA");
+	return d && *d ? d : "../shared/data";
+}
+
+static FILE *open_data(const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%s", data_dir(), name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fprintf(stderr, "cannot open %s\n", path);
+	return f;
+}
+
+/* Checks "GameType<TAB>depth<TAB>count" rows (the type may be a whole GameString
+ * of a new game, as in Mzinga's CSVs). Returns the number of rows checked. */
+static int check_perft_file(const char *name)
+{
+	FILE *f = open_data(name);
+	char line[4096];
+	int checked = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof line, f)) {
+		char *s = line;
+		if (!strncmp(s, "\xEF\xBB\xBF", 3))
+			s += 3;
+		if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
+			continue;
+		char *tab1 = strchr(s, '\t');
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tab1);
+		*tab1 = 0;
+		int depth = atoi(tab1 + 1);
+		char *tab2 = strchr(tab1 + 1, '\t');
+		CU_ASSERT_PTR_NOT_NULL_FATAL(tab2);
+		unsigned long long want = strtoull(tab2 + 1, NULL, 10);
+		if (want > MAX_NODES)
+			continue;
+		char *semi = strchr(s, ';');
+		if (semi)
+			*semi = 0;    /* "Base;NotStarted;White[1]" is a new game of that type */
+		unsigned type;
+		CU_ASSERT_EQUAL_FATAL(hive_gametype_parse(s, &type), 0);
+		struct hive_board b;
+		hive_board_init(&b, type);
+		unsigned long long got = hive_perft(&b, depth);
+		if (got != want)
+			fprintf(stderr, "%s: %s perft(%d) = %llu, want %llu\n", name, s, depth, got, want);
+		CU_ASSERT_EQUAL(got, want);
+		CU_ASSERT_EQUAL(hive_board_check(&b), 0);
+		checked++;
+	}
+	fclose(f);
+	return checked;
+}
+
+static void test_startpos_tsv(void)
+{
+	/* 8 types x depths 0..4 at least; more where the counts stay small. */
+	CU_ASSERT(check_perft_file("perft_startpos.tsv") >= 40);
+}
+
+static void test_mzinga_csvs(void)
+{
+	static const char *files[] = {
+		"Base", "BaseM", "BaseL", "BaseP", "BaseML", "BaseMP", "BaseLP", "BaseMLP"
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char name[128];
+		snprintf(name, sizeof name, "mzinga/Board_%s_PerftTest.csv", files[i]);
+		CU_ASSERT(check_perft_file(name) >= 5);
+	}
+}
+
+static void test_nokamute_perft(void)
+{
+	CU_ASSERT(check_perft_file("nokamute/perft_tests.tsv") >= 10);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Random games: after every do and undo the board is consistent, undo restores the
+ * exact board, listed and counted moves agree, and moves are unique. */
+static void test_random_games_invariants(void)
+{
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	static struct hive_move moves[HIVE_MAX_MOVES];
+	for (unsigned type = 0; type < 8; type++) {
+		for (int game = 0; game < 25; game++) {
+			struct hive_board b, before;
+			hive_board_init(&b, type);
+			for (int ply = 0; ply < 300 && !hive_game_over(&b); ply++) {
+				size_t n = hive_board_moves(&b, moves);
+				CU_ASSERT_FATAL(n > 0 && n <= HIVE_MAX_MOVES);
+				CU_ASSERT_EQUAL(n, hive_board_count_moves(&b));
+				for (size_t i = 0; i < n; i++)
+					for (size_t j = i + 1; j < n; j++)
+						CU_ASSERT_FALSE(moves[i].piece == moves[j].piece && moves[i].to == moves[j].to);
+				struct hive_move m = moves[rng_next(&seed) % n];
+				struct hive_undo u;
+				memcpy(&before, &b, sizeof b);
+				hive_board_do(&b, m, &u);
+				CU_ASSERT_EQUAL_FATAL(hive_board_check(&b), 0);
+				hive_board_undo(&b, &u);
+				CU_ASSERT_EQUAL_FATAL(memcmp(&before, &b, sizeof b), 0);
+				hive_board_do(&b, m, &u);
+			}
+		}
+	}
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	CU_pSuite s = CU_add_suite("perft", NULL, NULL);
+	CU_add_test(s, "start positions (shared TSV)", test_startpos_tsv);
+	CU_add_test(s, "start positions (Mzinga CSVs)", test_mzinga_csvs);
+	CU_add_test(s, "nokamute perft tests", test_nokamute_perft);
+	CU_add_test(s, "random games keep the board consistent", test_random_games_invariants);
+	CU_basic_set_mode(CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
