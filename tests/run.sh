@@ -14,7 +14,7 @@ log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 for b in "$@"; do
 	for t in "$top/$b"/tests/*; do
-		[ -x "$t" ] || continue
+		[ -f "$t" ] && [ -x "$t" ] || continue
 		name="$b/$(basename "$t")"
 		if (cd "$top" && "$t") >"$log/out" 2>&1; then
 			passed=$((passed + 1)); echo "PASS $name"
