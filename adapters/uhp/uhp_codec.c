@@ -1,0 +1,452 @@
+/*
+ * uhp_codec.c: the Universal Hive Protocol as text. Pure parse and format: every
+ * function works on (pointer, length) and never reads past it, so the fuzzer can feed
+ * it arbitrary bytes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adapters/uhp/uhp_codec.h"
+#include "core/board.h"
+
+static const char *const command_names[UHP_CMD_COUNT] = {
+#define UHP_X_NAME(id, name) [UHP_CMD_##id] = name,
+	UHP_COMMANDS(UHP_X_NAME)
+#undef UHP_X_NAME
+};
+
+static const char *const opt_type_names[] = {
+	[UHP_OPT_BOOL] = "bool", [UHP_OPT_INT] = "int",
+	[UHP_OPT_DOUBLE] = "double", [UHP_OPT_ENUM] = "enum",
+};
+
+/* A view of part of a line. */
+struct span {
+	const char *p;
+	size_t      n;
+};
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static struct span span_trim(struct span s)
+{
+	while (s.n && is_blank(s.p[0])) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && is_blank(s.p[s.n - 1]))
+		s.n--;
+	return s;
+}
+
+/* Takes the next blank-separated token off *s; an empty token means none is left. */
+static struct span span_token(struct span *s)
+{
+	*s = span_trim(*s);
+	struct span t = { s->p, 0 };
+	while (t.n < s->n && !is_blank(s->p[t.n]))
+		t.n++;
+	s->p += t.n;
+	s->n -= t.n;
+	*s = span_trim(*s);
+	return t;
+}
+
+/* Takes the next field up to sep (or the end) off *s; *more says whether a separator
+ * followed it. */
+static struct span span_field(struct span *s, char sep, int *more)
+{
+	struct span f = { s->p, 0 };
+	while (f.n < s->n && s->p[f.n] != sep)
+		f.n++;
+	*more = f.n < s->n;
+	s->p += f.n + (size_t)*more;
+	s->n -= f.n + (size_t)*more;
+	return f;
+}
+
+/* Case-insensitive comparison with a lower-case NUL-terminated word. */
+static int span_is(struct span s, const char *word)
+{
+	size_t n = strlen(word);
+	if (s.n != n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (lower(s.p[i]) != word[i])
+			return 0;
+	return 1;
+}
+
+/* Decimal digits only (at least one) with a value of at most max. */
+static int span_uint(struct span s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (s.n == 0)
+		return -1;
+	for (size_t i = 0; i < s.n; i++) {
+		if (!is_digit(s.p[i]))
+			return -1;
+		unsigned d = (unsigned)(s.p[i] - '0');
+		if (d > max || x > (max - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+void uhp_command_parse(const char *line, size_t len, struct uhp_command *c)
+{
+	struct span s = { line, len };
+	struct span kw = span_token(&s);
+
+	c->arg = s.p;
+	c->arg_len = s.n;
+	if (kw.n == 0) {
+		c->cmd = UHP_CMD_BLANK;
+		return;
+	}
+	if (kw.n == 1 && kw.p[0] == '?') {
+		c->cmd = UHP_CMD_HELP;
+		return;
+	}
+	for (int i = 0; i < UHP_CMD_COUNT; i++) {
+		if (command_names[i] && span_is(kw, command_names[i])) {
+			c->cmd = (enum uhp_cmd)i;
+			return;
+		}
+	}
+	c->cmd = UHP_CMD_UNKNOWN;
+}
+
+const char *uhp_command_name(enum uhp_cmd cmd)
+{
+	return (unsigned)cmd < UHP_CMD_COUNT ? command_names[cmd] : NULL;
+}
+
+/* One field of hh:mm:ss: one or two digits, at most max. */
+static int time_field(struct span f, uint64_t max, uint64_t *v)
+{
+	if (f.n < 1 || f.n > 2)
+		return -1;
+	return span_uint(f, max, v);
+}
+
+int uhp_bestmove_parse(const char *arg, size_t len, struct uhp_bestmove *b)
+{
+	struct span s = { arg, len };
+	struct span kind = span_token(&s);
+	struct span value = span_token(&s);
+
+	if (value.n == 0 || s.n != 0)
+		return -1;
+	if (span_is(kind, "depth")) {
+		uint64_t d;
+		if (span_uint(value, UHP_MAX_DEPTH, &d) < 0)
+			return -1;
+		b->kind = UHP_BEST_DEPTH;
+		b->depth = (int)d;
+		b->time_ms = 0;
+		return 0;
+	}
+	if (span_is(kind, "time")) {
+		uint64_t h, m, sec;
+		int more;
+		struct span fh = span_field(&value, ':', &more);
+		if (!more || time_field(fh, 99, &h) < 0)
+			return -1;
+		struct span fm = span_field(&value, ':', &more);
+		if (!more || time_field(fm, 59, &m) < 0)
+			return -1;
+		struct span fs = span_field(&value, ':', &more);
+		if (more || time_field(fs, 59, &sec) < 0)
+			return -1;
+		b->kind = UHP_BEST_TIME;
+		b->time_ms = ((h * 60 + m) * 60 + sec) * 1000;
+		b->depth = 0;
+		return 0;
+	}
+	return -1;
+}
+
+size_t uhp_bestmove_format(const struct uhp_bestmove *b, char *buf, size_t len)
+{
+	int n;
+	if (b->kind == UHP_BEST_DEPTH) {
+		n = snprintf(buf, len, "depth %d", b->depth);
+	} else {
+		uint64_t sec = (b->time_ms + 999) / 1000;
+		if (sec > UHP_MAX_TIME_MS / 1000)
+			sec = UHP_MAX_TIME_MS / 1000;
+		n = snprintf(buf, len, "time %02u:%02u:%02u", (unsigned)(sec / 3600),
+			     (unsigned)(sec / 60 % 60), (unsigned)(sec % 60));
+	}
+	return n < 0 ? 0 : (size_t)n;
+}
+
+int uhp_undo_parse(const char *arg, size_t len, uint64_t *n)
+{
+	struct span s = span_trim((struct span){ arg, len });
+	if (s.n == 0) {
+		*n = 1;
+		return 0;
+	}
+	return span_uint(s, UINT64_MAX, n);
+}
+
+int uhp_perft_parse(const char *arg, size_t len, int max, int *depth)
+{
+	uint64_t d;
+	if (max < 0 || span_uint(span_trim((struct span){ arg, len }), (uint64_t)max, &d) < 0)
+		return -1;
+	*depth = (int)d;
+	return 0;
+}
+
+int uhp_options_parse(const char *arg, size_t len, struct uhp_options_req *o)
+{
+	struct span s = { arg, len };
+	struct span verb = span_token(&s);
+
+	memset(o, 0, sizeof *o);
+	if (verb.n == 0) {
+		o->kind = UHP_OPTIONS_LIST;
+		return 0;
+	}
+	struct span name = span_token(&s);
+	if (name.n == 0 || memchr(name.p, ';', name.n))
+		return -1;
+	o->name = name.p;
+	o->name_len = name.n;
+	if (span_is(verb, "get")) {
+		o->kind = UHP_OPTIONS_GET;
+		return s.n == 0 ? 0 : -1;
+	}
+	if (span_is(verb, "set")) {
+		if (s.n == 0)
+			return -1;
+		o->kind = UHP_OPTIONS_SET;
+		o->value = s.p;
+		o->value_len = s.n;
+		return 0;
+	}
+	return -1;
+}
+
+/* Whether s starts with the keyword followed by the end or a blank; *rest gets the
+ * trimmed remainder. */
+static int reply_keyword(struct span s, const char *kw, struct span *rest)
+{
+	size_t n = strlen(kw);
+	if (s.n < n || memcmp(s.p, kw, n) != 0 || (s.n > n && !is_blank(s.p[n])))
+		return 0;
+	*rest = span_trim((struct span){ s.p + n, s.n - n });
+	return 1;
+}
+
+enum uhp_reply uhp_reply_parse(const char *line, size_t len, const char **rest, size_t *rest_len)
+{
+	struct span s = { line, len };
+	struct span r;
+	enum uhp_reply kind;
+
+	while (s.n && is_blank(s.p[s.n - 1]))
+		s.n--;
+	r = s;
+	if (s.n == 2 && memcmp(s.p, "ok", 2) == 0) {
+		r.n = 0;
+		r.p = s.p + 2;
+		kind = UHP_REPLY_OK;
+	} else if (reply_keyword(s, "err", &r)) {
+		kind = UHP_REPLY_ERR;
+	} else if (reply_keyword(s, "invalidmove", &r)) {
+		kind = UHP_REPLY_INVALIDMOVE;
+	} else if (reply_keyword(s, "id", &r)) {
+		kind = UHP_REPLY_ID;
+	} else {
+		kind = UHP_REPLY_LINE;
+	}
+	*rest = r.p;
+	*rest_len = r.n;
+	return kind;
+}
+
+int uhp_caps_parse(const char *line, size_t len, unsigned *exp)
+{
+	static const struct { const char *name; unsigned bit; } flags[] = {
+		{ "mosquito", HIVE_EXP_M }, { "ladybug", HIVE_EXP_L }, { "pillbug", HIVE_EXP_P },
+	};
+	struct span s = span_trim((struct span){ line, len });
+	unsigned bits = 0;
+	int known = 0, more = 1;
+
+	*exp = 0;
+	if (s.n == 0)
+		return 0;
+	while (more) {
+		struct span f = span_trim(span_field(&s, ';', &more));
+		for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+			if (span_is(f, flags[i].name)) {
+				bits |= flags[i].bit;
+				known = 1;
+			}
+		}
+	}
+	if (!known)
+		return -1;
+	*exp = bits;
+	return 0;
+}
+
+const char *uhp_opt_type_name(enum uhp_opt_type t)
+{
+	return (unsigned)t < sizeof opt_type_names / sizeof opt_type_names[0] ? opt_type_names[t] : "?";
+}
+
+int uhp_opt_type_parse(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof opt_type_names / sizeof opt_type_names[0]; i++)
+		if (span_is((struct span){ s, len }, opt_type_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* Copies a field into a fixed buffer; -1 if it does not fit or holds control bytes. */
+static int field_copy(struct span f, char *dst, size_t cap)
+{
+	if (f.n >= cap)
+		return -1;
+	for (size_t i = 0; i < f.n; i++)
+		if ((unsigned char)f.p[i] < 0x20 || f.p[i] == 0x7f)
+			return -1;
+	memcpy(dst, f.p, f.n);
+	dst[f.n] = 0;
+	return 0;
+}
+
+static int valid_bool(const char *s)
+{
+	return strcmp(s, "True") == 0 || strcmp(s, "False") == 0;
+}
+
+static int valid_int(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s || strlen(s) > 18)
+		return 0;
+	for (; *s; s++)
+		if (!is_digit(*s))
+			return 0;
+	return 1;
+}
+
+static int valid_double(const char *s)
+{
+	char *end;
+	if (!*s || is_blank(*s))
+		return 0;
+	double d = strtod(s, &end);
+	return *end == 0 && isfinite(d);
+}
+
+static int option_fail(char *err, size_t errlen, const char *why)
+{
+	if (errlen)
+		snprintf(err, errlen, "%s", why);
+	return -1;
+}
+
+int uhp_option_parse(const char *line, size_t len, struct uhp_option *o, char *err, size_t errlen)
+{
+	struct span s = { line, len };
+	struct span f[6 + UHP_OPT_MAX_VALUES];
+	size_t nf = 0;
+	int more = 1;
+
+	while (s.n && (s.p[s.n - 1] == '\r' || s.p[s.n - 1] == ' '))
+		s.n--;
+	memset(o, 0, sizeof *o);
+	while (more) {
+		if (nf == sizeof f / sizeof f[0])
+			return option_fail(err, errlen, "too many fields");
+		f[nf++] = span_field(&s, ';', &more);
+	}
+	if (nf < 4)
+		return option_fail(err, errlen, "fewer than 4 fields");
+	if (f[0].n == 0 || memchr(f[0].p, ' ', f[0].n) || field_copy(f[0], o->name, sizeof o->name) < 0)
+		return option_fail(err, errlen, "bad option name");
+	int t = uhp_opt_type_parse(f[1].p, f[1].n);
+	if (t < 0)
+		return option_fail(err, errlen, "unknown option type");
+	o->type = (enum uhp_opt_type)t;
+	if (field_copy(f[2], o->value, sizeof o->value) < 0 || field_copy(f[3], o->def, sizeof o->def) < 0)
+		return option_fail(err, errlen, "bad value field");
+
+	switch (o->type) {
+	case UHP_OPT_BOOL:
+		if (nf != 4)
+			return option_fail(err, errlen, "extra fields after a bool");
+		if (!valid_bool(o->value) || !valid_bool(o->def))
+			return option_fail(err, errlen, "bool value is not True or False");
+		break;
+	case UHP_OPT_INT:
+	case UHP_OPT_DOUBLE: {
+		int (*valid)(const char *) = o->type == UHP_OPT_INT ? valid_int : valid_double;
+		if (nf != 4 && nf != 6)
+			return option_fail(err, errlen, "a number takes no fields or min and max");
+		if (nf == 6 && (field_copy(f[4], o->min, sizeof o->min) < 0 ||
+				field_copy(f[5], o->max, sizeof o->max) < 0))
+			return option_fail(err, errlen, "bad range field");
+		if (!valid(o->value) || !valid(o->def) || (nf == 6 && (!valid(o->min) || !valid(o->max))))
+			return option_fail(err, errlen, "not a number");
+		break;
+	}
+	case UHP_OPT_ENUM:
+		if (nf - 4 > UHP_OPT_MAX_VALUES)
+			return option_fail(err, errlen, "too many enum values");
+		for (size_t i = 4; i < nf; i++)
+			if (f[i].n == 0 || field_copy(f[i], o->values[i - 4], sizeof o->values[0]) < 0)
+				return option_fail(err, errlen, "bad enum value");
+		o->nvalues = nf - 4;
+		break;
+	}
+	return 0;
+}
+
+size_t uhp_option_format(const struct uhp_option *o, char *buf, size_t len)
+{
+	size_t need = 0;
+	int n;
+
+#define APPEND(...) do { \
+		n = snprintf(need < len ? buf + need : NULL, need < len ? len - need : 0, __VA_ARGS__); \
+		if (n > 0) \
+			need += (size_t)n; \
+	} while (0)
+	if (len)
+		buf[0] = 0;
+	APPEND("%s;%s;%s;%s", o->name, uhp_opt_type_name(o->type), o->value, o->def);
+	if ((o->type == UHP_OPT_INT || o->type == UHP_OPT_DOUBLE) && o->min[0] && o->max[0])
+		APPEND(";%s;%s", o->min, o->max);
+	if (o->type == UHP_OPT_ENUM)
+		for (size_t i = 0; i < o->nvalues && i < UHP_OPT_MAX_VALUES; i++)
+			APPEND(";%s", o->values[i]);
+#undef APPEND
+	return need;
+}

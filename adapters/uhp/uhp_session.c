@@ -1,0 +1,849 @@
+/*
+ * uhp_session.c: one UHP session. The session owns the canonical game; every command
+ * is answered from the core, except bestmove and options, which go to the engine.
+ *
+ * Commands are answered strictly in order: the input buffer is the queue. While an
+ * engine command is outstanding no further line is read from it, and the
+ * bufferevent's read watermark stops reading from the peer once one maximal line is
+ * buffered, so memory stays bounded whatever the client sends. Every callback that
+ * resumes work goes through process_ev, so nothing re-enters the session from inside
+ * an engine call, and closing always happens from the top of the loop.
+ */
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adapters/uhp/uhp_codec.h"
+#include "adapters/uhp/uhp_session.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
+#include "bridge/engine_uhp.h"
+#include "bridge/log.h"
+#include "core/game.h"
+
+/* perft refuses a depth whose interior nodes (the previous depth's count) pass this:
+ * it runs on the loop thread. */
+#define PERFT_MAX_DEPTH  12
+#define PERFT_MAX_NODES  4000000ull
+/* Slack on top of a bestmove time before the session itself asks the engine to stop. */
+#define STOP_SLACK_MS    10
+
+#define ERR_INVALID  "err Invalid command. Try 'help' to see a list of valid commands."
+#define ERR_NOGAME   "err No game in progress. Try 'newgame' to start a new game."
+#define ERR_GAMEOVER "err The game is over. Try 'newgame' to start a new game."
+
+enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS };
+
+struct uhp_session {
+	struct event_base     *base;
+	struct bufferevent    *in;
+	struct bufferevent    *out;          /* == in for a socket */
+	unsigned               id;
+	const struct engine_profile *profile;
+	struct session_limits  lim;
+	uhp_session_closed_cb *closed;
+	void                  *closed_arg;
+
+	struct engine         *engine;       /* NULL until created (again) */
+	struct hive_game       game;
+	int                    have_game;
+
+	enum busy              busy;         /* engine command outstanding */
+	int                    discarding;   /* inside an over-long line */
+	size_t                 discarded;
+	int                    eof;          /* input ended */
+	int                    paused;       /* output over max_buffer */
+	int                    finishing;    /* exit or EOF: flush, then close */
+	int                    closed_fired;
+
+	struct event          *process_ev;   /* resume reading commands */
+	struct event          *close_ev;     /* fire the closed callback */
+	struct event          *stop_ev;      /* bestmove time limit */
+	char                  *opt_argv[3];  /* options command in flight, owned */
+};
+
+static void session_process(struct uhp_session *s);
+
+/* Writes one line to the client and the trace log. */
+static void out_line(struct uhp_session *s, const char *line, size_t len)
+{
+	struct evbuffer *o = bufferevent_get_output(s->out);
+	evbuffer_add(o, line, len);
+	evbuffer_add(o, "\n", 1);
+	log_proto(s->id, LOG_CLIENT_OUT, line, len);
+}
+
+static void out_str(struct uhp_session *s, const char *line)
+{
+	out_line(s, line, strlen(line));
+}
+
+static void out_printf(struct uhp_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct uhp_session *s, const char *fmt, ...)
+{
+	char buf[512], *big = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof buf) {
+		va_start(ap, fmt);
+		n = vasprintf(&big, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+	}
+	out_line(s, big ? big : buf, (size_t)n);
+	free(big);
+}
+
+static void out_gamestring(struct uhp_session *s)
+{
+	size_t n = hive_game_format(&s->game, NULL, 0);
+	char *buf = malloc(n + 1);
+	if (!buf) {
+		out_str(s, "err Out of memory.");
+		return;
+	}
+	hive_game_format(&s->game, buf, n + 1);
+	out_line(s, buf, n);
+	free(buf);
+}
+
+static void out_info(struct uhp_session *s)
+{
+	if (s->engine && s->engine->id[0])
+		out_printf(s, "id %s", s->engine->id);
+	else
+		out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION);
+	out_str(s, s->engine && s->engine->caps[0] ? s->engine->caps : "Mosquito;Ladybug;Pillbug");
+}
+
+static void schedule(struct uhp_session *s)
+{
+	event_active(s->process_ev, EV_READ, 0);
+}
+
+/* Ends the session: flushes what is queued for the client, then fires closed. */
+static void session_finish(struct uhp_session *s, int flush)
+{
+	if (s->finishing && flush)
+		return;
+	s->finishing = 1;
+	bufferevent_disable(s->in, EV_READ);
+	if (flush && evbuffer_get_length(bufferevent_get_output(s->out)) > 0) {
+		/* The write callback fires once the output is empty. */
+		bufferevent_setwatermark(s->out, EV_WRITE, 0, 0);
+		return;
+	}
+	event_active(s->close_ev, EV_READ, 0);
+}
+
+static void close_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct uhp_session *s = arg;
+	if (s->closed_fired)
+		return;
+	s->closed_fired = 1;
+	if (s->closed)
+		s->closed(s->closed_arg);   /* may free s */
+}
+
+static void process_event(evutil_socket_t fd, short what, void *arg)
+{
+	session_process(arg);
+}
+
+static void stop_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct uhp_session *s = arg;
+	if (s->busy == BUSY_BESTMOVE && s->engine)
+		engine_stop(s->engine);
+}
+
+/* The engine, created on first use and again after a failure tore it down. */
+static struct engine *session_engine(struct uhp_session *s, char **cause)
+{
+	if (!s->engine) {
+		s->engine = engine_new(s->base, s->profile, cause);
+		if (s->engine && s->engine->ops->name && strcmp(s->engine->ops->name, "uhp") == 0)
+			engine_uhp_set_log_id(s->engine, s->id);
+	}
+	return s->engine;
+}
+
+static void engine_failed(struct uhp_session *s, const char *why)
+{
+	out_printf(s, "err Engine failed: %s", why && *why ? why : "unknown error");
+}
+
+/* Ends an engine command: answers ok and lets the next command run. */
+static void engine_command_done(struct uhp_session *s)
+{
+	out_str(s, "ok");
+	s->busy = BUSY_NONE;
+	schedule(s);
+}
+
+static void started_cb(void *arg, const struct engine_result *r)
+{
+	struct uhp_session *s = arg;
+	out_info(s);
+	if (r->status != ENGINE_OK)
+		engine_failed(s, r->message);
+	engine_command_done(s);
+}
+
+/* Prints one intermediate result like Mzinga: move;depth;score;pv... */
+static void info_cb(void *arg, const struct hive_search_info *info)
+{
+	struct uhp_session *s = arg;
+	struct hive_board b = s->game.board;
+	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 64], mv[HIVE_MOVESTR_MAX];
+	size_t n = 0;
+
+	if (info->pvlen < 1 || s->busy != BUSY_BESTMOVE)
+		return;
+	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
+		struct hive_move m;
+		struct hive_undo u;
+		if (!hive_board_find_move(&b, info->pv[i], &m))
+			break;
+		hive_move_format(&b, m, mv, sizeof mv);
+		if (i == 0)
+			n += (size_t)snprintf(line + n, sizeof line - n, "%s;%d;%.2f", mv, info->depth,
+					      info->score / 100.0);
+		n += (size_t)snprintf(line + n, sizeof line - n, ";%s", mv);
+		hive_board_do(&b, m, &u);
+		if (n >= sizeof line)
+			return;
+	}
+	if (n)
+		out_line(s, line, n);
+}
+
+static void bestmove_cb(void *arg, const struct engine_result *r)
+{
+	struct uhp_session *s = arg;
+	struct hive_move legal;
+	char mv[HIVE_MOVESTR_MAX];
+
+	evtimer_del(s->stop_ev);
+	if (r->status == ENGINE_OK) {
+		/* Never trust a back end with legality. */
+		if (hive_board_find_move(&s->game.board, r->move, &legal)) {
+			hive_move_format(&s->game.board, legal, mv, sizeof mv);
+			out_str(s, mv);
+		} else {
+			engine_failed(s, "the engine chose an illegal move");
+		}
+	} else if (r->status == ENGINE_FAILED) {
+		engine_failed(s, r->message);
+	} else {
+		out_printf(s, "err %s", r->message ? r->message : "The engine refused the command.");
+	}
+	engine_command_done(s);
+}
+
+static void options_cb(void *arg, const struct engine_result *r)
+{
+	struct uhp_session *s = arg;
+
+	for (int i = 0; i < 3; i++) {
+		free(s->opt_argv[i]);
+		s->opt_argv[i] = NULL;
+	}
+	if (r->status == ENGINE_OK) {
+		for (const char **l = r->lines; l && *l; l++)
+			out_str(s, *l);
+	} else if (r->status == ENGINE_FAILED) {
+		engine_failed(s, r->message);
+	} else {
+		out_printf(s, "err %s", r->message ? r->message : "The engine refused the command.");
+	}
+	engine_command_done(s);
+}
+
+/* Whether the game exists and is not over; answers the error otherwise. */
+static int need_live_game(struct uhp_session *s)
+{
+	if (!s->have_game) {
+		out_str(s, ERR_NOGAME);
+		return 0;
+	}
+	if (hive_game_over(&s->game.board)) {
+		out_str(s, ERR_GAMEOVER);
+		return 0;
+	}
+	return 1;
+}
+
+static void cmd_newgame(struct uhp_session *s, const char *arg)
+{
+	struct hive_game g;
+	char err[512];
+	int rc;
+
+	hive_game_init(&g, 0);
+	rc = *arg ? hive_game_parse(&g, arg, err, sizeof err) : HIVE_OK;
+	if (rc != HIVE_OK) {
+		hive_game_free(&g);
+		out_printf(s, "err %s", err);
+		return;
+	}
+	if (s->have_game)
+		hive_game_free(&s->game);
+	s->game = g;
+	s->have_game = 1;
+	out_gamestring(s);
+}
+
+static void cmd_play(struct uhp_session *s, const char *arg)
+{
+	struct hive_move m;
+	char err[512];
+	int rc;
+
+	if (!*arg) {
+		out_str(s, ERR_INVALID);
+		return;
+	}
+	if (!need_live_game(s))
+		return;
+	rc = hive_move_parse(&s->game.board, arg, &m, err, sizeof err);
+	if (rc == HIVE_OK)
+		rc = hive_game_play(&s->game, m);
+	switch (rc) {
+	case HIVE_OK:
+		out_gamestring(s);
+		break;
+	case HIVE_ERR_GAMEOVER:
+		out_str(s, ERR_GAMEOVER);
+		break;
+	case HIVE_ERR_NOMEM:
+		out_str(s, "err Out of memory.");
+		break;
+	default:
+		out_printf(s, "invalidmove %s", err);
+		break;
+	}
+}
+
+static void cmd_validmoves(struct uhp_session *s)
+{
+	struct hive_move *moves;
+	char *buf, mv[HIVE_MOVESTR_MAX];
+	size_t n, len = 0;
+
+	if (!need_live_game(s))
+		return;
+	moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
+	buf = malloc(HIVE_MAX_MOVES * (HIVE_MOVESTR_MAX + 1) + 1);
+	if (!moves || !buf) {
+		free(moves);
+		free(buf);
+		out_str(s, "err Out of memory.");
+		return;
+	}
+	n = hive_board_moves(&s->game.board, moves);
+	for (size_t i = 0; i < n; i++) {
+		hive_move_format(&s->game.board, moves[i], mv, sizeof mv);
+		len += (size_t)sprintf(buf + len, "%s%s", i ? ";" : "", mv);
+	}
+	out_line(s, buf, len);
+	free(moves);
+	free(buf);
+}
+
+/* Returns 1 when the command went to the engine (the answer comes later). */
+static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
+{
+	struct uhp_bestmove bm;
+	struct engine_limits l;
+	struct engine *e;
+	char *cause = NULL;
+
+	if (uhp_bestmove_parse(arg, arg_len, &bm) < 0) {
+		out_str(s, ERR_INVALID);
+		return 0;
+	}
+	if (!need_live_game(s))
+		return 0;
+	if (!(e = session_engine(s, &cause))) {
+		engine_failed(s, cause);
+		free(cause);
+		return 0;
+	}
+	memset(&l, 0, sizeof l);
+	if (bm.kind == UHP_BEST_DEPTH) {
+		l.depth = bm.depth > 0 ? bm.depth : 1;
+	} else {
+		/* 00:00:00 still asks for a move: the shortest search there is. */
+		l.movetime_ms = bm.time_ms ? bm.time_ms : 1;
+	}
+	s->busy = BUSY_BESTMOVE;
+	if (engine_go(e, &s->game, &l, info_cb, bestmove_cb, s) < 0) {
+		s->busy = BUSY_NONE;
+		engine_failed(s, "the engine cannot search now");
+		return 0;
+	}
+	if (bm.kind == UHP_BEST_TIME && s->busy == BUSY_BESTMOVE) {
+		struct timeval tv;
+		uint64_t ms = l.movetime_ms + STOP_SLACK_MS;
+		tv.tv_sec = (time_t)(ms / 1000);
+		tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+		evtimer_add(s->stop_ev, &tv);
+	}
+	return 1;
+}
+
+static void cmd_undo(struct uhp_session *s, const char *arg, size_t arg_len)
+{
+	uint64_t n;
+
+	if (uhp_undo_parse(arg, arg_len, &n) < 0) {
+		out_str(s, ERR_INVALID);
+		return;
+	}
+	if (!s->have_game) {
+		out_str(s, ERR_NOGAME);
+		return;
+	}
+	if (n < 1 || n > s->game.len || hive_game_undo(&s->game, (size_t)n) != HIVE_OK) {
+		out_printf(s, "err Unable to undo %llu moves.", (unsigned long long)n);
+		return;
+	}
+	out_gamestring(s);
+}
+
+static int cmd_options(struct uhp_session *s, const char *arg, size_t arg_len)
+{
+	struct uhp_options_req o;
+	struct engine *e;
+	char *cause = NULL;
+	int argc = 0;
+
+	if (uhp_options_parse(arg, arg_len, &o) < 0) {
+		out_str(s, ERR_INVALID);
+		return 0;
+	}
+	if (!(e = session_engine(s, &cause))) {
+		engine_failed(s, cause);
+		free(cause);
+		return 0;
+	}
+	if (o.kind != UHP_OPTIONS_LIST) {
+		s->opt_argv[argc++] = strdup(o.kind == UHP_OPTIONS_GET ? "get" : "set");
+		s->opt_argv[argc++] = strndup(o.name, o.name_len);
+		if (o.kind == UHP_OPTIONS_SET)
+			s->opt_argv[argc++] = strndup(o.value, o.value_len);
+		for (int i = 0; i < argc; i++) {
+			if (!s->opt_argv[i]) {
+				out_str(s, "err Out of memory.");
+				for (int j = 0; j < argc; j++) {
+					free(s->opt_argv[j]);
+					s->opt_argv[j] = NULL;
+				}
+				return 0;
+			}
+		}
+	}
+	s->busy = BUSY_OPTIONS;
+	if (engine_options(e, argc, (const char **)s->opt_argv, options_cb, s) < 0) {
+		s->busy = BUSY_NONE;
+		for (int i = 0; i < 3; i++) {
+			free(s->opt_argv[i]);
+			s->opt_argv[i] = NULL;
+		}
+		engine_failed(s, "the engine cannot take options now");
+		return 0;
+	}
+	return 1;
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
+{
+	int depth;
+	uint64_t prev = 1;
+
+	if (uhp_perft_parse(arg, arg_len, PERFT_MAX_DEPTH, &depth) < 0) {
+		out_printf(s, "err Usage: perft DEPTH (0 to %d).", PERFT_MAX_DEPTH);
+		return;
+	}
+	if (!s->have_game) {
+		out_str(s, ERR_NOGAME);
+		return;
+	}
+	for (int d = 0; d <= depth; d++) {
+		struct hive_board b = s->game.board;
+		if (d > 1 && prev > PERFT_MAX_NODES) {
+			out_printf(s, "err perft(%d) would take too long here; use 'hivebridge perft'.", d);
+			return;
+		}
+		uint64_t t0 = now_us();
+		uint64_t n = hive_perft(&b, d);
+		uint64_t us = now_us() - t0;
+		uint64_t ms = us / 1000;
+		out_printf(s, "perft(%d) = %llu in %llu ms. %llu KN/s", d, (unsigned long long)n,
+			   (unsigned long long)ms, (unsigned long long)(us ? n * 1000 / us : 0));
+		prev = n;
+	}
+}
+
+static void cmd_help(struct uhp_session *s)
+{
+	static const char *const lines[] = {
+		"Available commands:",
+		"info",
+		"newgame [GameTypeString|GameString]",
+		"play MoveString",
+		"pass",
+		"validmoves",
+		"bestmove time hh:mm:ss",
+		"bestmove depth N",
+		"undo [MovesToUndo]",
+		"options [get OptionName | set OptionName OptionValue]",
+		"perft DEPTH",
+		"help",
+		"exit",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		out_str(s, lines[i]);
+}
+
+/* Runs one command line (NUL-terminated, no newline). */
+static void session_command(struct uhp_session *s, char *line, size_t len)
+{
+	struct uhp_command c;
+
+	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	if (memchr(line, 0, len)) {
+		out_str(s, ERR_INVALID);
+		out_str(s, "ok");
+		return;
+	}
+	uhp_command_parse(line, len, &c);
+	/* The argument is trimmed, so its end lies inside the line: terminate it there. */
+	char *arg = (char *)c.arg;
+	arg[c.arg_len] = 0;
+
+	switch (c.cmd) {
+	case UHP_CMD_BLANK:
+		return;
+	case UHP_CMD_INFO:
+		out_info(s);
+		break;
+	case UHP_CMD_NEWGAME:
+		cmd_newgame(s, arg);
+		break;
+	case UHP_CMD_PLAY:
+		cmd_play(s, arg);
+		break;
+	case UHP_CMD_PASS:
+		if (c.arg_len)
+			out_str(s, ERR_INVALID);
+		else
+			cmd_play(s, "pass");
+		break;
+	case UHP_CMD_VALIDMOVES:
+		if (c.arg_len)
+			out_str(s, ERR_INVALID);
+		else
+			cmd_validmoves(s);
+		break;
+	case UHP_CMD_BESTMOVE:
+		if (cmd_bestmove(s, arg, c.arg_len))
+			return;
+		break;
+	case UHP_CMD_UNDO:
+		cmd_undo(s, arg, c.arg_len);
+		break;
+	case UHP_CMD_OPTIONS:
+		if (cmd_options(s, arg, c.arg_len))
+			return;
+		break;
+	case UHP_CMD_EXIT:
+		/* Like Mzinga: no ok, the session just ends. */
+		session_finish(s, 1);
+		return;
+	case UHP_CMD_PERFT:
+		cmd_perft(s, arg, c.arg_len);
+		break;
+	case UHP_CMD_HELP:
+		cmd_help(s);
+		break;
+	case UHP_CMD_UNKNOWN:
+	default:
+		out_str(s, ERR_INVALID);
+		break;
+	}
+	out_str(s, "ok");
+}
+
+static void answer_too_long(struct uhp_session *s)
+{
+	log_note(s->id, "client line too long: %zu bytes discarded", s->discarded);
+	out_printf(s, "err Line too long (max %zu bytes).", s->lim.max_line);
+	out_str(s, "ok");
+	s->discarding = 0;
+	s->discarded = 0;
+}
+
+/* Takes the next complete line off the input, handling over-long ones. Returns a
+ * malloc'd NUL-terminated line (caller frees), or NULL when no line is ready. */
+static char *next_line(struct uhp_session *s, size_t *lenp)
+{
+	struct evbuffer *inb = bufferevent_get_input(s->in);
+
+	for (;;) {
+		size_t avail = evbuffer_get_length(inb);
+		struct evbuffer_ptr eol = evbuffer_search(inb, "\n", 1, NULL);
+
+		if (s->discarding) {
+			if (eol.pos < 0) {
+				s->discarded += avail;
+				evbuffer_drain(inb, avail);
+				if (s->eof)
+					answer_too_long(s);
+				return NULL;
+			}
+			s->discarded += (size_t)eol.pos;
+			evbuffer_drain(inb, (size_t)eol.pos + 1);
+			answer_too_long(s);
+			if (s->busy || s->finishing)
+				return NULL;
+			continue;
+		}
+		size_t len;
+		int has_nl = eol.pos >= 0;
+		if (has_nl) {
+			len = (size_t)eol.pos;
+		} else if (avail > s->lim.max_line + 1) {
+			/* No newline in sight and already too long: drop it as it comes. */
+			s->discarding = 1;
+			continue;
+		} else if (s->eof && avail > 0) {
+			len = avail;      /* a last line without its newline */
+		} else {
+			return NULL;
+		}
+		size_t take = len + (size_t)has_nl;
+		if (len > s->lim.max_line + 1) {
+			/* Too long even with a CR: never copied, just dropped. */
+			evbuffer_drain(inb, take);
+			s->discarded = len;
+			answer_too_long(s);
+			if (s->busy || s->finishing)
+				return NULL;
+			continue;
+		}
+		char *line = malloc(len + 1);
+		if (!line)
+			return NULL;
+		evbuffer_remove(inb, line, len);
+		evbuffer_drain(inb, take - len);
+		if (len && line[len - 1] == '\r')
+			len--;
+		line[len] = 0;
+		if (len > s->lim.max_line) {
+			free(line);
+			s->discarded = len;
+			answer_too_long(s);
+			if (s->busy || s->finishing)
+				return NULL;
+			continue;
+		}
+		*lenp = len;
+		return line;
+	}
+}
+
+static int output_full(struct uhp_session *s)
+{
+	return evbuffer_get_length(bufferevent_get_output(s->out)) > s->lim.max_buffer;
+}
+
+static void session_process(struct uhp_session *s)
+{
+	while (!s->busy && !s->finishing) {
+		if (output_full(s)) {
+			/* Back-pressure: read no more until the client drains its answers. */
+			if (!s->paused) {
+				s->paused = 1;
+				bufferevent_disable(s->in, EV_READ);
+				log_note(s->id, "output over %zu bytes: input paused", s->lim.max_buffer);
+			}
+			return;
+		}
+		size_t len;
+		char *line = next_line(s, &len);
+		if (!line)
+			break;
+		session_command(s, line, len);
+		free(line);
+	}
+	if (!s->busy && !s->finishing && s->eof &&
+	    evbuffer_get_length(bufferevent_get_input(s->in)) == 0 && !s->discarding)
+		session_finish(s, 1);
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	session_process(arg);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct uhp_session *s = arg;
+	size_t left = evbuffer_get_length(bufferevent_get_output(s->out));
+
+	if (s->finishing) {
+		if (left == 0)
+			event_active(s->close_ev, EV_READ, 0);
+		return;
+	}
+	if (s->paused && left <= s->lim.max_buffer / 2) {
+		s->paused = 0;
+		if (!s->eof)
+			bufferevent_enable(s->in, EV_READ);
+		schedule(s);
+	}
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct uhp_session *s = arg;
+
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (s->busy) {
+			/* Waiting for the engine is not idleness. */
+			bufferevent_enable(s->in, EV_READ);
+			return;
+		}
+		log_note(s->id, "idle time-out");
+		session_finish(s, 1);
+		return;
+	}
+	if (what & BEV_EVENT_ERROR) {
+		log_note(s->id, "I/O error on the %s side", bev == s->in ? "input" : "output");
+		session_finish(s, 0);
+		return;
+	}
+	if (what & BEV_EVENT_EOF) {
+		if (bev == s->in && (what & BEV_EVENT_READING)) {
+			log_note(s->id, "client EOF");
+			s->eof = 1;
+			schedule(s);
+		} else {
+			session_finish(s, 0);
+		}
+	}
+}
+
+struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent *in,
+				    struct bufferevent *out, unsigned id,
+				    const struct engine_profile *profile,
+				    const struct session_limits *lim,
+				    uhp_session_closed_cb *closed, void *arg)
+{
+	struct uhp_session *s = calloc(1, sizeof *s);
+	char *cause = NULL;
+
+	if (!s) {
+		if (out != in)
+			bufferevent_free(out);
+		bufferevent_free(in);
+		return NULL;
+	}
+	s->base = base;
+	s->in = in;
+	s->out = out;
+	s->id = id;
+	s->profile = profile;
+	s->lim = *lim;
+	if (s->lim.max_line == 0)
+		s->lim.max_line = 65536;
+	if (s->lim.max_buffer == 0)
+		s->lim.max_buffer = 1 << 20;
+	s->closed = closed;
+	s->closed_arg = arg;
+	s->process_ev = event_new(base, -1, 0, process_event, s);
+	s->close_ev = event_new(base, -1, 0, close_event, s);
+	s->stop_ev = evtimer_new(base, stop_event, s);
+	if (!s->process_ev || !s->close_ev || !s->stop_ev) {
+		uhp_session_free(s);
+		return NULL;
+	}
+
+	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, s);
+	if (out != in)
+		bufferevent_setcb(out, NULL, write_cb, event_cb, s);
+	/* One maximal line (and its CR LF) may sit in the input; no more is read. */
+	bufferevent_setwatermark(in, EV_READ, 0, s->lim.max_line + 64);
+	bufferevent_setwatermark(out, EV_WRITE, s->lim.max_buffer / 2, 0);
+	if (s->lim.idle_timeout_ms) {
+		struct timeval tv = { (time_t)(s->lim.idle_timeout_ms / 1000),
+				      (suseconds_t)(s->lim.idle_timeout_ms % 1000) * 1000 };
+		bufferevent_set_timeouts(in, &tv, NULL);
+	}
+	bufferevent_enable(out, EV_WRITE);
+	bufferevent_enable(in, EV_READ);
+	log_note(id, "UHP session opened, engine profile %s",
+		 profile && profile->name ? profile->name : "builtin");
+
+	/* The info block answers once the engine is ready; commands wait for it. */
+	if (!session_engine(s, &cause)) {
+		out_info(s);
+		engine_failed(s, cause);
+		out_str(s, "ok");
+		free(cause);
+		return s;
+	}
+	s->busy = BUSY_START;
+	if (engine_start(s->engine, started_cb, s) < 0) {
+		s->busy = BUSY_NONE;
+		out_info(s);
+		engine_failed(s, "the engine did not start");
+		out_str(s, "ok");
+	}
+	return s;
+}
+
+void uhp_session_free(struct uhp_session *s)
+{
+	if (!s)
+		return;
+	/* The engine first: it stops and joins any search, and calls nothing after. */
+	engine_free(s->engine);
+	if (s->process_ev)
+		event_free(s->process_ev);
+	if (s->close_ev)
+		event_free(s->close_ev);
+	if (s->stop_ev)
+		event_free(s->stop_ev);
+	if (s->out != s->in)
+		bufferevent_free(s->out);
+	bufferevent_free(s->in);
+	if (s->have_game)
+		hive_game_free(&s->game);
+	for (int i = 0; i < 3; i++)
+		free(s->opt_argv[i]);
+	free(s);
+}

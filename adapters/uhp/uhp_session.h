@@ -1,0 +1,38 @@
+/*
+ * uhp_session.h: one UHP session (a client speaking UHP to the bridge) over a pair of
+ * bufferevents: stdin/stdout for `hivebridge uhp`, one socket for a TCP connection.
+ * The session keeps the canonical game and drives one engine from engine_new().
+ */
+#ifndef ADAPTERS_UHP_SESSION_H
+#define ADAPTERS_UHP_SESSION_H
+
+#include <stddef.h>
+
+struct event_base;
+struct bufferevent;
+struct engine_profile;
+struct uhp_session;
+
+struct session_limits {
+	size_t   max_line;         /* bytes per input line, newline excluded */
+	size_t   max_buffer;       /* output bytes queued before input reading pauses */
+	unsigned idle_timeout_ms;  /* 0 = none: close after this long without input */
+};
+
+/* Called once when the session ends (exit, EOF after the last answer, I/O error or
+ * idle time-out); the owner then calls uhp_session_free(). */
+typedef void uhp_session_closed_cb(void *arg);
+
+/* A UHP session over in/out bufferevents (the same one for TCP). Takes ownership of
+ * both, also on failure. Prints the info block at once. NULL on failure. */
+struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent *in,
+				    struct bufferevent *out, unsigned id,
+				    const struct engine_profile *profile,
+				    const struct session_limits *lim,
+				    uhp_session_closed_cb *closed, void *arg);
+
+/* Frees everything (engine, game, bufferevents); safe at any time, also from the
+ * closed callback; no callback fires after it. */
+void uhp_session_free(struct uhp_session *s);
+
+#endif

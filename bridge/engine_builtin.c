@@ -1,0 +1,486 @@
+/*
+ * engine_builtin.c: the built-in back end. go copies the board and runs the core's
+ * search on a worker thread; the thread hands results back through events made
+ * active on the loop's base, so every callback runs on the event loop thread and a
+ * long search never blocks the loop. The stop flag is an atomic; the deadline is
+ * checked in the search's stop callback against CLOCK_MONOTONIC.
+ */
+#include <errno.h>
+#include <event2/event.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "adapters/uhp/uhp_codec.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
+#include "bridge/log.h"
+#include "core/search.h"
+
+#define HASH_MB_MIN     1
+#define HASH_MB_MAX     4096
+#define HASH_MB_DEFAULT 64
+/* Share of the remaining clock one move may use when no movetime is given. */
+#define CLOCK_MOVES     30
+
+enum pending { PENDING_NONE, PENDING_START, PENDING_GO, PENDING_OPTIONS };
+
+struct builtin {
+	struct engine       e;            /* first: the engine handed out is this struct */
+	struct hive_search *search;
+	size_t              hash_mb;
+	size_t              hash_mb_default;
+	int                 report;       /* ReportIntermediateBestMoves */
+
+	/* The outstanding command. */
+	enum pending        pending;
+	engine_done_cb     *done;
+	engine_info_cb     *info;
+	void               *arg;
+	struct event       *done_ev;      /* made active by the worker (or at once) */
+	struct event       *info_ev;
+
+	/* Search state shared with the worker. */
+	pthread_t           thread;
+	int                 thread_live;  /* joinable */
+	atomic_int          stop;
+	int                 has_deadline;
+	struct timespec     deadline;
+	struct hive_board   board;
+	struct hive_search_limits limits;
+
+	pthread_mutex_t     lock;         /* guards what follows */
+	int                 rc;
+	struct hive_move    best;
+	int                 info_ready;
+	struct hive_search_info last_info;
+
+	/* Result of start/options, delivered from done_ev. */
+	struct engine_result result;
+	char                message[256];
+	char              **lines;        /* owned, NULL-terminated */
+};
+
+static const struct engine_ops builtin_ops;
+
+static void lines_free(char **lines)
+{
+	if (!lines)
+		return;
+	for (char **l = lines; *l; l++)
+		free(*l);
+	free(lines);
+}
+
+/* Whether the deadline has passed (worker thread). */
+static int deadline_passed(const struct builtin *b)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > b->deadline.tv_sec ||
+		(now.tv_sec == b->deadline.tv_sec && now.tv_nsec >= b->deadline.tv_nsec);
+}
+
+static int search_should_stop(void *arg)
+{
+	struct builtin *b = arg;
+	return atomic_load(&b->stop) || (b->has_deadline && deadline_passed(b));
+}
+
+static void search_iteration(void *arg, const struct hive_search_info *info)
+{
+	struct builtin *b = arg;
+	pthread_mutex_lock(&b->lock);
+	b->last_info = *info;
+	b->info_ready = 1;
+	pthread_mutex_unlock(&b->lock);
+	event_active(b->info_ev, EV_READ, 0);
+}
+
+static void *search_thread(void *arg)
+{
+	struct builtin *b = arg;
+	struct hive_move best = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
+	int rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
+
+	pthread_mutex_lock(&b->lock);
+	b->rc = rc;
+	b->best = best;
+	pthread_mutex_unlock(&b->lock);
+	event_active(b->done_ev, EV_READ, 0);
+	return NULL;
+}
+
+/* Hands the latest iteration to the front end, if any is waiting. */
+static void deliver_info(struct builtin *b)
+{
+	struct hive_search_info info;
+	int ready;
+
+	pthread_mutex_lock(&b->lock);
+	ready = b->info_ready;
+	info = b->last_info;
+	b->info_ready = 0;
+	pthread_mutex_unlock(&b->lock);
+	if (ready && b->pending == PENDING_GO && b->report && b->info)
+		b->info(b->arg, &info);
+}
+
+static void info_event(evutil_socket_t fd, short what, void *arg)
+{
+	deliver_info(arg);
+}
+
+static void done_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct builtin *b = arg;
+	struct engine_result r;
+	engine_done_cb *done = b->done;
+	void *done_arg = b->arg;
+	enum pending kind = b->pending;
+
+	if (kind == PENDING_NONE)
+		return;
+	memset(&r, 0, sizeof r);
+	if (kind == PENDING_GO) {
+		pthread_join(b->thread, NULL);
+		b->thread_live = 0;
+		deliver_info(b);
+		r.status = ENGINE_OK;
+		r.move = b->best;
+		if (b->rc < 0) {
+			r.status = ENGINE_ERROR;
+			r.message = "The game is over.";
+		} else if (!hive_board_find_move(&b->board, b->best, &r.move)) {
+			/* Cannot happen with a sound core; never hand out an illegal move. */
+			r.status = ENGINE_FAILED;
+			r.message = "the search returned an illegal move";
+		}
+	} else {
+		r = b->result;
+	}
+	b->pending = PENDING_NONE;
+	b->done = NULL;
+	b->info = NULL;
+	b->arg = NULL;
+	/* Last: the callback may free the engine or issue the next command. */
+	done(done_arg, &r);
+}
+
+/* Queues the result of a command that completes at once; it is delivered from the
+ * loop like every other result, never from inside the call. */
+static void complete_later(struct builtin *b, enum engine_status st, const char *msg)
+{
+	b->result.status = st;
+	snprintf(b->message, sizeof b->message, "%s", msg ? msg : "");
+	b->result.message = msg ? b->message : NULL;
+	b->result.lines = (const char **)b->lines;
+	event_active(b->done_ev, EV_READ, 0);
+}
+
+static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
+{
+	struct builtin *b = (struct builtin *)e;
+	if (b->pending != PENDING_NONE)
+		return -1;
+	b->pending = PENDING_START;
+	b->done = done;
+	b->arg = arg;
+	lines_free(b->lines);
+	b->lines = NULL;
+	complete_later(b, ENGINE_OK, NULL);
+	return 0;
+}
+
+/* Time this move may use, in ms; 0 = no clock limit. */
+static uint64_t move_budget(const struct engine_limits *l, int side)
+{
+	if (l->movetime_ms)
+		return l->movetime_ms;
+	if (!l->time_ms[side])
+		return 0;
+	uint64_t moves = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : CLOCK_MOVES;
+	uint64_t t = l->time_ms[side] / moves + l->inc_ms[side] / 2;
+	uint64_t cap = l->time_ms[side] / 2;
+	return t > cap ? (cap ? cap : 1) : t;
+}
+
+static int builtin_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
+		      engine_info_cb *info, engine_done_cb *done, void *arg)
+{
+	struct builtin *b = (struct builtin *)e;
+	uint64_t budget;
+	int err;
+
+	if (b->pending != PENDING_NONE || !b->search)
+		return -1;
+	b->board = g->board;
+	memset(&b->limits, 0, sizeof b->limits);
+	b->limits.depth = l->depth > 0 ? (l->depth < HIVE_MAX_PLY ? l->depth : HIVE_MAX_PLY) : 0;
+	b->limits.nodes = l->nodes;
+	b->limits.stop = search_should_stop;
+	b->limits.stop_arg = b;
+	b->limits.on_iteration = search_iteration;
+	b->limits.iteration_arg = b;
+	budget = l->infinite ? 0 : move_budget(l, hive_side_to_move(&g->board));
+	b->has_deadline = budget > 0;
+	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
+	b->deadline.tv_sec += (time_t)(budget / 1000);
+	b->deadline.tv_nsec += (long)(budget % 1000) * 1000000L;
+	if (b->deadline.tv_nsec >= 1000000000L) {
+		b->deadline.tv_sec++;
+		b->deadline.tv_nsec -= 1000000000L;
+	}
+	atomic_store(&b->stop, 0);
+	b->info_ready = 0;
+	b->pending = PENDING_GO;
+	b->done = done;
+	b->info = info;
+	b->arg = arg;
+	err = pthread_create(&b->thread, NULL, search_thread, b);
+	if (err) {
+		b->pending = PENDING_NONE;
+		b->done = NULL;
+		b->info = NULL;
+		b->arg = NULL;
+		log_note(0, "builtin: pthread_create: %s", strerror(err));
+		return -1;
+	}
+	b->thread_live = 1;
+	return 0;
+}
+
+static void builtin_stop(struct engine *e)
+{
+	struct builtin *b = (struct builtin *)e;
+	atomic_store(&b->stop, 1);
+}
+
+/* The option table: each entry formats its line from the engine's state. */
+static void option_hash(const struct builtin *b, struct uhp_option *o)
+{
+	memset(o, 0, sizeof *o);
+	snprintf(o->name, sizeof o->name, "HashMB");
+	o->type = UHP_OPT_INT;
+	snprintf(o->value, sizeof o->value, "%zu", b->hash_mb);
+	snprintf(o->def, sizeof o->def, "%zu", b->hash_mb_default);
+	snprintf(o->min, sizeof o->min, "%d", HASH_MB_MIN);
+	snprintf(o->max, sizeof o->max, "%d", HASH_MB_MAX);
+}
+
+static void option_report(const struct builtin *b, struct uhp_option *o)
+{
+	memset(o, 0, sizeof *o);
+	snprintf(o->name, sizeof o->name, "ReportIntermediateBestMoves");
+	o->type = UHP_OPT_BOOL;
+	snprintf(o->value, sizeof o->value, "%s", b->report ? "True" : "False");
+	snprintf(o->def, sizeof o->def, "False");
+}
+
+/* Sets HashMB (clamped like Mzinga does); -1 with msg on a non-number or no memory. */
+static int set_hash(struct builtin *b, const char *value, char *msg, size_t msglen)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(value, &end, 10);
+	if (end == value || *end || errno) {
+		snprintf(msg, msglen, "The value \"%s\" is not valid for option \"HashMB\".", value);
+		return -1;
+	}
+	if (v < HASH_MB_MIN)
+		v = HASH_MB_MIN;
+	if (v > HASH_MB_MAX)
+		v = HASH_MB_MAX;
+	if ((size_t)v == b->hash_mb && b->search)
+		return 0;
+	struct hive_search *s = hive_search_new((size_t)v << 20);
+	if (!s) {
+		snprintf(msg, msglen, "Unable to allocate %lld MB for the hash table.", v);
+		return -1;
+	}
+	hive_search_free(b->search);
+	b->search = s;
+	b->hash_mb = (size_t)v;
+	return 0;
+}
+
+static int set_report(struct builtin *b, const char *value, char *msg, size_t msglen)
+{
+	if (strcasecmp(value, "true") == 0)
+		b->report = 1;
+	else if (strcasecmp(value, "false") == 0)
+		b->report = 0;
+	else {
+		snprintf(msg, msglen, "The value \"%s\" is not valid for option "
+			 "\"ReportIntermediateBestMoves\".", value);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct builtin_option {
+	const char *name;
+	void (*get)(const struct builtin *b, struct uhp_option *o);
+	int  (*set)(struct builtin *b, const char *value, char *msg, size_t msglen);
+} builtin_options[] = {
+	{ "HashMB", option_hash, set_hash },
+	{ "ReportIntermediateBestMoves", option_report, set_report },
+};
+
+#define NOPTIONS (sizeof builtin_options / sizeof builtin_options[0])
+
+static const struct builtin_option *option_find(const char *name)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (strcasecmp(builtin_options[i].name, name) == 0)
+			return &builtin_options[i];
+	return NULL;
+}
+
+/* Appends the formatted line of opt to lines (which has room). */
+static int lines_add(char **lines, size_t *n, const struct builtin *b, const struct builtin_option *opt)
+{
+	struct uhp_option o;
+	char buf[512];
+	opt->get(b, &o);
+	uhp_option_format(&o, buf, sizeof buf);
+	if (!(lines[*n] = strdup(buf)))
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+static int builtin_options_cmd(struct engine *e, int argc, const char **argv,
+			       engine_done_cb *done, void *arg)
+{
+	struct builtin *b = (struct builtin *)e;
+	const struct builtin_option *opt = NULL;
+	char msg[256] = "";
+	size_t n = 0;
+
+	if (b->pending != PENDING_NONE)
+		return -1;
+	lines_free(b->lines);
+	if (!(b->lines = calloc(NOPTIONS + 1, sizeof *b->lines)))
+		return -1;
+	b->pending = PENDING_OPTIONS;
+	b->done = done;
+	b->arg = arg;
+
+	if (argc == 0) {
+		for (size_t i = 0; i < NOPTIONS; i++)
+			if (lines_add(b->lines, &n, b, &builtin_options[i]) < 0)
+				goto nomem;
+		complete_later(b, ENGINE_OK, NULL);
+		return 0;
+	}
+	if ((argc == 2 && strcmp(argv[0], "get") == 0) || (argc == 3 && strcmp(argv[0], "set") == 0))
+		opt = option_find(argv[1]);
+	else {
+		complete_later(b, ENGINE_ERROR, "Invalid options command.");
+		return 0;
+	}
+	if (!opt) {
+		snprintf(msg, sizeof msg, "The option \"%s\" is not valid.", argv[1]);
+		complete_later(b, ENGINE_ERROR, msg);
+		return 0;
+	}
+	if (argc == 3 && opt->set(b, argv[2], msg, sizeof msg) < 0) {
+		complete_later(b, ENGINE_ERROR, msg);
+		return 0;
+	}
+	if (lines_add(b->lines, &n, b, opt) < 0)
+		goto nomem;
+	complete_later(b, ENGINE_OK, NULL);
+	return 0;
+nomem:
+	complete_later(b, ENGINE_ERROR, "Out of memory.");
+	return 0;
+}
+
+static void builtin_free(struct engine *e)
+{
+	struct builtin *b = (struct builtin *)e;
+	if (!b)
+		return;
+	if (b->thread_live) {
+		atomic_store(&b->stop, 1);
+		pthread_join(b->thread, NULL);
+	}
+	/* event_free also takes a pending activation off the queue: no callback after. */
+	if (b->done_ev)
+		event_free(b->done_ev);
+	if (b->info_ev)
+		event_free(b->info_ev);
+	hive_search_free(b->search);
+	lines_free(b->lines);
+	pthread_mutex_destroy(&b->lock);
+	free(b);
+}
+
+static const struct engine_ops builtin_ops = {
+	.name = "builtin",
+	.start = builtin_start,
+	.go = builtin_go,
+	.stop = builtin_stop,
+	.options = builtin_options_cmd,
+	.free = builtin_free,
+};
+
+struct engine *engine_builtin_new(struct event_base *base, const struct engine_profile *p,
+				  char **cause)
+{
+	struct builtin *b = calloc(1, sizeof *b);
+	char msg[256];
+
+	if (!b) {
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&b->lock, NULL);
+	atomic_init(&b->stop, 0);
+	b->e.ops = &builtin_ops;
+	b->e.base = base;
+	b->e.profile = p;
+	b->e.priv = b;
+	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", HIVEBRIDGE_VERSION);
+	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
+	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
+	if (b->hash_mb_default > HASH_MB_MAX)
+		b->hash_mb_default = HASH_MB_MAX;
+	b->done_ev = event_new(base, -1, 0, done_event, b);
+	b->info_ev = event_new(base, -1, 0, info_event, b);
+	if (!b->done_ev || !b->info_ev) {
+		builtin_free(&b->e);
+		*cause = strdup("cannot create events");
+		return NULL;
+	}
+	snprintf(msg, sizeof msg, "%zu", b->hash_mb_default);
+	if (set_hash(b, msg, msg, sizeof msg) < 0) {
+		builtin_free(&b->e);
+		*cause = strdup("cannot allocate the hash table");
+		return NULL;
+	}
+	for (size_t i = 0; p && i < p->noptions; i++) {
+		const struct builtin_option *opt = option_find(p->options[i][0]);
+		if (!opt) {
+			if (asprintf(cause, "profile %s: unknown option %s", p->name ? p->name : "?",
+				     p->options[i][0]) < 0)
+				*cause = NULL;
+			builtin_free(&b->e);
+			return NULL;
+		}
+		if (opt->set(b, p->options[i][1], msg, sizeof msg) < 0) {
+			if (asprintf(cause, "profile %s: %s", p->name ? p->name : "?", msg) < 0)
+				*cause = NULL;
+			builtin_free(&b->e);
+			return NULL;
+		}
+	}
+	return &b->e;
+}

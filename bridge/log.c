@@ -1,0 +1,156 @@
+/*
+ * log.c: the protocol trace log. One per process, so its state is file-static and
+ * guarded by a mutex: the event loop and the search threads may both write.
+ * Every line gets a microsecond UTC timestamp; untrusted bytes are escaped.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bridge/log.h"
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *log_file;          /* NULL = off */
+static char *log_path;          /* what log_reopen() opens again; NULL for stderr */
+
+static const char *const dir_names[] = {
+	[LOG_CLIENT_IN] = "client->bridge",
+	[LOG_CLIENT_OUT] = "bridge->client",
+	[LOG_ENGINE_OUT] = "bridge->engine",
+	[LOG_ENGINE_IN] = "engine->bridge",
+	[LOG_ENGINE_ERR] = "engine-stderr",
+	[LOG_NOTE] = "note",
+};
+
+/* Opens path for appending, line-buffered. Caller holds the lock. */
+static FILE *open_path(const char *path)
+{
+	FILE *f = fopen(path, "a");
+	if (f)
+		setvbuf(f, NULL, _IOLBF, 0);
+	return f;
+}
+
+/* Closes the current file unless it is stderr. Caller holds the lock. */
+static void close_file(void)
+{
+	if (log_file && log_file != stderr)
+		fclose(log_file);
+	log_file = NULL;
+}
+
+int log_open(const char *path)
+{
+	int rc = 0;
+	pthread_mutex_lock(&log_lock);
+	close_file();
+	free(log_path);
+	log_path = NULL;
+	if (path && strcmp(path, "-") == 0) {
+		log_file = stderr;
+	} else if (path) {
+		log_path = strdup(path);
+		log_file = log_path ? open_path(log_path) : NULL;
+		if (!log_file) {
+			free(log_path);
+			log_path = NULL;
+			rc = -1;
+		}
+	}
+	pthread_mutex_unlock(&log_lock);
+	return rc;
+}
+
+int log_reopen(void)
+{
+	int rc = 0;
+	pthread_mutex_lock(&log_lock);
+	if (log_path) {
+		/* Open the new file first so a failure keeps logging to the old one. */
+		FILE *f = open_path(log_path);
+		if (f) {
+			close_file();
+			log_file = f;
+		} else {
+			rc = -1;
+		}
+	}
+	pthread_mutex_unlock(&log_lock);
+	return rc;
+}
+
+void log_close(void)
+{
+	pthread_mutex_lock(&log_lock);
+	close_file();
+	free(log_path);
+	log_path = NULL;
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* Writes the timestamp and session prefix. Caller holds the lock. */
+static void write_prefix(unsigned session, const char *what)
+{
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(log_file, "%s.%06ldZ s%u %s ", stamp, ts.tv_nsec / 1000, session, what);
+}
+
+/* Control bytes and anything outside ASCII become \xNN: the log stays one line per
+ * event and safe to cat, whatever an engine or client sends. */
+static void write_escaped(const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f) {
+			fputc('\\', log_file);
+			fputc('x', log_file);
+			fputc(hex[c >> 4], log_file);
+			fputc(hex[c & 15], log_file);
+		} else {
+			fputc(c, log_file);
+		}
+	}
+	fputc('\n', log_file);
+}
+
+void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len)
+{
+	pthread_mutex_lock(&log_lock);
+	if (log_file) {
+		unsigned d = (unsigned)dir < sizeof dir_names / sizeof dir_names[0] ? (unsigned)dir : LOG_NOTE;
+		write_prefix(session, dir_names[d]);
+		write_escaped(line, len);
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+void log_note(unsigned session, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	pthread_mutex_lock(&log_lock);
+	if (log_file) {
+		va_start(ap, fmt);
+		n = vsnprintf(buf, sizeof buf, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n >= sizeof buf)
+			n = sizeof buf - 1;
+		write_prefix(session, dir_names[LOG_NOTE]);
+		write_escaped(buf, (size_t)n);
+	}
+	pthread_mutex_unlock(&log_lock);
+}
