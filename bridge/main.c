@@ -23,6 +23,7 @@
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
+#include "bridge/proc.h"
 #include "bridge/server.h"
 #include "core/game.h"
 
@@ -247,8 +248,10 @@ static int cmd_uhp(int argc, char **argv)
 	event_base_dispatch(run.base);
 	status = 0;
 out:
-	/* Reverse order of acquisition. */
+	/* Reverse order of acquisition. A dying external engine is escalated
+	 * (exit, SIGTERM, SIGKILL) and reaped before the base goes. */
 	uhp_session_free(run.session);
+	proc_drain(run.base, 2 * (p ? p->stop_timeout_ms : 0) + 1000);
 	if (sig_hup)
 		event_free(sig_hup);
 	if (sig_term)

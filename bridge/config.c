@@ -1,0 +1,595 @@
+/*
+ * config.c: the daemon's configuration: embedded defaults, then an INI file read
+ * with inih over them. Every error names the file's line.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/config.h"
+
+#define DEFAULT_START_MS   10000
+#define DEFAULT_COMMAND_MS 10000
+#define DEFAULT_STOP_MS    2000
+#define DEFAULT_HASH_MB    64
+
+/* State of one config_load(). */
+struct config_parse {
+	struct config *c;
+	FILE          *f;
+	int            lineno;        /* line of the chunk inih is handling */
+	int            at_line_start; /* the last chunk ended a line */
+	char          *cause;         /* first error, already prefixed with the line */
+	int            cause_line;
+};
+
+static char *xstrdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	char *d = strdup(s);
+	if (!d) {
+		perror("strdup");
+		abort();
+	}
+	return d;
+}
+
+static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		perror("vasprintf");
+		abort();
+	}
+	va_end(ap);
+	return s;
+}
+
+static void *xrealloc(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n, size);
+	if (!q) {
+		perror("reallocarray");
+		abort();
+	}
+	return q;
+}
+
+static void argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+/* Splits a command line on blanks. Single quotes are literal, double quotes allow
+ * \" and \\, a backslash outside quotes escapes the next byte. NULL-terminated
+ * result (caller frees with argv_free); NULL with *cause on error. */
+static char **command_split(const char *s, char **cause)
+{
+	size_t n = 0, cap = 4;
+	char **argv = xrealloc(NULL, cap, sizeof *argv);
+	char *word = xrealloc(NULL, strlen(s) + 1, 1);
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		size_t len = 0;
+		char quote = 0;
+		while (*s && (quote || (*s != ' ' && *s != '\t'))) {
+			char ch = *s++;
+			if (quote == '\'') {
+				if (ch == '\'')
+					quote = 0;
+				else
+					word[len++] = ch;
+			} else if (ch == '\\' && *s && (!quote || *s == '"' || *s == '\\')) {
+				word[len++] = *s++;
+			} else if (quote == '"' && ch == '"') {
+				quote = 0;
+			} else if (!quote && (ch == '"' || ch == '\'')) {
+				quote = ch;
+			} else {
+				word[len++] = ch;
+			}
+		}
+		if (quote) {
+			*cause = xprintf("unbalanced %c quote in command", quote);
+			word[0] = 0;
+			free(word);
+			argv[n] = NULL;
+			argv_free(argv);
+			return NULL;
+		}
+		word[len] = 0;
+		if (n + 2 > cap) {
+			cap *= 2;
+			argv = xrealloc(argv, cap, sizeof *argv);
+		}
+		argv[n++] = xstrdup(word);
+	}
+	free(word);
+	argv[n] = NULL;
+	if (n == 0) {
+		argv_free(argv);
+		*cause = xprintf("empty command");
+		return NULL;
+	}
+	return argv;
+}
+
+static void profile_init(struct engine_profile *p, const char *name, const char *kind)
+{
+	memset(p, 0, sizeof *p);
+	p->name = xstrdup(name);
+	p->kind = xstrdup(kind);
+	p->start_timeout_ms = DEFAULT_START_MS;
+	p->command_timeout_ms = DEFAULT_COMMAND_MS;
+	p->stop_timeout_ms = DEFAULT_STOP_MS;
+	p->hash_mb = DEFAULT_HASH_MB;
+}
+
+static void profile_clear(struct engine_profile *p)
+{
+	free(p->name);
+	free(p->kind);
+	argv_free(p->argv);
+	free(p->workdir);
+	free(p->host);
+	for (size_t i = 0; i < p->noptions; i++) {
+		free(p->options[i][0]);
+		free(p->options[i][1]);
+	}
+	memset(p, 0, sizeof *p);
+}
+
+static struct engine_profile *profile_add(struct config *c, const char *name, const char *kind)
+{
+	c->profiles = xrealloc(c->profiles, c->nprofiles + 1, sizeof *c->profiles);
+	struct engine_profile *p = &c->profiles[c->nprofiles++];
+	profile_init(p, name, kind);
+	return p;
+}
+
+static struct listener_conf *listener_find(struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nlisteners; i++)
+		if (!strcmp(c->listeners[i].name, name))
+			return &c->listeners[i];
+	return NULL;
+}
+
+static struct listener_conf *listener_add(struct config *c, const char *name)
+{
+	c->listeners = xrealloc(c->listeners, c->nlisteners + 1, sizeof *c->listeners);
+	struct listener_conf *l = &c->listeners[c->nlisteners++];
+	memset(l, 0, sizeof *l);
+	l->name = xstrdup(name);
+	l->protocol = xstrdup("uhp");
+	l->address = xstrdup("127.0.0.1");
+	l->port = 5000;
+	l->engine = xstrdup("builtin");
+	return l;
+}
+
+void config_defaults(struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->max_sessions = 1000;
+	c->max_line = 65536;
+	c->max_buffer = 1048576;
+	profile_add(c, "builtin", "builtin");
+	listener_add(c, "uhp");
+}
+
+const struct engine_profile *config_profile(const struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nprofiles; i++)
+		if (!strcmp(c->profiles[i].name, name))
+			return &c->profiles[i];
+	return NULL;
+}
+
+void config_free(struct config *c)
+{
+	for (size_t i = 0; i < c->nprofiles; i++)
+		profile_clear(&c->profiles[i]);
+	free(c->profiles);
+	for (size_t i = 0; i < c->nlisteners; i++) {
+		struct listener_conf *l = &c->listeners[i];
+		free(l->name);
+		free(l->protocol);
+		free(l->address);
+		free(l->engine);
+	}
+	free(c->listeners);
+	free(c->log_path);
+	memset(c, 0, sizeof *c);
+}
+
+static int kind_known(const char *s)
+{
+	static const char *const kinds[] = { "builtin", "uhp", "hub", "trylobot" };
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (!strcmp(s, kinds[i]))
+			return 1;
+	return 0;
+}
+
+static int protocol_known(const char *s)
+{
+	static const char *const protocols[] = { "uhp", "trylobot", "hub" };
+	for (size_t i = 0; i < sizeof protocols / sizeof protocols[0]; i++)
+		if (!strcmp(s, protocols[i]))
+			return 1;
+	return 0;
+}
+
+/* An unsigned decimal in [lo, hi]; -1 if not. */
+static int parse_size(const char *s, unsigned long long lo, unsigned long long hi,
+		      unsigned long long *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Seconds (decimals allowed) to milliseconds, in (0, one day]; -1 if not. */
+static int parse_seconds(const char *s, unsigned *ms)
+{
+	char *end;
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return -1;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
+		return -1;
+	double r = ceil(v * 1000);
+	*ms = (unsigned)r;
+	return 0;
+}
+
+static int parse_address(const char *s)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1 ? 0 : -1;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+/* "Name Value" into the profile's options (a repeated name replaces its value). */
+static int profile_option(struct engine_profile *p, const char *v, char **why)
+{
+	size_t nlen = strcspn(v, " \t");
+	const char *val = v + nlen;
+	val += strspn(val, " \t");
+	if (nlen == 0 || !*val || memchr(v, ';', nlen)) {
+		*why = xprintf("option must be \"Name Value\" (name without spaces or ';')");
+		return -1;
+	}
+	char *name = strndup(v, nlen);
+	if (!name)
+		abort();
+	for (size_t i = 0; i < p->noptions; i++) {
+		if (!strcmp(p->options[i][0], name)) {
+			free(name);
+			set_str(&p->options[i][1], val);
+			return 0;
+		}
+	}
+	if (p->noptions == CONFIG_MAX_OPTIONS) {
+		free(name);
+		*why = xprintf("more than %d options", CONFIG_MAX_OPTIONS);
+		return -1;
+	}
+	p->options[p->noptions][0] = name;
+	p->options[p->noptions][1] = xstrdup(val);
+	p->noptions++;
+	return 0;
+}
+
+static int engine_key(struct config *c, const char *pname, const char *k, const char *v, char **why)
+{
+	struct engine_profile *p = (struct engine_profile *)config_profile(c, pname);
+	unsigned long long n;
+
+	if (!p)
+		p = profile_add(c, pname, "uhp");
+	if (!strcmp(k, "kind")) {
+		if (!kind_known(v)) {
+			*why = xprintf("unknown engine kind \"%s\" (builtin, uhp, hub, trylobot)", v);
+			return -1;
+		}
+		set_str(&p->kind, v);
+	} else if (!strcmp(k, "command")) {
+		char **argv = command_split(v, why);
+		if (!argv)
+			return -1;
+		argv_free(p->argv);
+		p->argv = argv;
+	} else if (!strcmp(k, "workdir")) {
+		set_str(&p->workdir, *v ? v : NULL);     /* empty: inherit */
+	} else if (!strcmp(k, "host")) {
+		set_str(&p->host, v);
+	} else if (!strcmp(k, "port")) {
+		if (parse_size(v, 1, 65535, &n) < 0) {
+			*why = xprintf("port must be 1..65535, not \"%s\"", v);
+			return -1;
+		}
+		p->port = (uint16_t)n;
+	} else if (!strcmp(k, "start_timeout") || !strcmp(k, "command_timeout") ||
+		   !strcmp(k, "stop_timeout")) {
+		unsigned ms;
+		if (parse_seconds(v, &ms) < 0) {
+			*why = xprintf("%s must be seconds in (0, 86400], not \"%s\"", k, v);
+			return -1;
+		}
+		if (k[2] == 'a')
+			p->start_timeout_ms = ms;
+		else if (k[0] == 'c')
+			p->command_timeout_ms = ms;
+		else
+			p->stop_timeout_ms = ms;
+	} else if (!strcmp(k, "option")) {
+		return profile_option(p, v, why);
+	} else if (!strcmp(k, "hash_mb")) {
+		if (parse_size(v, 1, 65536, &n) < 0) {
+			*why = xprintf("hash_mb must be 1..65536, not \"%s\"", v);
+			return -1;
+		}
+		p->hash_mb = (size_t)n;
+	} else {
+		*why = xprintf("unknown key \"%s\" in [engine %s]", k, pname);
+		return -1;
+	}
+	return 0;
+}
+
+static int listen_key(struct config *c, const char *lname, const char *k, const char *v, char **why)
+{
+	struct listener_conf *l = listener_find(c, lname);
+	unsigned long long n;
+
+	if (!l)
+		l = listener_add(c, lname);
+	if (!strcmp(k, "protocol")) {
+		if (!protocol_known(v)) {
+			*why = xprintf("unknown protocol \"%s\" (uhp, trylobot, hub)", v);
+			return -1;
+		}
+		set_str(&l->protocol, v);
+	} else if (!strcmp(k, "address")) {
+		if (parse_address(v) < 0) {
+			*why = xprintf("address must be a numeric IPv4 or IPv6 address, not \"%s\"", v);
+			return -1;
+		}
+		set_str(&l->address, v);
+	} else if (!strcmp(k, "port")) {
+		/* 0 asks the system for a free port (tests). */
+		if (parse_size(v, 0, 65535, &n) < 0) {
+			*why = xprintf("port must be 0..65535, not \"%s\"", v);
+			return -1;
+		}
+		l->port = (uint16_t)n;
+	} else if (!strcmp(k, "engine")) {
+		set_str(&l->engine, v);
+	} else {
+		*why = xprintf("unknown key \"%s\" in [listen %s]", k, lname);
+		return -1;
+	}
+	return 0;
+}
+
+static int daemon_key(struct config *c, const char *k, const char *v, char **why)
+{
+	unsigned long long n;
+
+	if (!strcmp(k, "log")) {
+		set_str(&c->log_path, *v ? v : NULL);    /* empty: no trace log */
+	} else if (!strcmp(k, "max_sessions")) {
+		if (parse_size(v, 1, 1000000, &n) < 0) {
+			*why = xprintf("max_sessions must be 1..1000000, not \"%s\"", v);
+			return -1;
+		}
+		c->max_sessions = (size_t)n;
+	} else if (!strcmp(k, "max_line")) {
+		if (parse_size(v, 256, 16777216, &n) < 0) {
+			*why = xprintf("max_line must be 256..16777216, not \"%s\"", v);
+			return -1;
+		}
+		c->max_line = (size_t)n;
+	} else if (!strcmp(k, "max_buffer")) {
+		if (parse_size(v, 4096, 1073741824, &n) < 0) {
+			*why = xprintf("max_buffer must be 4096..1073741824, not \"%s\"", v);
+			return -1;
+		}
+		c->max_buffer = (size_t)n;
+	} else {
+		*why = xprintf("unknown key \"%s\" in [daemon]", k);
+		return -1;
+	}
+	return 0;
+}
+
+/* "engine NAME" → NAME, if section starts with the word kw; else NULL. */
+static const char *section_name(const char *section, const char *kw)
+{
+	size_t n = strlen(kw);
+	if (strncmp(section, kw, n) || (section[n] != ' ' && section[n] != '\t'))
+		return NULL;
+	section += n;
+	section += strspn(section, " \t");
+	if (!*section || strpbrk(section, " \t"))
+		return NULL;
+	return section;
+}
+
+static int config_handler(void *user, const char *section, const char *k, const char *v)
+{
+	struct config_parse *cp = user;
+	char *why = NULL;
+	const char *name;
+	int rc;
+
+	if (cp->cause)
+		return 0;     /* report only the first error */
+	if (!*v && strcmp(k, "log") && strcmp(k, "workdir")) {
+		why = xprintf("empty value for \"%s\"", k);
+		rc = -1;
+	} else if (!strcmp(section, "daemon")) {
+		rc = daemon_key(cp->c, k, v, &why);
+	} else if ((name = section_name(section, "engine")) != NULL) {
+		rc = engine_key(cp->c, name, k, v, &why);
+	} else if ((name = section_name(section, "listen")) != NULL) {
+		rc = listen_key(cp->c, name, k, v, &why);
+	} else if (!*section) {
+		why = xprintf("key \"%s\" outside any section", k);
+		rc = -1;
+	} else {
+		why = xprintf("unknown section [%s] ([engine NAME], [listen NAME], [daemon])", section);
+		rc = -1;
+	}
+	if (rc < 0) {
+		cp->cause = xprintf("line %d: %s", cp->lineno, why);
+		cp->cause_line = cp->lineno;
+		free(why);
+		return 0;
+	}
+	return 1;
+}
+
+/* fgets for inih that counts lines and refuses lines inih would cut. */
+static char *config_reader(char *str, int num, void *stream)
+{
+	struct config_parse *cp = stream;
+	if (cp->cause)
+		return NULL;
+	if (!fgets(str, num, cp->f))
+		return NULL;
+	if (cp->at_line_start)
+		cp->lineno++;
+	size_t len = strlen(str);
+	cp->at_line_start = len > 0 && str[len - 1] == '\n';
+	if (!cp->at_line_start && len + 1 >= (size_t)num && !feof(cp->f)) {
+		cp->cause = xprintf("line %d: longer than %d bytes", cp->lineno, num - 3);
+		cp->cause_line = cp->lineno;
+		return NULL;
+	}
+	return str;
+}
+
+/* Checks the cross references once the whole file is read. */
+static int config_check(const struct config *c, char **why)
+{
+	for (size_t i = 0; i < c->nprofiles; i++) {
+		const struct engine_profile *p = &c->profiles[i];
+		if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
+			if (!p->argv) {
+				*why = xprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
+				return -1;
+			}
+		} else if (!strcmp(p->kind, "trylobot")) {
+			if (!p->host || !p->port) {
+				*why = xprintf("[engine %s]: kind trylobot needs host and port", p->name);
+				return -1;
+			}
+		}
+	}
+	for (size_t i = 0; i < c->nlisteners; i++) {
+		const struct listener_conf *l = &c->listeners[i];
+		if (!config_profile(c, l->engine)) {
+			*why = xprintf("[listen %s]: no [engine %s]", l->name, l->engine);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++) {
+			const struct listener_conf *o = &c->listeners[j];
+			if (l->port && o->port == l->port && !strcmp(o->address, l->address)) {
+				*why = xprintf("[listen %s] and [listen %s] both use %s port %u",
+					       o->name, l->name, l->address, l->port);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int config_load(struct config *c, const char *path, char **cause)
+{
+	struct config_parse cp = { .c = c, .lineno = 0, .at_line_start = 1 };
+	char *why = NULL;
+
+	cp.f = fopen(path, "r");
+	if (!cp.f) {
+		*cause = xprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = ini_parse_stream(config_reader, &cp, config_handler, &cp);
+	fclose(cp.f);
+	if (rc > 0 && (!cp.cause || rc < cp.cause_line)) {
+		/* inih goes on after a malformed line: that line is the first error */
+		free(cp.cause);
+		cp.cause = xprintf("line %d: syntax error", rc);
+	}
+	if (!cp.cause && rc < 0)
+		cp.cause = xprintf("cannot parse (error %d)", rc);
+	if (cp.cause) {
+		*cause = xprintf("%s: %s", path, cp.cause);
+		free(cp.cause);
+		return -1;
+	}
+	if (config_check(c, &why) < 0) {
+		*cause = xprintf("%s: %s", path, why);
+		free(why);
+		return -1;
+	}
+	return 0;
+}
+
+const struct engine_profile *config_add_command(struct config *c, const char *kind,
+						const char *command, char **cause)
+{
+	if (!kind)
+		kind = command && !strcmp(command, "builtin") ? "builtin" : "uhp";
+	if (!kind_known(kind)) {
+		*cause = xprintf("unknown engine kind \"%s\"", kind);
+		return NULL;
+	}
+	char **argv = NULL;
+	if (strcmp(kind, "builtin") != 0) {
+		if (!command) {
+			*cause = xprintf("engine kind %s needs a command", kind);
+			return NULL;
+		}
+		argv = command_split(command, cause);
+		if (!argv)
+			return NULL;
+	}
+	char name[32];
+	snprintf(name, sizeof name, "command%zu", c->nprofiles);
+	struct engine_profile *p = profile_add(c, name, kind);
+	p->argv = argv;
+	return p;
+}

@@ -1,0 +1,888 @@
+/*
+ * engine_uhp.c: an external UHP engine as a back end of the engine interface.
+ *
+ * One job at a time (start, go, options). A job is a chain of UHP commands, each
+ * answered by lines up to "ok" under a timer: start = the info block, then one
+ * "options set" per configured option; go = newgame or play until the engine's game
+ * is the wanted one, then bestmove. Results are always delivered from a deferred
+ * event, never from inside an engine_* call or a bufferevent callback, so a done
+ * callback may free the engine or start the next job.
+ *
+ * Any breakage (exit, EOF, time-out, overlong line, illegal move) kills the child
+ * and leaves the back end down; the next job spawns a fresh one.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "adapters/uhp/uhp_codec.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_uhp.h"
+#include "bridge/log.h"
+#include "bridge/proc.h"
+#include "core/game.h"
+
+/* Catch-up by "play" only for a few plies; beyond that one newgame is cheaper. */
+#define UE_MAX_PLAY_SYNC 8
+/* After EOF on its stdout, how long to wait for the child's exit status. */
+#define UE_EOF_GRACE_MS 200
+/* bestmove without any limit the caller set. */
+#define UE_DEFAULT_MOVETIME_MS 5000
+/* UHP has no infinite search: the longest time it can say, ended by engine_stop. */
+#define UE_INFINITE_MS UHP_MAX_TIME_MS
+
+enum ue_state {
+	UE_DOWN,          /* no child */
+	UE_STARTING,      /* waiting for the info block */
+	UE_CONFIGURING,   /* sending the profile's options */
+	UE_IDLE           /* ready */
+};
+
+enum ue_job { UE_JOB_NONE, UE_JOB_START, UE_JOB_GO, UE_JOB_OPTIONS };
+
+enum ue_step {
+	UE_STEP_NONE, UE_STEP_INFO, UE_STEP_SETOPT, UE_STEP_NEWGAME, UE_STEP_PLAY,
+	UE_STEP_BESTMOVE, UE_STEP_OPTIONS
+};
+
+struct ue {
+	struct engine           e;
+	struct proc            *proc;
+	enum ue_state           state;
+	size_t                  next_option;
+	unsigned                log_id;
+	int                     io_eof;
+
+	struct hive_game        mirror;       /* the engine's game, when synced */
+	int                     synced;
+
+	/* The job. */
+	enum ue_job             job;
+	engine_done_cb         *done;
+	void                   *arg;
+	struct hive_game        want;         /* go: the game to search */
+	struct engine_limits    limits;
+	int                     stop_requested;
+	char                   *options_line; /* options: the command to forward */
+
+	/* The command in flight and its reply so far. */
+	enum ue_step            step;
+	char                    cmd[160];     /* for messages: the command, cut short */
+	struct hive_move        play_move;
+	char                  **lines;        /* result lines (options, info) */
+	size_t                  nlines, cap;
+	size_t                  reply_bytes;
+	char                   *last;         /* last result line */
+	char                   *errmsg;       /* first err/invalidmove text */
+	enum engine_status      errstatus;
+	int                     seen_id;
+
+	/* The finished job's result, delivered by the kick event. */
+	int                     result_ready;
+	engine_done_cb         *res_done;
+	void                   *res_arg;
+	struct engine_result    res;
+	char                   *res_message;
+	char                  **res_lines;
+
+	struct event           *timer;        /* the current wait */
+	struct event           *kick;         /* deferred advance / delivery */
+};
+
+static const struct engine_ops ue_ops;
+static void ue_wire(struct ue *u);
+static void ue_down(struct ue *u, const char *what);
+
+static char *ue_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *ue_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		perror("vasprintf");
+		abort();
+	}
+	va_end(ap);
+	return s;
+}
+
+static void lines_free(char **lines)
+{
+	if (!lines)
+		return;
+	for (char **l = lines; *l; l++)
+		free(*l);
+	free(lines);
+}
+
+static void ue_reply_reset(struct ue *u)
+{
+	for (size_t i = 0; i < u->nlines; i++)
+		free(u->lines[i]);
+	free(u->lines);
+	u->lines = NULL;
+	u->nlines = u->cap = 0;
+	u->reply_bytes = 0;
+	free(u->last);
+	u->last = NULL;
+	free(u->errmsg);
+	u->errmsg = NULL;
+	u->errstatus = ENGINE_OK;
+	u->seen_id = 0;
+}
+
+static void ue_kick(struct ue *u)
+{
+	event_active(u->kick, EV_TIMEOUT, 1);
+}
+
+/* Ends the job with a result; the kick event delivers it. */
+static void ue_finish(struct ue *u, enum engine_status st, const char *msg,
+		      const struct hive_move *move, char **lines)
+{
+	free(u->res_message);
+	lines_free(u->res_lines);
+	memset(&u->res, 0, sizeof u->res);
+	u->res.status = st;
+	u->res_message = msg ? strdup(msg) : NULL;
+	/* Messages quote the engine: keep them one printable line for any protocol. */
+	for (char *c = u->res_message; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
+	u->res.message = u->res_message;
+	if (move)
+		u->res.move = *move;
+	u->res_lines = lines;
+	u->res.lines = (const char **)lines;
+	u->res_done = u->done;
+	u->res_arg = u->arg;
+	u->result_ready = 1;
+
+	u->job = UE_JOB_NONE;
+	u->done = NULL;
+	u->arg = NULL;
+	u->step = UE_STEP_NONE;
+	u->stop_requested = 0;
+	free(u->options_line);
+	u->options_line = NULL;
+	evtimer_del(u->timer);
+	ue_reply_reset(u);
+	ue_kick(u);
+}
+
+/* The engine broke: kill it, forget its game, fail the job (if any). */
+static void ue_fail(struct ue *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ue_fail(struct ue *u, const char *fmt, ...)
+{
+	va_list ap;
+	char *why;
+	va_start(ap, fmt);
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	va_end(ap);
+	log_note(u->log_id, "engine %s failed: %s", u->e.profile->name, why ? why : "?");
+	if (u->proc) {
+		proc_free(u->proc);     /* SIGKILL; the registry reaps it */
+		u->proc = NULL;
+	}
+	u->state = UE_DOWN;
+	u->synced = 0;
+	u->io_eof = 0;
+	evtimer_del(u->timer);
+	if (u->job != UE_JOB_NONE)
+		ue_finish(u, ENGINE_FAILED, why ? why : "engine failed", NULL, NULL);
+	else
+		ue_reply_reset(u);
+	free(why);
+}
+
+static void ue_arm(struct ue *u, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	evtimer_add(u->timer, &tv);
+}
+
+/* Sends one command and waits up to ms for its "ok" (0: no time limit). */
+static void ue_send(struct ue *u, enum ue_step step, const char *line, uint64_t ms)
+{
+	size_t len = strlen(line);
+	struct evbuffer *out = bufferevent_get_output(proc_stdio(u->proc));
+
+	ue_reply_reset(u);
+	u->step = step;
+	snprintf(u->cmd, sizeof u->cmd, "%s", line);
+	log_proto(u->log_id, LOG_ENGINE_OUT, line, len);
+	if (evbuffer_add(out, line, len) < 0 || evbuffer_add(out, "\n", 1) < 0) {
+		ue_fail(u, "cannot write to the engine");
+		return;
+	}
+	evtimer_del(u->timer);
+	if (ms)
+		ue_arm(u, ms);
+}
+
+static void ue_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct ue *u = arg;
+	const struct engine_profile *p = u->e.profile;
+
+	if (u->io_eof) {
+		ue_down(u, "closed its output");
+		return;
+	}
+	switch (u->step) {
+	case UE_STEP_INFO:
+		ue_fail(u, "no info block ending in ok within %u ms of start", p->start_timeout_ms);
+		break;
+	case UE_STEP_BESTMOVE:
+		if (u->stop_requested) {
+			ue_fail(u, "did not stop within %u ms of SIGINT", p->stop_timeout_ms);
+			break;
+		}
+		/* fall through */
+	default:
+		ue_fail(u, "no ok in time after \"%s\"", u->cmd);
+		break;
+	}
+}
+
+static uint64_t ue_clock_ms(const struct engine_limits *l, int side)
+{
+	uint64_t left = l->time_ms[side], inc = l->inc_ms[side];
+	uint64_t mtg = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : 25;
+	uint64_t t = left / mtg + inc * 3 / 4;
+	/* Keep a reserve: the engine rounds to whole seconds and pipes take time. */
+	uint64_t cap = left > 1500 ? left - 1000 : left / 2;
+	if (t > cap)
+		t = cap;
+	return t;
+}
+
+/* The bestmove command for the job's limits; *ms gets its time limit (0 = none). */
+static void ue_bestmove_line(struct ue *u, char *buf, size_t len, uint64_t *ms, int *timed)
+{
+	const struct engine_limits *l = &u->limits;
+	struct uhp_bestmove b = { .kind = UHP_BEST_TIME };
+	int side = hive_side_to_move(&u->want.board);
+
+	*timed = 1;
+	if (u->stop_requested) {
+		b.kind = UHP_BEST_DEPTH;
+		b.depth = 1;
+	} else if (l->infinite) {
+		b.time_ms = UE_INFINITE_MS;
+		*timed = 0;
+	} else if (l->movetime_ms) {
+		b.time_ms = l->movetime_ms;
+	} else if (l->time_ms[side]) {
+		b.time_ms = ue_clock_ms(l, side);
+	} else if (l->depth > 0) {
+		b.kind = UHP_BEST_DEPTH;
+		b.depth = l->depth > UHP_MAX_DEPTH ? UHP_MAX_DEPTH : l->depth;
+	} else {
+		b.time_ms = UE_DEFAULT_MOVETIME_MS;
+	}
+	if (b.kind == UHP_BEST_TIME) {
+		if (b.time_ms < 1000)
+			b.time_ms = 1000;      /* UHP counts whole seconds */
+		if (b.time_ms > UHP_MAX_TIME_MS)
+			b.time_ms = UHP_MAX_TIME_MS;
+	}
+	size_t n = snprintf(buf, len, "bestmove ");
+	uhp_bestmove_format(&b, buf + n, len - n);
+	*ms = b.kind == UHP_BEST_TIME ? (b.time_ms + 999) / 1000 * 1000 : 0;
+}
+
+/* Whether the mirror is a prefix of the wanted game. */
+static int ue_prefix(const struct hive_game *m, const struct hive_game *w)
+{
+	if (m->type != w->type || m->len > w->len)
+		return 0;
+	for (size_t i = 0; i < m->len; i++) {
+		const struct hive_move *a = &m->hist[i].move, *b = &w->hist[i].move;
+		if (a->piece != b->piece || a->to != b->to)
+			return 0;
+	}
+	return 1;
+}
+
+static void ue_spawn(struct ue *u)
+{
+	const struct engine_profile *p = u->e.profile;
+	char *cause = NULL;
+
+	u->proc = proc_spawn(u->e.base, p->argv, p->workdir, &cause);
+	if (!u->proc) {
+		ue_fail(u, "cannot start: %s", cause ? cause : "?");
+		free(cause);
+		return;
+	}
+	u->state = UE_STARTING;
+	u->io_eof = 0;
+	log_note(u->log_id, "engine %s started: pid %ld", p->name, (long)proc_pid(u->proc));
+	ue_wire(u);
+	/* The info block comes unasked. */
+	ue_reply_reset(u);
+	u->step = UE_STEP_INFO;
+	snprintf(u->cmd, sizeof u->cmd, "(start)");
+	ue_arm(u, p->start_timeout_ms);
+}
+
+/* Sends the next command of the job, or finishes it. */
+static void ue_advance(struct ue *u)
+{
+	const struct engine_profile *p = u->e.profile;
+	char line[ENGINE_UHP_MAX_LINE];
+
+	if (u->job == UE_JOB_NONE || u->step != UE_STEP_NONE)
+		return;
+	if (u->io_eof)
+		return;        /* dying: its exit (or the grace timer) fails the job */
+	switch (u->state) {
+	case UE_DOWN:
+		ue_spawn(u);
+		return;
+	case UE_STARTING:
+		return;
+	case UE_CONFIGURING:
+		if (u->next_option < p->noptions) {
+			snprintf(line, sizeof line, "options set %s %s", p->options[u->next_option][0],
+				 p->options[u->next_option][1]);
+			u->next_option++;
+			ue_send(u, UE_STEP_SETOPT, line, p->command_timeout_ms);
+			return;
+		}
+		u->state = UE_IDLE;
+		break;
+	case UE_IDLE:
+		break;
+	}
+
+	switch (u->job) {
+	case UE_JOB_START:
+		ue_finish(u, ENGINE_OK, NULL, NULL, NULL);
+		return;
+	case UE_JOB_OPTIONS:
+		ue_send(u, UE_STEP_OPTIONS, u->options_line, p->command_timeout_ms);
+		return;
+	case UE_JOB_GO:
+		break;
+	case UE_JOB_NONE:
+		return;
+	}
+
+	if (u->synced && ue_prefix(&u->mirror, &u->want) &&
+	    u->want.len - u->mirror.len <= UE_MAX_PLAY_SYNC) {
+		if (u->mirror.len < u->want.len) {
+			char ms[HIVE_MOVESTR_MAX];
+			u->play_move = u->want.hist[u->mirror.len].move;
+			hive_move_format(&u->mirror.board, u->play_move, ms, sizeof ms);
+			snprintf(line, sizeof line, "play %s", ms);
+			ue_send(u, UE_STEP_PLAY, line, p->command_timeout_ms);
+			return;
+		}
+		uint64_t ms;
+		int timed;
+		ue_bestmove_line(u, line, sizeof line, &ms, &timed);
+		ue_send(u, UE_STEP_BESTMOVE, line, timed ? ms + p->command_timeout_ms : 0);
+		return;
+	}
+	size_t n = hive_game_format(&u->want, NULL, 0);
+	char *gs = malloc(n + 16);
+	if (!gs) {
+		ue_fail(u, "out of memory");
+		return;
+	}
+	memcpy(gs, "newgame ", 8);
+	hive_game_format(&u->want, gs + 8, n + 1);
+	u->synced = 0;
+	ue_send(u, UE_STEP_NEWGAME, gs, p->command_timeout_ms);
+	free(gs);
+}
+
+static void ue_kick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ue *u = arg;
+
+	if (u->result_ready) {
+		u->result_ready = 0;
+		engine_done_cb *done = u->res_done;
+		void *darg = u->res_arg;
+		u->res_done = NULL;
+		/* Last thing: the callback may free the engine or start a job. */
+		if (done)
+			done(darg, &u->res);
+		return;
+	}
+	ue_advance(u);
+}
+
+/* The reply to the command in flight is complete ("ok"). */
+static void ue_reply_done(struct ue *u)
+{
+	enum ue_step step = u->step;
+	char err[256];
+
+	evtimer_del(u->timer);
+	u->step = UE_STEP_NONE;
+
+	switch (step) {
+	case UE_STEP_INFO:
+		if (u->errmsg) {
+			ue_fail(u, "refused to start: %s", u->errmsg);
+			return;
+		}
+		if (!u->seen_id) {
+			/* Not fatal: name it after its command. */
+			snprintf(u->e.id, sizeof u->e.id, "%s", u->e.profile->argv[0]);
+			log_note(u->log_id, "engine %s sent no id line", u->e.profile->name);
+		}
+		u->state = UE_CONFIGURING;
+		u->next_option = 0;
+		break;
+	case UE_STEP_SETOPT:
+		if (u->errmsg)
+			log_note(u->log_id, "engine %s refused \"%s\": %s", u->e.profile->name,
+				 u->cmd, u->errmsg);
+		break;
+	case UE_STEP_NEWGAME:
+	case UE_STEP_PLAY:
+		if (u->errmsg) {
+			enum engine_status st = u->errstatus;
+			char *msg = ue_printf("engine refused \"%s\": %s", u->cmd, u->errmsg);
+			u->synced = 0;
+			ue_finish(u, st, msg, NULL, NULL);
+			free(msg);
+			return;
+		}
+		if (step == UE_STEP_NEWGAME) {
+			hive_game_free(&u->mirror);
+			hive_game_init(&u->mirror, u->want.type);
+			if (hive_game_copy(&u->mirror, &u->want) != HIVE_OK) {
+				ue_fail(u, "out of memory");
+				return;
+			}
+		} else if (hive_game_play(&u->mirror, u->play_move) != HIVE_OK) {
+			ue_fail(u, "out of memory");
+			return;
+		}
+		u->synced = 1;
+		break;
+	case UE_STEP_BESTMOVE: {
+		if (u->errmsg) {
+			char *msg = ue_printf("%s", u->errmsg);
+			ue_finish(u, ENGINE_ERROR, msg, NULL, NULL);
+			free(msg);
+			return;
+		}
+		if (!u->last) {
+			ue_fail(u, "answered \"%s\" with no move", u->cmd);
+			return;
+		}
+		/* The move is the last line; text after ';' would be a further move. */
+		char *semi = strchr(u->last, ';');
+		if (semi)
+			*semi = 0;
+		struct hive_move m;
+		int rc = hive_move_parse(&u->mirror.board, u->last, &m, err, sizeof err);
+		if (rc != HIVE_OK) {
+			char shown[80];
+			snprintf(shown, sizeof shown, "%s", u->last);
+			ue_fail(u, "%s move \"%s\": %s", rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal",
+				shown, err);
+			return;
+		}
+		ue_finish(u, ENGINE_OK, NULL, &m, NULL);
+		return;
+	}
+	case UE_STEP_OPTIONS: {
+		char **lines = calloc(u->nlines + 1, sizeof *lines);
+		if (!lines) {
+			ue_fail(u, "out of memory");
+			return;
+		}
+		memcpy(lines, u->lines, u->nlines * sizeof *lines);
+		u->nlines = 0;      /* moved into the result */
+		if (u->errmsg) {
+			char *msg = ue_printf("%s", u->errmsg);
+			ue_finish(u, u->errstatus, msg, NULL, lines);
+			free(msg);
+		} else {
+			ue_finish(u, ENGINE_OK, NULL, NULL, lines);
+		}
+		return;
+	}
+	case UE_STEP_NONE:
+		return;
+	}
+	ue_kick(u);
+}
+
+static int ue_keep_line(struct ue *u, const char *s, size_t len)
+{
+	if (u->nlines + 1 >= u->cap) {
+		size_t cap = u->cap ? u->cap * 2 : 8;
+		char **l = realloc(u->lines, cap * sizeof *l);
+		if (!l)
+			return -1;
+		u->lines = l;
+		u->cap = cap;
+	}
+	u->lines[u->nlines] = strndup(s, len);
+	if (!u->lines[u->nlines])
+		return -1;
+	u->nlines++;
+	return 0;
+}
+
+/* One line from the engine's stdout (without its newline). */
+static void ue_line(struct ue *u, const char *line, size_t len)
+{
+	const char *rest;
+	size_t rlen;
+
+	log_proto(u->log_id, LOG_ENGINE_IN, line, len);
+	if (u->step == UE_STEP_NONE)
+		return;        /* unasked output between commands: logged, ignored */
+	u->reply_bytes += len + 1;
+	if (u->reply_bytes > ENGINE_UHP_MAX_REPLY) {
+		ue_fail(u, "reply to \"%s\" longer than %d bytes", u->cmd, ENGINE_UHP_MAX_REPLY);
+		return;
+	}
+	enum uhp_reply kind = uhp_reply_parse(line, len, &rest, &rlen);
+	switch (kind) {
+	case UHP_REPLY_OK:
+		ue_reply_done(u);
+		return;
+	case UHP_REPLY_ERR:
+	case UHP_REPLY_INVALIDMOVE:
+		if (!u->errmsg) {
+			u->errmsg = strndup(rest, rlen);
+			u->errstatus = kind == UHP_REPLY_ERR ? ENGINE_ERROR : ENGINE_INVALID;
+		}
+		return;
+	case UHP_REPLY_ID:
+		if (u->step == UE_STEP_INFO) {
+			snprintf(u->e.id, sizeof u->e.id, "%.*s", (int)(rlen < 127 ? rlen : 127), rest);
+			u->seen_id = 1;
+			return;
+		}
+		break;
+	case UHP_REPLY_LINE:
+		break;
+	}
+	if (u->step == UE_STEP_INFO) {
+		unsigned exp;
+		if (u->seen_id && !u->e.caps[0] && uhp_caps_parse(line, len, &exp) >= 0)
+			snprintf(u->e.caps, sizeof u->e.caps, "%.*s", (int)(len < 127 ? len : 127), line);
+		return;
+	}
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (u->step == UE_STEP_OPTIONS) {
+		struct uhp_option o;
+		char err[128];
+		if (uhp_option_parse(line, len, &o, err, sizeof err) < 0)
+			log_note(u->log_id, "engine %s: odd option line: %s", u->e.profile->name, err);
+		if (ue_keep_line(u, line, len) < 0)
+			ue_fail(u, "out of memory");
+		return;
+	}
+	free(u->last);
+	u->last = strndup(line, len);
+	if (!u->last)
+		ue_fail(u, "out of memory");
+}
+
+/* Reads whole lines from the engine's stdout; fails on an overlong one. */
+static void ue_read_lines(struct ue *u)
+{
+	struct evbuffer *in = bufferevent_get_input(proc_stdio(u->proc));
+
+	for (;;) {
+		size_t eol_len;
+		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+		if (eol.pos < 0) {
+			if (evbuffer_get_length(in) > ENGINE_UHP_MAX_LINE)
+				ue_fail(u, "line longer than %d bytes", ENGINE_UHP_MAX_LINE);
+			return;
+		}
+		if ((size_t)eol.pos > ENGINE_UHP_MAX_LINE) {
+			ue_fail(u, "line longer than %d bytes", ENGINE_UHP_MAX_LINE);
+			return;
+		}
+		size_t len = (size_t)eol.pos;
+		const char *line = (const char *)evbuffer_pullup(in, (ev_ssize_t)(len + eol_len));
+		if (!line) {
+			ue_fail(u, "out of memory");
+			return;
+		}
+		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
+		ue_line(u, line, show);
+		if (!u->proc)
+			return;        /* failed: the buffer is gone with the child */
+		evbuffer_drain(in, len + eol_len);
+	}
+}
+
+static void ue_read_cb(struct bufferevent *bev, void *arg)
+{
+	ue_read_lines(arg);
+}
+
+static const char *ue_status_text(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "ended (status 0x%x)", status);
+	return buf;
+}
+
+static void ue_down(struct ue *u, const char *what)
+{
+	if (u->job == UE_JOB_NONE)
+		log_note(u->log_id, "engine %s %s while idle; it restarts on next use",
+			 u->e.profile->name, what);
+	if (u->step == UE_STEP_INFO || u->state == UE_STARTING)
+		ue_fail(u, "%s during start", what);
+	else if (u->step != UE_STEP_NONE)
+		ue_fail(u, "%s during \"%s\"", what, u->cmd);
+	else
+		ue_fail(u, "%s", what);
+}
+
+static void ue_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct ue *u = arg;
+	int status;
+	char buf[96];
+
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	ue_read_lines(u);          /* what came before the end still counts */
+	if (!u->proc)
+		return;
+	u->io_eof = 1;
+	bufferevent_disable(bev, EV_READ);
+	if (proc_exited(u->proc, &status)) {
+		ue_down(u, ue_status_text(status, buf, sizeof buf));
+		return;
+	}
+	/* Most likely it is dying: wait a moment for its exit status, which says more. */
+	evtimer_del(u->timer);
+	ue_arm(u, UE_EOF_GRACE_MS);
+}
+
+static void ue_exit_cb(void *arg, int status)
+{
+	struct ue *u = arg;
+	struct bufferevent *io = proc_stdio(u->proc);
+	char buf[96];
+
+	/* Its last words are in the socket already: read them before judging. */
+	if (!u->io_eof) {
+		evutil_socket_t fd = bufferevent_getfd(io);
+		struct evbuffer *in = bufferevent_get_input(io);
+		while (evbuffer_read(in, fd, 65536) > 0 &&
+		       evbuffer_get_length(in) <= ENGINE_UHP_MAX_LINE + 65536)
+			;
+		ue_read_lines(u);
+		if (!u->proc)
+			return;
+	}
+	ue_down(u, ue_status_text(status, buf, sizeof buf));
+}
+
+/* stderr: logged line by line, never judged. */
+static void ue_err_cb(struct bufferevent *bev, void *arg)
+{
+	struct ue *u = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char *line;
+	size_t len;
+
+	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF)) != NULL) {
+		log_proto(u->log_id, LOG_ENGINE_ERR, line, len);
+		free(line);
+	}
+	if (evbuffer_get_length(in) > ENGINE_UHP_MAX_LINE) {
+		len = evbuffer_get_length(in);
+		log_proto(u->log_id, LOG_ENGINE_ERR, (const char *)evbuffer_pullup(in, -1), len);
+		evbuffer_drain(in, len);
+	}
+}
+
+static void ue_err_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		bufferevent_disable(bev, EV_READ);
+}
+
+static void ue_wire(struct ue *u)
+{
+	bufferevent_setcb(proc_stdio(u->proc), ue_read_cb, NULL, ue_event_cb, u);
+	bufferevent_enable(proc_stdio(u->proc), EV_READ | EV_WRITE);
+	bufferevent_setcb(proc_stderr(u->proc), ue_err_cb, NULL, ue_err_event_cb, u);
+	bufferevent_enable(proc_stderr(u->proc), EV_READ);
+	proc_set_exit_cb(u->proc, ue_exit_cb, u);
+}
+
+static int ue_begin(struct ue *u, enum ue_job job, engine_done_cb *done, void *arg)
+{
+	if (u->job != UE_JOB_NONE || u->result_ready)
+		return -1;     /* one command at a time */
+	u->job = job;
+	u->done = done;
+	u->arg = arg;
+	u->stop_requested = 0;
+	ue_kick(u);
+	return 0;
+}
+
+static int ue_start(struct engine *e, engine_done_cb *done, void *arg)
+{
+	return ue_begin(e->priv, UE_JOB_START, done, arg);
+}
+
+static int ue_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
+		 engine_info_cb *info, engine_done_cb *done, void *arg)
+{
+	struct ue *u = e->priv;
+
+	if (u->job != UE_JOB_NONE || u->result_ready)
+		return -1;
+	hive_game_free(&u->want);
+	hive_game_init(&u->want, g->type);
+	if (hive_game_copy(&u->want, g) != HIVE_OK)
+		return -1;
+	u->limits = *l;
+	return ue_begin(u, UE_JOB_GO, done, arg);
+}
+
+static void ue_stop(struct engine *e)
+{
+	struct ue *u = e->priv;
+
+	if (u->job != UE_JOB_GO || u->stop_requested)
+		return;
+	u->stop_requested = 1;
+	if (u->step == UE_STEP_BESTMOVE && u->proc) {
+		/* As Mzinga's viewer does: SIGINT ends the search with its best move. */
+		log_note(u->log_id, "engine %s: stop (SIGINT)", e->profile->name);
+		proc_signal(u->proc, SIGINT);
+		evtimer_del(u->timer);
+		ue_arm(u, e->profile->stop_timeout_ms);
+	}
+	/* Before bestmove is sent, the search will be "depth 1". */
+}
+
+static int ue_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
+{
+	struct ue *u = e->priv;
+	char *line;
+
+	if (u->job != UE_JOB_NONE || u->result_ready)
+		return -1;
+	if (argc == 0)
+		line = ue_printf("options");
+	else if (argc == 2 && !strcmp(argv[0], "get"))
+		line = ue_printf("options get %s", argv[1]);
+	else if (argc == 3 && !strcmp(argv[0], "set"))
+		line = ue_printf("options set %s %s", argv[1], argv[2]);
+	else
+		return -1;
+	if (strlen(line) >= ENGINE_UHP_MAX_LINE || strpbrk(line, "\r\n")) {
+		free(line);
+		return -1;
+	}
+	free(u->options_line);
+	u->options_line = line;
+	if (ue_begin(u, UE_JOB_OPTIONS, done, arg) < 0) {
+		free(u->options_line);
+		u->options_line = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void ue_free(struct engine *e)
+{
+	struct ue *u = e->priv;
+
+	if (u->proc) {
+		/* Polite first; the registry escalates and reaps after we are gone. */
+		proc_close(u->proc, "exit\n", e->profile->stop_timeout_ms);
+		log_proto(u->log_id, LOG_ENGINE_OUT, "exit", 4);
+		u->proc = NULL;
+	}
+	event_free(u->timer);
+	event_free(u->kick);
+	ue_reply_reset(u);
+	free(u->options_line);
+	free(u->res_message);
+	lines_free(u->res_lines);
+	hive_game_free(&u->mirror);
+	hive_game_free(&u->want);
+	free(u);
+}
+
+void engine_uhp_set_log_id(struct engine *e, unsigned id)
+{
+	((struct ue *)e->priv)->log_id = id;
+}
+
+struct engine *engine_uhp_new(struct event_base *base, const struct engine_profile *p, char **cause)
+{
+	if (!p->argv || !p->argv[0]) {
+		*cause = ue_printf("engine %s: no command", p->name);
+		return NULL;
+	}
+	struct ue *u = calloc(1, sizeof *u);
+	if (!u) {
+		*cause = ue_printf("out of memory");
+		return NULL;
+	}
+	u->e.ops = &ue_ops;
+	u->e.base = base;
+	u->e.profile = p;
+	u->e.priv = u;
+	hive_game_init(&u->mirror, 0);
+	hive_game_init(&u->want, 0);
+	u->timer = evtimer_new(base, ue_timeout, u);
+	u->kick = event_new(base, -1, 0, ue_kick_cb, u);
+	if (!u->timer || !u->kick) {
+		if (u->timer)
+			event_free(u->timer);
+		if (u->kick)
+			event_free(u->kick);
+		hive_game_free(&u->mirror);
+		hive_game_free(&u->want);
+		free(u);
+		*cause = ue_printf("out of memory");
+		return NULL;
+	}
+	return &u->e;
+}
+
+static const struct engine_ops ue_ops = {
+	.name = "uhp",
+	.start = ue_start,
+	.go = ue_go,
+	.stop = ue_stop,
+	.options = ue_options,
+	.free = ue_free,
+};

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Benchmarks: prints figures, judges nothing. Called by `make bench` with the bench
+# build directory as $1 (default build-bench):
+#   - perft from the start of Base (depth 6) and Base+MLP (depth 5), through the binary;
+#   - every benchmark binary in $1/bench/ (bench_relay needs the fake UHP engine,
+#     built here into $1/tools/ if missing).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+b=${1:-build-bench}
+HIVE_DATA=${HIVE_DATA:-$top/../shared/data}
+export HIVE_DATA
+status=0
+
+if [ ! -x "$b/tools/fake_uhp_engine" ]; then
+	make --no-print-directory B="$b" OPT="-O3 -g -DNDEBUG" "$b/tools/fake_uhp_engine" >/dev/null ||
+		echo "bench: cannot build $b/tools/fake_uhp_engine" >&2
+fi
+
+run() {
+	echo "== $*"
+	"$@" || { echo "bench: $1 failed with status $?" >&2; status=1; }
+	echo
+}
+
+run "$b/hivebridge" perft --type Base 6
+run "$b/hivebridge" perft --type Base+MLP 5
+for t in "$b"/bench/*; do
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	run "$t"
+done
+exit $status

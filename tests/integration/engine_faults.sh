@@ -1,0 +1,198 @@
+#!/bin/sh
+# engine_faults.sh: every fault of tests/tools/fake_uhp_engine, through `hivebridge uhp`
+# on stdio and through `hivebridge serve` over TCP. Each must end in a UHP "err ..."
+# answer followed by "ok" (never a hang), the session and the daemon must go on
+# serving, and no engine process or descriptor may be left behind.
+set -u
+: "${HIVEBRIDGE:?}" "${TOOLS:?}"
+tmp=$(mktemp -d)
+daemon=
+cleanup() {
+	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A private copy of the engine: its path marks our children and nobody else's.
+fake=$tmp/fake_engine_$$
+cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
+
+faults="crash-on-bestmove stall garbage long-line illegal-move exit-at-start slow-start no-ok ignore-sigint invalidmove-all"
+
+# One profile and one listener per fault, all on free loopback ports, with short
+# time-outs so that the stalling faults take a second, not ten.
+conf=$tmp/faults.conf
+{
+	printf '[daemon]\nlog = %s/trace.log\n' "$tmp"
+	printf '[engine good]\ncommand = %s\n' "$fake"
+	printf '[listen uhp]\nport = 0\nengine = good\n'
+	for f in $faults; do
+		printf '[engine %s]\ncommand = %s --fault %s\n' "$f" "$fake" "$f"
+		printf 'start_timeout = 1\ncommand_timeout = 1\nstop_timeout = 0.5\n'
+		printf '[listen %s]\nport = 0\nengine = %s\n' "$f" "$f"
+	done
+} >"$conf"
+
+# What to ask each engine: stall answers a timed bestmove when SIGINT ends it, so
+# it gets a depth; ignore-sigint must be stopped, so it gets a time.
+bestmove_for() {
+	case $1 in
+	ignore-sigint) echo "bestmove time 00:00:01" ;;
+	*) echo "bestmove depth 1" ;;
+	esac
+}
+
+# Our engines still alive (zombies excluded), after up to 5 s for them to go.
+engines_left() {
+	i=0
+	while [ $i -lt 50 ]; do
+		n=0
+		for st in /proc/[0-9]*/stat; do
+			pid=${st#/proc/}; pid=${pid%/stat}
+			grep -qs "$fake" "/proc/$pid/cmdline" 2>/dev/null || continue
+			state=$(sed 's/.*) \(.\).*/\1/' "$st" 2>/dev/null)
+			[ "$state" = Z ] || n=$((n + 1))
+		done
+		[ $n = 0 ] && { echo 0; return; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
+# --- stdio: hivebridge uhp ------------------------------------------------------
+for f in $faults; do
+	out=$tmp/stdio.$f
+	printf 'newgame Base\nplay wS1\n%s\nvalidmoves\n' "$(bestmove_for "$f")" |
+		timeout 30 "$HIVEBRIDGE" uhp --config "$conf" --profile "$f" >"$out" 2>"$out.err"
+	rc=$?
+	[ $rc = 0 ] || fail "uhp --profile $f: exit status $rc"
+	# Five answers (info, newgame, play, bestmove, validmoves); the fourth is an err.
+	[ "$(grep -c '^ok$' "$out")" -ge 5 ] || { cat "$out"; fail "uhp --profile $f: answers missing"; }
+	awk '/^ok$/ { if (++n == 4) exit prev !~ /^err /; } { prev = $0 }' "$out" ||
+		{ cat "$out"; fail "uhp --profile $f: bestmove did not answer err"; }
+	echo "stdio $f: $(grep '^err' "$out" | head -n 1)"
+done
+# The same through --engine (the command-line profile), for a fault that is quick.
+printf 'newgame Base\nbestmove depth 1\n' |
+	timeout 30 "$HIVEBRIDGE" uhp --engine "$fake --fault garbage" >"$tmp/engine.out" 2>&1 ||
+	fail "uhp --engine: exit status $?"
+grep -q '^err ' "$tmp/engine.out" && tail -n 1 "$tmp/engine.out" | grep -q '^ok$' ||
+	{ cat "$tmp/engine.out"; fail "uhp --engine garbage: no err+ok"; }
+left=$(engines_left)
+[ "$left" = 0 ] || fail "$left engine processes left after the stdio runs"
+
+# --- TCP: hivebridge serve -------------------------------------------------------
+"$HIVEBRIDGE" serve --config "$conf" 2>"$tmp/serve.err" &
+daemon=$!
+i=0
+while [ "$(grep -c '^listening on' "$tmp/serve.err")" -lt 11 ] && [ $i -lt 100 ]; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
+	sleep 0.1
+	i=$((i + 1))
+done
+ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/serve.err")
+[ "$(echo "$ports" | wc -l)" = 11 ] || { cat "$tmp/serve.err"; fail "expected 11 listeners"; }
+good_port=$(echo "$ports" | sed -n 1p)
+fds_before=$(ls "/proc/$daemon/fd" | wc -l)
+
+# All faults at once, each on its own connection, while a good session plays on.
+args="$good_port"
+n=2
+for f in $faults; do
+	args="$args $f:$(echo "$ports" | sed -n ${n}p)"
+	n=$((n + 1))
+done
+timeout 120 python3 - $args <<'EOF' || fail "TCP clients"
+import socket, sys, threading
+
+def session(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    f = s.makefile("rb")
+    def reply():
+        lines = []
+        while True:
+            line = f.readline()
+            if not line:
+                raise RuntimeError("connection closed")
+            line = line.rstrip(b"\r\n").decode("ascii", "replace")
+            if line == "ok":
+                return lines
+            lines.append(line)
+    def ask(cmd):
+        s.sendall(cmd.encode() + b"\n")
+        return reply()
+    return s, reply, ask
+
+errors = []
+
+def fault(name, port):
+    try:
+        s, reply, ask = session(port)
+        info = reply()
+        ask("newgame Base")
+        ask("play wS1")
+        cmd = "bestmove time 00:00:01" if name == "ignore-sigint" else "bestmove depth 1"
+        r = ask(cmd)
+        if not r or not r[-1].startswith("err "):
+            raise RuntimeError("bestmove answered %r" % r)
+        # The session goes on: its own commands, and the engine again (restarted).
+        if not ask("validmoves")[0]:
+            raise RuntimeError("no validmoves")
+        r2 = ask(cmd)
+        if not r2 or not r2[-1].startswith("err "):
+            raise RuntimeError("second bestmove answered %r" % r2)
+        print("tcp %s: %s" % (name, r[-1][:100]))
+        s.close()
+    except Exception as e:
+        errors.append("%s: %s" % (name, e))
+
+def good(port):
+    try:
+        s, reply, ask = session(port)
+        reply()
+        ask("newgame Base")
+        for ply in range(8):
+            move = ask("bestmove depth 1")[-1]
+            if move.startswith("err"):
+                raise RuntimeError("good engine: " + move)
+            if ask("play " + move)[-1].startswith(("err", "invalidmove")):
+                raise RuntimeError("good engine move refused: " + move)
+        print("tcp good: 8 plies")
+        s.close()
+    except Exception as e:
+        errors.append("good: %s" % e)
+
+threads = [threading.Thread(target=good, args=(int(sys.argv[1]),))]
+for a in sys.argv[2:]:
+    name, port = a.split(":")
+    threads.append(threading.Thread(target=fault, args=(name, int(port))))
+for t in threads: t.start()
+for t in threads: t.join()
+for e in errors: print("FAIL " + e)
+sys.exit(1 if errors else 0)
+EOF
+kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+
+# Sessions are gone once their clients are: engines reaped, descriptors back.
+i=0
+while [ $i -lt 50 ]; do
+	fds_after=$(ls "/proc/$daemon/fd" | wc -l)
+	kids=$(pgrep -P "$daemon" | wc -l)
+	[ "$fds_after" = "$fds_before" ] && [ "$kids" = 0 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "daemon descriptors: $fds_before before, $fds_after after; children left: $kids"
+[ "$kids" = 0 ] || { ps -o pid,stat,args --ppid "$daemon"; fail "children left"; }
+[ "$fds_after" = "$fds_before" ] || { ls -l "/proc/$daemon/fd"; fail "descriptors leaked"; }
+
+kill -TERM "$daemon"
+wait "$daemon"
+rc=$?
+daemon=
+[ $rc = 0 ] || fail "serve exit status $rc after SIGTERM"
+left=$(engines_left)
+[ "$left" = 0 ] || fail "$left engine processes left after the daemon"
+echo "engine_faults: ok"

@@ -1,0 +1,303 @@
+/*
+ * test_config.c: the embedded defaults, and good and bad INI files written to a
+ * temporary directory (each bad one must fail with the right line number).
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bridge/config.h"
+
+static char tmpdir[] = "/tmp/test_config.XXXXXX";
+static char path[256];
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Loads text over the defaults; returns config_load's result, *cause on failure. */
+static int load(struct config *c, const char *text, char **cause)
+{
+	write_file(text);
+	config_defaults(c);
+	*cause = NULL;
+	return config_load(c, path, cause);
+}
+
+static void test_defaults(void)
+{
+	struct config c;
+	config_defaults(&c);
+	CU_ASSERT_EQUAL(c.max_sessions, 1000);
+	CU_ASSERT_EQUAL(c.max_line, 65536);
+	CU_ASSERT_EQUAL(c.max_buffer, 1048576);
+	CU_ASSERT_PTR_NULL(c.log_path);
+	CU_ASSERT_EQUAL_FATAL(c.nprofiles, 1);
+	const struct engine_profile *p = config_profile(&c, "builtin");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "builtin");
+	CU_ASSERT_EQUAL(p->hash_mb, 64);
+	CU_ASSERT_PTR_NULL(p->argv);
+	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 1);
+	CU_ASSERT_STRING_EQUAL(c.listeners[0].protocol, "uhp");
+	CU_ASSERT_STRING_EQUAL(c.listeners[0].address, "127.0.0.1");
+	CU_ASSERT_EQUAL(c.listeners[0].port, 5000);
+	CU_ASSERT_STRING_EQUAL(c.listeners[0].engine, "builtin");
+	CU_ASSERT_PTR_NULL(config_profile(&c, "nosuch"));
+	config_free(&c);
+}
+
+static void test_good_file(void)
+{
+	struct config c;
+	char *cause;
+	int rc = load(&c,
+		"; a comment\n"
+		"# another\n"
+		"[daemon]\n"
+		"log = /tmp/hb.log\n"
+		"max_sessions = 20\n"
+		"max_line = 4096\n"
+		"max_buffer = 65536\n"
+		"\n"
+		"[engine mzinga]\n"
+		"kind = uhp\n"
+		"command = ./engine \"two words\" 'single \"q\"' back\\ slash \"esc\\\"aped\"\n"
+		"workdir = /opt/mzinga\n"
+		"start_timeout = 2.5\n"
+		"command_timeout = 3\n"
+		"stop_timeout = 0.25\n"
+		"option = MaxHelperThreads None\n"
+		"option = PonderDuringIdle Disabled\n"
+		"option = MaxHelperThreads 2\n"
+		"\n"
+		"[engine builtin]\n"
+		"hash_mb = 128\n"
+		"\n"
+		"[listen uhp]\n"
+		"port = 5001\n"
+		"\n"
+		"[listen other]\n"
+		"protocol = uhp\n"
+		"address = ::1\n"
+		"port = 0\n"
+		"engine = mzinga\n",
+		&cause);
+	if (rc < 0)
+		fprintf(stderr, "unexpected: %s\n", cause);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(c.log_path, "/tmp/hb.log");
+	CU_ASSERT_EQUAL(c.max_sessions, 20);
+	CU_ASSERT_EQUAL(c.max_line, 4096);
+	CU_ASSERT_EQUAL(c.max_buffer, 65536);
+
+	const struct engine_profile *p = config_profile(&c, "mzinga");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p->argv);
+	const char *want[] = { "./engine", "two words", "single \"q\"", "back slash", "esc\"aped", NULL };
+	for (int i = 0; want[i]; i++) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p->argv[i]);
+		CU_ASSERT_STRING_EQUAL(p->argv[i], want[i]);
+	}
+	CU_ASSERT_PTR_NULL(p->argv[5]);
+	CU_ASSERT_STRING_EQUAL(p->workdir, "/opt/mzinga");
+	CU_ASSERT_EQUAL(p->start_timeout_ms, 2500);
+	CU_ASSERT_EQUAL(p->command_timeout_ms, 3000);
+	CU_ASSERT_EQUAL(p->stop_timeout_ms, 250);
+	CU_ASSERT_EQUAL_FATAL(p->noptions, 2);
+	CU_ASSERT_STRING_EQUAL(p->options[0][0], "MaxHelperThreads");
+	CU_ASSERT_STRING_EQUAL(p->options[0][1], "2");
+	CU_ASSERT_STRING_EQUAL(p->options[1][0], "PonderDuringIdle");
+	CU_ASSERT_STRING_EQUAL(p->options[1][1], "Disabled");
+
+	CU_ASSERT_EQUAL(config_profile(&c, "builtin")->hash_mb, 128);
+	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 2);
+	CU_ASSERT_EQUAL(c.listeners[0].port, 5001);
+	CU_ASSERT_STRING_EQUAL(c.listeners[0].address, "127.0.0.1");
+	CU_ASSERT_STRING_EQUAL(c.listeners[1].name, "other");
+	CU_ASSERT_STRING_EQUAL(c.listeners[1].address, "::1");
+	CU_ASSERT_EQUAL(c.listeners[1].port, 0);
+	CU_ASSERT_STRING_EQUAL(c.listeners[1].engine, "mzinga");
+	config_free(&c);
+	CU_ASSERT_EQUAL(c.nprofiles, 0);
+	CU_ASSERT_PTR_NULL(c.profiles);
+}
+
+/* Each bad file fails, and the cause names the line and the problem. */
+static void test_bad_files(void)
+{
+	static const struct {
+		const char *text;
+		const char *line;     /* "line N:" expected in the cause, or NULL */
+		const char *words;    /* a fragment of the cause */
+	} bad[] = {
+		{ "[daemon]\nmax_sessions = 10\nfrobnicate = 1\n", "line 3:", "frobnicate" },
+		{ "[daemon]\n\n; c\nmax_sessions = ten\n", "line 4:", "max_sessions" },
+		{ "[daemon]\nmax_sessions = 0\n", "line 2:", "max_sessions" },
+		{ "[daemon]\nmax_line = 12\n", "line 2:", "max_line" },
+		{ "[daemon]\nmax_buffer = -5\n", "line 2:", "max_buffer" },
+		{ "[bogus]\nx = 1\n", "line 2:", "bogus" },
+		{ "x = 1\n", "line 1:", "outside" },
+		{ "[engine e]\ncommand = ./e \"unterminated\n", "line 2:", "quote" },
+		{ "[engine e]\ncommand = ./e\nkind = lisp\n", "line 3:", "lisp" },
+		{ "[engine e]\ncommand = ./e\nstart_timeout = 0\n", "line 3:", "start_timeout" },
+		{ "[engine e]\ncommand = ./e\ncommand_timeout = soon\n", "line 3:", "command_timeout" },
+		{ "[engine e]\ncommand = ./e\nhash_mb = 0\n", "line 3:", "hash_mb" },
+		{ "[engine e]\ncommand = ./e\noption = Lonely\n", "line 3:", "option" },
+		{ "[engine e]\ncommand = ./e\nspeed = 11\n", "line 3:", "speed" },
+		{ "[listen l]\nport = 70000\n", "line 2:", "port" },
+		{ "[listen l]\naddress = localhost\n", "line 2:", "address" },
+		{ "[listen l]\nprotocol = gopher\n", "line 2:", "gopher" },
+		{ "[listen l]\nport = 6000\nengine = ghost\n", NULL, "ghost" },
+		{ "[engine e]\nkind = uhp\n", NULL, "command" },
+		{ "[listen a]\nport = 6000\n[listen b]\nport = 6000\n", NULL, "6000" },
+		{ "[daemon\nmax_sessions = 1\n", "line 1:", "syntax" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct config c;
+		char *cause;
+		int rc = load(&c, bad[i].text, &cause);
+		CU_ASSERT_EQUAL(rc, -1);
+		CU_ASSERT_PTR_NOT_NULL(cause);
+		if (rc != -1 || !cause) {
+			fprintf(stderr, "case %zu loaded\n", i);
+		} else {
+			int ok = strstr(cause, bad[i].words) != NULL &&
+				 (!bad[i].line || strstr(cause, bad[i].line) != NULL) &&
+				 strstr(cause, path) != NULL;
+			if (!ok)
+				fprintf(stderr, "case %zu: cause \"%s\"\n", i, cause);
+			CU_ASSERT(ok);
+		}
+		free(cause);
+		config_free(&c);
+	}
+}
+
+static void test_too_many_options(void)
+{
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof text, "[engine e]\ncommand = ./e\n");
+	for (int i = 0; i <= CONFIG_MAX_OPTIONS; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "option = O%d %d\n", i, i);
+	struct config c;
+	char *cause;
+	CU_ASSERT_EQUAL(load(&c, text, &cause), -1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	char want[32];
+	snprintf(want, sizeof want, "line %d:", CONFIG_MAX_OPTIONS + 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, want));
+	free(cause);
+	config_free(&c);
+}
+
+static void test_long_line(void)
+{
+	char text[1024];
+	memset(text, 0, sizeof text);
+	strcpy(text, "[engine e]\ncommand = ./e ");
+	memset(text + strlen(text), 'x', 600);
+	strcat(text, "\n");
+	struct config c;
+	char *cause;
+	CU_ASSERT_EQUAL(load(&c, text, &cause), -1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "line 2:"));
+	free(cause);
+	config_free(&c);
+}
+
+static void test_missing_file(void)
+{
+	struct config c;
+	char *cause = NULL;
+	config_defaults(&c);
+	CU_ASSERT_EQUAL(config_load(&c, "/nonexistent/hivebridge.conf", &cause), -1);
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
+	config_free(&c);
+}
+
+static void test_add_command(void)
+{
+	struct config c;
+	char *cause = NULL;
+	config_defaults(&c);
+	const struct engine_profile *p = config_add_command(&c, "uhp", "./fake --fault 'no ok'", &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
+	CU_ASSERT_STRING_EQUAL(p->argv[0], "./fake");
+	CU_ASSERT_STRING_EQUAL(p->argv[1], "--fault");
+	CU_ASSERT_STRING_EQUAL(p->argv[2], "no ok");
+	CU_ASSERT_PTR_NULL(p->argv[3]);
+	CU_ASSERT_EQUAL(p->command_timeout_ms, 10000);
+	CU_ASSERT_PTR_EQUAL(config_profile(&c, p->name), p);
+
+	const struct engine_profile *b = config_add_command(&c, "builtin", NULL, &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_STRING_EQUAL(b->kind, "builtin");
+	CU_ASSERT_EQUAL(c.nprofiles, 3);
+
+	CU_ASSERT_PTR_NULL(config_add_command(&c, "uhp", "  ", &cause));
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
+	cause = NULL;
+	CU_ASSERT_PTR_NULL(config_add_command(&c, "uhp", "./x 'open", &cause));
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
+	cause = NULL;
+	CU_ASSERT_PTR_NULL(config_add_command(&c, "smoke", "./x", &cause));
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
+	CU_ASSERT_EQUAL(c.nprofiles, 3);
+	config_free(&c);
+}
+
+/* The shipped example must load. */
+static void test_example_conf(void)
+{
+	struct config c;
+	char *cause = NULL;
+	config_defaults(&c);
+	int rc = config_load(&c, "conf/hivebridge.conf", &cause);
+	if (rc < 0)
+		fprintf(stderr, "conf/hivebridge.conf: %s\n", cause);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT(c.nlisteners >= 1);
+	free(cause);
+	config_free(&c);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(path, sizeof path, "%s/hivebridge.conf", tmpdir);
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("config", NULL, NULL);
+	CU_add_test(s, "defaults", test_defaults);
+	CU_add_test(s, "good file", test_good_file);
+	CU_add_test(s, "bad files", test_bad_files);
+	CU_add_test(s, "too many options", test_too_many_options);
+	CU_add_test(s, "long line", test_long_line);
+	CU_add_test(s, "missing file", test_missing_file);
+	CU_add_test(s, "add command", test_add_command);
+	CU_add_test(s, "example conf", test_example_conf);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	unlink(path);
+	rmdir(tmpdir);
+	return failed ? 1 : 0;
+}
