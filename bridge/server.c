@@ -24,7 +24,7 @@
 #include <event2/listener.h>
 #include <event2/thread.h>
 
-#include "adapters/uhp/uhp_session.h"
+#include "bridge/front.h"
 #include "bridge/config.h"
 #include "bridge/log.h"
 #include "bridge/proc.h"
@@ -41,6 +41,7 @@ struct listener {
 	struct server              *srv;
 	const struct listener_conf *conf;
 	const struct engine_profile *profile;
+	const struct front         *front;
 	struct evconnlistener      *lev;
 	struct event               *resume;    /* re-enables accepting after an error */
 };
@@ -48,7 +49,8 @@ struct listener {
 struct conn {
 	struct server      *srv;
 	unsigned            id;
-	struct uhp_session *session;           /* NULL for a refused connection */
+	const struct front *front;
+	void               *session;           /* NULL for a refused connection */
 	struct bufferevent *bev;               /* refused connection only */
 	struct event       *linger;            /* refused connection only */
 	struct conn        *prev, *next;
@@ -94,7 +96,7 @@ static void session_closed(void *arg)
 	log_note(c->id, "session closed");
 	conn_unlink(&srv->sessions, c);
 	srv->nsessions--;
-	uhp_session_free(c->session);
+	c->front->session_free(c->session);
 	free(c);
 }
 
@@ -203,8 +205,9 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 	c->srv = srv;
 	c->id = id;
 	/* The session owns bev from here on, also when it cannot start. */
-	c->session = uhp_session_new(srv->base, bev, bev, id, l->profile, &srv->limits,
-				     session_closed, c);
+	c->front = l->front;
+	c->session = l->front->session_new(srv->base, bev, bev, id, l->profile, &srv->limits,
+					   session_closed, c);
 	if (!c->session) {
 		log_note(id, "cannot start a session");
 		free(c);
@@ -256,7 +259,8 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	memset(&ss, 0, sizeof ss);
 	l->srv = srv;
 	l->conf = lc;
-	if (strcmp(lc->protocol, "uhp") != 0) {
+	l->front = front_find(lc->protocol);
+	if (!l->front) {
 		fprintf(stderr, "hivebridge: listener %s: protocol %s is not served yet\n",
 			lc->name, lc->protocol);
 		return -1;
@@ -351,7 +355,7 @@ static void server_teardown(struct server *srv)
 		struct conn *c = srv->sessions;
 		conn_unlink(&srv->sessions, c);
 		srv->nsessions--;
-		uhp_session_free(c->session);
+		c->front->session_free(c->session);
 		free(c);
 	}
 	while (srv->refused)

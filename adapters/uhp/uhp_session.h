@@ -7,21 +7,17 @@
 #define ADAPTERS_UHP_SESSION_H
 
 #include <stddef.h>
+#include "bridge/front.h"
 
 struct event_base;
 struct bufferevent;
 struct engine_profile;
 struct uhp_session;
 
-struct session_limits {
-	size_t   max_line;         /* bytes per input line, newline excluded */
-	size_t   max_buffer;       /* output bytes queued before input reading pauses */
-	unsigned idle_timeout_ms;  /* 0 = none: close after this long without input */
-};
 
 /* Called once when the session ends (exit, EOF after the last answer, I/O error or
  * idle time-out); the owner then calls uhp_session_free(). */
-typedef void uhp_session_closed_cb(void *arg);
+typedef front_closed_cb uhp_session_closed_cb;
 
 /* A UHP session over in/out bufferevents (the same one for TCP). Takes ownership of
  * both, also on failure. Prints the info block at once. NULL on failure. */

@@ -1,0 +1,38 @@
+/*
+ * front.h: the front-end registry. A front end speaks one protocol to one client
+ * over bufferevents and drives one engine (bridge/engine.h); the daemon looks the
+ * listener's protocol up here, so adding a protocol is one table row in front.c.
+ */
+#ifndef BRIDGE_FRONT_H
+#define BRIDGE_FRONT_H
+
+#include <stddef.h>
+
+struct event_base;
+struct bufferevent;
+struct engine_profile;
+
+struct session_limits {
+	size_t   max_line;         /* bytes per input line (or frame), terminator excluded */
+	size_t   max_buffer;       /* output bytes queued before input reading pauses */
+	unsigned idle_timeout_ms;  /* 0 = none: close after this long without input */
+};
+
+/* Called once when a session ends by itself; the owner then frees it. */
+typedef void front_closed_cb(void *arg);
+
+struct front {
+	const char *protocol;      /* listener "protocol =" value */
+	/* Takes ownership of in and out (the same one for TCP), also on failure. */
+	void *(*session_new)(struct event_base *base, struct bufferevent *in,
+			     struct bufferevent *out, unsigned id,
+			     const struct engine_profile *profile,
+			     const struct session_limits *lim, front_closed_cb *closed, void *arg);
+	/* Safe at any time; no callback fires afterwards. */
+	void  (*session_free)(void *session);
+};
+
+/* The front end of a protocol, or NULL. */
+const struct front *front_find(const char *protocol);
+
+#endif
