@@ -421,7 +421,28 @@ static void gen_bug(struct gen *g, int bug, unsigned p, uint16_t c, struct cells
 	}
 }
 
-/* Whether the thrower at tc (a pillbug, or a mosquito copying one) may throw. */
+/* Whether own piece p may use the Pillbug's ability now: a Pillbug, or a ground
+ * Mosquito touching one, on top of its stack and not moved last ply. The side's
+ * Queen must be in play (checked by the caller). */
+static int is_thrower(const struct hive_board *b, unsigned p)
+{
+	uint16_t c = b->pos[p];
+	if (c == HIVE_NOWHERE || b->top[c] != p || p == b->last_moved)
+		return 0;
+	int bug = slot_bug[HIVE_PIECE_SLOT(p)];
+	if (bug == HIVE_PILLBUG)
+		return 1;
+	if (bug != HIVE_MOSQUITO || b->level[p] != 0)
+		return 0;
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint8_t nt = b->top[hive_cell_step(c, d)];
+		if (nt != HIVE_NO_PIECE && slot_bug[HIVE_PIECE_SLOT(nt)] == HIVE_PILLBUG)
+			return 1;
+	}
+	return 0;
+}
+
+/* Throws by the piece at tc (a pillbug, or a mosquito copying one). */
 static void gen_throws(struct gen *g, uint16_t tc, size_t *first, size_t *end)
 {
 	const struct hive_board *b = g->b;
@@ -553,16 +574,7 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 			if (c == HIVE_NOWHERE || b->top[c] != p || p == b->last_moved)
 				continue;
 			int bug = slot_bug[s];
-			int pill = 0;
-			if (bug == HIVE_PILLBUG)
-				pill = 1;
-			if (bug == HIVE_MOSQUITO && b->level[p] == 0)
-				for (int d = 0; d < HIVE_DIRS; d++) {
-					uint8_t nt = b->top[hive_cell_step(c, d)];
-					if (nt != HIVE_NO_PIECE && slot_bug[HIVE_PIECE_SLOT(nt)] == HIVE_PILLBUG)
-						pill = 1;
-				}
-			if (pill)
+			if (is_thrower(b, p))
 				throwers[nthrowers++] = c;
 			if (!gen_can_lift(&g, p))
 				continue;
@@ -630,6 +642,35 @@ int hive_board_find_move(const struct hive_board *b, struct hive_move m, struct 
 		}
 	}
 	return 0;
+}
+
+int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *users, int max)
+{
+	int side = hive_side_to_move(b), n = 0;
+	struct hive_move out[6 * 6];
+	size_t none[HIVE_PIECES + 1];
+	struct gen g;
+
+	if (hive_game_over(b) || m.piece >= HIVE_PIECES || b->pos[HIVE_PIECE(side, 0)] == HIVE_NOWHERE)
+		return 0;
+	for (int p = 0; p < HIVE_PIECES + 1; p++)
+		none[p] = 0;
+	for (int s = 0; s < 14 && n < max; s++) {
+		unsigned p = HIVE_PIECE(side, s);
+		if (!is_thrower(b, p))
+			continue;
+		memset(&g, 0, sizeof g);
+		g.b = b;
+		g.out = out;
+		g.lifted = HIVE_NOWHERE;
+		gen_throws(&g, b->pos[p], none, none);
+		for (size_t i = 0; i < g.n; i++)
+			if (out[i].piece == m.piece && out[i].to == m.to) {
+				users[n++] = (int)p;
+				break;
+			}
+	}
+	return n;
 }
 
 static uint64_t perft_rec(struct hive_board *b, int depth)

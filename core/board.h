@@ -126,6 +126,10 @@ int hive_board_neighbours(const struct hive_board *b, uint16_t cell);
 /* Whether lifting the piece off the board leaves the hive in one part. */
 int hive_board_can_lift(const struct hive_board *b, int piece);
 
+/* Pieces of the side to move that can make m as a Pillbug throw (a Pillbug, or a
+ * ground Mosquito touching one); up to max piece ids go to users. Returns how many. */
+int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *users, int max);
+
 /* Perft: leaf count at depth, bulk-counted at the last ply. */
 uint64_t hive_perft(struct hive_board *b, int depth);
 

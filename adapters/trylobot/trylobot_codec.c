@@ -1,0 +1,1338 @@
+/*
+ * trylobot_codec.c: framing and messages of Trylobot's remote AI protocol.
+ * See /work/shared/notes/trylobot-protocol.md for what the real core sends and reads.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trylobot_codec.h"
+
+enum { RD_HEADER, RD_PAYLOAD, RD_FAILED };
+
+#define HEADER_MAX 20     /* digits; leading zeros must not make an endless header */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Names.
+ */
+
+static const char *const bug_names[HIVE_BUGS] = {
+	[HIVE_QUEEN] = "Queen Bee", [HIVE_SPIDER] = "Spider", [HIVE_BEETLE] = "Beetle",
+	[HIVE_GRASSHOPPER] = "Grasshopper", [HIVE_ANT] = "Soldier Ant",
+	[HIVE_MOSQUITO] = "Mosquito", [HIVE_LADYBUG] = "Ladybug", [HIVE_PILLBUG] = "Pillbug"
+};
+
+/* Trylobot's enum order, which its hands and piece_types lists follow. */
+static const uint8_t tb_bug_order[HIVE_BUGS] = {
+	HIVE_QUEEN, HIVE_BEETLE, HIVE_GRASSHOPPER, HIVE_SPIDER, HIVE_ANT,
+	HIVE_MOSQUITO, HIVE_LADYBUG, HIVE_PILLBUG
+};
+
+/* Pieces of each bug per colour. */
+static const uint8_t bug_count[HIVE_BUGS] = {
+	[HIVE_QUEEN] = 1, [HIVE_SPIDER] = 2, [HIVE_BEETLE] = 2, [HIVE_GRASSHOPPER] = 3,
+	[HIVE_ANT] = 3, [HIVE_MOSQUITO] = 1, [HIVE_LADYBUG] = 1, [HIVE_PILLBUG] = 1
+};
+
+static const char *const color_names[2] = { "White", "Black" };
+
+static const char *const turn_names[] = {
+	[TB_PLACEMENT] = "Placement", [TB_MOVEMENT] = "Movement",
+	[TB_ABILITY] = "Special Ability", [TB_FORFEIT] = "Forfeit"
+};
+
+const char *tb_bug_name(int bug)
+{
+	return bug >= 0 && bug < HIVE_BUGS ? bug_names[bug] : NULL;
+}
+
+int tb_bug_parse(const char *s)
+{
+	for (int b = 0; b < HIVE_BUGS; b++)
+		if (!strcmp(s, bug_names[b]))
+			return b;
+	return -1;
+}
+
+static int color_parse(const char *s)
+{
+	return !strcmp(s, "White") ? HIVE_WHITE : !strcmp(s, "Black") ? HIVE_BLACK : -1;
+}
+
+/* Whether the game type has the bug at all. */
+static int bug_enabled(unsigned type, int bug)
+{
+	return bug < HIVE_MOSQUITO || (type >> (bug - HIVE_MOSQUITO) & 1);
+}
+
+char *tb_pos_format(struct tb_pos p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRId32 ",%" PRId32, p.row, p.col);
+	return buf;
+}
+
+/* Canonical decimal integer: optional '-', no '+', no leading zeros, no "-0". */
+static const char *parse_coord(const char *s, int32_t *v)
+{
+	int neg = *s == '-';
+	long x = 0;
+	const char *d = s + neg;
+	if (*d < '0' || *d > '9' || (*d == '0' && d[1] >= '0' && d[1] <= '9'))
+		return NULL;
+	for (; *d >= '0' && *d <= '9'; d++) {
+		x = x * 10 + (*d - '0');
+		if (x > 1000000)         /* far beyond any real hive; keeps arithmetic safe */
+			return NULL;
+	}
+	if (neg && x == 0)
+		return NULL;
+	*v = (int32_t)(neg ? -x : x);
+	return d;
+}
+
+int tb_pos_parse(const char *s, struct tb_pos *p)
+{
+	struct tb_pos q;
+	s = parse_coord(s, &q.row);
+	if (!s || *s != ',')
+		return -1;
+	s = parse_coord(s + 1, &q.col);
+	if (!s || *s || ((q.row + q.col) & 1))
+		return -1;
+	*p = q;
+	return 0;
+}
+
+int tb_turn_eq(const struct tb_turn *a, const struct tb_turn *b)
+{
+	if (a->type != b->type)
+		return 0;
+	switch (a->type) {
+	case TB_PLACEMENT: return a->bug == b->bug && tb_pos_eq(a->dst, b->dst);
+	case TB_MOVEMENT:  return tb_pos_eq(a->src, b->src) && tb_pos_eq(a->dst, b->dst);
+	case TB_ABILITY:   return tb_pos_eq(a->user, b->user) && tb_pos_eq(a->src, b->src) &&
+	                          tb_pos_eq(a->dst, b->dst);
+	default:           return 1;
+	}
+}
+
+int tb_turns_add(struct tb_turns *l, const struct tb_turn *t)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct tb_turn *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *t;
+	return 0;
+}
+
+int tb_turns_has(const struct tb_turns *l, const struct tb_turn *t)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (tb_turn_eq(&l->v[i], t))
+			return 1;
+	return 0;
+}
+
+int tb_turns_add_unique(struct tb_turns *l, const struct tb_turn *t)
+{
+	return tb_turns_has(l, t) ? 0 : tb_turns_add(l, t);
+}
+
+void tb_turns_free(struct tb_turns *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+void tb_state_init(struct tb_state *st)
+{
+	memset(st, 0, sizeof *st);
+}
+
+void tb_state_free(struct tb_state *st)
+{
+	tb_turns_free(&st->history);
+	tb_turns_free(&st->possible);
+	tb_state_init(st);
+}
+
+/*
+ * UTF-8 and UTF-16 lengths.
+ */
+
+/* Checks the byte after a lead byte (RFC 3629 table): no overlongs, no surrogates,
+ * nothing above U+10FFFF. */
+static int second_ok(uint8_t lead, uint8_t c)
+{
+	switch (lead) {
+	case 0xE0: return c >= 0xA0 && c <= 0xBF;
+	case 0xED: return c >= 0x80 && c <= 0x9F;
+	case 0xF0: return c >= 0x90 && c <= 0xBF;
+	case 0xF4: return c >= 0x80 && c <= 0x8F;
+	default:   return c >= 0x80 && c <= 0xBF;
+	}
+}
+
+/* Continuation bytes after a lead byte, or -1 if it cannot start a sequence. */
+static int utf8_extra(uint8_t c)
+{
+	if (c < 0x80)
+		return 0;
+	if (c >= 0xC2 && c <= 0xDF)
+		return 1;
+	if (c >= 0xE0 && c <= 0xEF)
+		return 2;
+	if (c >= 0xF0 && c <= 0xF4)
+		return 3;
+	return -1;
+}
+
+/* Decodes one code point at s[0..len); returns its byte length, or -1. */
+static int utf8_decode(const uint8_t *s, size_t len, uint32_t *cp)
+{
+	int extra = utf8_extra(s[0]);
+	if (extra < 0 || (size_t)extra + 1 > len)
+		return -1;
+	if (extra == 0) {
+		*cp = s[0];
+		return 1;
+	}
+	if (!second_ok(s[0], s[1]))
+		return -1;
+	uint32_t v = s[0] & (0x3F >> extra);
+	for (int i = 1; i <= extra; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return -1;
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	*cp = v;
+	return extra + 1;
+}
+
+size_t tb_utf16_length(const char *s, size_t len)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	size_t units = 0;
+	while (len) {
+		uint32_t cp;
+		int n = utf8_decode(p, len, &cp);
+		if (n < 0)
+			return (size_t)-1;
+		units += cp >= 0x10000 ? 2 : 1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return units;
+}
+
+char *tb_frame_encode(const char *json, size_t len, size_t *outlen)
+{
+	const uint8_t *p = (const uint8_t *)json;
+	size_t n = 0;
+	/* First pass: the escaped length. */
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		int k = utf8_decode(p + i, len - i, &cp);
+		if (k < 0)
+			return NULL;
+		n += cp < 0x80 ? 1 : cp < 0x10000 ? 6 : 12;
+		i += (size_t)k;
+	}
+	char head[24];
+	int hl = snprintf(head, sizeof head, "%zu#", n);
+	char *out = malloc((size_t)hl + n + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, head, (size_t)hl);
+	char *o = out + hl;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		int k = utf8_decode(p + i, len - i, &cp);
+		i += (size_t)k;
+		if (cp < 0x80) {
+			*o++ = (char)cp;
+		} else if (cp < 0x10000) {
+			o += sprintf(o, "\\u%04x", (unsigned)cp);
+		} else {
+			cp -= 0x10000;
+			o += sprintf(o, "\\u%04x\\u%04x", (unsigned)(0xD800 + (cp >> 10)),
+				     (unsigned)(0xDC00 + (cp & 0x3FF)));
+		}
+	}
+	*o = 0;
+	if (outlen)
+		*outlen = (size_t)(o - out);
+	return out;
+}
+
+char *tb_frame_build(const cJSON *msg, size_t *outlen)
+{
+	char *text = cJSON_PrintUnformatted(msg);
+	if (!text)
+		return NULL;
+	char *frame = tb_frame_encode(text, strlen(text), outlen);
+	cJSON_free(text);
+	return frame;
+}
+
+/*
+ * The frame reader.
+ */
+
+void tb_reader_init(struct tb_reader *r, size_t max)
+{
+	memset(r, 0, sizeof *r);
+	r->max = max ? max : TB_FRAME_MAX_DEFAULT;
+	r->state = RD_HEADER;
+}
+
+void tb_reader_free(struct tb_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+	r->len = r->cap = 0;
+}
+
+void tb_reader_reset(struct tb_reader *r)
+{
+	r->state = RD_HEADER;
+	r->want = r->units = r->hlen = r->len = 0;
+	r->need = 0;
+	r->err[0] = 0;
+}
+
+int tb_reader_idle(const struct tb_reader *r)
+{
+	return r->state == RD_HEADER && r->hlen == 0;
+}
+
+const char *tb_reader_error(const struct tb_reader *r)
+{
+	return r->state == RD_FAILED ? r->err : NULL;
+}
+
+const char *tb_reader_frame(const struct tb_reader *r, size_t *len)
+{
+	if (r->state != RD_HEADER || r->hlen || !r->want)
+		return NULL;
+	if (len)
+		*len = r->len;
+	return r->buf;
+}
+
+static int fail(struct tb_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct tb_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof r->err, fmt, ap);
+	va_end(ap);
+	r->state = RD_FAILED;
+	return -1;
+}
+
+/* A byte as text for an error message. */
+static const char *show_byte(uint8_t c, char *buf, size_t len)
+{
+	if (c >= 0x20 && c < 0x7F && c != '\'')
+		snprintf(buf, len, "'%c' (0x%02x)", c, c);
+	else
+		snprintf(buf, len, "0x%02x", c);
+	return buf;
+}
+
+static int reserve(struct tb_reader *r, size_t need)
+{
+	if (need <= r->cap)
+		return 0;
+	size_t cap = r->cap ? r->cap : 256;
+	while (cap < need)
+		cap *= 2;
+	char *b = realloc(r->buf, cap);
+	if (!b)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
+static int header_byte(struct tb_reader *r, uint8_t c)
+{
+	char shown[16];
+	if (c >= '0' && c <= '9') {
+		if (r->hlen == HEADER_MAX)
+			return fail(r, "frame header: more than %d digits before '#'", HEADER_MAX);
+		if (r->hlen == 0)
+			r->want = 0;
+		r->want = r->want * 10 + (c - '0');
+		r->hlen++;
+		if (r->want > r->max)
+			return fail(r, "frame header: length exceeds the maximum of %zu", r->max);
+		return 0;
+	}
+	if (c == '#') {
+		if (!r->hlen)
+			return fail(r, "frame header: '#' without a length before it");
+		if (!r->want)
+			return fail(r, "frame header: length 0 (a frame holds a JSON text)");
+		r->hlen = 0;
+		r->units = r->len = 0;
+		r->need = 0;
+		r->state = RD_PAYLOAD;
+		/* Three bytes per unit at most; grow as bytes arrive, not up front. */
+		return reserve(r, r->want < 256 ? r->want * 3 + 1 : 1024) ? fail(r, "out of memory") : 0;
+	}
+	return fail(r, "frame header: unexpected byte %s where a decimal length or '#' was expected"
+		    " (frames are <length>#<json>)", show_byte(c, shown, sizeof shown));
+}
+
+/* One payload byte; returns 1 when it completes the frame. */
+static int payload_byte(struct tb_reader *r, uint8_t c)
+{
+	char shown[16];
+	if (reserve(r, r->len + 2))
+		return fail(r, "out of memory");
+	if (r->need) {
+		/* The byte right after the lead has tighter bounds. */
+		int first = r->need == (unsigned)utf8_extra(r->lead);
+		if (first ? !second_ok(r->lead, c) : (c & 0xC0) != 0x80)
+			return fail(r, "invalid UTF-8 in frame: byte %s after lead byte 0x%02x, at payload byte %zu",
+				    show_byte(c, shown, sizeof shown), r->lead, r->len);
+		r->cp = r->cp << 6 | (c & 0x3F);
+		r->buf[r->len++] = (char)c;
+		if (--r->need)
+			return 0;
+	} else {
+		int extra = utf8_extra(c);
+		/* No JSON text holds a raw NUL; refusing it keeps frames C strings. */
+		if (c == 0)
+			return fail(r, "NUL byte in frame at payload byte %zu", r->len);
+		if (extra < 0)
+			return fail(r, "invalid UTF-8 in frame: byte %s cannot start a character, at payload byte %zu",
+				    show_byte(c, shown, sizeof shown), r->len);
+		r->buf[r->len++] = (char)c;
+		if (extra) {
+			r->need = (unsigned)extra;
+			r->lead = c;
+			r->cp = c & (0x3F >> extra);
+			return 0;
+		}
+		r->cp = c;
+	}
+	r->units += r->cp >= 0x10000 ? 2 : 1;
+	if (r->units > r->want)
+		return fail(r, "frame length %zu ends inside a surrogate pair", r->want);
+	if (r->units < r->want)
+		return 0;
+	r->buf[r->len] = 0;
+	r->state = RD_HEADER;
+	return 1;
+}
+
+int tb_reader_push(struct tb_reader *r, const void *data, size_t len, size_t *used)
+{
+	const uint8_t *p = data;
+	size_t i = 0;
+	int rc = 0;
+	if (r->state == RD_FAILED) {
+		*used = 0;
+		return -1;
+	}
+	/* The previous frame is released by this push. */
+	if (r->state == RD_HEADER && !r->hlen)
+		r->want = 0;
+	while (i < len && rc == 0) {
+		uint8_t c = p[i++];
+		rc = r->state == RD_HEADER ? header_byte(r, c) : payload_byte(r, c);
+	}
+	*used = i;
+	return rc;
+}
+
+/*
+ * JSON access with paths in the error messages.
+ */
+
+struct ctx {
+	char  *err;
+	size_t errlen;
+	size_t listed;      /* possible_turns entries read, duplicates included */
+};
+
+/* Real positions list a few hundred turns; the bound keeps de-duplication cheap
+ * whatever a peer sends. */
+#define POSSIBLE_MAX 8192
+
+static const char *type_name(const cJSON *j)
+{
+	if (!j)
+		return "nothing";
+	if (cJSON_IsObject(j)) return "an object";
+	if (cJSON_IsArray(j))  return "an array";
+	if (cJSON_IsString(j)) return "a string";
+	if (cJSON_IsNumber(j)) return "a number";
+	if (cJSON_IsBool(j))   return "a boolean";
+	if (cJSON_IsNull(j))   return "null";
+	return "something else";
+}
+
+/* Case-sensitive member lookup (cJSON's plain GetObjectItem ignores case). */
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+static int expect(struct ctx *x, const cJSON *j, cJSON_bool ok, const char *path, const char *what)
+{
+	if (ok)
+		return 0;
+	set_err(x->err, x->errlen, "%s: expected %s, got %s", path, what, type_name(j));
+	return -1;
+}
+
+static const cJSON *need_member(struct ctx *x, const cJSON *obj, const char *key, const char *path)
+{
+	const cJSON *j = member(obj, key);
+	if (!j)
+		set_err(x->err, x->errlen, "%s: missing key \"%s\"", path, key);
+	return j;
+}
+
+static int get_pos(struct ctx *x, const cJSON *obj, const char *key, const char *path, struct tb_pos *p)
+{
+	const cJSON *j = need_member(x, obj, key, path);
+	if (!j)
+		return -1;
+	if (expect(x, j, cJSON_IsString(j), key, "a position string"))
+		return -1;
+	if (tb_pos_parse(j->valuestring, p)) {
+		set_err(x->err, x->errlen, "%s.%s: \"%.40s\" is not a position \"row,col\" with row+col even",
+			path, key, j->valuestring);
+		return -1;
+	}
+	return 0;
+}
+
+static int pos_of_key(struct ctx *x, const char *key, const char *path, struct tb_pos *p)
+{
+	if (tb_pos_parse(key, p)) {
+		set_err(x->err, x->errlen, "%s: key \"%.40s\" is not a position \"row,col\" with row+col even",
+			path, key);
+		return -1;
+	}
+	return 0;
+}
+
+static int get_bug(struct ctx *x, const cJSON *j, const char *path, int *bug)
+{
+	if (expect(x, j, cJSON_IsString(j), path, "a piece type name"))
+		return -1;
+	*bug = tb_bug_parse(j->valuestring);
+	if (*bug < 0) {
+		set_err(x->err, x->errlen, "%s: unknown piece type \"%.40s\"", path, j->valuestring);
+		return -1;
+	}
+	return 0;
+}
+
+/* An integral number within [lo, hi]. */
+static int get_int(struct ctx *x, const cJSON *j, const char *path, double lo, double hi, double *v)
+{
+	if (expect(x, j, cJSON_IsNumber(j), path, "a number"))
+		return -1;
+	double d = j->valuedouble;
+	if (!(d >= lo && d <= hi) || d != floor(d)) {
+		set_err(x->err, x->errlen, "%s: %g is not an integer in [%.0f, %.0f]", path, d, lo, hi);
+		return -1;
+	}
+	*v = d;
+	return 0;
+}
+
+/* Copies an optional string member; -1 on a wrong type or no memory. */
+static int opt_string(struct ctx *x, const cJSON *obj, const char *key, char **out)
+{
+	const cJSON *j = member(obj, key);
+	*out = NULL;
+	if (!j || cJSON_IsNull(j))
+		return 0;
+	if (expect(x, j, cJSON_IsString(j), key, "a string"))
+		return -1;
+	*out = strdup(j->valuestring);
+	if (!*out) {
+		set_err(x->err, x->errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static cJSON *parse_text(struct ctx *x, const char *json, size_t len)
+{
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+	if (!root) {
+		size_t at = end && end >= json ? (size_t)(end - json) : 0;
+		set_err(x->err, x->errlen, "not valid JSON (at byte %zu)", at);
+		return NULL;
+	}
+	/* Only whitespace may follow the value. */
+	for (const char *e = end; e < json + len; e++) {
+		if (*e != ' ' && *e != '\t' && *e != '\n' && *e != '\r') {
+			set_err(x->err, x->errlen, "not valid JSON: extra data at byte %zu", (size_t)(e - json));
+			cJSON_Delete(root);
+			return NULL;
+		}
+	}
+	if (!cJSON_IsObject(root)) {
+		set_err(x->err, x->errlen, "message: expected an object, got %s", type_name(root));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+/*
+ * Turns.
+ */
+
+static int parse_turn(struct ctx *x, const cJSON *j, const char *path, struct tb_turn *t)
+{
+	if (expect(x, j, cJSON_IsObject(j), path, "a turn object"))
+		return -1;
+	const cJSON *tt = need_member(x, j, "turn_type", path);
+	if (!tt || expect(x, tt, cJSON_IsString(tt), "turn_type", "a string"))
+		return -1;
+	memset(t, 0, sizeof *t);
+	const char *s = tt->valuestring;
+	if (!strcmp(s, "Placement")) {
+		int bug;
+		const cJSON *pt = need_member(x, j, "piece_type", path);
+		t->type = TB_PLACEMENT;
+		if (!pt || get_bug(x, pt, "piece_type", &bug))
+			return -1;
+		t->bug = (uint8_t)bug;
+		return get_pos(x, j, "destination", path, &t->dst);
+	}
+	if (!strcmp(s, "Movement")) {
+		t->type = TB_MOVEMENT;
+		return get_pos(x, j, "source", path, &t->src) || get_pos(x, j, "destination", path, &t->dst)
+		       ? -1 : 0;
+	}
+	if (!strcmp(s, "Special Ability")) {
+		t->type = TB_ABILITY;
+		return get_pos(x, j, "ability_user", path, &t->user) ||
+		       get_pos(x, j, "source", path, &t->src) ||
+		       get_pos(x, j, "destination", path, &t->dst) ? -1 : 0;
+	}
+	if (!strcmp(s, "Forfeit")) {
+		t->type = TB_FORFEIT;
+		return 0;
+	}
+	set_err(x->err, x->errlen, "%s.turn_type: unknown turn type \"%.40s\"", path, s);
+	return -1;
+}
+
+static int add_or_nomem(struct ctx *x, struct tb_turns *l, const struct tb_turn *t)
+{
+	if (++x->listed > POSSIBLE_MAX) {
+		set_err(x->err, x->errlen, "possible_turns: more than %d entries", POSSIBLE_MAX);
+		return -1;
+	}
+	if (tb_turns_add_unique(l, t)) {
+		set_err(x->err, x->errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_placements(struct ctx *x, const cJSON *pl, struct tb_turns *out)
+{
+	const cJSON *types = need_member(x, pl, "piece_types", "possible_turns.Placement");
+	const cJSON *poss = need_member(x, pl, "positions", "possible_turns.Placement");
+	if (!types || !poss ||
+	    expect(x, types, cJSON_IsArray(types), "possible_turns.Placement.piece_types", "an array") ||
+	    expect(x, poss, cJSON_IsArray(poss), "possible_turns.Placement.positions", "an array"))
+		return -1;
+	const cJSON *tj, *pj;
+	unsigned seen = 0;
+	cJSON_ArrayForEach(tj, types) {
+		int bug;
+		if (get_bug(x, tj, "possible_turns.Placement.piece_types[]", &bug))
+			return -1;
+		if (seen >> bug & 1)
+			continue;
+		seen |= 1u << bug;
+		cJSON_ArrayForEach(pj, poss) {
+			struct tb_turn t = { .type = TB_PLACEMENT, .bug = (uint8_t)bug };
+			if (expect(x, pj, cJSON_IsString(pj), "possible_turns.Placement.positions[]", "a string"))
+				return -1;
+			if (pos_of_key(x, pj->valuestring, "possible_turns.Placement.positions[]", &t.dst) ||
+			    add_or_nomem(x, out, &t))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* An array of destination strings, each added as base + dst. */
+static int parse_dsts(struct ctx *x, const cJSON *arr, const char *path, struct tb_turn base,
+		      struct tb_turns *out)
+{
+	const cJSON *d;
+	if (expect(x, arr, cJSON_IsArray(arr), path, "an array of positions"))
+		return -1;
+	cJSON_ArrayForEach(d, arr) {
+		if (expect(x, d, cJSON_IsString(d), path, "a position string") ||
+		    pos_of_key(x, d->valuestring, path, &base.dst) || add_or_nomem(x, out, &base))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_possible(struct ctx *x, const cJSON *pt, struct tb_turns *out)
+{
+	const cJSON *j;
+	if (!pt || cJSON_IsNull(pt))
+		return 0;
+	if (expect(x, pt, cJSON_IsObject(pt), "possible_turns", "an object or null"))
+		return -1;
+	if ((j = member(pt, "Placement")) && !cJSON_IsNull(j)) {
+		if (expect(x, j, cJSON_IsObject(j), "possible_turns.Placement", "an object") ||
+		    parse_placements(x, j, out))
+			return -1;
+	}
+	if ((j = member(pt, "Movement")) && !cJSON_IsNull(j)) {
+		const cJSON *src;
+		if (expect(x, j, cJSON_IsObject(j), "possible_turns.Movement", "an object"))
+			return -1;
+		cJSON_ArrayForEach(src, j) {
+			struct tb_turn t = { .type = TB_MOVEMENT };
+			if (pos_of_key(x, src->string, "possible_turns.Movement", &t.src) ||
+			    parse_dsts(x, src, "possible_turns.Movement[]", t, out))
+				return -1;
+		}
+	}
+	if ((j = member(pt, "Special Ability")) && !cJSON_IsNull(j)) {
+		const cJSON *user, *src;
+		if (expect(x, j, cJSON_IsObject(j), "possible_turns.Special Ability", "an object"))
+			return -1;
+		cJSON_ArrayForEach(user, j) {
+			struct tb_turn t = { .type = TB_ABILITY };
+			if (pos_of_key(x, user->string, "possible_turns.Special Ability", &t.user) ||
+			    expect(x, user, cJSON_IsObject(user), "possible_turns.Special Ability[]", "an object"))
+				return -1;
+			cJSON_ArrayForEach(src, user) {
+				if (pos_of_key(x, src->string, "possible_turns.Special Ability[][]", &t.src) ||
+				    parse_dsts(x, src, "possible_turns.Special Ability[][]", t, out))
+					return -1;
+			}
+		}
+	}
+	if ((j = member(pt, "Forfeit")) && cJSON_IsTrue(j)) {
+		struct tb_turn t = { .type = TB_FORFEIT };
+		if (add_or_nomem(x, out, &t))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * game_state.
+ */
+
+static int parse_board(struct ctx *x, const cJSON *board, struct tb_state *st)
+{
+	const cJSON *pieces, *cell, *pj;
+	if (expect(x, board, cJSON_IsObject(board), "game_state.board", "an object"))
+		return -1;
+	pieces = need_member(x, board, "pieces", "game_state.board");
+	if (!pieces || expect(x, pieces, cJSON_IsObject(pieces), "game_state.board.pieces", "an object"))
+		return -1;
+	cJSON_ArrayForEach(cell, pieces) {
+		struct tb_stack s = { .height = 0 };
+		if (st->nstacks == HIVE_PIECES) {
+			set_err(x->err, x->errlen, "game_state.board.pieces: more than %d cells", HIVE_PIECES);
+			return -1;
+		}
+		if (pos_of_key(x, cell->string, "game_state.board.pieces", &s.pos) ||
+		    expect(x, cell, cJSON_IsArray(cell), "game_state.board.pieces[]", "an array"))
+			return -1;
+		for (size_t i = 0; i < st->nstacks; i++)
+			if (tb_pos_eq(st->stack[i].pos, s.pos)) {
+				set_err(x->err, x->errlen, "game_state.board.pieces: cell \"%.40s\" twice", cell->string);
+				return -1;
+			}
+		cJSON_ArrayForEach(pj, cell) {
+			const cJSON *c, *t;
+			int color, bug;
+			if (s.height == HIVE_MAX_STACK) {
+				set_err(x->err, x->errlen, "game_state.board.pieces[\"%.40s\"]: stack higher than %d",
+					cell->string, HIVE_MAX_STACK);
+				return -1;
+			}
+			if (expect(x, pj, cJSON_IsObject(pj), "game_state.board.pieces[][]", "a piece object"))
+				return -1;
+			c = need_member(x, pj, "color", "game_state.board.pieces[][]");
+			t = need_member(x, pj, "type", "game_state.board.pieces[][]");
+			if (!c || !t || expect(x, c, cJSON_IsString(c), "color", "a string") ||
+			    get_bug(x, t, "game_state.board.pieces[][].type", &bug))
+				return -1;
+			if ((color = color_parse(c->valuestring)) < 0) {
+				set_err(x->err, x->errlen, "game_state.board.pieces[][].color: unknown colour \"%.40s\"",
+					c->valuestring);
+				return -1;
+			}
+			s.piece[s.height].color = (uint8_t)color;
+			s.piece[s.height].bug = (uint8_t)bug;
+			s.height++;
+		}
+		if (!s.height) {
+			set_err(x->err, x->errlen, "game_state.board.pieces[\"%.40s\"]: empty stack", cell->string);
+			return -1;
+		}
+		st->stack[st->nstacks++] = s;
+	}
+	return 0;
+}
+
+static int parse_hands(struct ctx *x, const cJSON *hands, struct tb_state *st)
+{
+	if (expect(x, hands, cJSON_IsObject(hands), "game_state.hands", "an object"))
+		return -1;
+	for (int color = 0; color < 2; color++) {
+		const cJSON *h = member(hands, color_names[color]), *e;
+		if (!h)
+			continue;
+		if (expect(x, h, cJSON_IsObject(h), color_names[color], "an object of counts"))
+			return -1;
+		cJSON_ArrayForEach(e, h) {
+			int bug = tb_bug_parse(e->string);
+			double n;
+			if (bug < 0) {
+				set_err(x->err, x->errlen, "game_state.hands.%s: unknown piece type \"%.40s\"",
+					color_names[color], e->string);
+				return -1;
+			}
+			if (get_int(x, e, "game_state.hands[][]", 0, bug_count[bug], &n))
+				return -1;
+			st->hand[color][bug] = (uint8_t)n;
+		}
+	}
+	return 0;
+}
+
+static int parse_creation(struct ctx *x, const cJSON *cp, unsigned *type)
+{
+	static const char *const keys[3] = { "use_mosquito", "use_ladybug", "use_pillbug" };
+	*type = 0;
+	if (!cp || cJSON_IsNull(cp))
+		return 0;
+	if (expect(x, cp, cJSON_IsObject(cp), "game_state.creation_parameters", "an object"))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		const cJSON *j = member(cp, keys[i]);
+		if (!j || cJSON_IsNull(j))
+			continue;
+		if (expect(x, j, cJSON_IsBool(j), keys[i], "a boolean"))
+			return -1;
+		if (cJSON_IsTrue(j))
+			*type |= 1u << i;
+	}
+	return 0;
+}
+
+static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
+{
+	const cJSON *j;
+	double n;
+	int color;
+	if (expect(x, gs, cJSON_IsObject(gs), "game_state", "an object"))
+		return -1;
+	if (parse_creation(x, member(gs, "creation_parameters"), &st->type))
+		return -1;
+	if (!(j = need_member(x, gs, "board", "game_state")) || parse_board(x, j, st))
+		return -1;
+	if (!(j = need_member(x, gs, "hands", "game_state")) || parse_hands(x, j, st))
+		return -1;
+	for (int c = 0; c < 2; c++)
+		for (int b = 0; b < HIVE_BUGS; b++)
+			if (st->hand[c][b] && !bug_enabled(st->type, b)) {
+				set_err(x->err, x->errlen, "game_state.hands.%s: %s is not in this game",
+					color_names[c], bug_names[b]);
+				return -1;
+			}
+	if (!(j = need_member(x, gs, "player_turn", "game_state")) ||
+	    expect(x, j, cJSON_IsString(j), "game_state.player_turn", "a colour"))
+		return -1;
+	if ((color = color_parse(j->valuestring)) < 0) {
+		set_err(x->err, x->errlen, "game_state.player_turn: unknown colour \"%.40s\"", j->valuestring);
+		return -1;
+	}
+	st->player = color;
+	if (!(j = need_member(x, gs, "turn_number", "game_state")) ||
+	    get_int(x, j, "game_state.turn_number", 0, 1e9, &n))
+		return -1;
+	st->turn_number = (long)n;
+	if ((j = member(gs, "turn_history")) && !cJSON_IsNull(j)) {
+		const cJSON *t;
+		if (expect(x, j, cJSON_IsArray(j), "game_state.turn_history", "an array"))
+			return -1;
+		cJSON_ArrayForEach(t, j) {
+			struct tb_turn turn;
+			char path[48];
+			snprintf(path, sizeof path, "game_state.turn_history[%zu]", st->history.n);
+			if (parse_turn(x, t, path, &turn))
+				return -1;
+			if (tb_turns_add(&st->history, &turn)) {
+				set_err(x->err, x->errlen, "out of memory");
+				return -1;
+			}
+		}
+	}
+	return parse_possible(x, member(gs, "possible_turns"), &st->possible);
+}
+
+/* A millisecond timestamp; null and absent are 0. */
+static int opt_ms(struct ctx *x, const cJSON *obj, const char *key, int64_t *v)
+{
+	const cJSON *j = member(obj, key);
+	double d;
+	*v = 0;
+	if (!j || cJSON_IsNull(j))
+		return 0;
+	if (get_int(x, j, key, 0, 9007199254740992.0, &d))
+		return -1;
+	*v = (int64_t)d;
+	return 0;
+}
+
+void tb_request_free(struct tb_request *rq)
+{
+	free(rq->request_id);
+	free(rq->game_id);
+	free(rq->system_version);
+	tb_state_free(&rq->state);
+	memset(rq, 0, sizeof *rq);
+}
+
+int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *err, size_t errlen)
+{
+	struct ctx x = { err, errlen, 0 };
+	const cJSON *j;
+	memset(rq, 0, sizeof *rq);
+	cJSON *root = parse_text(&x, json, len);
+	if (!root)
+		return -1;
+	j = member(root, "request_type");
+	if (!j) {
+		set_err(err, errlen, "message: no \"request_type\" (not a Trylobot request)");
+		goto fail;
+	}
+	if (expect(&x, j, cJSON_IsString(j), "request_type", "a string"))
+		goto fail;
+	if (!strcmp(j->valuestring, "Greetings")) {
+		rq->type = TB_REQ_GREETINGS;
+	} else if (!strcmp(j->valuestring, "Choose Turn")) {
+		rq->type = TB_REQ_CHOOSE_TURN;
+	} else {
+		set_err(err, errlen, "request_type: unknown request \"%.40s\"", j->valuestring);
+		goto fail;
+	}
+	if (opt_string(&x, root, "request_id", &rq->request_id) ||
+	    opt_string(&x, root, "game_id", &rq->game_id) ||
+	    opt_string(&x, root, "system_version", &rq->system_version) ||
+	    opt_ms(&x, root, "request_timestamp", &rq->request_timestamp) ||
+	    opt_ms(&x, root, "response_deadline", &rq->response_deadline))
+		goto fail;
+	if (rq->type == TB_REQ_CHOOSE_TURN) {
+		j = need_member(&x, root, "game_state", "Choose Turn request");
+		if (!j || parse_state(&x, j, &rq->state))
+			goto fail;
+	}
+	cJSON_Delete(root);
+	return 0;
+fail:
+	cJSON_Delete(root);
+	tb_request_free(rq);
+	return -1;
+}
+
+void tb_response_free(struct tb_response *rs)
+{
+	free(rs->name);
+	free(rs->long_name);
+	free(rs->version);
+	free(rs->description);
+	free(rs->error);
+	memset(rs, 0, sizeof *rs);
+}
+
+int tb_response_parse(const char *json, size_t len, struct tb_response *rs, char *err, size_t errlen)
+{
+	struct ctx x = { err, errlen, 0 };
+	const cJSON *j;
+	memset(rs, 0, sizeof *rs);
+	cJSON *root = parse_text(&x, json, len);
+	if (!root)
+		return -1;
+	/* json-socket's error frame, and any answer with an error: the core treats a
+	 * truthy "error" as a failed turn, so do we. */
+	j = member(root, "error");
+	if ((j && !cJSON_IsNull(j) && !cJSON_IsFalse(j)) || cJSON_IsFalse(member(root, "success"))) {
+		rs->type = TB_RESP_ERROR;
+		rs->error = strdup(cJSON_IsString(j) ? j->valuestring : "(no message)");
+		if (!rs->error) {
+			set_err(err, errlen, "out of memory");
+			goto fail;
+		}
+	} else if (member(root, "turn_type")) {
+		rs->type = TB_RESP_TURN;
+		if (parse_turn(&x, root, "answer", &rs->turn))
+			goto fail;
+	} else if ((j = member(root, "response_type")) && cJSON_IsString(j) &&
+		   !strcmp(j->valuestring, "Greetings")) {
+		rs->type = TB_RESP_GREETINGS;
+		j = member(root, "active");
+		/* The core only asks for a truthy "active". */
+		rs->active = j && !cJSON_IsFalse(j) && !cJSON_IsNull(j) &&
+			     !(cJSON_IsNumber(j) && j->valuedouble == 0) &&
+			     !(cJSON_IsString(j) && !*j->valuestring);
+		if (opt_string(&x, root, "name", &rs->name) ||
+		    opt_string(&x, root, "long_name", &rs->long_name) ||
+		    opt_string(&x, root, "version", &rs->version) ||
+		    opt_string(&x, root, "description", &rs->description))
+			goto fail;
+	} else {
+		set_err(err, errlen, "message: neither a turn, a Greetings answer nor an error frame");
+		goto fail;
+	}
+	cJSON_Delete(root);
+	return 0;
+fail:
+	cJSON_Delete(root);
+	tb_response_free(rs);
+	return -1;
+}
+
+/*
+ * Builders. cJSON_Add* return NULL on failure; one check at the end of each builder
+ * would miss a failed nested add, so each helper checks as it goes.
+ */
+
+static int add_str(cJSON *obj, const char *key, const char *s)
+{
+	return cJSON_AddStringToObject(obj, key, s) ? 0 : -1;
+}
+
+static int add_pos(cJSON *obj, const char *key, struct tb_pos p)
+{
+	char buf[24];
+	return add_str(obj, key, tb_pos_format(p, buf, sizeof buf));
+}
+
+/* Appends a position string to an array. */
+static int push_pos(cJSON *arr, struct tb_pos p)
+{
+	char buf[24];
+	cJSON *s = cJSON_CreateString(tb_pos_format(p, buf, sizeof buf));
+	return s && cJSON_AddItemToArray(arr, s) ? 0 : -1;
+}
+
+static int fill_turn(cJSON *o, const struct tb_turn *t)
+{
+	if (t->type > TB_FORFEIT || add_str(o, "turn_type", turn_names[t->type]))
+		return -1;
+	switch (t->type) {
+	case TB_PLACEMENT:
+		if (!tb_bug_name(t->bug))
+			return -1;
+		return add_str(o, "piece_type", bug_names[t->bug]) || add_pos(o, "destination", t->dst);
+	case TB_MOVEMENT:
+		return add_pos(o, "source", t->src) || add_pos(o, "destination", t->dst);
+	case TB_ABILITY:
+		return add_pos(o, "ability_user", t->user) || add_pos(o, "source", t->src) ||
+		       add_pos(o, "destination", t->dst);
+	default:
+		return 0;
+	}
+}
+
+cJSON *tb_turn_json(const struct tb_turn *t)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (o && fill_turn(o, t)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *tb_turn_answer_json(const struct tb_turn *t, const char *response_id, const char *game_id)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || fill_turn(o, t) || add_str(o, "response_type", "Choose Turn") ||
+	    (response_id && add_str(o, "response_id", response_id)) ||
+	    (game_id && add_str(o, "game_id", game_id))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *tb_greetings_answer_json(const struct tb_identity *id, const char *response_id)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || add_str(o, "response_type", "Greetings") ||
+	    (response_id && add_str(o, "response_id", response_id)) ||
+	    (id->name && add_str(o, "name", id->name)) ||
+	    !cJSON_AddTrueToObject(o, "active") ||
+	    (id->version && add_str(o, "version", id->version)) ||
+	    (id->long_name && add_str(o, "long_name", id->long_name)) ||
+	    (id->description && add_str(o, "description", id->description)) ||
+	    (id->author && add_str(o, "author", id->author)) ||
+	    (id->project_url && add_str(o, "project_url", id->project_url)) ||
+	    add_str(o, "language", "C")) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *tb_greetings_request_json(const char *request_id, const char *system_version)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || add_str(o, "request_type", "Greetings") ||
+	    (request_id && add_str(o, "request_id", request_id)) ||
+	    (system_version && add_str(o, "system_version", system_version))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *tb_error_json(const char *msg)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddFalseToObject(o, "success") || add_str(o, "error", msg)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The object member for a position key, created as an empty array/object if new. */
+static cJSON *keyed(cJSON *obj, struct tb_pos p, int array)
+{
+	char buf[24];
+	tb_pos_format(p, buf, sizeof buf);
+	cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, buf);
+	if (j)
+		return j;
+	j = array ? cJSON_CreateArray() : cJSON_CreateObject();
+	if (j && !cJSON_AddItemToObject(obj, buf, j)) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
+
+static int build_placements(cJSON *pt, const struct tb_turns *l)
+{
+	unsigned bugs = 0;
+	size_t nplace = 0, npos = 0, nbugs = 0;
+	cJSON *pl = cJSON_AddObjectToObject(pt, "Placement");
+	cJSON *types = pl ? cJSON_AddArrayToObject(pl, "piece_types") : NULL;
+	cJSON *poss = pl ? cJSON_AddArrayToObject(pl, "positions") : NULL;
+	if (!types || !poss)
+		return -1;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct tb_turn *t = &l->v[i];
+		if (t->type != TB_PLACEMENT)
+			continue;
+		nplace++;
+		bugs |= 1u << t->bug;
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = l->v[k].type == TB_PLACEMENT && tb_pos_eq(l->v[k].dst, t->dst);
+		if (!seen) {
+			npos++;
+			if (push_pos(poss, t->dst))
+				return -1;
+		}
+	}
+	for (int k = 0; k < HIVE_BUGS; k++) {
+		int b = tb_bug_order[k];
+		if (!(bugs >> b & 1))
+			continue;
+		nbugs++;
+		cJSON *s = cJSON_CreateString(bug_names[b]);
+		if (!s || !cJSON_AddItemToArray(types, s))
+			return -1;
+	}
+	/* Trylobot can only say "every type to every position". */
+	return nplace == nbugs * npos ? 0 : -1;
+}
+
+cJSON *tb_possible_json(const struct tb_turns *l)
+{
+	if (!l->n)
+		return cJSON_CreateNull();
+	cJSON *pt = cJSON_CreateObject(), *mv = NULL, *sa = NULL;
+	if (!pt)
+		return NULL;
+	/* Trylobot's key order: Placement, Movement, Special Ability, Forfeit. */
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type == TB_PLACEMENT) {
+			if (build_placements(pt, l))
+				goto fail;
+			break;
+		}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct tb_turn *t = &l->v[i];
+		cJSON *a;
+		switch (t->type) {
+		case TB_PLACEMENT:
+			break;
+		case TB_MOVEMENT:
+			if (!mv && !(mv = cJSON_AddObjectToObject(pt, "Movement")))
+				goto fail;
+			if (!(a = keyed(mv, t->src, 1)) || push_pos(a, t->dst))
+				goto fail;
+			break;
+		case TB_ABILITY:
+			if (!sa && !(sa = cJSON_AddObjectToObject(pt, "Special Ability")))
+				goto fail;
+			if (!(a = keyed(sa, t->user, 0)) || !(a = keyed(a, t->src, 1)) || push_pos(a, t->dst))
+				goto fail;
+			break;
+		case TB_FORFEIT:
+			/* Trylobot offers it only when nothing else is; built from the
+			 * core it is alone, and a parsed list is written back as it was. */
+			if (!cJSON_AddTrueToObject(pt, "Forfeit"))
+				goto fail;
+			break;
+		default:
+			goto fail;
+		}
+	}
+	return pt;
+fail:
+	cJSON_Delete(pt);
+	return NULL;
+}
+
+static cJSON *state_json(const struct tb_state *st)
+{
+	cJSON *gs = cJSON_CreateObject(), *j, *k;
+	if (!gs)
+		return NULL;
+	/* board.pieces: stacks bottom to top. */
+	if (!(j = cJSON_AddObjectToObject(gs, "board")) || !(j = cJSON_AddObjectToObject(j, "pieces")))
+		goto fail;
+	for (size_t i = 0; i < st->nstacks; i++) {
+		const struct tb_stack *s = &st->stack[i];
+		cJSON *arr = keyed(j, s->pos, 1);
+		if (!arr)
+			goto fail;
+		for (int h = 0; h < s->height; h++) {
+			cJSON *pc = cJSON_CreateObject();
+			if (!pc || !cJSON_AddItemToArray(arr, pc) ||
+			    s->piece[h].color > 1 || s->piece[h].bug >= HIVE_BUGS ||
+			    add_str(pc, "color", color_names[s->piece[h].color]) ||
+			    add_str(pc, "type", bug_names[s->piece[h].bug]))
+				goto fail;
+		}
+	}
+	/* hands: Trylobot's type order, zero counts omitted. */
+	if (!(j = cJSON_AddObjectToObject(gs, "hands")))
+		goto fail;
+	for (int c = 0; c < 2; c++) {
+		if (!(k = cJSON_AddObjectToObject(j, color_names[c])))
+			goto fail;
+		for (int i = 0; i < HIVE_BUGS; i++) {
+			int b = tb_bug_order[i];
+			if (st->hand[c][b] && !cJSON_AddNumberToObject(k, bug_names[b], st->hand[c][b]))
+				goto fail;
+		}
+	}
+	if (st->player < 0 || st->player > 1 || add_str(gs, "player_turn", color_names[st->player]) ||
+	    !cJSON_AddNumberToObject(gs, "turn_number", (double)st->turn_number) ||
+	    !cJSON_AddFalseToObject(gs, "game_over") || !cJSON_AddNullToObject(gs, "winner") ||
+	    !cJSON_AddFalseToObject(gs, "is_draw"))
+		goto fail;
+	if (!(j = cJSON_AddObjectToObject(gs, "creation_parameters")) ||
+	    !cJSON_AddBoolToObject(j, "use_mosquito", (st->type & HIVE_EXP_M) != 0) ||
+	    !cJSON_AddBoolToObject(j, "use_ladybug", (st->type & HIVE_EXP_L) != 0) ||
+	    !cJSON_AddBoolToObject(j, "use_pillbug", (st->type & HIVE_EXP_P) != 0))
+		goto fail;
+	if (!(j = cJSON_AddArrayToObject(gs, "turn_history")))
+		goto fail;
+	for (size_t i = 0; i < st->history.n; i++) {
+		k = tb_turn_json(&st->history.v[i]);
+		if (!k || !cJSON_AddItemToArray(j, k)) {
+			cJSON_Delete(k);
+			goto fail;
+		}
+	}
+	k = tb_possible_json(&st->possible);
+	if (!k || !cJSON_AddItemToObject(gs, "possible_turns", k)) {
+		cJSON_Delete(k);
+		goto fail;
+	}
+	return gs;
+fail:
+	cJSON_Delete(gs);
+	return NULL;
+}
+
+cJSON *tb_request_json(const struct tb_request *rq)
+{
+	cJSON *o = cJSON_CreateObject(), *gs;
+	if (!o)
+		return NULL;
+	if (rq->type == TB_REQ_GREETINGS) {
+		cJSON_Delete(o);
+		return tb_greetings_request_json(rq->request_id, rq->system_version);
+	}
+	if (add_str(o, "request_type", "Choose Turn") ||
+	    (rq->request_id && add_str(o, "request_id", rq->request_id)) ||
+	    (rq->game_id && add_str(o, "game_id", rq->game_id)) ||
+	    !cJSON_AddNumberToObject(o, "request_timestamp", (double)rq->request_timestamp) ||
+	    !(rq->response_deadline ? cJSON_AddNumberToObject(o, "response_deadline",
+							      (double)rq->response_deadline)
+				    : cJSON_AddNullToObject(o, "response_deadline")))
+		goto fail;
+	gs = state_json(&rq->state);
+	if (!gs || !cJSON_AddItemToObject(o, "game_state", gs)) {
+		cJSON_Delete(gs);
+		goto fail;
+	}
+	return o;
+fail:
+	cJSON_Delete(o);
+	return NULL;
+}

@@ -1,0 +1,509 @@
+/*
+ * trylobot_coords.c: positions, replay and turn translation for the Trylobot protocol.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "trylobot_coords.h"
+
+/* Trylobot (row, col) offset of each core direction: NW NE E SE SW W. */
+static const int8_t dir_drow[HIVE_DIRS] = { -1, -2, -1, +1, +2, +1 };
+static const int8_t dir_dcol[HIVE_DIRS] = { -1,  0, +1, +1,  0, -1 };
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+struct tb_pos tb_pos_step(struct tb_pos p, int dir)
+{
+	p.row += dir_drow[dir];
+	p.col += dir_dcol[dir];
+	return p;
+}
+
+int tb_pos_dir(struct tb_pos a, struct tb_pos b)
+{
+	for (int d = 0; d < HIVE_DIRS; d++)
+		if (b.row - a.row == dir_drow[d] && b.col - a.col == dir_dcol[d])
+			return d;
+	return -1;
+}
+
+uint16_t tb_pos_cell(struct tb_pos p)
+{
+	int32_t q = (p.col - p.row) / 2, r = (p.col + p.row) / 2;
+	int32_t c = (HIVE_ORIGIN + q + 32 * r) % HIVE_CELLS;
+	return (uint16_t)(c < 0 ? c + HIVE_CELLS : c);
+}
+
+void tb_replay_init(struct tb_replay *r, unsigned type)
+{
+	memset(r, 0, sizeof *r);
+	hive_game_init(&r->game, type);
+}
+
+void tb_replay_free(struct tb_replay *r)
+{
+	hive_game_free(&r->game);
+	tb_turns_free(&r->history);
+}
+
+/* The position of a cell, through its own top piece or a neighbour's. */
+static int cell_pos(const struct tb_replay *r, uint16_t cell, struct tb_pos *out)
+{
+	const struct hive_board *b = &r->game.board;
+	if (b->top[cell] != HIVE_NO_PIECE) {
+		*out = r->pos[b->top[cell]];
+		return 0;
+	}
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint8_t t = b->top[hive_cell_step(cell, d)];
+		if (t != HIVE_NO_PIECE) {
+			*out = tb_pos_step(r->pos[t], (d + 3) % 6);
+			return 0;
+		}
+	}
+	if (!b->in_play && cell == HIVE_ORIGIN) {
+		out->row = out->col = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/* The cell of a position on or next to the hive (exact: compares absolute
+ * positions, so a far position that aliases on the ring is refused). */
+static int pos_cell(const struct tb_replay *r, struct tb_pos p, uint16_t *cell)
+{
+	const struct hive_board *b = &r->game.board;
+	if (!b->in_play) {
+		if (p.row || p.col)
+			return -1;
+		*cell = HIVE_ORIGIN;
+		return 0;
+	}
+	for (uint32_t m = b->in_play; m; m &= m - 1) {
+		int q = __builtin_ctz(m);
+		if (tb_pos_eq(r->pos[q], p) || tb_pos_dir(r->pos[q], p) >= 0) {
+			*cell = tb_pos_cell(p);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The top piece at a position, or HIVE_NO_PIECE. */
+static int top_at(const struct tb_replay *r, struct tb_pos p)
+{
+	const struct hive_board *b = &r->game.board;
+	for (uint32_t m = b->in_play; m; m &= m - 1) {
+		int q = __builtin_ctz(m);
+		if (tb_pos_eq(r->pos[q], p) && b->top[b->pos[q]] == q)
+			return q;
+	}
+	return HIVE_NO_PIECE;
+}
+
+static int height_without(const struct hive_board *b, uint16_t c, uint16_t lifted)
+{
+	return b->height[c] - (c == lifted);
+}
+
+/* Whether the piece at 'from' can pass between neighbours a -> c at the levels
+ * given (the beetle gate: both cells beside the step higher than either end). */
+static int gate_open(const struct hive_board *b, uint16_t a, int d, int cur, int dst, uint16_t lifted)
+{
+	int l = height_without(b, hive_cell_step(a, (d + 5) % 6), lifted);
+	int rr = height_without(b, hive_cell_step(a, (d + 1) % 6), lifted);
+	int lo = l < rr ? l : rr, hi = cur > dst ? cur : dst;
+	return lo <= hi;
+}
+
+/* Whether own piece u may throw the move m's piece from m.from to m.to: a pillbug,
+ * or a ground mosquito touching a pillbug, not moved last ply, next to both cells,
+ * with neither gate blocked. Mirrors the core's throw generation. */
+static int can_throw(const struct hive_board *b, int u, struct hive_move m)
+{
+	uint16_t tc = b->pos[u];
+	int bug = hive_piece_bug(u);
+	if (tc == HIVE_NOWHERE || b->top[tc] != u || u == b->last_moved)
+		return 0;
+	if (bug == HIVE_MOSQUITO) {
+		int pill = 0;
+		if (b->level[u])
+			return 0;
+		for (int d = 0; d < HIVE_DIRS && !pill; d++) {
+			uint8_t t = b->top[hive_cell_step(tc, d)];
+			pill = t != HIVE_NO_PIECE && hive_piece_bug(t) == HIVE_PILLBUG;
+		}
+		if (!pill)
+			return 0;
+	} else if (bug != HIVE_PILLBUG) {
+		return 0;
+	}
+	int din = hive_cell_dir(m.from, tc), dout = hive_cell_dir(tc, m.to);
+	if (din < 0 || dout < 0 || b->height[m.from] != 1 || b->height[m.to])
+		return 0;
+	return gate_open(b, m.from, din, 0, b->height[tc], m.from) &&
+	       gate_open(b, tc, dout, b->height[tc], 0, m.from);
+}
+
+static const char *turn_str(const struct tb_turn *t, char *buf, size_t len)
+{
+	char a[24], s[24], d[24];
+	switch (t->type) {
+	case TB_PLACEMENT:
+		snprintf(buf, len, "Placement %s at %s", tb_bug_name(t->bug), tb_pos_format(t->dst, d, sizeof d));
+		break;
+	case TB_MOVEMENT:
+		snprintf(buf, len, "Movement %s -> %s", tb_pos_format(t->src, s, sizeof s),
+			 tb_pos_format(t->dst, d, sizeof d));
+		break;
+	case TB_ABILITY:
+		snprintf(buf, len, "Special Ability of %s: %s -> %s", tb_pos_format(t->user, a, sizeof a),
+			 tb_pos_format(t->src, s, sizeof s), tb_pos_format(t->dst, d, sizeof d));
+		break;
+	default:
+		snprintf(buf, len, "Forfeit");
+	}
+	return buf;
+}
+
+int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, struct hive_move *m,
+			char *err, size_t errlen)
+{
+	const struct hive_board *b = &r->game.board;
+	int side = hive_side_to_move(b);
+	char what[96];
+	struct hive_move mv = { .piece = HIVE_PASS_PIECE, .from = HIVE_NOWHERE, .to = HIVE_NOWHERE };
+	int user = HIVE_NO_PIECE;
+
+	turn_str(t, what, sizeof what);
+	if (hive_game_over(b)) {
+		set_err(err, errlen, "%s: the game is over", what);
+		return -1;
+	}
+	switch (t->type) {
+	case TB_PLACEMENT: {
+		int p = HIVE_NO_PIECE;
+		for (int s = 0; s < 14 && p == HIVE_NO_PIECE; s++) {
+			int q = HIVE_PIECE(side, s);
+			if (hive_piece_bug(q) == t->bug && hive_piece_enabled(b->type, q) &&
+			    b->pos[q] == HIVE_NOWHERE)
+				p = q;
+		}
+		if (p == HIVE_NO_PIECE) {
+			set_err(err, errlen, "%s: no %s left in hand", what, tb_bug_name(t->bug));
+			return -1;
+		}
+		mv.piece = (uint8_t)p;
+		break;
+	}
+	case TB_MOVEMENT:
+	case TB_ABILITY: {
+		int p = top_at(r, t->src);
+		if (p == HIVE_NO_PIECE) {
+			set_err(err, errlen, "%s: no piece at the source", what);
+			return -1;
+		}
+		if (t->type == TB_MOVEMENT && HIVE_PIECE_COLOR(p) != side) {
+			set_err(err, errlen, "%s: the piece there is the opponent's", what);
+			return -1;
+		}
+		if (t->type == TB_ABILITY) {
+			user = top_at(r, t->user);
+			if (user == HIVE_NO_PIECE || HIVE_PIECE_COLOR(user) != side) {
+				set_err(err, errlen, "%s: no own piece at the ability user's cell", what);
+				return -1;
+			}
+		}
+		mv.piece = (uint8_t)p;
+		mv.from = b->pos[p];
+		break;
+	}
+	case TB_FORFEIT:
+		break;
+	default:
+		set_err(err, errlen, "unknown turn type %d", t->type);
+		return -1;
+	}
+	if (t->type != TB_FORFEIT && pos_cell(r, t->dst, &mv.to)) {
+		set_err(err, errlen, "%s: the destination is not next to the hive", what);
+		return -1;
+	}
+	if (!hive_board_find_move(b, mv, m)) {
+		set_err(err, errlen, "%s: illegal for %s at turn %u", what, side ? "Black" : "White",
+			(unsigned)b->ply);
+		return -1;
+	}
+	if (user != HIVE_NO_PIECE && !can_throw(b, user, *m)) {
+		set_err(err, errlen, "%s: that piece cannot throw it", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* The users able to throw m, up to max; returns how many. */
+static int throw_users(const struct hive_board *b, struct hive_move m, int *users, int max)
+{
+	int side = hive_side_to_move(b), n = 0;
+	for (int s = 0; s < 14 && n < max; s++)
+		if (can_throw(b, HIVE_PIECE(side, s), m))
+			users[n++] = HIVE_PIECE(side, s);
+	return n;
+}
+
+int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb_turn *t,
+			char *err, size_t errlen)
+{
+	const struct hive_board *b = &r->game.board;
+	memset(t, 0, sizeof *t);
+	if (m.piece == HIVE_PASS_PIECE) {
+		t->type = TB_FORFEIT;
+		return 0;
+	}
+	if (m.piece >= HIVE_PIECES || cell_pos(r, m.to, &t->dst)) {
+		set_err(err, errlen, "move of piece %u to cell %u: not next to the hive", m.piece, m.to);
+		return -1;
+	}
+	if (b->pos[m.piece] == HIVE_NOWHERE) {
+		t->type = TB_PLACEMENT;
+		t->bug = (uint8_t)hive_piece_bug(m.piece);
+		return 0;
+	}
+	t->src = r->pos[m.piece];
+	if (HIVE_PIECE_COLOR(m.piece) == hive_side_to_move(b)) {
+		t->type = TB_MOVEMENT;
+		return 0;
+	}
+	int u;
+	m.from = b->pos[m.piece];
+	if (!throw_users(b, m, &u, 1)) {
+		set_err(err, errlen, "move of %s: an opponent piece no own pillbug can throw",
+			hive_piece_name(m.piece));
+		return -1;
+	}
+	t->type = TB_ABILITY;
+	t->user = r->pos[u];
+	return 0;
+}
+
+int tb_replay_play(struct tb_replay *r, struct hive_move m, char *err, size_t errlen)
+{
+	struct hive_move legal;
+	struct tb_turn t;
+	if (!hive_board_find_move(&r->game.board, m, &legal)) {
+		set_err(err, errlen, "illegal move (piece %u to cell %u)", m.piece, m.to);
+		return -1;
+	}
+	if (tb_replay_move_turn(r, legal, &t, err, errlen))
+		return -1;
+	if (tb_turns_add(&r->history, &t) || hive_game_play(&r->game, legal)) {
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	if (legal.piece != HIVE_PASS_PIECE)
+		r->pos[legal.piece] = t.dst;
+	return 0;
+}
+
+int tb_replay_play_turn(struct tb_replay *r, const struct tb_turn *t, char *err, size_t errlen)
+{
+	struct hive_move m;
+	if (tb_replay_turn_move(r, t, &m, err, errlen))
+		return -1;
+	if (tb_turns_add(&r->history, t) || hive_game_play(&r->game, m)) {
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	if (t->type != TB_FORFEIT)
+		r->pos[m.piece] = t->dst;
+	return 0;
+}
+
+/* Pieces of each colour and bug in hand. */
+static void count_hands(const struct hive_board *b, uint8_t hand[2][HIVE_BUGS])
+{
+	memset(hand, 0, 2 * HIVE_BUGS);
+	for (int p = 0; p < HIVE_PIECES; p++)
+		if (b->pos[p] == HIVE_NOWHERE && hive_piece_enabled(b->type, p))
+			hand[HIVE_PIECE_COLOR(p)][hive_piece_bug(p)]++;
+}
+
+/* The stack whose top piece is top, bottom to top. */
+static void fill_stack(const struct tb_replay *r, int top, struct tb_stack *s)
+{
+	const struct hive_board *b = &r->game.board;
+	int h = b->level[top] + 1;
+	s->pos = r->pos[top];
+	s->height = (uint8_t)h;
+	for (int p = top; p != HIVE_NO_PIECE && h > 0; p = b->under[p]) {
+		h--;
+		s->piece[h].color = (uint8_t)HIVE_PIECE_COLOR(p);
+		s->piece[h].bug = (uint8_t)hive_piece_bug(p);
+	}
+}
+
+/* Whether the replayed position is the one the request describes. */
+static int check_state(const struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen)
+{
+	const struct hive_board *b = &r->game.board;
+	uint8_t hand[2][HIVE_BUGS];
+	size_t cells = 0;
+	char ps[24];
+
+	if (st->turn_number != (long)b->ply || st->history.n != b->ply) {
+		set_err(err, errlen, "turn_number %ld but %zu turns in turn_history", st->turn_number,
+			st->history.n);
+		return -1;
+	}
+	if (st->player != hive_side_to_move(b)) {
+		set_err(err, errlen, "player_turn is not the side to move after turn_history");
+		return -1;
+	}
+	count_hands(b, hand);
+	if (memcmp(hand, st->hand, sizeof hand)) {
+		set_err(err, errlen, "hands disagree with turn_history");
+		return -1;
+	}
+	for (uint32_t m = b->in_play; m; m &= m - 1)
+		cells += b->top[b->pos[__builtin_ctz(m)]] == __builtin_ctz(m);
+	if (cells != st->nstacks) {
+		set_err(err, errlen, "board has %zu cells, turn_history gives %zu", st->nstacks, cells);
+		return -1;
+	}
+	for (size_t i = 0; i < st->nstacks; i++) {
+		const struct tb_stack *want = &st->stack[i];
+		struct tb_stack got;
+		int top = top_at(r, want->pos);
+		if (top == HIVE_NO_PIECE) {
+			set_err(err, errlen, "board cell %s is empty after turn_history",
+				tb_pos_format(want->pos, ps, sizeof ps));
+			return -1;
+		}
+		fill_stack(r, top, &got);
+		if (got.height != want->height ||
+		    memcmp(got.piece, want->piece, got.height * sizeof got.piece[0])) {
+			set_err(err, errlen, "board cell %s disagrees with turn_history",
+				tb_pos_format(want->pos, ps, sizeof ps));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen)
+{
+	char why[TB_ERR_MAX];
+	tb_replay_init(r, st->type);
+	for (size_t i = 0; i < st->history.n; i++) {
+		if (tb_replay_play_turn(r, &st->history.v[i], why, sizeof why)) {
+			set_err(err, errlen, "turn_history[%zu]: %s", i, why);
+			tb_replay_free(r);
+			return -1;
+		}
+	}
+	if (check_state(r, st, err, errlen)) {
+		tb_replay_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *err, size_t errlen)
+{
+	char why[TB_ERR_MAX];
+	tb_replay_init(r, g->type);
+	for (size_t i = 0; i < g->len; i++) {
+		if (tb_replay_play(r, g->hist[i].move, why, sizeof why)) {
+			set_err(err, errlen, "ply %zu: %s", i, why);
+			tb_replay_free(r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible, struct hive_move m,
+		     struct tb_turn *t, char *err, size_t errlen)
+{
+	struct hive_move legal;
+	char what[96];
+	if (!hive_board_find_move(&r->game.board, m, &legal)) {
+		set_err(err, errlen, "not a legal move");
+		return -1;
+	}
+	if (tb_replay_move_turn(r, legal, t, err, errlen))
+		return -1;
+	if (t->type == TB_ABILITY) {
+		set_err(err, errlen, "%s: the Trylobot core rejects every Special Ability",
+			turn_str(t, what, sizeof what));
+		return 0;
+	}
+	if (possible && !tb_turns_has(possible, t)) {
+		set_err(err, errlen, "%s: not listed in possible_turns", turn_str(t, what, sizeof what));
+		return 0;
+	}
+	return 1;
+}
+
+int tb_replay_possible(const struct tb_replay *r, struct tb_turns *out, char *err, size_t errlen)
+{
+	const struct hive_board *b = &r->game.board;
+	struct hive_move moves[HIVE_MAX_MOVES];
+	size_t n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n; i++) {
+		struct tb_turn t;
+		int users[HIVE_PIECES], nu;
+		if (tb_replay_move_turn(r, moves[i], &t, err, errlen))
+			return -1;
+		if (t.type != TB_ABILITY) {
+			if (tb_turns_add_unique(out, &t))
+				goto nomem;
+			continue;
+		}
+		/* Trylobot lists a throw under every user able to do it. */
+		nu = throw_users(b, moves[i], users, HIVE_PIECES);
+		for (int k = 0; k < nu; k++) {
+			t.user = r->pos[users[k]];
+			if (tb_turns_add_unique(out, &t))
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	set_err(err, errlen, "out of memory");
+	return -1;
+}
+
+int tb_replay_state(const struct tb_replay *r, struct tb_state *st, char *err, size_t errlen)
+{
+	const struct hive_board *b = &r->game.board;
+	tb_state_init(st);
+	st->type = b->type;
+	st->player = hive_side_to_move(b);
+	st->turn_number = b->ply;
+	for (int p = 0; p < HIVE_PIECES; p++)
+		if (b->pos[p] != HIVE_NOWHERE && b->top[b->pos[p]] == p)
+			fill_stack(r, p, &st->stack[st->nstacks++]);
+	count_hands(b, st->hand);
+	for (size_t i = 0; i < r->history.n; i++)
+		if (tb_turns_add(&st->history, &r->history.v[i])) {
+			set_err(err, errlen, "out of memory");
+			goto fail;
+		}
+	if (!hive_game_over(b) && tb_replay_possible(r, &st->possible, err, errlen))
+		goto fail;
+	return 0;
+fail:
+	tb_state_free(st);
+	return -1;
+}
