@@ -16,7 +16,7 @@
 #define DEFAULT_START_MS   10000
 #define DEFAULT_COMMAND_MS 10000
 #define DEFAULT_STOP_MS    2000
-#define DEFAULT_HASH_MB    64
+#define DEFAULT_HASH_MB    16
 
 /* State of one config_load(). */
 struct config_parse {

@@ -9,7 +9,7 @@
  *   command_timeout = 10      seconds until a command's "ok" must arrive (bestmove: limit + this)
  *   stop_timeout = 2          seconds after SIGINT/stop before the engine is killed
  *   option = Name Value       (repeatable) set at start
- *   hash_mb = 64              builtin: transposition table size
+ *   hash_mb = 16              builtin: transposition table size
  *
  *   [listen NAME]            a listener
  *   protocol = uhp            (later trylobot, hub)

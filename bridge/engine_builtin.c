@@ -23,8 +23,8 @@
 #include "core/search.h"
 
 #define HASH_MB_MIN     1
-#define HASH_MB_MAX     4096
-#define HASH_MB_DEFAULT 64
+#define HASH_MB_MAX     1024
+#define HASH_MB_DEFAULT 16
 /* Share of the remaining clock one move may use when no movetime is given. */
 #define CLOCK_MOVES     30
 

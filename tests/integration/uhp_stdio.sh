@@ -278,14 +278,14 @@ perft 99
 perft x
 EOF
 cat > "$tmp/want" <<'EOF'
-HashMB;int;64;64;1;4096
+HashMB;int;16;16;1;1024
 ReportIntermediateBestMoves;bool;False;False
 ok
-HashMB;int;64;64;1;4096
+HashMB;int;16;16;1;1024
 ok
-HashMB;int;8;64;1;4096
+HashMB;int;8;16;1;1024
 ok
-HashMB;int;4096;64;1;4096
+HashMB;int;1024;16;1;1024
 ok
 err The option "NoSuchOption" is not valid.
 ok

@@ -42,7 +42,7 @@ static void test_defaults(void)
 	const struct engine_profile *p = config_profile(&c, "builtin");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "builtin");
-	CU_ASSERT_EQUAL(p->hash_mb, 64);
+	CU_ASSERT_EQUAL(p->hash_mb, 16);
 	CU_ASSERT_PTR_NULL(p->argv);
 	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 1);
 	CU_ASSERT_STRING_EQUAL(c.listeners[0].protocol, "uhp");

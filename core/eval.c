@@ -1,0 +1,227 @@
+/*
+ * eval.c: the static evaluation of the built-in player, from the side to move's view.
+ *
+ * Hive is won by surrounding a queen, so the pressure on each queen dominates; the rest
+ * is about who can still move what: a pinned ant is worth little, a free one a lot.
+ * One pass over the pieces plus one articulation-point search, no move generation.
+ */
+#include "board.h"
+#include "search.h"
+
+/* Bug of each slot within a colour (UHP order, as in board.h). */
+static const uint8_t slot_bug[14] = {
+	HIVE_QUEEN, HIVE_SPIDER, HIVE_SPIDER, HIVE_BEETLE, HIVE_BEETLE,
+	HIVE_GRASSHOPPER, HIVE_GRASSHOPPER, HIVE_GRASSHOPPER,
+	HIVE_ANT, HIVE_ANT, HIVE_ANT, HIVE_MOSQUITO, HIVE_LADYBUG, HIVE_PILLBUG
+};
+
+/* Worth of a piece that is free to move, by bug: reach and flexibility. */
+static const int mobile_value[HIVE_BUGS] = {
+	[HIVE_QUEEN] = 20, [HIVE_SPIDER] = 14, [HIVE_BEETLE] = 26, [HIVE_GRASSHOPPER] = 18,
+	[HIVE_ANT] = 40, [HIVE_MOSQUITO] = 32, [HIVE_LADYBUG] = 26, [HIVE_PILLBUG] = 20
+};
+/* Worth of a piece still in hand: it can still go anywhere, but is not in play yet. */
+static const int hand_value[HIVE_BUGS] = {
+	[HIVE_QUEEN] = 0, [HIVE_SPIDER] = 6, [HIVE_BEETLE] = 12, [HIVE_GRASSHOPPER] = 8,
+	[HIVE_ANT] = 18, [HIVE_MOSQUITO] = 14, [HIVE_LADYBUG] = 12, [HIVE_PILLBUG] = 8
+};
+/* Penalty by queen pressure: 2 per neighbour that stays (enemy or stuck friend), 1 per
+ * friend that could step away. Steep, because the sixth neighbour ends the game. */
+static const int pressure_penalty[13] = {
+	0, 6, 14, 26, 42, 62, 88, 120, 160, 210, 280, 360, 450
+};
+
+#define TEMPO            8
+#define QUEEN_EXIT       7    /* per free slide of a queen that can move */
+#define BEETLE_ON_QUEEN  60   /* own beetle or mosquito sitting on the enemy queen */
+#define COVER_BONUS      12   /* own piece on top of an enemy piece */
+#define PILLBUG_GUARD    22   /* own pillbug (free to throw) next to own queen */
+
+/* Occupied neighbours of c as six bits, bit d for direction d. */
+static unsigned ring_of(const struct hive_board *b, uint16_t c)
+{
+	unsigned m = 0;
+	for (int d = 0; d < HIVE_DIRS; d++)
+		m |= (unsigned)(b->height[hive_cell_step(c, d)] > 0) << d;
+	return m;
+}
+
+static inline unsigned ring_rot(unsigned m, int k)
+{
+	return ((m << k) | (m >> (6 - k))) & 63;
+}
+
+/* Single slides out of a cell with neighbour ring m (its piece lifted): an empty
+ * target with exactly one of the two flanking cells occupied. */
+static inline int ring_slides(unsigned m)
+{
+	return __builtin_popcount(~m & (ring_rot(m, 1) ^ ring_rot(m, 5)) & 63);
+}
+
+/* Occupied/empty changes around the ring: at most 2 means lifting cannot split the hive. */
+static inline int ring_changes(unsigned m)
+{
+	return __builtin_popcount(m ^ ring_rot(m, 1));
+}
+
+/* The ground piece of an occupied cell. */
+static unsigned ground_of(const struct hive_board *b, uint16_t c)
+{
+	unsigned p = b->top[c];
+	while (b->level[p])
+		p = b->under[p];
+	return p;
+}
+
+/* Articulation points of the ground graph (Tarjan), indexed by ground piece id. */
+struct cuts {
+	const struct hive_board *b;
+	uint8_t disc[HIVE_PIECES], low[HIVE_PIECES];
+	uint8_t time;
+	uint32_t pinned;
+};
+
+static void cuts_visit(struct cuts *t, unsigned u, int parent)
+{
+	const struct hive_board *b = t->b;
+	int children = 0;
+	t->disc[u] = t->low[u] = ++t->time;
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint16_t n = hive_cell_step(b->pos[u], d);
+		if (!b->height[n])
+			continue;
+		unsigned v = ground_of(b, n);
+		if (!t->disc[v]) {
+			children++;
+			cuts_visit(t, v, (int)u);
+			if (t->low[v] < t->low[u])
+				t->low[u] = t->low[v];
+			if (parent >= 0 && t->low[v] >= t->disc[u])
+				t->pinned |= 1u << u;
+		} else if ((int)v != parent && t->disc[v] < t->low[u]) {
+			t->low[u] = t->disc[v];
+		}
+	}
+	if (parent < 0 && children > 1)
+		t->pinned |= 1u << u;
+}
+
+/* Ground pieces that cannot leave without splitting the hive. */
+static uint32_t pinned_pieces(const struct hive_board *b)
+{
+	struct cuts t;
+	int start = -1;
+	t.b = b;
+	t.time = 0;
+	t.pinned = 0;
+	for (uint32_t m = b->in_play; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		t.disc[p] = 0;
+		if (b->level[p] == 0)
+			start = p;
+	}
+	if (start >= 0)
+		cuts_visit(&t, (unsigned)start, -1);
+	return t.pinned;
+}
+
+/* Ground pieces whose ring has more than one run of neighbours: only they can be pinned. */
+static uint32_t pin_candidates(const struct hive_board *b, const unsigned *ring)
+{
+	uint32_t cand = 0;
+	for (uint32_t m = b->in_play; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		if (b->level[p] == 0 && ring_changes(ring[p]) > 2)
+			cand |= 1u << p;
+	}
+	return cand;
+}
+
+/* Whether the top piece p (on the ground, not pinned, ring m) can actually go somewhere. */
+static int can_go(const struct hive_board *b, unsigned p, int bug, unsigned m)
+{
+	uint16_t c = b->pos[p];
+	if (b->level[p] > 0)
+		return 1;
+	switch (bug) {
+	case HIVE_QUEEN: case HIVE_SPIDER: case HIVE_ANT: case HIVE_PILLBUG:
+		return ring_slides(m) > 0;
+	case HIVE_MOSQUITO:
+		/* A mosquito touching only mosquitoes copies nothing. */
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			uint8_t t = b->top[hive_cell_step(c, d)];
+			if (t != HIVE_NO_PIECE && slot_bug[HIVE_PIECE_SLOT(t)] != HIVE_MOSQUITO)
+				return 1;
+		}
+		return 0;
+	default:
+		return 1;    /* beetles, grasshoppers and ladybugs climb or jump over gates */
+	}
+}
+
+int hive_evaluate(const struct hive_board *b)
+{
+	int stm = hive_side_to_move(b);
+	int score[2] = { 0, 0 };
+	uint32_t mobile = 0;
+	unsigned ring[HIVE_PIECES];
+
+	if (hive_game_over(b)) {
+		if (b->state == HIVE_DRAW)
+			return 0;
+		return (b->state == HIVE_WHITE_WINS) == (stm == HIVE_WHITE) ? HIVE_SCORE_WIN
+									  : -HIVE_SCORE_WIN;
+	}
+	for (uint32_t m = b->in_play; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		ring[p] = ring_of(b, b->pos[p]);
+	}
+	uint32_t pinned = pin_candidates(b, ring) ? pinned_pieces(b) : 0;
+	int queen_in[2] = {
+		b->pos[HIVE_PIECE(HIVE_WHITE, 0)] != HIVE_NOWHERE,
+		b->pos[HIVE_PIECE(HIVE_BLACK, 0)] != HIVE_NOWHERE
+	};
+
+	for (int p = 0; p < HIVE_PIECES; p++) {
+		int c = HIVE_PIECE_COLOR(p), bug = slot_bug[HIVE_PIECE_SLOT(p)];
+		uint16_t cell = b->pos[p];
+		if (cell == HIVE_NOWHERE) {
+			if (bug < HIVE_MOSQUITO || (b->type >> (bug - HIVE_MOSQUITO) & 1))
+				score[c] += hand_value[bug];
+			continue;
+		}
+		if (b->top[cell] != p)
+			continue;     /* covered: it can do nothing */
+		if (b->level[p] > 0 && HIVE_PIECE_COLOR(b->under[p]) != c) {
+			score[c] += COVER_BONUS;
+			if (b->under[p] == HIVE_PIECE(!c, 0))
+				score[c] += BEETLE_ON_QUEEN;
+		}
+		if (!queen_in[c] || (pinned >> p & 1) || !can_go(b, (unsigned)p, bug, ring[p]))
+			continue;
+		mobile |= 1u << p;
+		score[c] += mobile_value[bug];
+	}
+
+	for (int c = 0; c < 2; c++) {
+		unsigned q = HIVE_PIECE(c, 0);
+		uint16_t qc = b->pos[q];
+		if (qc == HIVE_NOWHERE)
+			continue;
+		int pressure = 0;
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			unsigned t = b->top[hive_cell_step(qc, d)];
+			if (t == HIVE_NO_PIECE)
+				continue;
+			int own = HIVE_PIECE_COLOR(t) == c;
+			pressure += own && (mobile >> t & 1) ? 1 : 2;
+			if (own && slot_bug[HIVE_PIECE_SLOT(t)] == HIVE_PILLBUG && b->level[t] == 0 &&
+			    t != b->last_moved)
+				score[c] += PILLBUG_GUARD;
+		}
+		score[c] -= pressure_penalty[pressure];
+		if (mobile >> q & 1)
+			score[c] += QUEEN_EXIT * ring_slides(ring[q]);
+	}
+	return score[stm] - score[!stm] + TEMPO;
+}

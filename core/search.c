@@ -1,0 +1,549 @@
+/*
+ * search.c: the built-in player. Iterative deepening negamax with principal variation
+ * search, a two-slot transposition table, killer and history move ordering, late move
+ * reductions, reverse futility pruning near the horizon, and at the horizon a look for
+ * a move that surrounds the enemy queen (the only "capture" Hive has).
+ *
+ * Deterministic: the node count of a search from a cleared searcher is a signature.
+ * No clocks: limits->stop is polled every POLL_NODES nodes.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "search.h"
+
+#define INF          (HIVE_SCORE_WIN + 1)
+#define MATE_BOUND   (HIVE_SCORE_WIN - 2 * HIVE_MAX_PLY)  /* at or beyond: a forced result */
+#define POLL_NODES   1024
+#define RFP_DEPTH    2      /* reverse futility: plies from the horizon */
+#define RFP_MARGIN   60     /* ... and margin per ply */
+
+enum tt_bound { TT_NONE, TT_UPPER, TT_LOWER, TT_EXACT };
+
+/* 16 bytes; the move is stored as piece + destination, re-found in the move list. */
+struct tt_entry {
+	uint64_t key;
+	int16_t  score;
+	uint8_t  depth;
+	uint8_t  bound;
+	uint8_t  gen;
+	uint8_t  piece;
+	uint16_t to;
+};
+
+/* Slot 0 keeps the deepest result, slot 1 the latest. */
+struct tt_bucket {
+	struct tt_entry e[2];
+};
+
+/* Move list and ordering scores of one ply. */
+struct frame {
+	struct hive_move moves[HIVE_MAX_MOVES];
+	int32_t score[HIVE_MAX_MOVES];
+};
+
+struct hive_search {
+	struct tt_bucket *tt;
+	size_t tt_mask;
+	uint8_t gen;
+	int32_t history[HIVE_PIECES][HIVE_CELLS];
+	struct hive_move killer[HIVE_MAX_PLY][2];
+	struct hive_move pv[HIVE_MAX_PLY][HIVE_MAX_PLY];
+	int pvlen[HIVE_MAX_PLY];
+	uint64_t path[HIVE_MAX_PLY];        /* keys from the root, for cycle detection */
+	struct frame *frames;               /* HIVE_MAX_PLY of them */
+
+	/* One run. */
+	struct hive_board b;
+	const struct hive_search_limits *lim;
+	uint64_t nodes;
+	int stopped;
+	struct hive_move root_best;         /* best move of the last completed iteration */
+	int have_root_best;
+};
+
+/* Move ordering bands. */
+#define ORDER_TT       (1 << 30)
+#define ORDER_ROOT     (1 << 29)
+#define ORDER_TACTIC   (1 << 24)     /* queen attack or escape: never reduced */
+#define ORDER_KILLER1  (1 << 22)
+#define ORDER_KILLER2  ((1 << 22) - 1)
+#define HISTORY_MAX    16384
+
+static inline int move_eq(struct hive_move a, struct hive_move b)
+{
+	return a.piece == b.piece && (a.piece == HIVE_PASS_PIECE || a.to == b.to);
+}
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* b->hash covers pieces and side; with a pillbug the frozen piece changes the moves too. */
+static inline uint64_t node_key(const struct hive_board *b)
+{
+	uint64_t k = b->hash;
+	if (b->type & HIVE_EXP_P)
+		k ^= mix64(0x100u + b->last_moved);
+	return k;
+}
+
+struct hive_search *hive_search_new(size_t tt_bytes)
+{
+	struct hive_search *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	size_t n = 1;
+	while (n * 2 * sizeof(struct tt_bucket) <= tt_bytes)
+		n *= 2;
+	s->tt = calloc(n, sizeof *s->tt);
+	s->frames = malloc(HIVE_MAX_PLY * sizeof *s->frames);
+	if (!s->tt || !s->frames) {
+		hive_search_free(s);
+		return NULL;
+	}
+	s->tt_mask = n - 1;
+	return s;
+}
+
+void hive_search_free(struct hive_search *s)
+{
+	if (!s)
+		return;
+	free(s->tt);
+	free(s->frames);
+	free(s);
+}
+
+void hive_search_clear(struct hive_search *s)
+{
+	memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+	memset(s->history, 0, sizeof s->history);
+	memset(s->killer, 0, sizeof s->killer);
+	s->gen = 0;
+}
+
+/* Mate scores are stored relative to the node, not the root. */
+static inline int score_to_tt(int v, int ply)
+{
+	return v >= MATE_BOUND ? v + ply : v <= -MATE_BOUND ? v - ply : v;
+}
+
+static inline int score_from_tt(int v, int ply)
+{
+	return v >= MATE_BOUND ? v - ply : v <= -MATE_BOUND ? v + ply : v;
+}
+
+static const struct tt_entry *tt_probe(const struct hive_search *s, uint64_t key)
+{
+	const struct tt_bucket *bk = &s->tt[key & s->tt_mask];
+	for (int i = 0; i < 2; i++)
+		if (bk->e[i].bound != TT_NONE && bk->e[i].key == key)
+			return &bk->e[i];
+	return NULL;
+}
+
+static void tt_store(struct hive_search *s, uint64_t key, int depth, int bound, int score,
+		     int ply, struct hive_move m)
+{
+	struct tt_bucket *bk = &s->tt[key & s->tt_mask];
+	struct tt_entry *e = &bk->e[0];
+	/* The deep slot yields to a deeper or equal result, a stale one, or its own key. */
+	if (!(e->key == key || e->bound == TT_NONE || e->gen != s->gen || depth >= e->depth))
+		e = &bk->e[1];
+	/* Keep the old move when a shallower fail-low has none to offer. */
+	if (e->key == key && m.piece == HIVE_NO_PIECE) {
+		m.piece = e->piece;
+		m.to = e->to;
+	}
+	e->key = key;
+	e->score = (int16_t)score_to_tt(score, ply);
+	e->depth = (uint8_t)(depth < 0 ? 0 : depth);
+	e->bound = (uint8_t)bound;
+	e->gen = s->gen;
+	e->piece = m.piece;
+	e->to = m.to;
+}
+
+/* Score of a finished game for the side to move, ply plies from the root. */
+static int terminal_score(const struct hive_board *b, int ply)
+{
+	if (b->state == HIVE_DRAW)
+		return 0;
+	int white_won = b->state == HIVE_WHITE_WINS;
+	int stm_white = hive_side_to_move(b) == HIVE_WHITE;
+	return white_won == stm_white ? HIVE_SCORE_WIN - ply : -(HIVE_SCORE_WIN - ply);
+}
+
+/* Sets s->stopped when the caller's stop fires or the node budget is spent. */
+static inline int poll_stop(struct hive_search *s)
+{
+	const struct hive_search_limits *l = s->lim;
+	if (s->stopped)
+		return 1;
+	s->nodes++;
+	if (l->nodes && s->nodes >= l->nodes)
+		s->stopped = 1;
+	if ((s->nodes & (POLL_NODES - 1)) == 0 && l->stop && l->stop(l->stop_arg))
+		s->stopped = 1;
+	return s->stopped;
+}
+
+static inline int adjacent(uint16_t a, uint16_t b)
+{
+	if (a == HIVE_NOWHERE || b == HIVE_NOWHERE)
+		return 0;
+	/* The six neighbour offsets of board.h's ring, taken mod 1024. */
+	switch ((b - a) & HIVE_CELL_MASK) {
+	case 1: case 31: case 32: case 992: case 993: case 1023:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Occupied neighbours of a side's queen, 0 when it is in hand. */
+static int queen_neighbours(const struct hive_board *b, int color)
+{
+	uint16_t q = b->pos[HIVE_PIECE(color, 0)];
+	return q == HIVE_NOWHERE ? 0 : hive_board_neighbours(b, q);
+}
+
+/*
+ * Ordering: the TT move, then moves that close in on the enemy queen or free our own,
+ * then killers, then the rest by history, nudged away from crowding our own queen.
+ */
+static void score_moves(struct hive_search *s, struct frame *f, size_t n, int ply,
+			const struct tt_entry *tte)
+{
+	const struct hive_board *b = &s->b;
+	int side = hive_side_to_move(b);
+	uint16_t own_q = b->pos[HIVE_PIECE(side, 0)];
+	uint16_t opp_q = b->pos[HIVE_PIECE(!side, 0)];
+	int opp_qn = queen_neighbours(b, !side);
+
+	for (size_t i = 0; i < n; i++) {
+		struct hive_move m = f->moves[i];
+		int32_t v;
+		if (m.piece == HIVE_PASS_PIECE) {
+			f->score[i] = 0;
+			continue;
+		}
+		if (tte && tte->piece == m.piece && tte->to == m.to) {
+			f->score[i] = ORDER_TT;
+			continue;
+		}
+		if (ply == 0 && s->have_root_best && move_eq(m, s->root_best)) {
+			f->score[i] = ORDER_ROOT;
+			continue;
+		}
+		int tactic = 0;
+		int from_own = m.piece < HIVE_PIECES && HIVE_PIECE_COLOR(m.piece) == side;
+		if (from_own && adjacent(m.to, opp_q) && !adjacent(m.from, opp_q))
+			tactic += 1000 + 200 * opp_qn;
+		if (m.to == opp_q)
+			tactic += 1500;          /* climbing onto the enemy queen */
+		if (from_own && adjacent(m.from, own_q) && !adjacent(m.to, own_q) &&
+		    (int)m.piece != HIVE_PIECE(side, 0))
+			tactic += 800;
+		if (!from_own && adjacent(m.from, own_q) && !adjacent(m.to, own_q))
+			tactic += 1200;          /* throwing an attacker off our queen */
+		if (tactic) {
+			f->score[i] = ORDER_TACTIC + tactic;
+			continue;
+		}
+		if (move_eq(m, s->killer[ply][0])) {
+			f->score[i] = ORDER_KILLER1;
+			continue;
+		}
+		if (move_eq(m, s->killer[ply][1])) {
+			f->score[i] = ORDER_KILLER2;
+			continue;
+		}
+		v = s->history[m.piece][m.to];
+		if (adjacent(m.to, own_q) && !adjacent(m.from, own_q))
+			v -= 2 * HISTORY_MAX;
+		if (m.from != HIVE_NOWHERE && adjacent(m.from, opp_q) && !adjacent(m.to, opp_q))
+			v -= HISTORY_MAX;
+		f->score[i] = v;
+	}
+}
+
+/* Sorts moves i..n-1 by descending score (Shell sort: lists are short, ties keep no order
+ * that matters, and the result is still deterministic). */
+static void sort_rest(struct frame *f, size_t i, size_t n)
+{
+	static const size_t gaps[] = { 57, 23, 10, 4, 1 };
+	for (size_t g = 0; g < sizeof gaps / sizeof *gaps; g++) {
+		size_t gap = gaps[g];
+		for (size_t j = i + gap; j < n; j++) {
+			struct hive_move m = f->moves[j];
+			int32_t v = f->score[j];
+			size_t k = j;
+			while (k >= i + gap && f->score[k - gap] < v) {
+				f->moves[k] = f->moves[k - gap];
+				f->score[k] = f->score[k - gap];
+				k -= gap;
+			}
+			f->moves[k] = m;
+			f->score[k] = v;
+		}
+	}
+}
+
+/* Moves the best-scored move of i..n-1 to i: a few picks (most cut nodes need only
+ * one), then one sort of the rest. */
+#define PICKS 5
+static void pick_move(struct frame *f, size_t i, size_t n)
+{
+	if (i == PICKS) {
+		sort_rest(f, i, n);
+		return;
+	}
+	if (i > PICKS)
+		return;
+	size_t best = i;
+	for (size_t j = i + 1; j < n; j++)
+		if (f->score[j] > f->score[best])
+			best = j;
+	if (best != i) {
+		struct hive_move m = f->moves[i];
+		int32_t v = f->score[i];
+		f->moves[i] = f->moves[best];
+		f->score[i] = f->score[best];
+		f->moves[best] = m;
+		f->score[best] = v;
+	}
+}
+
+static void history_add(struct hive_search *s, struct hive_move m, int bonus)
+{
+	if (m.piece >= HIVE_PIECES)
+		return;
+	int32_t *h = &s->history[m.piece][m.to];
+	int ab = bonus < 0 ? -bonus : bonus;
+	*h += bonus - *h * ab / HISTORY_MAX;
+}
+
+/* Whether the position repeats one earlier on the search path (same side to move). */
+static int repeated(const struct hive_search *s, int ply, uint64_t key)
+{
+	for (int i = ply - 2; i >= 0; i -= 2)
+		if (s->path[i] == key)
+			return 1;
+	return 0;
+}
+
+/*
+ * At the horizon: whether the side to move can end the game at once by filling the
+ * last hole around the enemy queen. Returns the score of the best such ending (a win,
+ * or a draw when its own queen goes too), or -INF when there is none.
+ */
+static int horizon_win(struct hive_search *s, int ply)
+{
+	struct hive_board *b = &s->b;
+	int side = hive_side_to_move(b);
+	if (queen_neighbours(b, !side) != 5)
+		return -INF;
+	struct frame *f = &s->frames[ply];
+	size_t n = hive_board_moves(b, f->moves);
+	int best = -INF;
+	for (size_t i = 0; i < n && best <= 0; i++) {
+		struct hive_move m = f->moves[i];
+		struct hive_undo u;
+		if (m.piece == HIVE_PASS_PIECE || !adjacent(m.to, b->pos[HIVE_PIECE(!side, 0)]))
+			continue;
+		hive_board_do(b, m, &u);
+		if (hive_game_over(b)) {
+			int v = -terminal_score(b, ply + 1);
+			if (v > best)
+				best = v;
+		}
+		hive_board_undo(b, &u);
+	}
+	return best;
+}
+
+static int search_node(struct hive_search *s, int depth, int alpha, int beta, int ply)
+{
+	struct hive_board *b = &s->b;
+	s->pvlen[ply] = 0;
+	if (hive_game_over(b))
+		return terminal_score(b, ply);
+	if (poll_stop(s))
+		return 0;
+	uint64_t key = node_key(b);
+	s->path[ply] = key;
+	if (ply > 0 && repeated(s, ply, key))
+		return 0;
+	if (depth <= 0 || ply >= HIVE_MAX_PLY - 1) {
+		int v = horizon_win(s, ply), e = hive_evaluate(b);
+		return v > e ? v : e;
+	}
+
+	/* Nothing found here can beat a win already on the board nearer the root. */
+	if (ply > 0) {
+		if (alpha < -HIVE_SCORE_WIN + ply)
+			alpha = -HIVE_SCORE_WIN + ply;
+		if (beta > HIVE_SCORE_WIN - ply - 1)
+			beta = HIVE_SCORE_WIN - ply - 1;
+		if (alpha >= beta)
+			return alpha;
+	}
+
+	int pv_node = beta - alpha > 1;
+	const struct tt_entry *tte = tt_probe(s, key);
+	if (tte && ply > 0 && !pv_node && tte->depth >= depth) {
+		int v = score_from_tt(tte->score, ply);
+		if (tte->bound == TT_EXACT || (tte->bound == TT_LOWER && v >= beta) ||
+		    (tte->bound == TT_UPPER && v <= alpha))
+			return v;
+	}
+
+	int in_danger = queen_neighbours(b, hive_side_to_move(b)) >= 4;
+	/* Near the horizon a static score well above beta stands: some move will hold it. */
+	if (!pv_node && depth <= RFP_DEPTH && !in_danger && beta > -MATE_BOUND && beta < MATE_BOUND) {
+		int e = hive_evaluate(b) - RFP_MARGIN * depth;
+		if (e >= beta)
+			return e;
+	}
+
+	struct frame *f = &s->frames[ply];
+	size_t n = hive_board_moves(b, f->moves);
+	score_moves(s, f, n, ply, tte);
+
+	int alpha0 = alpha, best = -INF;
+	struct hive_move best_move = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
+	for (size_t i = 0; i < n; i++) {
+		pick_move(f, i, n);
+		struct hive_move m = f->moves[i];
+		int quiet = f->score[i] < ORDER_TACTIC;
+		struct hive_undo u;
+		int v;
+
+		hive_board_do(b, m, &u);
+		if (i == 0) {
+			v = -search_node(s, depth - 1, -beta, -alpha, ply + 1);
+		} else {
+			int r = 0;
+			if (depth >= 3 && i >= 3 && quiet && !in_danger && f->score[i] < ORDER_KILLER2) {
+				r = 1 + (depth >= 4 && i >= 8) + (depth >= 6 && i >= 20);
+				if (r > depth - 2)
+					r = depth - 2;
+			}
+			v = -search_node(s, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+			if (v > alpha && r)
+				v = -search_node(s, depth - 1, -alpha - 1, -alpha, ply + 1);
+			if (v > alpha && v < beta)
+				v = -search_node(s, depth - 1, -beta, -alpha, ply + 1);
+		}
+		hive_board_undo(b, &u);
+		if (s->stopped)
+			return 0;
+
+		if (v > best) {
+			best = v;
+			best_move = m;
+			if (v > alpha) {
+				alpha = v;
+				s->pv[ply][0] = m;
+				memcpy(&s->pv[ply][1], s->pv[ply + 1],
+				       (size_t)s->pvlen[ply + 1] * sizeof(struct hive_move));
+				s->pvlen[ply] = s->pvlen[ply + 1] + 1;
+				if (alpha >= beta) {
+					if (quiet) {
+						if (!move_eq(m, s->killer[ply][0])) {
+							s->killer[ply][1] = s->killer[ply][0];
+							s->killer[ply][0] = m;
+						}
+						history_add(s, m, depth * depth);
+						for (size_t j = 0; j < i; j++)
+							if (f->score[j] < ORDER_TACTIC)
+								history_add(s, f->moves[j], -depth * depth);
+					}
+					break;
+				}
+			}
+		}
+	}
+	int bound = best >= beta ? TT_LOWER : best > alpha0 ? TT_EXACT : TT_UPPER;
+	tt_store(s, key, depth, bound, best, ply, bound == TT_UPPER ?
+		 (struct hive_move){ HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE } : best_move);
+	return best;
+}
+
+static void info_fill(const struct hive_search *s, struct hive_search_info *info, int depth,
+		      int score)
+{
+	info->depth = depth;
+	info->score = score;
+	info->nodes = s->nodes;
+	info->pvlen = s->pvlen[0];
+	memcpy(info->pv, s->pv[0], (size_t)s->pvlen[0] * sizeof(struct hive_move));
+}
+
+int hive_search_run(struct hive_search *s, const struct hive_board *b,
+		    const struct hive_search_limits *limits, struct hive_move *best,
+		    struct hive_search_info *info)
+{
+	static const struct hive_search_limits no_limits;
+	struct hive_search_info done;
+	struct frame *f = &s->frames[0];
+
+	if (hive_game_over(b))
+		return -1;
+	s->b = *b;
+	s->lim = limits ? limits : &no_limits;
+	s->nodes = 0;
+	s->stopped = 0;
+	s->have_root_best = 0;
+	s->gen++;
+	memset(s->killer, 0, sizeof s->killer);
+	for (int p = 0; p < HIVE_PIECES; p++)
+		for (int c = 0; c < HIVE_CELLS; c++)
+			s->history[p][c] /= 2;
+
+	size_t n = hive_board_moves(&s->b, f->moves);
+	if (n == 0)
+		return -1;
+	memset(&done, 0, sizeof done);
+	/* Before any iteration completes, the best-ordered move stands in. */
+	score_moves(s, f, n, 0, tt_probe(s, node_key(&s->b)));
+	pick_move(f, 0, n);
+	*best = f->moves[0];
+	done.pvlen = 1;
+	done.pv[0] = *best;
+	if (n == 1) {
+		done.score = hive_evaluate(&s->b);
+		if (info)
+			*info = done;
+		return 0;
+	}
+
+	int max_depth = s->lim->depth > 0 && s->lim->depth < HIVE_MAX_PLY - 1 ?
+		s->lim->depth : HIVE_MAX_PLY - 1;
+	if (s->lim->stop && s->lim->stop(s->lim->stop_arg))
+		max_depth = 0;
+	for (int depth = 1; depth <= max_depth; depth++) {
+		int v = search_node(s, depth, -INF, INF, 0);
+		if (s->stopped || s->pvlen[0] == 0)
+			break;
+		*best = s->pv[0][0];
+		s->root_best = *best;
+		s->have_root_best = 1;
+		info_fill(s, &done, depth, v);
+		if (s->lim->on_iteration)
+			s->lim->on_iteration(s->lim->iteration_arg, &done);
+		/* A forced result is proven: deeper iterations cannot change it. */
+		if (!s->lim->depth && (v >= MATE_BOUND || v <= -MATE_BOUND) &&
+		    HIVE_SCORE_WIN - (v < 0 ? -v : v) <= depth)
+			break;
+	}
+	done.nodes = s->nodes;
+	if (info)
+		*info = done;
+	return 0;
+}
