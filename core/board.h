@@ -23,6 +23,7 @@
 #define HIVE_PASS_PIECE 0xFE         /* hive_move.piece of a pass */
 #define HIVE_MAX_MOVES  2048         /* bound on the moves of any position */
 #define HIVE_MAX_STACK  8
+#define HIVE_MAX_PLIES  60000        /* longest game a struct hive_game accepts (ply is 16-bit) */
 
 enum hive_color { HIVE_WHITE = 0, HIVE_BLACK = 1 };
 

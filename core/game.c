@@ -258,6 +258,11 @@ int hive_move_parse(const struct hive_board *b, const char *s, struct hive_move 
 	}
 	if (ntok == 0 || ntok > 2)
 		goto syntax;
+	if (b->ply >= HIVE_MAX_PLIES) {
+		set_err(err, errlen, "The game is too long: %d plies is the most this engine supports.",
+			HIVE_MAX_PLIES);
+		return HIVE_ERR_ILLEGAL;
+	}
 
 	if (ntok == 1 && word_eq(tok[0], toklen[0], "pass")) {
 		struct hive_move pass = { HIVE_PASS_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
@@ -376,6 +381,8 @@ int hive_game_play(struct hive_game *g, struct hive_move m)
 
 	if (hive_game_over(&g->board))
 		return HIVE_ERR_GAMEOVER;
+	if (g->board.ply >= HIVE_MAX_PLIES)
+		return HIVE_ERR_ILLEGAL;
 	/* The history needs the source cell, so take the generator's copy of the move. */
 	if (!hive_board_find_move(&g->board, m, &legal))
 		return HIVE_ERR_ILLEGAL;

@@ -1,0 +1,93 @@
+#!/bin/sh
+# match_faults.sh: a match against a faulty external engine (tests/tools/fake_uhp_engine).
+# The faulty engine must lose every game, as white and as black, with the reason its
+# fault deserves; a crashed engine must be restarted for its next game (so it fails
+# the same way again rather than "cannot start"); the match must end, and no engine
+# process may be left behind.
+set -u
+: "${HIVEBRIDGE:?}" "${TOOLS:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# A private copy of the engine: its path marks our children and nobody else's.
+fake=$tmp/fake_match_engine_$$
+cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
+
+# Short time-outs so that a stall costs a second, not ten.
+conf=$tmp/match.conf
+{
+	printf '[engine stall]\ncommand = %s --fault stall\n' "$fake"
+	printf 'start_timeout = 2\ncommand_timeout = 1\nstop_timeout = 0.5\n'
+	printf '[engine slow]\ncommand = %s --delay-ms 2500\n' "$fake"
+	printf '[engine nostart]\ncommand = %s --fault exit-at-start\n' "$fake"
+} >"$conf"
+
+# Our engines still alive (zombies excluded), after up to 5 s for them to go.
+engines_left() {
+	i=0
+	while [ $i -lt 50 ]; do
+		n=0
+		for st in /proc/[0-9]*/stat; do
+			pid=${st#/proc/}; pid=${pid%/stat}
+			grep -qs "$fake" "/proc/$pid/cmdline" 2>/dev/null || continue
+			state=$(sed 's/.*) \(.\).*/\1/' "$st" 2>/dev/null)
+			[ "$state" = Z ] || n=$((n + 1))
+		done
+		[ $n = 0 ] && { echo 0; return; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$n"
+}
+
+# run NAME ENGINE_B REASON_REGEX [extra match options...]: ENGINE_A is the built-in
+# engine; B must lose all 4 games with a reason matching the regex.
+run() {
+	name=$1 engine=$2 reason=$3
+	shift 3
+	out=$tmp/$name.out
+	timeout 120 "$HIVEBRIDGE" match --config "$conf" --games 4 --results "$tmp/$name.jsonl" "$@" \
+		builtin:depth=1 "$engine" >"$out" 2>&1 ||
+		{ cat "$out"; fail "$name: match exit status $?"; }
+	python3 - "$tmp/$name.jsonl" "$reason" <<'EOF' || { cat "$out"; fail "$name: wrong results"; }
+import json, re, sys
+games = [json.loads(l) for l in open(sys.argv[1])]
+assert sorted(g["game"] for g in games) == [1, 2, 3, 4], "games %r" % [g["game"] for g in games]
+for g in games:
+    assert g["a_score"] == 1, "game %d: the faulty engine did not lose: %s" % (g["game"], g["result"])
+    want = "1-0" if g["engine_a"] == "white" else "0-1"
+    assert g["result"] == want, "game %d: result %s" % (g["game"], g["result"])
+    assert re.search(sys.argv[2], g["reason"]), "game %d: reason %r" % (g["game"], g["reason"])
+print("%s" % games[-1]["reason"])
+EOF
+	grep -q '^Score of builtin:depth=1 vs .*: 4 - 0 - 0 ' "$out" || { cat "$out"; fail "$name: score"; }
+	echo "$name: 4 games lost as expected"
+}
+
+run illegal "$fake --fault illegal-move" '^illegal move "[^"]*": ' --depth 1
+run garbage "$fake --fault garbage" '^illegal move: unreadable move' --depth 1
+run crash "$fake --fault crash-on-bestmove" '^engine crashed: killed by signal 6' --depth 1
+run stall stall '^time forfeit \(engine stalled: no ok in time after "bestmove' --depth 1
+run nostart nostart '^engine crashed: did not start: exited with status 3' --depth 1
+# The bridge's own clock: the engine thinks 2.5 s with 2 s on its clock.
+run clock slow '^time forfeit$' --clock 2000+10
+
+left=$(engines_left)
+[ "$left" = 0 ] || fail "$left engine processes left behind"
+
+# A healthy external engine plays whole games: every ply it makes is legal and gets
+# through, so some game lasts beyond the first moves.
+timeout 120 "$HIVEBRIDGE" match --games 2 --movetime 20 --max-plies 40 --results "$tmp/good.jsonl" \
+	builtin:depth=1 "$fake" >"$tmp/good.out" 2>&1 || { cat "$tmp/good.out"; fail "good engine match"; }
+python3 - "$tmp/good.jsonl" <<'EOF' || { cat "$tmp/good.out"; fail "good engine results"; }
+import json, sys
+games = [json.loads(l) for l in open(sys.argv[1])]
+assert len(games) == 2
+for g in games:
+    assert not g["reason"].startswith(("illegal", "engine", "time")), g["reason"]
+    assert g["plies"] >= 6, g["plies"]
+EOF
+left=$(engines_left)
+[ "$left" = 0 ] || fail "$left engine processes left after the good match"
+echo "match_faults: ok"

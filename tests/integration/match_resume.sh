@@ -1,0 +1,69 @@
+#!/bin/sh
+# match_resume.sh: a match killed with SIGKILL after its first game is written, then
+# run again with --resume, must end with every game exactly once: the games already
+# written are kept byte for byte and not replayed, a line cut short by the kill is
+# dropped, and the summary counts the old games with the new.
+set -u
+: "${HIVEBRIDGE:?}"
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+top=$(pwd)
+res=$tmp/results.jsonl
+games=6
+
+# Slow enough to be killed mid-match: 50 ms a move, at most 24 plies a game.
+"$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games $games --movetime 50 \
+	--max-plies 24 --results "$res" builtin builtin:depth=2 >"$tmp/run1.out" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$res" ] && [ $i -lt 600 ]; do
+	kill -0 "$pid" 2>/dev/null || { cat "$tmp/run1.out"; fail "the match ended before it was killed"; }
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+pid=
+n1=$(wc -l <"$res")
+[ "$n1" -ge 1 ] && [ "$n1" -lt $games ] || fail "killed with $n1 games written"
+cp "$res" "$tmp/before.jsonl"
+# As if the kill had struck in the middle of a write.
+printf '{"game":%d,"white":"builtin","bla' $((n1 + 1)) >>"$res"
+
+timeout 120 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games $games --movetime 50 \
+	--max-plies 24 --results "$res" --resume builtin builtin:depth=2 >"$tmp/run2.out" 2>&1 ||
+	{ cat "$tmp/run2.out"; fail "resumed match exit status $?"; }
+grep -q "^Match builtin vs builtin:depth=2: $games games ($n1 already played)" "$tmp/run2.out" ||
+	{ cat "$tmp/run2.out"; fail "the resumed match did not count the old games"; }
+grep -q "^Match finished: $((games - n1)) games played now, $games of $games" "$tmp/run2.out" ||
+	{ cat "$tmp/run2.out"; fail "the resumed match played the wrong number of games"; }
+head -n "$n1" "$res" | cmp -s - "$tmp/before.jsonl" || fail "the old results changed"
+python3 - "$res" "$games" <<'EOF' || fail "resumed results"
+import json, sys
+games = [json.loads(l) for l in open(sys.argv[1])]
+nums = sorted(g["game"] for g in games)
+assert nums == list(range(1, int(sys.argv[2]) + 1)), "games %r" % nums
+EOF
+# The final score counts every game in the file.
+python3 - "$res" "$tmp/run2.out" <<'EOF' || fail "summary does not match the file"
+import json, re, sys
+games = [json.loads(l) for l in open(sys.argv[1])]
+w = sum(g["a_score"] == 1 for g in games)
+l = sum(g["a_score"] == 0 for g in games)
+d = len(games) - w - l
+last = [x for x in open(sys.argv[2]) if x.startswith("Score of")][-1]
+assert re.search(r": %d - %d - %d " % (w, l, d), last), (last, w, l, d)
+EOF
+# Resuming a finished match plays nothing.
+timeout 60 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games $games --movetime 50 \
+	--results "$res" --resume builtin builtin:depth=2 >"$tmp/run3.out" 2>&1 || fail "third run"
+grep -q "^Match finished: 0 games played now, $games of $games" "$tmp/run3.out" ||
+	{ cat "$tmp/run3.out"; fail "a finished match was replayed"; }
+[ "$(wc -l <"$res")" = $games ] || fail "lines added to a finished match"
+echo "match_resume: killed after $n1 games, resumed to $games"

@@ -1,0 +1,65 @@
+#!/bin/sh
+# match_viewer.sh: `hivebridge match --viewer 127.0.0.1:0`. A client that connects
+# while the match runs receives a GameString line after every move; every line must
+# parse with the core, each line must extend the previous one of its game by one
+# move (or start a new game), and the last position of every game it watched to the
+# end must be the one in the results file. The match closes the connection at its end.
+set -u
+: "${HIVEBRIDGE:?}"
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$HIVEBRIDGE" match --games 2 --movetime 40 --max-plies 30 --viewer 127.0.0.1:0 \
+	--results "$tmp/results.jsonl" builtin builtin:depth=1 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+i=0
+while ! grep -q '^viewer listening on' "$tmp/err" && [ $i -lt 100 ]; do
+	kill -0 "$pid" 2>/dev/null || { cat "$tmp/err"; fail "match died at start"; }
+	sleep 0.05
+	i=$((i + 1))
+done
+port=$(sed -n 's/^viewer listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/err")
+[ -n "$port" ] || { cat "$tmp/err"; fail "no viewer port"; }
+
+timeout 60 python3 - "$port" >"$tmp/seen" <<'EOF' || fail "viewer client"
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+data = b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    data += chunk
+sys.stdout.write(data.decode())
+EOF
+wait "$pid" || fail "match exit status $?"
+pid=
+n=$(wc -l <"$tmp/seen")
+[ "$n" -ge 5 ] || { cat "$tmp/seen"; fail "viewer saw only $n lines"; }
+while IFS= read -r gs; do
+	"$HIVEBRIDGE" perft --game "$gs" 0 >/dev/null 2>&1 || fail "viewer line does not parse: $gs"
+done <"$tmp/seen"
+python3 - "$tmp/seen" "$tmp/results.jsonl" <<'EOF' || fail "viewer stream"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+moves = lambda gs: gs.split(";")[3:]
+ends = []
+for prev, cur in zip(lines, lines[1:]):
+    a, b = moves(prev), moves(cur)
+    if len(b) == len(a) + 1 and b[:-1] == a:
+        continue
+    ends.append(prev)            # a new game began: prev was the last of its game
+    assert len(b) <= 1, "jump from %r to %r" % (prev, cur)
+ends.append(lines[-1])
+finals = [json.loads(l)["gamestring"] for l in open(sys.argv[2])]
+for e in ends:
+    assert moves(e) in [moves(f) for f in finals], "watched game ended at %r" % e
+print("viewer: %d lines, %d game ends seen" % (len(lines), len(ends)))
+EOF
+echo "match_viewer: ok"
