@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bridge/config.h"
+#include "bridge/util.h"
 
 #define DEFAULT_START_MS   10000
 #define DEFAULT_COMMAND_MS 10000
@@ -38,20 +39,6 @@ static char *xstrdup(const char *s)
 		abort();
 	}
 	return d;
-}
-
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		perror("vasprintf");
-		abort();
-	}
-	va_end(ap);
-	return s;
 }
 
 static void *xrealloc(void *p, size_t n, size_t size)
@@ -107,7 +94,7 @@ static char **command_split(const char *s, char **cause)
 			}
 		}
 		if (quote) {
-			*cause = xprintf("unbalanced %c quote in command", quote);
+			*cause = xasprintf("unbalanced %c quote in command", quote);
 			word[0] = 0;
 			free(word);
 			argv[n] = NULL;
@@ -125,7 +112,7 @@ static char **command_split(const char *s, char **cause)
 	argv[n] = NULL;
 	if (n == 0) {
 		argv_free(argv);
-		*cause = xprintf("empty command");
+		*cause = xasprintf("empty command");
 		return NULL;
 	}
 	return argv;
@@ -238,21 +225,6 @@ static int protocol_known(const char *s)
 	return 0;
 }
 
-/* An unsigned decimal in [lo, hi]; -1 if not. */
-static int parse_size(const char *s, unsigned long long lo, unsigned long long hi,
-		      unsigned long long *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* Seconds (decimals allowed) to milliseconds, in (0, one day]; -1 if not. */
 static int parse_seconds(const char *s, unsigned *ms)
 {
@@ -287,7 +259,7 @@ static int profile_option(struct engine_profile *p, const char *v, char **why)
 	const char *val = v + nlen;
 	val += strspn(val, " \t");
 	if (nlen == 0 || !*val || memchr(v, ';', nlen)) {
-		*why = xprintf("option must be \"Name Value\" (name without spaces or ';')");
+		*why = xasprintf("option must be \"Name Value\" (name without spaces or ';')");
 		return -1;
 	}
 	char *name = strndup(v, nlen);
@@ -302,7 +274,7 @@ static int profile_option(struct engine_profile *p, const char *v, char **why)
 	}
 	if (p->noptions == CONFIG_MAX_OPTIONS) {
 		free(name);
-		*why = xprintf("more than %d options", CONFIG_MAX_OPTIONS);
+		*why = xasprintf("more than %d options", CONFIG_MAX_OPTIONS);
 		return -1;
 	}
 	p->options[p->noptions][0] = name;
@@ -320,7 +292,7 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 		p = profile_add(c, pname, "uhp");
 	if (!strcmp(k, "kind")) {
 		if (!kind_known(v)) {
-			*why = xprintf("unknown engine kind \"%s\" (builtin, uhp, hub, trylobot)", v);
+			*why = xasprintf("unknown engine kind \"%s\" (builtin, uhp, hub, trylobot)", v);
 			return -1;
 		}
 		set_str(&p->kind, v);
@@ -335,8 +307,8 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 	} else if (!strcmp(k, "host")) {
 		set_str(&p->host, v);
 	} else if (!strcmp(k, "port")) {
-		if (parse_size(v, 1, 65535, &n) < 0) {
-			*why = xprintf("port must be 1..65535, not \"%s\"", v);
+		if (parse_uint(v, 1, 65535, &n) < 0) {
+			*why = xasprintf("port must be 1..65535, not \"%s\"", v);
 			return -1;
 		}
 		p->port = (uint16_t)n;
@@ -344,7 +316,7 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 		   !strcmp(k, "stop_timeout")) {
 		unsigned ms;
 		if (parse_seconds(v, &ms) < 0) {
-			*why = xprintf("%s must be seconds in (0, 86400], not \"%s\"", k, v);
+			*why = xasprintf("%s must be seconds in (0, 86400], not \"%s\"", k, v);
 			return -1;
 		}
 		if (k[2] == 'a')
@@ -356,13 +328,13 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 	} else if (!strcmp(k, "option")) {
 		return profile_option(p, v, why);
 	} else if (!strcmp(k, "hash_mb")) {
-		if (parse_size(v, 1, 65536, &n) < 0) {
-			*why = xprintf("hash_mb must be 1..65536, not \"%s\"", v);
+		if (parse_uint(v, 1, 65536, &n) < 0) {
+			*why = xasprintf("hash_mb must be 1..65536, not \"%s\"", v);
 			return -1;
 		}
 		p->hash_mb = (size_t)n;
 	} else {
-		*why = xprintf("unknown key \"%s\" in [engine %s]", k, pname);
+		*why = xasprintf("unknown key \"%s\" in [engine %s]", k, pname);
 		return -1;
 	}
 	return 0;
@@ -377,27 +349,27 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 		l = listener_add(c, lname);
 	if (!strcmp(k, "protocol")) {
 		if (!protocol_known(v)) {
-			*why = xprintf("unknown protocol \"%s\" (uhp, trylobot, hub)", v);
+			*why = xasprintf("unknown protocol \"%s\" (uhp, trylobot, hub)", v);
 			return -1;
 		}
 		set_str(&l->protocol, v);
 	} else if (!strcmp(k, "address")) {
 		if (parse_address(v) < 0) {
-			*why = xprintf("address must be a numeric IPv4 or IPv6 address, not \"%s\"", v);
+			*why = xasprintf("address must be a numeric IPv4 or IPv6 address, not \"%s\"", v);
 			return -1;
 		}
 		set_str(&l->address, v);
 	} else if (!strcmp(k, "port")) {
 		/* 0 asks the system for a free port (tests). */
-		if (parse_size(v, 0, 65535, &n) < 0) {
-			*why = xprintf("port must be 0..65535, not \"%s\"", v);
+		if (parse_uint(v, 0, 65535, &n) < 0) {
+			*why = xasprintf("port must be 0..65535, not \"%s\"", v);
 			return -1;
 		}
 		l->port = (uint16_t)n;
 	} else if (!strcmp(k, "engine")) {
 		set_str(&l->engine, v);
 	} else {
-		*why = xprintf("unknown key \"%s\" in [listen %s]", k, lname);
+		*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
 		return -1;
 	}
 	return 0;
@@ -410,25 +382,25 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 	if (!strcmp(k, "log")) {
 		set_str(&c->log_path, *v ? v : NULL);    /* empty: no trace log */
 	} else if (!strcmp(k, "max_sessions")) {
-		if (parse_size(v, 1, 1000000, &n) < 0) {
-			*why = xprintf("max_sessions must be 1..1000000, not \"%s\"", v);
+		if (parse_uint(v, 1, 1000000, &n) < 0) {
+			*why = xasprintf("max_sessions must be 1..1000000, not \"%s\"", v);
 			return -1;
 		}
 		c->max_sessions = (size_t)n;
 	} else if (!strcmp(k, "max_line")) {
-		if (parse_size(v, 256, 16777216, &n) < 0) {
-			*why = xprintf("max_line must be 256..16777216, not \"%s\"", v);
+		if (parse_uint(v, 256, 16777216, &n) < 0) {
+			*why = xasprintf("max_line must be 256..16777216, not \"%s\"", v);
 			return -1;
 		}
 		c->max_line = (size_t)n;
 	} else if (!strcmp(k, "max_buffer")) {
-		if (parse_size(v, 4096, 1073741824, &n) < 0) {
-			*why = xprintf("max_buffer must be 4096..1073741824, not \"%s\"", v);
+		if (parse_uint(v, 4096, 1073741824, &n) < 0) {
+			*why = xasprintf("max_buffer must be 4096..1073741824, not \"%s\"", v);
 			return -1;
 		}
 		c->max_buffer = (size_t)n;
 	} else {
-		*why = xprintf("unknown key \"%s\" in [daemon]", k);
+		*why = xasprintf("unknown key \"%s\" in [daemon]", k);
 		return -1;
 	}
 	return 0;
@@ -457,7 +429,7 @@ static int config_handler(void *user, const char *section, const char *k, const 
 	if (cp->cause)
 		return 0;     /* report only the first error */
 	if (!*v && strcmp(k, "log") && strcmp(k, "workdir")) {
-		why = xprintf("empty value for \"%s\"", k);
+		why = xasprintf("empty value for \"%s\"", k);
 		rc = -1;
 	} else if (!strcmp(section, "daemon")) {
 		rc = daemon_key(cp->c, k, v, &why);
@@ -466,14 +438,14 @@ static int config_handler(void *user, const char *section, const char *k, const 
 	} else if ((name = section_name(section, "listen")) != NULL) {
 		rc = listen_key(cp->c, name, k, v, &why);
 	} else if (!*section) {
-		why = xprintf("key \"%s\" outside any section", k);
+		why = xasprintf("key \"%s\" outside any section", k);
 		rc = -1;
 	} else {
-		why = xprintf("unknown section [%s] ([engine NAME], [listen NAME], [daemon])", section);
+		why = xasprintf("unknown section [%s] ([engine NAME], [listen NAME], [daemon])", section);
 		rc = -1;
 	}
 	if (rc < 0) {
-		cp->cause = xprintf("line %d: %s", cp->lineno, why);
+		cp->cause = xasprintf("line %d: %s", cp->lineno, why);
 		cp->cause_line = cp->lineno;
 		free(why);
 		return 0;
@@ -494,7 +466,7 @@ static char *config_reader(char *str, int num, void *stream)
 	size_t len = strlen(str);
 	cp->at_line_start = len > 0 && str[len - 1] == '\n';
 	if (!cp->at_line_start && len + 1 >= (size_t)num && !feof(cp->f)) {
-		cp->cause = xprintf("line %d: longer than %d bytes", cp->lineno, num - 3);
+		cp->cause = xasprintf("line %d: longer than %d bytes", cp->lineno, num - 3);
 		cp->cause_line = cp->lineno;
 		return NULL;
 	}
@@ -508,12 +480,12 @@ static int config_check(const struct config *c, char **why)
 		const struct engine_profile *p = &c->profiles[i];
 		if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
 			if (!p->argv) {
-				*why = xprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
+				*why = xasprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
 				return -1;
 			}
 		} else if (!strcmp(p->kind, "trylobot")) {
 			if (!p->host || !p->port) {
-				*why = xprintf("[engine %s]: kind trylobot needs host and port", p->name);
+				*why = xasprintf("[engine %s]: kind trylobot needs host and port", p->name);
 				return -1;
 			}
 		}
@@ -521,13 +493,13 @@ static int config_check(const struct config *c, char **why)
 	for (size_t i = 0; i < c->nlisteners; i++) {
 		const struct listener_conf *l = &c->listeners[i];
 		if (!config_profile(c, l->engine)) {
-			*why = xprintf("[listen %s]: no [engine %s]", l->name, l->engine);
+			*why = xasprintf("[listen %s]: no [engine %s]", l->name, l->engine);
 			return -1;
 		}
 		for (size_t j = 0; j < i; j++) {
 			const struct listener_conf *o = &c->listeners[j];
 			if (l->port && o->port == l->port && !strcmp(o->address, l->address)) {
-				*why = xprintf("[listen %s] and [listen %s] both use %s port %u",
+				*why = xasprintf("[listen %s] and [listen %s] both use %s port %u",
 					       o->name, l->name, l->address, l->port);
 				return -1;
 			}
@@ -543,7 +515,7 @@ int config_load(struct config *c, const char *path, char **cause)
 
 	cp.f = fopen(path, "r");
 	if (!cp.f) {
-		*cause = xprintf("%s: %s", path, strerror(errno));
+		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	int rc = ini_parse_stream(config_reader, &cp, config_handler, &cp);
@@ -551,17 +523,17 @@ int config_load(struct config *c, const char *path, char **cause)
 	if (rc > 0 && (!cp.cause || rc < cp.cause_line)) {
 		/* inih goes on after a malformed line: that line is the first error */
 		free(cp.cause);
-		cp.cause = xprintf("line %d: syntax error", rc);
+		cp.cause = xasprintf("line %d: syntax error", rc);
 	}
 	if (!cp.cause && rc < 0)
-		cp.cause = xprintf("cannot parse (error %d)", rc);
+		cp.cause = xasprintf("cannot parse (error %d)", rc);
 	if (cp.cause) {
-		*cause = xprintf("%s: %s", path, cp.cause);
+		*cause = xasprintf("%s: %s", path, cp.cause);
 		free(cp.cause);
 		return -1;
 	}
 	if (config_check(c, &why) < 0) {
-		*cause = xprintf("%s: %s", path, why);
+		*cause = xasprintf("%s: %s", path, why);
 		free(why);
 		return -1;
 	}
@@ -574,13 +546,13 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 	if (!kind)
 		kind = command && !strcmp(command, "builtin") ? "builtin" : "uhp";
 	if (!kind_known(kind)) {
-		*cause = xprintf("unknown engine kind \"%s\"", kind);
+		*cause = xasprintf("unknown engine kind \"%s\"", kind);
 		return NULL;
 	}
 	char **argv = NULL;
 	if (strcmp(kind, "builtin") != 0) {
 		if (!command) {
-			*cause = xprintf("engine kind %s needs a command", kind);
+			*cause = xasprintf("engine kind %s needs a command", kind);
 			return NULL;
 		}
 		argv = command_split(command, cause);

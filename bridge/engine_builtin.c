@@ -20,6 +20,7 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 #include "core/search.h"
 
 #define HASH_MB_MIN     1
@@ -67,15 +68,6 @@ struct builtin {
 };
 
 static const struct engine_ops builtin_ops;
-
-static void lines_free(char **lines)
-{
-	if (!lines)
-		return;
-	for (char **l = lines; *l; l++)
-		free(*l);
-	free(lines);
-}
 
 /* Whether the deadline has passed (worker thread). */
 static int deadline_passed(const struct builtin *b)

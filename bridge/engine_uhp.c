@@ -29,6 +29,7 @@
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
 #include "bridge/proc.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
 /* Catch-up by "play" only for a few plies; beyond that one newgame is cheaper. */
@@ -101,29 +102,6 @@ struct ue {
 static const struct engine_ops ue_ops;
 static void ue_wire(struct ue *u);
 static void ue_down(struct ue *u, const char *what);
-
-static char *ue_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *ue_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		perror("vasprintf");
-		abort();
-	}
-	va_end(ap);
-	return s;
-}
-
-static void lines_free(char **lines)
-{
-	if (!lines)
-		return;
-	for (char **l = lines; *l; l++)
-		free(*l);
-	free(lines);
-}
 
 static void ue_reply_reset(struct ue *u)
 {
@@ -459,7 +437,7 @@ static void ue_reply_done(struct ue *u)
 	case UE_STEP_PLAY:
 		if (u->errmsg) {
 			enum engine_status st = u->errstatus;
-			char *msg = ue_printf("engine refused \"%s\": %s", u->cmd, u->errmsg);
+			char *msg = xasprintf("engine refused \"%s\": %s", u->cmd, u->errmsg);
 			u->synced = 0;
 			ue_finish(u, st, msg, NULL, NULL);
 			free(msg);
@@ -480,7 +458,7 @@ static void ue_reply_done(struct ue *u)
 		break;
 	case UE_STEP_BESTMOVE: {
 		if (u->errmsg) {
-			char *msg = ue_printf("%s", u->errmsg);
+			char *msg = xasprintf("%s", u->errmsg);
 			ue_finish(u, ENGINE_ERROR, msg, NULL, NULL);
 			free(msg);
 			return;
@@ -514,7 +492,7 @@ static void ue_reply_done(struct ue *u)
 		memcpy(lines, u->lines, u->nlines * sizeof *lines);
 		u->nlines = 0;      /* moved into the result */
 		if (u->errmsg) {
-			char *msg = ue_printf("%s", u->errmsg);
+			char *msg = xasprintf("%s", u->errmsg);
 			ue_finish(u, u->errstatus, msg, NULL, lines);
 			free(msg);
 		} else {
@@ -798,11 +776,11 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 	if (u->job != UE_JOB_NONE || u->result_ready)
 		return -1;
 	if (argc == 0)
-		line = ue_printf("options");
+		line = xasprintf("options");
 	else if (argc == 2 && !strcmp(argv[0], "get"))
-		line = ue_printf("options get %s", argv[1]);
+		line = xasprintf("options get %s", argv[1]);
 	else if (argc == 3 && !strcmp(argv[0], "set"))
-		line = ue_printf("options set %s %s", argv[1], argv[2]);
+		line = xasprintf("options set %s %s", argv[1], argv[2]);
 	else
 		return -1;
 	if (strlen(line) >= ENGINE_UHP_MAX_LINE || strpbrk(line, "\r\n")) {
@@ -848,12 +826,12 @@ void engine_uhp_set_log_id(struct engine *e, unsigned id)
 struct engine *engine_uhp_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->argv || !p->argv[0]) {
-		*cause = ue_printf("engine %s: no command", p->name);
+		*cause = xasprintf("engine %s: no command", p->name);
 		return NULL;
 	}
 	struct ue *u = calloc(1, sizeof *u);
 	if (!u) {
-		*cause = ue_printf("out of memory");
+		*cause = xasprintf("out of memory");
 		return NULL;
 	}
 	u->e.ops = &ue_ops;
@@ -872,7 +850,7 @@ struct engine *engine_uhp_new(struct event_base *base, const struct engine_profi
 		hive_game_free(&u->mirror);
 		hive_game_free(&u->want);
 		free(u);
-		*cause = ue_printf("out of memory");
+		*cause = xasprintf("out of memory");
 		return NULL;
 	}
 	return &u->e;

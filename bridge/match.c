@@ -45,6 +45,7 @@
 #include "bridge/match.h"
 #include "bridge/proc.h"
 #include "bridge/sprt.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
@@ -174,28 +175,6 @@ static void slot_abandon(struct slot *s);
 static void match_check_done(struct match *m);
 
 /* --- small helpers ----------------------------------------------------------- */
-
-static int64_t elapsed_us(const struct timespec *t0)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000000 + (now.tv_nsec - t0->tv_nsec) / 1000;
-}
-
-/* A decimal in [lo, hi]; -1 if not. */
-static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
-		      unsigned long long *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* "MS" or "MS+INC". */
 static int parse_clock(const char *s, uint64_t *ms, uint64_t *inc)
