@@ -2,6 +2,7 @@
  * main.c: the hivebridge command line. One binary, a few subcommands:
  *
  *   hivebridge uhp [--engine CMD | --profile NAME] [--config FILE] [--log FILE]
+ *   hivebridge hub [--engine CMD | --profile NAME] [--config FILE] [--log FILE]
  *   hivebridge perft [--type GAMETYPE | --game GAMESTRING] DEPTH
  *   hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine CMD] [--log FILE]
  *   hivebridge --version | help
@@ -19,10 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adapters/hub/hub_front.h"
 #include "adapters/uhp/uhp_session.h"
+#include "bridge/check.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
+#include "bridge/match.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
 #include "core/game.h"
@@ -35,10 +39,18 @@ static const char usage_text[] =
 	"  uhp [--engine CMD | --profile NAME] [--config FILE] [--log FILE]\n"
 	"        speak UHP on stdin/stdout; the moves are played by the built-in engine,\n"
 	"        an external UHP engine (--engine \"path args\") or a configured profile\n"
+	"  hub [--engine CMD | --profile NAME] [--config FILE] [--log FILE]\n"
+	"        speak Hub (docs/hub-hive.md) on stdin/stdout, with the same engines;\n"
+	"        --engine \"hub:path args\" runs an external Hub engine\n"
 	"  perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
 	"        print perft(d) for d = 0..DEPTH with timings\n"
 	"  serve [--config FILE] [--listen ADDR:PORT] [--engine CMD] [--log FILE]\n"
 	"        run the daemon (UHP over TCP) until SIGINT or SIGTERM\n"
+	"  check [--json] [--timeout-ms N] [--time-margin-ms N] [--positions N] [--seed S]\n"
+	"        [--data DIR] [--verbose] -- CMD... | \"CMD ARGS\" | builtin\n"
+	"        run the UHP conformance suite against an engine and report\n"
+	"  match [options] ENGINE_A ENGINE_B\n"
+	"        refereed games between two engines (hivebridge match --help)\n"
 	"  --version    print the version\n"
 	"  help         print this text\n";
 
@@ -268,6 +280,115 @@ out:
 	return status;
 }
 
+/* `hivebridge hub`: cmd_uhp with a Hub session. "--engine hub:CMD" names an external
+ * Hub engine; any other --engine is what cmd_uhp takes. */
+static int cmd_hub(int argc, char **argv)
+{
+	struct cli cli;
+	struct config c;
+	struct stdio_run run = { 0 };
+	struct hub_front *session = NULL;
+	const struct engine_profile *p;
+	struct event_config *ecfg;
+	struct event *sig_int = NULL, *sig_term = NULL, *sig_hup = NULL;
+	struct bufferevent *in, *out;
+	char *cause = NULL;
+	int flags0, flags1, status = 1;
+
+	if (cli_parse(argc, argv, "--engine --profile --config --log", &cli) < 0 || cli.arg)
+		return usage(stderr, 2);
+	if (cli.engine && cli.profile) {
+		fprintf(stderr, "hivebridge hub: --engine and --profile exclude each other\n");
+		return 2;
+	}
+	if (load_config(&c, &cli) < 0)
+		return 1;
+	if (cli.engine && !strncmp(cli.engine, "hub:", 4))
+		p = config_add_command(&c, "hub", cli.engine + 4, &cause);
+	else if (cli.engine)
+		p = config_add_command(&c, NULL, cli.engine, &cause);
+	else
+		p = config_profile(&c, cli.profile ? cli.profile : "builtin");
+	if (!p) {
+		if (cause)
+			fprintf(stderr, "hivebridge hub: %s\n", cause);
+		else
+			fprintf(stderr, "hivebridge hub: no engine profile \"%s\"\n",
+				cli.profile ? cli.profile : "builtin");
+		free(cause);
+		config_free(&c);
+		return 1;
+	}
+	if (open_log(&c, &cli) < 0) {
+		config_free(&c);
+		return 1;
+	}
+
+	evthread_use_pthreads();
+	ecfg = event_config_new();
+	if (ecfg && (!epoll_ok(STDIN_FILENO) || !epoll_ok(STDOUT_FILENO)))
+		event_config_avoid_method(ecfg, "epoll");
+	run.base = ecfg ? event_base_new_with_config(ecfg) : NULL;
+	if (ecfg)
+		event_config_free(ecfg);
+	if (!run.base) {
+		fprintf(stderr, "hivebridge hub: cannot create the event loop\n");
+		log_close();
+		config_free(&c);
+		return 1;
+	}
+
+	flags0 = fcntl(STDIN_FILENO, F_GETFL);
+	flags1 = fcntl(STDOUT_FILENO, F_GETFL);
+	evutil_make_socket_nonblocking(STDIN_FILENO);
+	evutil_make_socket_nonblocking(STDOUT_FILENO);
+	in = bufferevent_socket_new(run.base, STDIN_FILENO, 0);
+	out = bufferevent_socket_new(run.base, STDOUT_FILENO, 0);
+	if (!in || !out) {
+		fprintf(stderr, "hivebridge hub: cannot set up stdio\n");
+		if (in)
+			bufferevent_free(in);
+		if (out)
+			bufferevent_free(out);
+		goto out;
+	}
+	struct session_limits lim = { c.max_line, c.max_buffer, 0 };
+	session = hub_front_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
+	if (!session) {
+		fprintf(stderr, "hivebridge hub: cannot start the session\n");
+		goto out;
+	}
+	sig_int = evsignal_new(run.base, SIGINT, on_terminate, &run);
+	sig_term = evsignal_new(run.base, SIGTERM, on_terminate, &run);
+	sig_hup = evsignal_new(run.base, SIGHUP, on_hup, &run);
+	if (sig_int)
+		evsignal_add(sig_int, NULL);
+	if (sig_term)
+		evsignal_add(sig_term, NULL);
+	if (sig_hup)
+		evsignal_add(sig_hup, NULL);
+
+	event_base_dispatch(run.base);
+	status = 0;
+out:
+	hub_front_free(session);
+	proc_drain(run.base, 2 * (p ? p->stop_timeout_ms : 0) + 1000);
+	if (sig_hup)
+		event_free(sig_hup);
+	if (sig_term)
+		event_free(sig_term);
+	if (sig_int)
+		event_free(sig_int);
+	event_base_free(run.base);
+	if (flags0 >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, flags0);
+	if (flags1 >= 0)
+		fcntl(STDOUT_FILENO, F_SETFL, flags1);
+	log_close();
+	config_free(&c);
+	return status;
+}
+
 static int cmd_perft(int argc, char **argv)
 {
 	struct cli cli;
@@ -398,10 +519,16 @@ int main(int argc, char **argv)
 		return usage(stdout, 0);
 	if (!strcmp(cmd, "uhp"))
 		return cmd_uhp(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hub"))
+		return cmd_hub(argc - 1, argv + 1);
 	if (!strcmp(cmd, "perft"))
 		return cmd_perft(argc - 1, argv + 1);
 	if (!strcmp(cmd, "serve"))
 		return cmd_serve(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return check_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "match"))
+		return match_main(argc - 1, argv + 1);
 	fprintf(stderr, "hivebridge: unknown command %s\n", cmd);
 	return usage(stderr, 2);
 }

@@ -1,0 +1,1183 @@
+/*
+ * hub_front.c: the bridge as a Hub engine (docs/hub-hive.md). The session owns the
+ * canonical game; pos, level and the parameters are answered from the core and the
+ * codec, go and the engine's options go to the engine through bridge/engine.h.
+ *
+ * Unlike UHP, Hub keeps reading during a search (ping, stop and ponder-hit must get
+ * through), so the input is a queue only while an engine start or option command is
+ * outstanding. Memory stays bounded: the read watermark holds one maximal line, input
+ * pauses while the client leaves more than max_buffer of answers unread, and info
+ * lines are dropped (never done) while it does. Every resumption goes through
+ * process_ev and closing through close_ev, so nothing re-enters the session from
+ * inside an engine call.
+ */
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "adapters/hub/hub_codec.h"
+#include "adapters/hub/hub_front.h"
+#include "adapters/uhp/uhp_codec.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
+#include "bridge/engine_hub.h"
+#include "bridge/engine_uhp.h"
+#include "bridge/log.h"
+#include "core/game.h"
+
+/* go think with no level yet: the profile has no limit of its own, so this one. */
+#define HF_DEFAULT_MOVETIME_MS 5000
+/* Slack on top of move-time before the session itself asks the engine to stop. */
+#define HF_STOP_SLACK_MS       50
+#define HF_HASH_MIN            1
+#define HF_HASH_MAX            4096
+#define HF_ERROR_MAX           1024
+/* The engine option the hash parameter stands for, and the one that turns info on. */
+#define HF_OPT_HASH            "HashMB"
+#define HF_OPT_REPORT          "ReportIntermediateBestMoves"
+
+enum hf_busy {
+	HF_IDLE,
+	HF_START,       /* engine_start outstanding: input queued */
+	HF_OPTIONS,     /* engine_options outstanding: input queued */
+	HF_SEARCH       /* engine_go outstanding: only ping, stop, ponder-hit, quit */
+};
+
+enum hf_optjob { HF_JOB_LIST, HF_JOB_REPORT, HF_JOB_SET };
+
+struct hub_front {
+	struct event_base     *base;
+	struct bufferevent    *in;
+	struct bufferevent    *out;          /* == in for a socket */
+	unsigned               id;
+	const struct engine_profile *profile;
+	struct session_limits  lim;
+	front_closed_cb       *closed;
+	void                  *closed_arg;
+
+	struct engine         *engine;       /* NULL until created (again) */
+
+	/* Parameters. */
+	unsigned               variant;
+	size_t                 hash_mb;
+	struct uhp_option     *opts;         /* the engine's options, owned */
+	size_t                 nopts;
+
+	/* The next search. */
+	struct hive_game       game;
+	int                    have_pos;
+	struct hub_level       level;
+	int                    have_level;
+
+	/* The engine command outstanding. */
+	enum hf_busy           busy;
+	enum hf_optjob         optjob;
+	char                  *opt_argv[3];  /* options command in flight, owned */
+	enum hub_go_mode       mode;
+	int                    stopping;     /* stop sent: the next done is final */
+	int                    restart;      /* ponder-hit: search again when done comes */
+	struct timespec        t0;           /* when the limits started to count */
+	struct hive_search_info last;        /* latest info, for ponder= and fall-backs */
+	int                    have_last;
+
+	int                    discarding;   /* inside an over-long line */
+	size_t                 discarded;
+	int                    eof;
+	int                    paused;
+	int                    finishing;
+	int                    closed_fired;
+
+	struct event          *process_ev;
+	struct event          *close_ev;
+	struct event          *stop_ev;      /* move-time deadline */
+};
+
+static void session_process(struct hub_front *s);
+
+/* ---- output ---- */
+
+static void out_line(struct hub_front *s, const char *line, size_t len)
+{
+	struct evbuffer *o = bufferevent_get_output(s->out);
+	evbuffer_add(o, line, len);
+	evbuffer_add(o, "\n", 1);
+	log_proto(s->id, LOG_CLIENT_OUT, line, len);
+}
+
+static void out_str(struct hub_front *s, const char *line)
+{
+	out_line(s, line, strlen(line));
+}
+
+/* Ends a hub_writer line: sends it, or logs why it could not be built. */
+static void out_writer(struct hub_front *s, struct hub_writer *w)
+{
+	int n = hub_writer_end(w);
+	if (n < 0) {
+		log_note(s->id, "hub: cannot write a '%.16s' line: %s", w->buf, w->error);
+		return;
+	}
+	out_line(s, w->buf, (size_t)n);
+}
+
+static void out_error(struct hub_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_error(struct hub_front *s, const char *fmt, ...)
+{
+	char msg[HF_ERROR_MAX], line[HF_ERROR_MAX + 32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	int n = hub_error_write(line, sizeof line, msg);
+	if (n >= 0)
+		out_line(s, line, (size_t)n);
+}
+
+static int output_full(const struct hub_front *s)
+{
+	return evbuffer_get_length(bufferevent_get_output(s->out)) > s->lim.max_buffer;
+}
+
+/* ---- session plumbing ---- */
+
+static void schedule(struct hub_front *s)
+{
+	event_active(s->process_ev, EV_READ, 0);
+}
+
+/* Ends the session: flushes what is queued for the client, then fires closed. */
+static void session_finish(struct hub_front *s, int flush)
+{
+	if (s->finishing && flush)
+		return;
+	s->finishing = 1;
+	bufferevent_disable(s->in, EV_READ);
+	if (s->busy == HF_SEARCH && s->engine)
+		engine_stop(s->engine);
+	if (flush && evbuffer_get_length(bufferevent_get_output(s->out)) > 0) {
+		bufferevent_setwatermark(s->out, EV_WRITE, 0, 0);
+		return;
+	}
+	event_active(s->close_ev, EV_READ, 0);
+}
+
+static void close_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct hub_front *s = arg;
+	if (s->closed_fired)
+		return;
+	s->closed_fired = 1;
+	if (s->closed)
+		s->closed(s->closed_arg);   /* may free s */
+}
+
+static void process_event(evutil_socket_t fd, short what, void *arg)
+{
+	session_process(arg);
+}
+
+static void stop_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct hub_front *s = arg;
+	if (s->busy == HF_SEARCH && s->engine)
+		engine_stop(s->engine);
+}
+
+static void arm_stop(struct hub_front *s, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	evtimer_add(s->stop_ev, &tv);
+}
+
+static uint64_t elapsed_ms(const struct hub_front *s)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	int64_t ms = (int64_t)(now.tv_sec - s->t0.tv_sec) * 1000 +
+		(now.tv_nsec - s->t0.tv_nsec) / 1000000;
+	return ms > 0 ? (uint64_t)ms : 0;
+}
+
+/* The engine, created on first use and again if creating it failed before. */
+static struct engine *session_engine(struct hub_front *s, char **cause)
+{
+	if (!s->engine) {
+		s->engine = engine_new(s->base, s->profile, cause);
+		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "uhp"))
+			engine_uhp_set_log_id(s->engine, s->id);
+		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "hub"))
+			engine_hub_set_log_id(s->engine, s->id);
+	}
+	return s->engine;
+}
+
+/* ---- the engine's options, as Hub parameters ---- */
+
+static struct uhp_option *option_find(struct hub_front *s, const char *name)
+{
+	for (size_t i = 0; i < s->nopts; i++)
+		if (!strcasecmp(s->opts[i].name, name))
+			return &s->opts[i];
+	return NULL;
+}
+
+/* Replaces the cached option lines with the engine's list. */
+static void options_load(struct hub_front *s, const char **lines)
+{
+	size_t n = 0;
+	char err[128];
+
+	free(s->opts);
+	s->opts = NULL;
+	s->nopts = 0;
+	for (const char **l = lines; l && *l; l++)
+		n++;
+	if (n == 0 || !(s->opts = calloc(n, sizeof *s->opts)))
+		return;
+	for (const char **l = lines; *l; l++) {
+		if (uhp_option_parse(*l, strlen(*l), &s->opts[s->nopts], err, sizeof err) < 0) {
+			log_note(s->id, "hub: engine option line ignored (%s): %s", err, *l);
+			continue;
+		}
+		s->nopts++;
+	}
+}
+
+/* Takes the engine's answer to "options set" into the cache. */
+static void options_update(struct hub_front *s, const char **lines, const char *name,
+			   const char *value)
+{
+	struct uhp_option o;
+	struct uhp_option *cur = option_find(s, name);
+	char err[128];
+
+	if (!cur)
+		return;
+	if (lines && lines[0] && uhp_option_parse(lines[0], strlen(lines[0]), &o, err, sizeof err) == 0 &&
+	    !strcasecmp(o.name, name))
+		*cur = o;
+	else
+		snprintf(cur->value, sizeof cur->value, "%s", value);
+}
+
+static void opt_argv_free(struct hub_front *s)
+{
+	for (int i = 0; i < 3; i++) {
+		free(s->opt_argv[i]);
+		s->opt_argv[i] = NULL;
+	}
+}
+
+static void options_cb(void *arg, const struct engine_result *r);
+
+/* Sends "options set name value" to the engine; the answer comes to options_cb. */
+static int engine_set(struct hub_front *s, enum hf_optjob job, const char *name, const char *value)
+{
+	char *cause = NULL;
+	struct engine *e = session_engine(s, &cause);
+
+	if (!e) {
+		if (job == HF_JOB_SET)
+			out_error(s, "engine failed: %s", cause ? cause : "cannot create it");
+		free(cause);
+		return -1;
+	}
+	opt_argv_free(s);
+	s->opt_argv[0] = strdup("set");
+	s->opt_argv[1] = strdup(name);
+	s->opt_argv[2] = strdup(value);
+	if (!s->opt_argv[0] || !s->opt_argv[1] || !s->opt_argv[2]) {
+		opt_argv_free(s);
+		if (job == HF_JOB_SET)
+			out_error(s, "out of memory");
+		return -1;
+	}
+	s->busy = HF_OPTIONS;
+	s->optjob = job;
+	if (engine_options(e, 3, (const char **)s->opt_argv, options_cb, s) < 0) {
+		s->busy = HF_IDLE;
+		opt_argv_free(s);
+		if (job == HF_JOB_SET)
+			out_error(s, "the engine cannot take parameters now");
+		return -1;
+	}
+	return 0;
+}
+
+static void options_cb(void *arg, const struct engine_result *r)
+{
+	struct hub_front *s = arg;
+	enum hf_optjob job = s->optjob;
+
+	s->busy = HF_IDLE;
+	switch (job) {
+	case HF_JOB_LIST:
+		if (r->status != ENGINE_OK) {
+			log_note(s->id, "hub: the engine lists no options: %s",
+				 r->message ? r->message : "?");
+			break;
+		}
+		options_load(s, r->lines);
+		/* info lines need the engine to report its iterations. */
+		struct uhp_option *rep = option_find(s, HF_OPT_REPORT);
+		if (rep && strcasecmp(rep->value, "true") != 0 &&
+		    engine_set(s, HF_JOB_REPORT, HF_OPT_REPORT, "True") == 0)
+			return;
+		break;
+	case HF_JOB_REPORT:
+	case HF_JOB_SET:
+		if (r->status == ENGINE_OK) {
+			options_update(s, r->lines, s->opt_argv[1], s->opt_argv[2]);
+		} else if (job == HF_JOB_SET) {
+			out_error(s, "set-param %s: %s", s->opt_argv[1],
+				  r->message ? r->message : "refused by the engine");
+		} else {
+			log_note(s->id, "hub: the engine refused %s: %s", HF_OPT_REPORT,
+				 r->message ? r->message : "?");
+		}
+		break;
+	}
+	opt_argv_free(s);
+	schedule(s);
+}
+
+static void started_cb(void *arg, const struct engine_result *r)
+{
+	struct hub_front *s = arg;
+
+	s->busy = HF_IDLE;
+	if (r->status != ENGINE_OK) {
+		/* Said at the next command that needs it; the back end restarts on use. */
+		log_note(s->id, "hub: engine did not start: %s", r->message ? r->message : "?");
+		schedule(s);
+		return;
+	}
+	s->busy = HF_OPTIONS;
+	s->optjob = HF_JOB_LIST;
+	if (engine_options(s->engine, 0, (const char **)s->opt_argv, options_cb, s) < 0) {
+		s->busy = HF_IDLE;
+		log_note(s->id, "hub: the engine cannot list its options");
+	}
+	schedule(s);
+}
+
+/* param line of one engine option (UHP option types mapped onto Hub's). */
+static void out_param_option(struct hub_front *s, const struct uhp_option *o)
+{
+	char line[4096], values[UHP_OPT_MAX_VALUES * (UHP_OPT_VALUE_MAX + 1)];
+	struct hub_writer w;
+	size_t n = 0;
+
+	hub_writer_begin(&w, line, sizeof line, "param");
+	hub_writer_add(&w, "name", o->name);
+	switch (o->type) {
+	case UHP_OPT_BOOL:
+		hub_writer_add(&w, "value", strcasecmp(o->value, "true") ? "false" : "true");
+		hub_writer_add(&w, "type", "bool");
+		break;
+	case UHP_OPT_INT:
+	case UHP_OPT_DOUBLE:
+		hub_writer_add(&w, "value", o->value);
+		hub_writer_add(&w, "type", o->type == UHP_OPT_INT ? "int" : "real");
+		if (o->min[0])
+			hub_writer_add(&w, "min", o->min);
+		if (o->max[0])
+			hub_writer_add(&w, "max", o->max);
+		break;
+	case UHP_OPT_ENUM:
+		hub_writer_add(&w, "value", o->value);
+		hub_writer_add(&w, "type", "enum");
+		values[0] = 0;
+		for (size_t i = 0; i < o->nvalues; i++)
+			n += (size_t)snprintf(values + n, sizeof values - n, "%s%s", i ? " " : "",
+					      o->values[i]);
+		hub_writer_add(&w, "values", values);
+		break;
+	}
+	out_writer(s, &w);
+}
+
+/* Game types in the order the docs list them (expansion bits M=1, L=2, P=4). */
+static const unsigned hf_variants[] = { 0, 1, 2, 4, 3, 5, 6, 7 };
+
+static void variant_list(char *buf, size_t len, const char *sep, const char *last_sep)
+{
+	size_t n = 0, nv = sizeof hf_variants / sizeof hf_variants[0];
+	buf[0] = 0;
+	for (size_t i = 0; i < nv && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      i == 0 ? "" : i + 1 == nv ? last_sep : sep,
+				      hive_gametype_name(hf_variants[i]));
+}
+
+/* ---- search ---- */
+
+/* The engine limits of a search of the given mode under the current level. */
+static void search_limits(const struct hub_front *s, enum hub_go_mode mode, struct engine_limits *l)
+{
+	const struct hub_level *lv = &s->level;
+	int side = hive_side_to_move(&s->game.board);
+
+	memset(l, 0, sizeof *l);
+	if (mode == HUB_GO_PONDER) {
+		l->infinite = 1;         /* the clock starts at ponder-hit */
+		return;
+	}
+	if (!s->have_level) {
+		if (mode == HUB_GO_ANALYZE)
+			l->infinite = 1;
+		else
+			l->movetime_ms = HF_DEFAULT_MOVETIME_MS;
+		return;
+	}
+	l->depth = lv->depth;
+	l->nodes = lv->nodes;
+	if (lv->has_move_time)
+		l->movetime_ms = lv->move_time_ms ? lv->move_time_ms : 1;
+	if (lv->has_time) {
+		/* 0 would mean "no clock": an overrun clock still asks for a move now. */
+		l->time_ms[side] = lv->time_ms ? lv->time_ms : 1;
+		l->inc_ms[side] = lv->inc_ms;
+		l->moves_to_go = lv->moves;
+	}
+	l->infinite = lv->infinite;
+}
+
+static void info_cb(void *arg, const struct hive_search_info *info);
+static void search_done(void *arg, const struct engine_result *r);
+
+/* Starts engine_go; 0, or -1 (nothing started). */
+static int search_start(struct hub_front *s, enum hub_go_mode mode)
+{
+	struct engine_limits l;
+
+	search_limits(s, mode, &l);
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	if (engine_go(s->engine, &s->game, &l, info_cb, search_done, s) < 0)
+		return -1;
+	if (l.movetime_ms && !l.infinite)
+		arm_stop(s, l.movetime_ms + HF_STOP_SLACK_MS);
+	return 0;
+}
+
+static void info_cb(void *arg, const struct hive_search_info *info)
+{
+	struct hub_front *s = arg;
+	struct hive_board b = s->game.board;
+	char mvs[HIVE_MAX_PLY][HIVE_MOVESTR_MAX];
+	const char *pv[HIVE_MAX_PLY];
+	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 256];
+	size_t n = 0;
+	const char *why;
+
+	if (s->busy != HF_SEARCH || s->finishing)
+		return;
+	s->last = *info;
+	s->have_last = 1;
+	if (output_full(s))
+		return;          /* a client that does not read misses progress, not results */
+	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
+		struct hive_move m;
+		struct hive_undo u;
+		if (!hive_board_find_move(&b, info->pv[i], &m))
+			break;       /* the rest of the PV is not trustworthy */
+		hive_move_format(&b, m, mvs[n], sizeof mvs[n]);
+		pv[n] = mvs[n];
+		n++;
+		hive_board_do(&b, m, &u);
+	}
+	struct hub_info hi = {
+		.depth = info->depth, .has_score = 1, .score_cp = info->score,
+		.nodes = info->nodes, .has_time = 1, .time_ms = elapsed_ms(s),
+		.pv = pv, .pvlen = n,
+	};
+	int len = hub_info_write(line, sizeof line, &hi, &why);
+	if (len < 0) {
+		log_note(s->id, "hub: cannot write info: %s", why);
+		return;
+	}
+	out_line(s, line, (size_t)len);
+}
+
+/* done move=... [ponder=...] for a legal move of the current position. */
+static void out_done(struct hub_front *s, struct hive_move move)
+{
+	char mv[HIVE_MOVESTR_MAX], pd[HIVE_MOVESTR_MAX] = "", line[128];
+	const char *why;
+
+	hive_move_format(&s->game.board, move, mv, sizeof mv);
+	if (s->have_last && s->last.pvlen >= 2 && s->last.pv[0].piece == move.piece &&
+	    s->last.pv[0].to == move.to) {
+		struct hive_board b = s->game.board;
+		struct hive_undo u;
+		struct hive_move reply;
+		hive_board_do(&b, move, &u);
+		if (hive_board_find_move(&b, s->last.pv[1], &reply))
+			hive_move_format(&b, reply, pd, sizeof pd);
+	}
+	int n = hub_done_write(line, sizeof line, mv, pd, &why);
+	if (n < 0) {
+		log_note(s->id, "hub: cannot write done: %s", why);
+		return;
+	}
+	out_line(s, line, (size_t)n);
+}
+
+/* The engine gave no usable move, but every go gets one done: the best move of the
+ * last reported iteration, else the first legal move. */
+static void out_done_fallback(struct hub_front *s)
+{
+	struct hive_move m, *moves;
+
+	if (s->have_last && s->last.pvlen > 0 &&
+	    hive_board_find_move(&s->game.board, s->last.pv[0], &m)) {
+		out_done(s, m);
+		return;
+	}
+	moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
+	if (moves && hive_board_moves(&s->game.board, moves) > 0)
+		out_done(s, moves[0]);
+	else
+		log_note(s->id, "hub: no move to answer with");
+	free(moves);
+}
+
+static void search_done(void *arg, const struct engine_result *r)
+{
+	struct hub_front *s = arg;
+	struct hive_move legal;
+
+	evtimer_del(s->stop_ev);
+	if (s->finishing) {
+		s->busy = HF_IDLE;
+		return;
+	}
+	if (s->restart && !s->stopping && r->status == ENGINE_OK) {
+		/* ponder-hit: the same position, now with the clock running. */
+		s->restart = 0;
+		if (search_start(s, HUB_GO_THINK) == 0)
+			return;
+		log_note(s->id, "hub: cannot search again after ponder-hit; the pondering move stands");
+	}
+	s->restart = 0;
+	if (r->status == ENGINE_OK && hive_board_find_move(&s->game.board, r->move, &legal)) {
+		out_done(s, legal);
+	} else {
+		if (r->status == ENGINE_OK)
+			out_error(s, "engine failed: it chose an illegal move");
+		else
+			out_error(s, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
+				  r->message && *r->message ? r->message : "unknown error");
+		out_done_fallback(s);
+	}
+	s->busy = HF_IDLE;
+	schedule(s);
+}
+
+/* ---- commands ---- */
+
+static void cmd_hub(struct hub_front *s, const struct hub_msg *m)
+{
+	struct hub_writer w;
+	char line[4096], values[256];
+	const struct uhp_option *hash = option_find(s, HF_OPT_HASH);
+
+	hub_writer_begin(&w, line, sizeof line, "id");
+	hub_writer_add(&w, "name", "hivebridge");
+	hub_writer_add(&w, "version", HIVEBRIDGE_VERSION);
+	hub_writer_add(&w, "author", "The hivebridge authors");
+	if (s->engine && s->engine->id[0] && strcmp(s->engine->ops->name, "builtin") != 0)
+		hub_writer_add(&w, "engine", s->engine->id);
+	out_writer(s, &w);
+
+	variant_list(values, sizeof values, " ", " ");
+	hub_writer_begin(&w, line, sizeof line, "param");
+	hub_writer_add(&w, "name", "variant");
+	hub_writer_add(&w, "value", hive_gametype_name(s->variant));
+	hub_writer_add(&w, "type", "enum");
+	hub_writer_add(&w, "values", values);
+	out_writer(s, &w);
+
+	hub_writer_begin(&w, line, sizeof line, "param");
+	hub_writer_add(&w, "name", "hash");
+	if (hash)
+		hub_writer_add(&w, "value", hash->value);
+	else
+		hub_writer_addf(&w, "value", "%zu", s->hash_mb);
+	hub_writer_add(&w, "type", "int");
+	hub_writer_addf(&w, "min", "%d", HF_HASH_MIN);
+	hub_writer_addf(&w, "max", "%d", HF_HASH_MAX);
+	out_writer(s, &w);
+
+	for (size_t i = 0; i < s->nopts; i++)
+		if (strcasecmp(s->opts[i].name, HF_OPT_HASH) != 0)
+			out_param_option(s, &s->opts[i]);
+	out_str(s, "wait");
+}
+
+/* An integer in [lo, hi]; -1 otherwise. */
+static int parse_int(const char *v, long long lo, long long hi, long long *out)
+{
+	char *end;
+	errno = 0;
+	long long n = strtoll(v, &end, 10);
+	if (!*v || *end || errno || n < lo || n > hi)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* Checks a parameter value against its option's type; *uhp gets the value as the
+ * engine spells it. -1 with the reason in err. */
+static int option_value(const struct uhp_option *o, const char *v, const char **uhp,
+			char *err, size_t errlen)
+{
+	long long n, lo = INT64_MIN, hi = INT64_MAX;
+	char *end;
+
+	*uhp = v;
+	switch (o->type) {
+	case UHP_OPT_BOOL:
+		if (!strcasecmp(v, "true"))
+			*uhp = "True";
+		else if (!strcasecmp(v, "false"))
+			*uhp = "False";
+		else
+			goto bad;
+		return 0;
+	case UHP_OPT_INT:
+		if (o->min[0])
+			lo = strtoll(o->min, NULL, 10);
+		if (o->max[0])
+			hi = strtoll(o->max, NULL, 10);
+		if (parse_int(v, lo, hi, &n) < 0)
+			goto bad;
+		return 0;
+	case UHP_OPT_DOUBLE: {
+		errno = 0;
+		double d = strtod(v, &end);
+		if (!*v || *end || errno || !isfinite(d) ||
+		    (o->min[0] && d < strtod(o->min, NULL)) || (o->max[0] && d > strtod(o->max, NULL)))
+			goto bad;
+		return 0;
+	}
+	case UHP_OPT_ENUM:
+		for (size_t i = 0; i < o->nvalues; i++)
+			if (!strcmp(o->values[i], v))
+				return 0;
+		goto bad;
+	}
+bad:
+	snprintf(err, errlen, "bad value '%.64s' for parameter '%s'", v, o->name);
+	return -1;
+}
+
+static void cmd_set_param(struct hub_front *s, const struct hub_msg *m)
+{
+	const char *name = hub_msg_get(m, "name"), *value = hub_msg_get(m, "value");
+	char err[256], list[256];
+	const char *uhp;
+	long long n;
+	unsigned type;
+
+	if (!name || !value || !hub_msg_arg(m, "value")->has_value) {
+		out_error(s, "set-param needs name= and value=");
+		return;
+	}
+	if (!strcmp(name, "variant")) {
+		if (hive_gametype_parse(value, &type) != 0) {
+			variant_list(list, sizeof list, ", ", " or ");
+			out_error(s, "unknown variant '%.64s' (%s)", value, list);
+			return;
+		}
+		s->variant = type;
+		return;
+	}
+	if (!strcmp(name, "hash")) {
+		if (parse_int(value, HF_HASH_MIN, HF_HASH_MAX, &n) < 0) {
+			out_error(s, "bad hash '%.64s': expected an integer from %d to %d", value,
+				  HF_HASH_MIN, HF_HASH_MAX);
+			return;
+		}
+		s->hash_mb = (size_t)n;
+		if (option_find(s, HF_OPT_HASH))
+			engine_set(s, HF_JOB_SET, HF_OPT_HASH, value);
+		return;
+	}
+	const struct uhp_option *o = option_find(s, name);
+	if (!o || !strcasecmp(name, HF_OPT_HASH)) {
+		out_error(s, "unknown parameter '%.64s'", name);
+		return;
+	}
+	if (option_value(o, value, &uhp, err, sizeof err) < 0) {
+		out_error(s, "%s", err);
+		return;
+	}
+	engine_set(s, HF_JOB_SET, o->name, uhp);
+}
+
+static void cmd_init(struct hub_front *s, const struct hub_msg *m)
+{
+	out_str(s, "ready");
+}
+
+static void cmd_new_game(struct hub_front *s, const struct hub_msg *m)
+{
+	/* The engine interface has no "forget": each search is given the whole game. */
+	s->have_last = 0;
+	log_note(s->id, "hub: new game");
+}
+
+/* Plays a ';'-separated list of MoveStrings on g; -1 with the culprit in err. */
+static int play_list(struct hive_game *g, const char *list, char *err, size_t errlen)
+{
+	const char *cur = list, *item;
+	size_t len;
+	char mv[64], why[256];
+	struct hive_move m;
+
+	while (hub_list_next(&cur, &item, &len)) {
+		if (len >= sizeof mv) {
+			snprintf(err, errlen, "invalid move '%.32s...': too long", item);
+			return -1;
+		}
+		memcpy(mv, item, len);
+		mv[len] = 0;
+		int rc = hive_move_parse(&g->board, mv, &m, why, sizeof why);
+		if (rc == HIVE_OK)
+			rc = hive_game_play(g, m);
+		if (rc == HIVE_ERR_NOMEM)
+			snprintf(why, sizeof why, "out of memory");
+		if (rc != HIVE_OK) {
+			snprintf(err, errlen, "invalid move '%s': %s", mv, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void cmd_pos(struct hub_front *s, const struct hub_msg *m)
+{
+	const char *pos = hub_msg_get(m, "pos"), *var = hub_msg_get(m, "variant");
+	const char *moves = hub_msg_get(m, "moves");
+	char err[512], list[256];
+	unsigned type = s->variant;
+	struct hive_game g;
+
+	/* Whatever happens below, the previous position is gone. */
+	if (s->have_pos)
+		hive_game_free(&s->game);
+	s->have_pos = 0;
+	s->have_last = 0;
+	if (var && hive_gametype_parse(var, &type) != 0) {
+		variant_list(list, sizeof list, ", ", " or ");
+		out_error(s, "unknown variant '%.64s' (%s)", var, list);
+		return;
+	}
+	hive_game_init(&g, type);
+	if (pos) {
+		if (hive_game_parse(&g, pos, err, sizeof err) != HIVE_OK) {
+			out_error(s, "bad position: %s", err);
+			hive_game_free(&g);
+			return;
+		}
+		if (var && g.type != type) {
+			out_error(s, "pos= is a %s game but variant= says %s", hive_gametype_name(g.type),
+				  hive_gametype_name(type));
+			hive_game_free(&g);
+			return;
+		}
+	}
+	if (moves && play_list(&g, moves, err, sizeof err) < 0) {
+		out_error(s, "%s", err);
+		hive_game_free(&g);
+		return;
+	}
+	s->game = g;
+	s->have_pos = 1;
+}
+
+static void cmd_level(struct hub_front *s, const struct hub_msg *m)
+{
+	struct hub_level lv;
+	char err[256];
+
+	if (hub_level_parse(m, &lv, err, sizeof err) < 0) {
+		out_error(s, "%s", err);
+		return;
+	}
+	s->level = lv;
+	s->have_level = 1;
+}
+
+static void cmd_go(struct hub_front *s, const struct hub_msg *m)
+{
+	enum hub_go_mode mode;
+	char err[256], *cause = NULL;
+
+	if (hub_go_parse(m, &mode, err, sizeof err) < 0) {
+		out_error(s, "%s", err);
+		return;
+	}
+	if (!s->have_pos) {
+		out_error(s, "no position: send pos first");
+		return;
+	}
+	if (hive_game_over(&s->game.board)) {
+		out_error(s, "the game is over");
+		return;
+	}
+	if (!session_engine(s, &cause)) {
+		out_error(s, "engine failed: %s", cause ? cause : "cannot create it");
+		free(cause);
+		return;
+	}
+	s->busy = HF_SEARCH;
+	s->mode = mode;
+	s->stopping = 0;
+	s->restart = 0;
+	s->have_last = 0;
+	if (search_start(s, mode) < 0) {
+		s->busy = HF_IDLE;
+		out_error(s, "the engine cannot search now");
+	}
+}
+
+static void cmd_ponder_hit(struct hub_front *s, const struct hub_msg *m)
+{
+	struct engine_limits l;
+
+	if (s->busy != HF_SEARCH || s->mode != HUB_GO_PONDER || s->stopping)
+		return;      /* it crossed the done on the wire */
+	s->mode = HUB_GO_THINK;
+	search_limits(s, HUB_GO_THINK, &l);
+	if (l.infinite)
+		return;      /* nothing to count: the search goes on until stop */
+	/* The limits count from now: end the pondering search, then search again
+	 * (the engine's tables keep most of the work). */
+	s->restart = 1;
+	engine_stop(s->engine);
+}
+
+static void cmd_stop(struct hub_front *s, const struct hub_msg *m)
+{
+	if (s->busy != HF_SEARCH || s->stopping)
+		return;
+	s->stopping = 1;
+	s->restart = 0;
+	engine_stop(s->engine);
+}
+
+static void cmd_ping(struct hub_front *s, const struct hub_msg *m)
+{
+	out_str(s, "pong");
+}
+
+static void cmd_quit(struct hub_front *s, const struct hub_msg *m)
+{
+	session_finish(s, 1);
+}
+
+/* One table drives dispatch; in_search marks what a search lets through. */
+static const struct hf_cmd {
+	const char *name;
+	int         in_search;
+	void      (*run)(struct hub_front *s, const struct hub_msg *m);
+} hf_cmds[] = {
+	{ "hub", 0, cmd_hub },
+	{ "set-param", 0, cmd_set_param },
+	{ "init", 0, cmd_init },
+	{ "new-game", 0, cmd_new_game },
+	{ "pos", 0, cmd_pos },
+	{ "level", 0, cmd_level },
+	{ "go", 0, cmd_go },
+	{ "ponder-hit", 1, cmd_ponder_hit },
+	{ "stop", 1, cmd_stop },
+	{ "ping", 1, cmd_ping },
+	{ "quit", 1, cmd_quit },
+};
+
+static void session_command(struct hub_front *s, const char *line, size_t len)
+{
+	struct hub_msg m;
+	char err[512];
+
+	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	if (hub_line_parse_max(line, len, s->lim.max_line, &m, err, sizeof err) < 0) {
+		out_error(s, "%s", err);
+		hub_msg_free(&m);
+		return;
+	}
+	const struct hf_cmd *c = NULL;
+	for (size_t i = 0; i < sizeof hf_cmds / sizeof hf_cmds[0]; i++)
+		if (!strcmp(hf_cmds[i].name, m.cmd))
+			c = &hf_cmds[i];
+	if (!c) {
+		if (*m.cmd)
+			log_note(s->id, "hub: unknown command '%.32s' ignored", m.cmd);
+	} else if (s->busy == HF_SEARCH && !c->in_search) {
+		out_error(s, "%s is not allowed during a search (only ping, ponder-hit and stop)",
+			  c->name);
+	} else {
+		c->run(s, &m);
+	}
+	hub_msg_free(&m);
+}
+
+/* ---- input ---- */
+
+/* Whether the next command may run now. */
+static int can_read(const struct hub_front *s)
+{
+	return !s->finishing && (s->busy == HF_IDLE || s->busy == HF_SEARCH);
+}
+
+static void answer_too_long(struct hub_front *s)
+{
+	log_note(s->id, "client line too long: %zu bytes discarded", s->discarded);
+	out_error(s, "line too long: more than %zu bytes, discarded", s->lim.max_line);
+	s->discarding = 0;
+	s->discarded = 0;
+}
+
+/* Takes the next complete line off the input, handling over-long ones. Returns a
+ * malloc'd NUL-terminated line (caller frees), or NULL when none is ready. */
+static char *next_line(struct hub_front *s, size_t *lenp)
+{
+	struct evbuffer *inb = bufferevent_get_input(s->in);
+
+	for (;;) {
+		size_t avail = evbuffer_get_length(inb);
+		struct evbuffer_ptr eol = evbuffer_search(inb, "\n", 1, NULL);
+
+		if (s->discarding) {
+			if (eol.pos < 0) {
+				s->discarded += avail;
+				evbuffer_drain(inb, avail);
+				if (s->eof)
+					answer_too_long(s);
+				return NULL;
+			}
+			s->discarded += (size_t)eol.pos;
+			evbuffer_drain(inb, (size_t)eol.pos + 1);
+			answer_too_long(s);
+			if (!can_read(s))
+				return NULL;
+			continue;
+		}
+		size_t len;
+		int has_nl = eol.pos >= 0;
+		if (has_nl)
+			len = (size_t)eol.pos;
+		else if (avail > s->lim.max_line + 1) {
+			s->discarding = 1;     /* no newline in sight: drop it as it comes */
+			continue;
+		} else if (s->eof && avail > 0)
+			len = avail;           /* a last line without its newline */
+		else
+			return NULL;
+		size_t take = len + (size_t)has_nl;
+		if (len > s->lim.max_line + 1) {
+			evbuffer_drain(inb, take);
+			s->discarded = len;
+			answer_too_long(s);
+			if (!can_read(s))
+				return NULL;
+			continue;
+		}
+		char *line = malloc(len + 1);
+		if (!line)
+			return NULL;
+		evbuffer_remove(inb, line, len);
+		evbuffer_drain(inb, take - len);
+		if (len && line[len - 1] == '\r')
+			len--;
+		line[len] = 0;
+		if (len > s->lim.max_line) {
+			free(line);
+			s->discarded = len;
+			answer_too_long(s);
+			if (!can_read(s))
+				return NULL;
+			continue;
+		}
+		*lenp = len;
+		return line;
+	}
+}
+
+static void session_process(struct hub_front *s)
+{
+	while (can_read(s)) {
+		if (output_full(s)) {
+			if (!s->paused) {
+				s->paused = 1;
+				bufferevent_disable(s->in, EV_READ);
+				log_note(s->id, "output over %zu bytes: input paused", s->lim.max_buffer);
+			}
+			return;
+		}
+		size_t len;
+		char *line = next_line(s, &len);
+		if (!line)
+			break;
+		session_command(s, line, len);
+		free(line);
+	}
+	/* Input closed and fully read: as quit, even during a search (the GUI is gone). */
+	if (can_read(s) && s->eof && !s->discarding &&
+	    evbuffer_get_length(bufferevent_get_input(s->in)) == 0) {
+		log_note(s->id, "client EOF: quit");
+		session_finish(s, 1);
+	}
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	session_process(arg);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct hub_front *s = arg;
+	size_t left = evbuffer_get_length(bufferevent_get_output(s->out));
+
+	if (s->finishing) {
+		if (left == 0)
+			event_active(s->close_ev, EV_READ, 0);
+		return;
+	}
+	if (s->paused && left <= s->lim.max_buffer / 2) {
+		s->paused = 0;
+		if (!s->eof)
+			bufferevent_enable(s->in, EV_READ);
+		schedule(s);
+	}
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct hub_front *s = arg;
+
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (s->busy != HF_IDLE) {
+			bufferevent_enable(s->in, EV_READ);   /* waiting for the engine is not idleness */
+			return;
+		}
+		log_note(s->id, "idle time-out");
+		session_finish(s, 1);
+		return;
+	}
+	if (what & BEV_EVENT_ERROR) {
+		log_note(s->id, "I/O error on the %s side", bev == s->in ? "input" : "output");
+		session_finish(s, 0);
+		return;
+	}
+	if (what & BEV_EVENT_EOF) {
+		if (bev == s->in && (what & BEV_EVENT_READING)) {
+			log_note(s->id, "client EOF");
+			s->eof = 1;
+			schedule(s);
+		} else {
+			session_finish(s, 0);
+		}
+	}
+}
+
+struct hub_front *hub_front_new(struct event_base *base, struct bufferevent *in,
+				struct bufferevent *out, unsigned id,
+				const struct engine_profile *profile,
+				const struct session_limits *lim, front_closed_cb *closed,
+				void *arg)
+{
+	struct hub_front *s = calloc(1, sizeof *s);
+	char *cause = NULL;
+
+	if (!s) {
+		if (out != in)
+			bufferevent_free(out);
+		bufferevent_free(in);
+		return NULL;
+	}
+	s->base = base;
+	s->in = in;
+	s->out = out;
+	s->id = id;
+	s->profile = profile;
+	s->lim = *lim;
+	if (s->lim.max_line == 0)
+		s->lim.max_line = HUB_LINE_MAX;
+	if (s->lim.max_buffer == 0)
+		s->lim.max_buffer = 1 << 20;
+	s->closed = closed;
+	s->closed_arg = arg;
+	s->variant = HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P;
+	s->hash_mb = profile && profile->hash_mb ? profile->hash_mb : 64;
+	s->process_ev = event_new(base, -1, 0, process_event, s);
+	s->close_ev = event_new(base, -1, 0, close_event, s);
+	s->stop_ev = evtimer_new(base, stop_event, s);
+	if (!s->process_ev || !s->close_ev || !s->stop_ev) {
+		hub_front_free(s);
+		return NULL;
+	}
+
+	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, s);
+	if (out != in)
+		bufferevent_setcb(out, NULL, write_cb, event_cb, s);
+	bufferevent_setwatermark(in, EV_READ, 0, s->lim.max_line + 64);
+	bufferevent_setwatermark(out, EV_WRITE, s->lim.max_buffer / 2, 0);
+	if (s->lim.idle_timeout_ms) {
+		struct timeval tv = { (time_t)(s->lim.idle_timeout_ms / 1000),
+				      (suseconds_t)(s->lim.idle_timeout_ms % 1000) * 1000 };
+		bufferevent_set_timeouts(in, &tv, NULL);
+	}
+	bufferevent_enable(out, EV_WRITE);
+	bufferevent_enable(in, EV_READ);
+	log_note(id, "Hub session opened, engine profile %s",
+		 profile && profile->name ? profile->name : "builtin");
+
+	/* The engine starts now, so that "hub" can list its options at once. */
+	if (!session_engine(s, &cause)) {
+		log_note(id, "hub: no engine: %s", cause ? cause : "?");
+		free(cause);
+		return s;
+	}
+	s->busy = HF_START;
+	if (engine_start(s->engine, started_cb, s) < 0) {
+		s->busy = HF_IDLE;
+		log_note(id, "hub: the engine did not start");
+	}
+	return s;
+}
+
+void hub_front_free(struct hub_front *s)
+{
+	if (!s)
+		return;
+	/* The engine first: it stops any search and calls nothing afterwards. */
+	engine_free(s->engine);
+	if (s->process_ev)
+		event_free(s->process_ev);
+	if (s->close_ev)
+		event_free(s->close_ev);
+	if (s->stop_ev)
+		event_free(s->stop_ev);
+	if (s->out != s->in)
+		bufferevent_free(s->out);
+	bufferevent_free(s->in);
+	if (s->have_pos)
+		hive_game_free(&s->game);
+	opt_argv_free(s);
+	free(s->opts);
+	free(s);
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# check_builtin.sh: `hivebridge check` against the bridge's own UHP front end (the
+# built-in engine): every check passes, the exit status is 0, the reference data was
+# used, --json is valid JSON that says the same, and bad command lines exit 2.
+set -u
+: "${HIVEBRIDGE:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+
+# The text report (a wide bestmove margin: the ASan build may run on a busy machine).
+timeout 120 "$HIVEBRIDGE" check --time-margin-ms 1000 -- "$HIVEBRIDGE" uhp >"$tmp/report" 2>"$tmp/stderr"
+rc=$?
+cat "$tmp/report"
+[ $rc = 0 ] || fail "exit status $rc, expected 0"
+! grep -q '^FAIL' "$tmp/report" || fail "a check failed"
+grep -q '^summary: [0-9]* passed, 0 failed, [0-9]* skipped (required failures: 0)$' "$tmp/report" ||
+	fail "no clean summary line"
+passed=$(sed -n 's/^summary: \([0-9]*\) passed.*/\1/p' "$tmp/report")
+# 8 start positions, 24 rule violations, ~200 real-game positions, 20 random ones...
+[ "$passed" -ge 250 ] || fail "only $passed checks passed: was the reference data found?"
+for name in startup.info-unprompted startup.info-command gameflow.play gameflow.undo \
+	gameflow.pass-forced bestmove.depth-1 bestmove.time-1s bestmove.game-over \
+	robustness.long-line robustness.stdin-closed; do
+	grep -q "^PASS $name\$" "$tmp/report" || fail "$name did not pass"
+done
+for group in movegen.start movegen.nokamute movegen.realgames movegen.random \
+	gameflow.end rejections.byrule rejections.malformed; do
+	grep -q "^PASS $group\[" "$tmp/report" || fail "no passing $group checks"
+done
+
+# The JSON report, with other positions.
+timeout 120 "$HIVEBRIDGE" check --json --positions 5 --seed 7 --time-margin-ms 1000 -- "$HIVEBRIDGE" uhp \
+	>"$tmp/report.json" 2>"$tmp/stderr"
+rc=$?
+[ $rc = 0 ] || fail "--json: exit status $rc"
+python3 -m json.tool "$tmp/report.json" >/dev/null || fail "--json does not parse"
+python3 - "$tmp/report.json" <<'EOF' || fail "--json content"
+import json, sys
+r = json.load(open(sys.argv[1]))
+checks = r["checks"]
+names = [c["name"] for c in checks]
+assert len(names) == len(set(names)), "duplicate check names"
+assert r["conformant"] is True
+assert r["summary"]["required_failures"] == 0 and r["summary"]["failed"] == 0
+assert r["summary"]["passed"] == sum(c["status"] == "pass" for c in checks)
+assert r["summary"]["skipped"] == sum(c["status"] == "skip" for c in checks)
+assert all(c["status"] in ("pass", "skip") for c in checks)
+assert all("reason" in c for c in checks if c["status"] == "skip")
+assert sum(n.startswith("movegen.random[") for n in names) == 5
+assert r["options"]["seed"] == "7" and r["options"]["time_margin_ms"] == 1000
+assert r["engine"]["id"].startswith("hivebridge")
+assert r["engine"]["capabilities"] == "Mosquito;Ladybug;Pillbug"
+EOF
+
+# The command as one string, and the `builtin` shorthand, with a few positions.
+timeout 120 "$HIVEBRIDGE" check --positions 2 "$HIVEBRIDGE uhp" >"$tmp/one" 2>&1 ||
+	fail "one-string command: exit status $?"
+timeout 120 "$HIVEBRIDGE" check --positions 2 builtin >"$tmp/builtin" 2>&1 ||
+	fail "builtin: exit status $?"
+
+# Usage errors exit 2.
+"$HIVEBRIDGE" check >/dev/null 2>&1
+[ $? = 2 ] || fail "no command: expected exit status 2"
+"$HIVEBRIDGE" check --bogus -- "$HIVEBRIDGE" uhp >/dev/null 2>&1
+[ $? = 2 ] || fail "unknown option: expected exit status 2"
+"$HIVEBRIDGE" check --timeout-ms x -- "$HIVEBRIDGE" uhp >/dev/null 2>&1
+[ $? = 2 ] || fail "bad number: expected exit status 2"
+"$HIVEBRIDGE" check '"unbalanced' >/dev/null 2>&1
+[ $? = 2 ] || fail "unbalanced quote: expected exit status 2"
+
+# An engine that does not exist fails start-up and nothing else runs.
+timeout 30 "$HIVEBRIDGE" check -- "$tmp/no-such-engine" >"$tmp/none" 2>&1
+[ $? = 1 ] || fail "missing engine: expected exit status 1"
+grep -q '^FAIL startup.info-unprompted .*cannot run' "$tmp/none" || fail "missing engine: no start-up failure"
+! grep -q '^PASS' "$tmp/none" || fail "missing engine: something passed"
+echo "check_builtin: ok ($passed checks passed)"
