@@ -204,6 +204,7 @@ static void ue_send(struct ue *u, enum ue_step step, const char *line, uint64_t 
 		ue_fail(u, "cannot write to the engine");
 		return;
 	}
+	bev_flush_now(proc_stdio(u->proc));
 	evtimer_del(u->timer);
 	if (ms)
 		ue_arm(u, ms);

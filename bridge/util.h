@@ -17,6 +17,11 @@ int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
 /* Frees a NULL-terminated array of strings and the array; NULL is fine. */
 void lines_free(char **lines);
 
+struct bufferevent;
+/* Writes what bev has queued straight to its descriptor, rather than after a trip
+ * round the event loop (what is left, the bufferevent sends as usual). */
+void bev_flush_now(struct bufferevent *bev);
+
 /* Microseconds of CLOCK_MONOTONIC since t0. */
 int64_t elapsed_us(const struct timespec *t0);
 

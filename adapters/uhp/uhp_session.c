@@ -25,6 +25,7 @@
 #include "bridge/engine_builtin.h"
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
 /* perft refuses a depth whose interior nodes (the previous depth's count) pass this:
@@ -77,6 +78,9 @@ static void out_line(struct uhp_session *s, const char *line, size_t len)
 	evbuffer_add(o, line, len);
 	evbuffer_add(o, "\n", 1);
 	log_proto(s->id, LOG_CLIENT_OUT, line, len);
+	/* An answer is complete at its "ok": send it now, not a loop iteration later. */
+	if (len == 2 && line[0] == 'o' && line[1] == 'k')
+		bev_flush_now(s->out);
 }
 
 static void out_str(struct uhp_session *s, const char *line)

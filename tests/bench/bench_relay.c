@@ -204,13 +204,13 @@ static long rss_kb(pid_t pid)
 
 static void print_stats(const char *what, const struct stats *s)
 {
-	printf("  %-34s p50 %8.1f us   p99 %8.1f us   mean %8.1f us\n", what, s->p50, s->p99, s->mean);
+	printf("  %-37s p50 %8.1f us   p99 %8.1f us   mean %8.1f us\n", what, s->p50, s->p99, s->mean);
 }
 
 int main(int argc, char **argv)
 {
 	char self[4096], hb[4096], fake[4096];
-	struct stats direct_opt, direct_vm, relay_opt, relay_vm;
+	struct stats direct_opt, direct_vm, relay_opt, relay_vm, pipe_opt, pipe_vm;
 	struct rlimit rl;
 
 	snprintf(self, sizeof self, "%s", argv[0]);
@@ -254,7 +254,30 @@ int main(int argc, char **argv)
 	close(from);
 	waitpid(fpid, NULL, 0);
 
-	/* 1b. The same engine behind the daemon. */
+	/* 1b. The same engine behind `hivebridge uhp --engine` on pipes: like for like. */
+	{
+		static struct reader pr;
+		char *pargv[] = { hb, "uhp", "--engine", fake, NULL };
+		pid_t ppid = spawn(pargv, &to, &from, NULL);
+		pr.fd = from;
+		if (ppid < 0 || read_reply(&pr, NULL) < 0) {
+			fprintf(stderr, "bench_relay: cannot start %s uhp\n", hb);
+			return 1;
+		}
+		write_all(to, setup, strlen(setup));
+		read_reply(&pr, NULL);
+		if (time_rounds(to, &pr, "options\n", &pipe_opt) < 0 ||
+		    time_rounds(to, &pr, "validmoves\n", &pipe_vm) < 0) {
+			fprintf(stderr, "bench_relay: hivebridge uhp stopped answering\n");
+			return 1;
+		}
+		write_all(to, "exit\n", 5);
+		close(to);
+		close(from);
+		waitpid(ppid, NULL, 0);
+	}
+
+	/* 1c. The same engine behind the daemon. */
 	char conf[] = "/tmp/bench_relay.XXXXXX";
 	int cfd = mkstemp(conf);
 	if (cfd < 0)
@@ -296,10 +319,14 @@ int main(int argc, char **argv)
 
 	printf("relay latency, %d round trips each (after %d warm-up):\n", ROUNDS, WARMUP);
 	print_stats("options, engine direct (pipes)", &direct_opt);
+	print_stats("options, via hivebridge uhp (pipes)", &pipe_opt);
 	print_stats("options, via hivebridge serve (TCP)", &relay_opt);
 	print_stats("validmoves, engine direct (pipes)", &direct_vm);
-	print_stats("validmoves, hivebridge answers", &relay_vm);
-	printf("  added by the bridge (options):     p50 %+8.1f us   p99 %+8.1f us\n",
+	print_stats("validmoves, hivebridge uhp answers", &pipe_vm);
+	print_stats("validmoves, hivebridge serve answers", &relay_vm);
+	printf("  added by relaying (options, pipes):  p50 %+8.1f us   p99 %+8.1f us\n",
+	       pipe_opt.p50 - direct_opt.p50, pipe_opt.p99 - direct_opt.p99);
+	printf("  added by relaying (options, TCP):    p50 %+8.1f us   p99 %+8.1f us\n",
 	       relay_opt.p50 - direct_opt.p50, relay_opt.p99 - direct_opt.p99);
 
 	/* 2 and 3. Idle sessions on the built-in engine. */
