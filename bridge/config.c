@@ -543,11 +543,43 @@ int config_load(struct config *c, const char *path, char **cause)
 const struct engine_profile *config_add_command(struct config *c, const char *kind,
 						const char *command, char **cause)
 {
+	char kbuf[16];
+	if (!kind && command) {
+		/* "builtin", "uhp:CMD", "hub:CMD", "trylobot:HOST:PORT", or a bare UHP command. */
+		const char *colon = strchr(command, ':');
+		size_t klen = colon ? (size_t)(colon - command) : 0;
+		if (!strcmp(command, "builtin")) {
+			kind = "builtin";
+		} else if (colon && klen < sizeof kbuf && !memchr(command, ' ', klen) && !memchr(command, '/', klen)) {
+			memcpy(kbuf, command, klen);
+			kbuf[klen] = 0;
+			if (kind_known(kbuf)) {
+				kind = kbuf;
+				command = colon + 1;
+			}
+		}
+	}
 	if (!kind)
-		kind = command && !strcmp(command, "builtin") ? "builtin" : "uhp";
+		kind = "uhp";
 	if (!kind_known(kind)) {
 		*cause = xasprintf("unknown engine kind \"%s\"", kind);
 		return NULL;
+	}
+	if (!strcmp(kind, "trylobot")) {
+		/* A module's address, HOST:PORT. */
+		const char *colon = command ? strrchr(command, ':') : NULL;
+		unsigned long long port;
+		if (!colon || colon == command || parse_uint(colon + 1, 1, 65535, &port) < 0) {
+			*cause = xasprintf("a trylobot engine is HOST:PORT, not \"%s\"", command ? command : "");
+			return NULL;
+		}
+		char name[32];
+		snprintf(name, sizeof name, "command%zu", c->nprofiles);
+		struct engine_profile *p = profile_add(c, name, kind);
+		free(p->host);
+		p->host = strndup(command, (size_t)(colon - command));
+		p->port = (uint16_t)port;
+		return p;
 	}
 	char **argv = NULL;
 	if (strcmp(kind, "builtin") != 0) {

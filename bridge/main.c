@@ -303,9 +303,7 @@ static int cmd_hub(int argc, char **argv)
 	}
 	if (load_config(&c, &cli) < 0)
 		return 1;
-	if (cli.engine && !strncmp(cli.engine, "hub:", 4))
-		p = config_add_command(&c, "hub", cli.engine + 4, &cause);
-	else if (cli.engine)
+	if (cli.engine)
 		p = config_add_command(&c, NULL, cli.engine, &cause);
 	else
 		p = config_profile(&c, cli.profile ? cli.profile : "builtin");

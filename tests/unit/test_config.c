@@ -257,6 +257,36 @@ static void test_add_command(void)
 	CU_ASSERT_PTR_NOT_NULL(cause);
 	free(cause);
 	CU_ASSERT_EQUAL(c.nprofiles, 3);
+
+	/* "--engine" spellings: a kind prefix, or a bare UHP command line. */
+	p = config_add_command(&c, NULL, "hub:./scan hub", &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "hub");
+	CU_ASSERT_STRING_EQUAL(p->argv[0], "./scan");
+	CU_ASSERT_STRING_EQUAL(p->argv[1], "hub");
+	p = config_add_command(&c, NULL, "trylobot:127.0.0.1:51337", &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "trylobot");
+	CU_ASSERT_STRING_EQUAL(p->host, "127.0.0.1");
+	CU_ASSERT_EQUAL(p->port, 51337);
+	p = config_add_command(&c, NULL, "uhp:/opt/e --x a:b", &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
+	CU_ASSERT_STRING_EQUAL(p->argv[2], "a:b");
+	p = config_add_command(&c, NULL, "/opt/e --x a:b", &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
+	CU_ASSERT_STRING_EQUAL(p->argv[0], "/opt/e");
+	p = config_add_command(&c, NULL, "builtin", &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "builtin");
+	CU_ASSERT_PTR_NULL(config_add_command(&c, NULL, "trylobot:nohost", &cause));
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
+	cause = NULL;
+	CU_ASSERT_PTR_NULL(config_add_command(&c, NULL, "trylobot:h:99999", &cause));
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
 	config_free(&c);
 }
 
