@@ -63,6 +63,9 @@ struct engine_ops {
 	void (*stop)(struct engine *e);
 	/* UHP-style options: argv = {} (list), {"get", name}, {"set", name, value}. */
 	int  (*options)(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg);
+	/* Optional (NULL: nothing to forget): a new game starts, so drop what was learnt
+	 * (hash tables, histories). Only called while no command is outstanding. */
+	void (*reset)(struct engine *e);
 	/* Tears down at once: no callback fires after this returns; frees e. */
 	void (*free)(struct engine *e);
 };
@@ -87,6 +90,7 @@ static inline int engine_go(struct engine *e, const struct hive_game *g, const s
 static inline void engine_stop(struct engine *e) { e->ops->stop(e); }
 static inline int engine_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
 { return e->ops->options(e, argc, argv, done, arg); }
+static inline void engine_reset(struct engine *e) { if (e && e->ops->reset) e->ops->reset(e); }
 static inline void engine_free(struct engine *e) { if (e) e->ops->free(e); }
 
 #endif

@@ -415,12 +415,20 @@ static void builtin_free(struct engine *e)
 	free(b);
 }
 
+static void builtin_reset(struct engine *e)
+{
+	struct builtin *b = (struct builtin *)e;
+	if (b->search && b->pending == PENDING_NONE && !b->thread_live)
+		hive_search_clear(b->search);
+}
+
 static const struct engine_ops builtin_ops = {
 	.name = "builtin",
 	.start = builtin_start,
 	.go = builtin_go,
 	.stop = builtin_stop,
 	.options = builtin_options_cmd,
+	.reset = builtin_reset,
 	.free = builtin_free,
 };
 

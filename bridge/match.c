@@ -818,6 +818,10 @@ static int slot_setup(struct slot *s, unsigned g)
 	}
 	s->clock_us[HIVE_WHITE] = s->clock_us[HIVE_BLACK] = (int64_t)m->o.clock_ms * 1000;
 	s->nkeys = s->ntimes = 0;
+	/* Each game starts from a clean slate, as a fresh engine would. */
+	for (int p = 0; p < 2; p++)
+		if (s->ready[p])
+			engine_reset(s->eng[p]);
 	if (push_u64(&s->keys, &s->nkeys, &s->capkeys, position_key(&s->game.board)) < 0)
 		return -1;
 	return 0;

@@ -120,7 +120,15 @@ void hive_search_free(struct hive_search *s)
 
 void hive_search_clear(struct hive_search *s)
 {
-	memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+	/* A fresh zeroed table costs nothing until used (and gives the memory back);
+	 * if it cannot be had, zero the old one. */
+	struct tt_bucket *fresh = calloc(s->tt_mask + 1, sizeof *s->tt);
+	if (fresh) {
+		free(s->tt);
+		s->tt = fresh;
+	} else {
+		memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+	}
 	memset(s->history, 0, sizeof s->history);
 	memset(s->killer, 0, sizeof s->killer);
 	s->gen = 0;

@@ -733,8 +733,8 @@ static void cmd_init(struct hub_front *s, const struct hub_msg *m)
 
 static void cmd_new_game(struct hub_front *s, const struct hub_msg *m)
 {
-	/* The engine interface has no "forget": each search is given the whole game. */
 	s->have_last = 0;
+	engine_reset(s->engine);
 	log_note(s->id, "hub: new game");
 }
 

@@ -309,6 +309,7 @@ static void cmd_newgame(struct uhp_session *s, const char *arg)
 		hive_game_free(&s->game);
 	s->game = g;
 	s->have_game = 1;
+	engine_reset(s->engine);
 	out_gamestring(s);
 }
 
