@@ -169,6 +169,7 @@ static struct listener_conf *listener_add(struct config *c, const char *name)
 	l->address = xstrdup("127.0.0.1");
 	l->port = 5000;
 	l->engine = xstrdup("builtin");
+	l->think_ms = 1000;
 	return l;
 }
 
@@ -368,6 +369,19 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 		l->port = (uint16_t)n;
 	} else if (!strcmp(k, "engine")) {
 		set_str(&l->engine, v);
+	} else if (!strcmp(k, "think_time")) {
+		unsigned ms;
+		if (parse_seconds(v, &ms) < 0) {
+			*why = xasprintf("think_time must be seconds in (0, 86400], not \"%s\"", v);
+			return -1;
+		}
+		l->think_ms = ms;
+	} else if (!strcmp(k, "depth")) {
+		if (parse_uint(v, 0, 64, &n) < 0) {
+			*why = xasprintf("depth must be 0..64, not \"%s\"", v);
+			return -1;
+		}
+		l->depth = (int)n;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
 		return -1;

@@ -16,6 +16,8 @@
  *   address = 127.0.0.1
  *   port = 5000
  *   engine = NAME             the profile each session of this listener uses
+ *   think_time = 1            seconds a move may take when the protocol sets no limit
+ *   depth = 0                 fixed search depth instead (0 = use think_time)
  *
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
@@ -52,6 +54,8 @@ struct listener_conf {
 	char    *address;              /* default 127.0.0.1 */
 	uint16_t port;
 	char    *engine;               /* profile name */
+	unsigned think_ms;             /* search time when the protocol gives none */
+	int      depth;                /* fixed search depth instead, 0 = none */
 };
 
 struct config {

@@ -9,6 +9,8 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/engine_hub.h"
+#include "bridge/engine_trylobot.h"
 #include "bridge/engine_uhp.h"
 
 static const struct engine_kind {
@@ -18,6 +20,8 @@ static const struct engine_kind {
 } engine_kinds[] = {
 	{ "builtin", engine_builtin_new },
 	{ "uhp", engine_uhp_new },
+	{ "hub", engine_hub_new },
+	{ "trylobot", engine_trylobot_new },
 };
 
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause)

@@ -16,6 +16,8 @@ struct session_limits {
 	size_t   max_line;         /* bytes per input line (or frame), terminator excluded */
 	size_t   max_buffer;       /* output bytes queued before input reading pauses */
 	unsigned idle_timeout_ms;  /* 0 = none: close after this long without input */
+	unsigned think_ms;         /* search time when the protocol sets none (0 = 1 s) */
+	int      depth;            /* fixed search depth instead, 0 = none */
 };
 
 /* Called once when a session ends by itself; the owner then frees it. */

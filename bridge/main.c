@@ -45,7 +45,7 @@ static const char usage_text[] =
 	"  perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
 	"        print perft(d) for d = 0..DEPTH with timings\n"
 	"  serve [--config FILE] [--listen ADDR:PORT] [--engine CMD] [--log FILE]\n"
-	"        run the daemon (UHP over TCP) until SIGINT or SIGTERM\n"
+	"        run the daemon (UHP, Hub and Trylobot listeners over TCP) until SIGINT or SIGTERM\n"
 	"  check [--json] [--timeout-ms N] [--time-margin-ms N] [--positions N] [--seed S]\n"
 	"        [--data DIR] [--verbose] -- CMD... | \"CMD ARGS\" | builtin\n"
 	"        run the UHP conformance suite against an engine and report\n"
@@ -241,7 +241,7 @@ static int cmd_uhp(int argc, char **argv)
 			bufferevent_free(out);
 		goto out;
 	}
-	struct session_limits lim = { c.max_line, c.max_buffer, 0 };
+	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer };
 	run.session = uhp_session_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
 	if (!run.session) {
 		fprintf(stderr, "hivebridge uhp: cannot start the session\n");
@@ -350,7 +350,7 @@ static int cmd_hub(int argc, char **argv)
 			bufferevent_free(out);
 		goto out;
 	}
-	struct session_limits lim = { c.max_line, c.max_buffer, 0 };
+	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer };
 	session = hub_front_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
 	if (!session) {
 		fprintf(stderr, "hivebridge hub: cannot start the session\n");

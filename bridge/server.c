@@ -42,6 +42,7 @@ struct listener {
 	const struct listener_conf *conf;
 	const struct engine_profile *profile;
 	const struct front         *front;
+	struct session_limits       limits;    /* the daemon's, plus this listener's think time */
 	struct evconnlistener      *lev;
 	struct event               *resume;    /* re-enables accepting after an error */
 };
@@ -206,7 +207,7 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 	c->id = id;
 	/* The session owns bev from here on, also when it cannot start. */
 	c->front = l->front;
-	c->session = l->front->session_new(srv->base, bev, bev, id, l->profile, &srv->limits,
+	c->session = l->front->session_new(srv->base, bev, bev, id, l->profile, &l->limits,
 					   session_closed, c);
 	if (!c->session) {
 		log_note(id, "cannot start a session");
@@ -259,6 +260,9 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	memset(&ss, 0, sizeof ss);
 	l->srv = srv;
 	l->conf = lc;
+	l->limits = srv->limits;
+	l->limits.think_ms = lc->think_ms;
+	l->limits.depth = lc->depth;
 	l->front = front_find(lc->protocol);
 	if (!l->front) {
 		fprintf(stderr, "hivebridge: listener %s: protocol %s is not served yet\n",

@@ -112,48 +112,15 @@ static int top_at(const struct tb_replay *r, struct tb_pos p)
 	return HIVE_NO_PIECE;
 }
 
-static int height_without(const struct hive_board *b, uint16_t c, uint16_t lifted)
-{
-	return b->height[c] - (c == lifted);
-}
-
-/* Whether the piece at 'from' can pass between neighbours a -> c at the levels
- * given (the beetle gate: both cells beside the step higher than either end). */
-static int gate_open(const struct hive_board *b, uint16_t a, int d, int cur, int dst, uint16_t lifted)
-{
-	int l = height_without(b, hive_cell_step(a, (d + 5) % 6), lifted);
-	int rr = height_without(b, hive_cell_step(a, (d + 1) % 6), lifted);
-	int lo = l < rr ? l : rr, hi = cur > dst ? cur : dst;
-	return lo <= hi;
-}
-
-/* Whether own piece u may throw the move m's piece from m.from to m.to: a pillbug,
- * or a ground mosquito touching a pillbug, not moved last ply, next to both cells,
- * with neither gate blocked. Mirrors the core's throw generation. */
+/* Whether own piece u may throw m's piece as m says: the core decides. */
 static int can_throw(const struct hive_board *b, int u, struct hive_move m)
 {
-	uint16_t tc = b->pos[u];
-	int bug = hive_piece_bug(u);
-	if (tc == HIVE_NOWHERE || b->top[tc] != u || u == b->last_moved)
-		return 0;
-	if (bug == HIVE_MOSQUITO) {
-		int pill = 0;
-		if (b->level[u])
-			return 0;
-		for (int d = 0; d < HIVE_DIRS && !pill; d++) {
-			uint8_t t = b->top[hive_cell_step(tc, d)];
-			pill = t != HIVE_NO_PIECE && hive_piece_bug(t) == HIVE_PILLBUG;
-		}
-		if (!pill)
-			return 0;
-	} else if (bug != HIVE_PILLBUG) {
-		return 0;
-	}
-	int din = hive_cell_dir(m.from, tc), dout = hive_cell_dir(tc, m.to);
-	if (din < 0 || dout < 0 || b->height[m.from] != 1 || b->height[m.to])
-		return 0;
-	return gate_open(b, m.from, din, 0, b->height[tc], m.from) &&
-	       gate_open(b, tc, dout, b->height[tc], 0, m.from);
+	int users[HIVE_PIECES];
+	int n = hive_board_throw_users(b, m, users, HIVE_PIECES);
+	for (int i = 0; i < n; i++)
+		if (users[i] == u)
+			return 1;
+	return 0;
 }
 
 static const char *turn_str(const struct tb_turn *t, char *buf, size_t len)
@@ -251,16 +218,6 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	return 0;
 }
 
-/* The users able to throw m, up to max; returns how many. */
-static int throw_users(const struct hive_board *b, struct hive_move m, int *users, int max)
-{
-	int side = hive_side_to_move(b), n = 0;
-	for (int s = 0; s < 14 && n < max; s++)
-		if (can_throw(b, HIVE_PIECE(side, s), m))
-			users[n++] = HIVE_PIECE(side, s);
-	return n;
-}
-
 int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb_turn *t,
 			char *err, size_t errlen)
 {
@@ -286,7 +243,7 @@ int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb
 	}
 	int u;
 	m.from = b->pos[m.piece];
-	if (!throw_users(b, m, &u, 1)) {
+	if (!hive_board_throw_users(b, m, &u, 1)) {
 		set_err(err, errlen, "move of %s: an opponent piece no own pillbug can throw",
 			hive_piece_name(m.piece));
 		return -1;
@@ -471,7 +428,7 @@ int tb_replay_possible(const struct tb_replay *r, struct tb_turns *out, char *er
 			continue;
 		}
 		/* Trylobot lists a throw under every user able to do it. */
-		nu = throw_users(b, moves[i], users, HIVE_PIECES);
+		nu = hive_board_throw_users(b, moves[i], users, HIVE_PIECES);
 		for (int k = 0; k < nu; k++) {
 			t.user = r->pos[users[k]];
 			if (tb_turns_add_unique(out, &t))

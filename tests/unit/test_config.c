@@ -87,7 +87,9 @@ static void test_good_file(void)
 		"protocol = uhp\n"
 		"address = ::1\n"
 		"port = 0\n"
-		"engine = mzinga\n",
+		"engine = mzinga\n"
+		"think_time = 0.25\n"
+		"depth = 3\n",
 		&cause);
 	if (rc < 0)
 		fprintf(stderr, "unexpected: %s\n", cause);
@@ -123,6 +125,10 @@ static void test_good_file(void)
 	CU_ASSERT_STRING_EQUAL(c.listeners[0].address, "127.0.0.1");
 	CU_ASSERT_STRING_EQUAL(c.listeners[1].name, "other");
 	CU_ASSERT_STRING_EQUAL(c.listeners[1].address, "::1");
+	CU_ASSERT_EQUAL(c.listeners[0].think_ms, 1000);
+	CU_ASSERT_EQUAL(c.listeners[0].depth, 0);
+	CU_ASSERT_EQUAL(c.listeners[1].think_ms, 250);
+	CU_ASSERT_EQUAL(c.listeners[1].depth, 3);
 	CU_ASSERT_EQUAL(c.listeners[1].port, 0);
 	CU_ASSERT_STRING_EQUAL(c.listeners[1].engine, "mzinga");
 	config_free(&c);
@@ -155,6 +161,8 @@ static void test_bad_files(void)
 		{ "[listen l]\nport = 70000\n", "line 2:", "port" },
 		{ "[listen l]\naddress = localhost\n", "line 2:", "address" },
 		{ "[listen l]\nprotocol = gopher\n", "line 2:", "gopher" },
+		{ "[listen l]\nthink_time = 0\n", "line 2:", "think_time" },
+		{ "[listen l]\ndepth = 65\n", "line 2:", "depth" },
 		{ "[listen l]\nport = 6000\nengine = ghost\n", NULL, "ghost" },
 		{ "[engine e]\nkind = uhp\n", NULL, "command" },
 		{ "[listen a]\nport = 6000\n[listen b]\nport = 6000\n", NULL, "6000" },

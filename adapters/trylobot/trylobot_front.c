@@ -1,0 +1,723 @@
+/*
+ * trylobot_front.c: the bridge as a Trylobot AI module (see trylobot_front.h).
+ *
+ * One request at a time: while the engine thinks, no further byte is taken off the
+ * input buffer, and the bufferevent's read watermark stops reading from the peer, so
+ * memory stays bounded whatever the client sends. Every request gets exactly one
+ * frame back:
+ *   - a frame that is not a request (bad JSON, unknown request_type, bad fields):
+ *     json-socket's error frame {"success":false,"error":"Error: ..."}, as the real
+ *     module server does, and the session goes on (the frame boundary is known);
+ *   - a framing error (garbage or an oversized length in the header, invalid UTF-8):
+ *     the same error frame, then the connection is closed once it is flushed.
+ *     json-socket would discard its buffer and go on, but there is no delimiter to
+ *     resynchronise on: the rest of the bad frame would be read as more headers and
+ *     draw an error frame per TCP chunk. The real core hangs on an error frame
+ *     anyway, so one answer and a close is the most useful thing to do;
+ *   - a Choose Turn: always a Placement, Movement or Forfeit listed in its
+ *     possible_turns, never a Special Ability (the real core rejects them all) and
+ *     never an "error" key. When the engine's move cannot be sent (a pillbug throw,
+ *     a move Trylobot does not list, an engine failure or time-out) the answer is
+ *     the sendable move with the best one-ply score from the core's evaluation (the
+ *     engine interface has no way to exclude a move from a search).
+ */
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "adapters/trylobot/trylobot_codec.h"
+#include "adapters/trylobot/trylobot_coords.h"
+#include "adapters/trylobot/trylobot_front.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
+#include "bridge/engine_trylobot.h"
+#include "bridge/engine_uhp.h"
+#include "bridge/log.h"
+#include "core/game.h"
+#include "core/search.h"
+
+/* Bytes taken off the input buffer per push into the frame reader. */
+#define READ_CHUNK       4096
+/* Bytes that may wait in the input buffer while the engine thinks. */
+#define READ_HIGH        65536
+/* Extra time after the think time before the session asks the engine to stop. */
+#define STOP_SLACK_MS    10
+/* Share of a response_deadline budget kept back for the network and ourselves. */
+#define DEADLINE_MARGIN_MS(b) (50 + (b) / 10)
+
+enum busy { BUSY_NONE, BUSY_GREETING, BUSY_THINKING };
+
+struct tb_front {
+	struct event_base     *base;
+	struct bufferevent    *in;
+	struct bufferevent    *out;          /* == in for a socket */
+	unsigned               id;
+	const struct engine_profile *profile;
+	struct session_limits  lim;
+	front_closed_cb       *closed;
+	void                  *closed_arg;
+
+	uint64_t               think_ms;     /* without a deadline */
+	int                    depth;        /* fixed depth instead, 0 = none */
+
+	struct engine         *engine;       /* NULL until created (again) */
+	struct tb_reader       rd;
+
+	/* The request in flight (busy != BUSY_NONE). */
+	enum busy              busy;
+	struct tb_request      rq;
+	struct tb_replay       rp;
+	int                    have_rp;
+
+	int                    eof;          /* input ended */
+	int                    paused;       /* output over max_buffer */
+	int                    finishing;    /* flush, then close */
+	int                    closed_fired;
+
+	struct event          *process_ev;   /* resume reading requests */
+	struct event          *close_ev;     /* fire the closed callback */
+	struct event          *stop_ev;      /* think time over: ask the engine to stop */
+	struct event          *abandon_ev;   /* no move in time: answer without it */
+};
+
+static void session_process(struct tb_front *s);
+
+static void schedule(struct tb_front *s)
+{
+	event_active(s->process_ev, EV_READ, 0);
+}
+
+/* Frames msg, queues it for the client and logs it; consumes msg. */
+static void out_msg(struct tb_front *s, cJSON *msg)
+{
+	size_t len;
+	char *frame = msg ? tb_frame_build(msg, &len) : NULL;
+	cJSON_Delete(msg);
+	if (!frame) {
+		/* Nothing sensible can be sent: the core will wait; say so in the log. */
+		log_note(s->id, "cannot build an answer (out of memory)");
+		return;
+	}
+	evbuffer_add(bufferevent_get_output(s->out), frame, len);
+	const char *json = strchr(frame, '#');
+	json = json ? json + 1 : frame;
+	log_proto(s->id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
+	free(frame);
+}
+
+/* json-socket's error frame; msg is prefixed like JavaScript's Error.toString(). */
+static void out_error(struct tb_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_error(struct tb_front *s, const char *fmt, ...)
+{
+	char msg[TB_ERR_MAX + 64];
+	va_list ap;
+	int n = snprintf(msg, sizeof msg, "Error: ");
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+	va_end(ap);
+	out_msg(s, tb_error_json(msg));
+}
+
+static void out_turn(struct tb_front *s, const struct tb_turn *t)
+{
+	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
+}
+
+/* Ends the session: flushes what is queued for the client, then fires closed. */
+static void session_finish(struct tb_front *s, int flush)
+{
+	if (s->finishing && flush)
+		return;
+	s->finishing = 1;
+	bufferevent_disable(s->in, EV_READ);
+	if (flush && evbuffer_get_length(bufferevent_get_output(s->out)) > 0) {
+		/* The write callback fires once the output is empty. */
+		bufferevent_setwatermark(s->out, EV_WRITE, 0, 0);
+		return;
+	}
+	event_active(s->close_ev, EV_READ, 0);
+}
+
+static void close_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct tb_front *s = arg;
+	if (s->closed_fired)
+		return;
+	s->closed_fired = 1;
+	if (s->closed)
+		s->closed(s->closed_arg);   /* may free s */
+}
+
+static void process_event(evutil_socket_t fd, short what, void *arg)
+{
+	session_process(arg);
+}
+
+/* The engine, created on first use and again after it was abandoned. */
+static struct engine *session_engine(struct tb_front *s, char **cause)
+{
+	if (!s->engine) {
+		s->engine = engine_new(s->base, s->profile, cause);
+		if (s->engine && s->engine->ops->name) {
+			if (!strcmp(s->engine->ops->name, "uhp"))
+				engine_uhp_set_log_id(s->engine, s->id);
+			else if (!strcmp(s->engine->ops->name, "trylobot"))
+				engine_trylobot_set_log_id(s->engine, s->id);
+		}
+	}
+	return s->engine;
+}
+
+/* Forgets the request in flight and takes the next one. */
+static void request_done(struct tb_front *s)
+{
+	evtimer_del(s->stop_ev);
+	evtimer_del(s->abandon_ev);
+	tb_request_free(&s->rq);
+	if (s->have_rp)
+		tb_replay_free(&s->rp);
+	s->have_rp = 0;
+	s->busy = BUSY_NONE;
+	schedule(s);
+}
+
+/*
+ * Greetings.
+ */
+
+static void greet(struct tb_front *s, const char *failure)
+{
+	char long_name[192], desc[384];
+	const char *engine_id = s->engine && s->engine->id[0] ? s->engine->id : "hivebridge";
+	const char *pname = s->profile && s->profile->name ? s->profile->name : "builtin";
+	struct tb_identity id = {
+		.name = "hivebridge",
+		.long_name = long_name,
+		.version = HIVEBRIDGE_VERSION,
+		.description = desc,
+		.author = "hivebridge",
+	};
+
+	snprintf(long_name, sizeof long_name, "hivebridge: %s", engine_id);
+	if (failure)
+		snprintf(desc, sizeof desc, "Hive engine bridge; engine %s cannot play: %s", pname, failure);
+	else
+		snprintf(desc, sizeof desc, "Hive engine bridge playing with engine profile %s", pname);
+	cJSON *msg = tb_greetings_answer_json(&id, s->rq.request_id);
+	/* A module that cannot play says so: the core then lists it INACTIVE. */
+	if (msg && failure)
+		cJSON_ReplaceItemInObjectCaseSensitive(msg, "active", cJSON_CreateFalse());
+	out_msg(s, msg);
+}
+
+static void started_cb(void *arg, const struct engine_result *r)
+{
+	struct tb_front *s = arg;
+	if (r->status != ENGINE_OK)
+		log_note(s->id, "engine did not start: %s", r->message ? r->message : "?");
+	greet(s, r->status == ENGINE_OK ? NULL : (r->message ? r->message : "engine failed"));
+	request_done(s);
+}
+
+/* Returns 1 when the answer comes later (engine starting). */
+static int cmd_greetings(struct tb_front *s)
+{
+	char *cause = NULL;
+	struct engine *e = session_engine(s, &cause);
+	if (!e) {
+		log_note(s->id, "no engine: %s", cause ? cause : "?");
+		greet(s, cause ? cause : "cannot create the engine");
+		free(cause);
+		return 0;
+	}
+	s->busy = BUSY_GREETING;
+	if (engine_start(e, started_cb, s) < 0) {
+		s->busy = BUSY_NONE;
+		greet(s, "the engine cannot start now");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Choose Turn.
+ */
+
+/* One-ply score of m for the side to move: wins first, then the core's evaluation. */
+static int one_ply_score(const struct hive_board *b, struct hive_move m)
+{
+	struct hive_board c = *b;
+	struct hive_undo u;
+	int side = hive_side_to_move(b);
+	hive_board_do(&c, m, &u);
+	switch (c.state) {
+	case HIVE_WHITE_WINS:
+		return side == HIVE_WHITE ? HIVE_SCORE_WIN : -HIVE_SCORE_WIN;
+	case HIVE_BLACK_WINS:
+		return side == HIVE_BLACK ? HIVE_SCORE_WIN : -HIVE_SCORE_WIN;
+	case HIVE_DRAW:
+		return 0;
+	default:
+		return -hive_evaluate(&c);
+	}
+}
+
+/* The first sendable moves, up to max: how many there are (0: none, *t untouched;
+ * else *t is the first). Cheap with a small max: no scores. */
+static size_t count_sendable(const struct tb_front *s, struct tb_turn *t, size_t max)
+{
+	const struct hive_board *b = &s->rp.game.board;
+	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
+	size_t n, count = 0;
+
+	if (!moves)
+		return 0;
+	n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n && count < max; i++) {
+		struct tb_turn cand;
+		if (tb_replay_answer(&s->rp, &s->rq.state.possible, moves[i], &cand, NULL, 0) != 1)
+			continue;
+		if (!count)
+			*t = cand;
+		count++;
+	}
+	free(moves);
+	return count;
+}
+
+/* The sendable move with the best one-ply score into *t; how many sendable moves
+ * there are (0: none, *t untouched). */
+static size_t best_sendable(const struct tb_front *s, struct tb_turn *t)
+{
+	const struct hive_board *b = &s->rp.game.board;
+	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
+	size_t n, count = 0;
+	int best = 0;
+
+	if (!moves)
+		return 0;
+	n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n; i++) {
+		struct tb_turn cand;
+		if (tb_replay_answer(&s->rp, &s->rq.state.possible, moves[i], &cand, NULL, 0) != 1)
+			continue;
+		int score = one_ply_score(b, moves[i]);
+		if (!count || score > best) {
+			best = score;
+			*t = cand;
+		}
+		count++;
+	}
+	free(moves);
+	return count;
+}
+
+/* The first Placement or Movement Trylobot lists; 0 if there is none. */
+static int first_listed(const struct tb_turns *possible, struct tb_turn *t)
+{
+	for (size_t i = 0; i < possible->n; i++) {
+		if (possible->v[i].type == TB_PLACEMENT || possible->v[i].type == TB_MOVEMENT) {
+			*t = possible->v[i];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Answers without the engine's move: the best sendable move by one ply if the game
+ * was replayed, else the first listed one; Forfeit only if nothing can be sent. */
+static void answer_fallback(struct tb_front *s, const char *why)
+{
+	struct tb_turn t;
+	memset(&t, 0, sizeof t);
+	if (s->have_rp && best_sendable(s, &t)) {
+		log_note(s->id, "%s; answering the best sendable move by one ply", why);
+	} else if (first_listed(&s->rq.state.possible, &t)) {
+		log_note(s->id, "%s; answering the first listed turn", why);
+	} else {
+		/* Only Special Abilities are listed: the real core rejects every answer. */
+		t.type = TB_FORFEIT;
+		log_note(s->id, "%s; nothing sendable is listed, answering Forfeit", why);
+	}
+	out_turn(s, &t);
+}
+
+static void bestmove_cb(void *arg, const struct engine_result *r)
+{
+	struct tb_front *s = arg;
+	struct hive_move legal;
+	struct tb_turn t;
+	char why[TB_ERR_MAX + 64], err[TB_ERR_MAX];
+
+	evtimer_del(s->stop_ev);
+	evtimer_del(s->abandon_ev);
+	if (r->status != ENGINE_OK) {
+		snprintf(why, sizeof why, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
+			 r->message ? r->message : "?");
+		answer_fallback(s, why);
+	} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
+		/* Never trust a back end with legality. */
+		answer_fallback(s, "the engine chose an illegal move");
+	} else {
+		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, legal, &t, err, sizeof err);
+		if (rc == 1) {
+			out_turn(s, &t);
+		} else {
+			char mv[HIVE_MOVESTR_MAX];
+			hive_move_format(&s->rp.game.board, legal, mv, sizeof mv);
+			snprintf(why, sizeof why, "engine move %s cannot be sent: %s", mv,
+				 rc == 0 ? err : "not legal");
+			answer_fallback(s, why);
+		}
+	}
+	request_done(s);
+}
+
+static void stop_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct tb_front *s = arg;
+	if (s->busy == BUSY_THINKING && s->engine)
+		engine_stop(s->engine);
+}
+
+/* The engine did not answer in time: answer without it and drop it (engine_free
+ * guarantees no late callback); the next request creates a fresh one. */
+static void abandon_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct tb_front *s = arg;
+	if (s->busy != BUSY_THINKING)
+		return;
+	log_note(s->id, "engine gave no move in time: dropping it");
+	engine_free(s->engine);
+	s->engine = NULL;
+	answer_fallback(s, "engine time-out");
+	request_done(s);
+}
+
+static void arm(struct event *ev, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	evtimer_add(ev, &tv);
+}
+
+/* Whether every listed turn is a Forfeit (the only answer is then Forfeit). */
+static int only_forfeit(const struct tb_turns *possible)
+{
+	for (size_t i = 0; i < possible->n; i++)
+		if (possible->v[i].type != TB_FORFEIT)
+			return 0;
+	return possible->n > 0;
+}
+
+/* Returns 1 when the answer comes later (engine thinking). */
+static int cmd_choose_turn(struct tb_front *s)
+{
+	const struct tb_turns *possible = &s->rq.state.possible;
+	struct engine_limits l;
+	struct tb_turn t;
+	struct engine *e;
+	char err[TB_ERR_MAX], why[TB_ERR_MAX + 32];
+	char *cause = NULL;
+	uint64_t soft = 0, hard;
+
+	if (possible->n == 0) {
+		/* possible_turns null: the game is over and nothing can be answered. */
+		out_error(s, "Choose Turn: possible_turns is empty (is the game over?)");
+		return 0;
+	}
+	if (only_forfeit(possible)) {
+		memset(&t, 0, sizeof t);
+		t.type = TB_FORFEIT;
+		out_turn(s, &t);
+		return 0;
+	}
+	if (tb_replay_load(&s->rp, &s->rq.state, err, sizeof err) < 0) {
+		snprintf(why, sizeof why, "cannot replay the game: %s", err);
+		answer_fallback(s, why);
+		return 0;
+	}
+	s->have_rp = 1;
+	if (hive_game_over(&s->rp.game.board)) {
+		answer_fallback(s, "the game is over after turn_history");
+		return 0;
+	}
+	size_t nsend = count_sendable(s, &t, 2);
+	if (nsend == 0) {
+		answer_fallback(s, "no legal move is listed in possible_turns");
+		return 0;
+	}
+	if (nsend == 1) {
+		out_turn(s, &t);          /* nothing to choose */
+		return 0;
+	}
+	if (!(e = session_engine(s, &cause))) {
+		snprintf(why, sizeof why, "no engine: %s", cause ? cause : "?");
+		free(cause);
+		answer_fallback(s, why);
+		return 0;
+	}
+
+	memset(&l, 0, sizeof l);
+	uint64_t cmd_ms = s->profile && s->profile->command_timeout_ms ? s->profile->command_timeout_ms : 10000;
+	if (s->rq.response_deadline > s->rq.request_timestamp && s->rq.request_timestamp > 0) {
+		/* The core's clock: only the difference means anything here. */
+		uint64_t budget = (uint64_t)(s->rq.response_deadline - s->rq.request_timestamp);
+		uint64_t margin = DEADLINE_MARGIN_MS(budget);
+		l.movetime_ms = budget > 2 * margin ? budget - margin : budget / 2;
+		if (!l.movetime_ms)
+			l.movetime_ms = 1;
+		soft = l.movetime_ms + STOP_SLACK_MS;
+		hard = budget > margin / 2 ? budget - margin / 2 : budget;
+		if (hard < soft + STOP_SLACK_MS)
+			hard = soft + STOP_SLACK_MS;
+	} else if (s->depth > 0) {
+		l.depth = s->depth;
+		hard = cmd_ms;
+	} else {
+		l.movetime_ms = s->think_ms ? s->think_ms : 1;
+		soft = l.movetime_ms + STOP_SLACK_MS;
+		hard = l.movetime_ms + cmd_ms;
+	}
+	s->busy = BUSY_THINKING;
+	if (engine_go(e, &s->rp.game, &l, NULL, bestmove_cb, s) < 0) {
+		s->busy = BUSY_NONE;
+		answer_fallback(s, "the engine cannot search now");
+		return 0;
+	}
+	if (soft)
+		arm(s->stop_ev, soft);
+	arm(s->abandon_ev, hard);
+	return 1;
+}
+
+/* Handles one complete frame; returns 1 when its answer comes later. */
+static int session_frame(struct tb_front *s, const char *json, size_t len)
+{
+	char err[TB_ERR_MAX];
+
+	log_proto(s->id, LOG_CLIENT_IN, json, len);
+	if (tb_request_parse(json, len, &s->rq, err, sizeof err) < 0) {
+		log_note(s->id, "bad request: %s", err);
+		out_error(s, "%s", err);
+		return 0;
+	}
+	int later = s->rq.type == TB_REQ_GREETINGS ? cmd_greetings(s) : cmd_choose_turn(s);
+	if (!later) {
+		tb_request_free(&s->rq);
+		if (s->have_rp)
+			tb_replay_free(&s->rp);
+		s->have_rp = 0;
+	}
+	return later;
+}
+
+static int output_full(struct tb_front *s)
+{
+	return evbuffer_get_length(bufferevent_get_output(s->out)) > s->lim.max_buffer;
+}
+
+static void session_process(struct tb_front *s)
+{
+	struct evbuffer *inb = bufferevent_get_input(s->in);
+
+	while (!s->busy && !s->finishing) {
+		if (output_full(s)) {
+			/* Back-pressure: read no more until the client takes its answers. */
+			if (!s->paused) {
+				s->paused = 1;
+				bufferevent_disable(s->in, EV_READ);
+				log_note(s->id, "output over %zu bytes: input paused", s->lim.max_buffer);
+			}
+			return;
+		}
+		size_t avail = evbuffer_get_length(inb);
+		if (!avail)
+			break;
+		size_t take = avail < READ_CHUNK ? avail : READ_CHUNK;
+		const unsigned char *p = evbuffer_pullup(inb, (ev_ssize_t)take);
+		size_t used = 0;
+		if (!p) {
+			log_note(s->id, "out of memory reading input");
+			session_finish(s, 0);
+			return;
+		}
+		int rc = tb_reader_push(&s->rd, p, take, &used);
+		if (rc < 0) {
+			char shown[48];
+			/* From the offending byte (the last one consumed) on. */
+			size_t at = used ? used - 1 : 0, k = take - at < 40 ? take - at : 40;
+			snprintf(shown, sizeof shown, "%.*s", (int)k, (const char *)p + at);
+			log_note(s->id, "framing error: %s", tb_reader_error(&s->rd));
+			log_proto(s->id, LOG_CLIENT_IN, shown, strlen(shown));
+			evbuffer_drain(inb, avail);
+			out_error(s, "%s", tb_reader_error(&s->rd));
+			session_finish(s, 1);
+			return;
+		}
+		if (rc == 1) {
+			size_t flen;
+			const char *frame = tb_reader_frame(&s->rd, &flen);
+			/* The frame lives in the reader, not the evbuffer: drain first. */
+			evbuffer_drain(inb, used);
+			session_frame(s, frame, flen);
+			continue;
+		}
+		evbuffer_drain(inb, used);
+	}
+	if (!s->busy && !s->finishing && s->eof && evbuffer_get_length(inb) == 0) {
+		if (!tb_reader_idle(&s->rd))
+			log_note(s->id, "client closed inside a frame");
+		session_finish(s, 1);
+	}
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	session_process(arg);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct tb_front *s = arg;
+	size_t left = evbuffer_get_length(bufferevent_get_output(s->out));
+
+	if (s->finishing) {
+		if (left == 0)
+			event_active(s->close_ev, EV_READ, 0);
+		return;
+	}
+	if (s->paused && left <= s->lim.max_buffer / 2) {
+		s->paused = 0;
+		if (!s->eof)
+			bufferevent_enable(s->in, EV_READ);
+		schedule(s);
+	}
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct tb_front *s = arg;
+
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (s->busy) {
+			/* Waiting for the engine is not idleness. */
+			bufferevent_enable(s->in, EV_READ);
+			return;
+		}
+		log_note(s->id, "idle time-out");
+		session_finish(s, 1);
+		return;
+	}
+	if (what & BEV_EVENT_ERROR) {
+		log_note(s->id, "I/O error on the %s side", bev == s->in ? "input" : "output");
+		session_finish(s, 0);
+		return;
+	}
+	if (what & BEV_EVENT_EOF) {
+		if (bev == s->in && (what & BEV_EVENT_READING)) {
+			log_note(s->id, "client EOF");
+			s->eof = 1;
+			schedule(s);
+		} else {
+			session_finish(s, 0);
+		}
+	}
+}
+
+struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
+			      struct bufferevent *out, unsigned id,
+			      const struct engine_profile *profile,
+			      const struct session_limits *lim, front_closed_cb *closed, void *arg)
+{
+	struct tb_front *s = calloc(1, sizeof *s);
+
+	if (!s) {
+		if (out != in)
+			bufferevent_free(out);
+		bufferevent_free(in);
+		return NULL;
+	}
+	s->base = base;
+	s->in = in;
+	s->out = out;
+	s->id = id;
+	s->profile = profile;
+	s->lim = *lim;
+	if (s->lim.max_buffer == 0)
+		s->lim.max_buffer = 1 << 20;
+	s->closed = closed;
+	s->closed_arg = arg;
+	/* The listener's think time (config think_time/depth) when the request has no deadline. */
+	s->think_ms = lim->think_ms ? lim->think_ms : TB_FRONT_THINK_MS_DEFAULT;
+	s->depth = lim->depth > 0 && lim->depth <= HIVE_MAX_PLY ? lim->depth : 0;
+	/* Real histories grow past 64 KiB in long games: a frame may be as large as the
+	 * larger of max_line and the codec's default bound. */
+	tb_reader_init(&s->rd, s->lim.max_line > TB_FRAME_MAX_DEFAULT ? s->lim.max_line
+								      : TB_FRAME_MAX_DEFAULT);
+	s->process_ev = event_new(base, -1, 0, process_event, s);
+	s->close_ev = event_new(base, -1, 0, close_event, s);
+	s->stop_ev = evtimer_new(base, stop_event, s);
+	s->abandon_ev = evtimer_new(base, abandon_event, s);
+	if (!s->process_ev || !s->close_ev || !s->stop_ev || !s->abandon_ev) {
+		tb_front_free(s);
+		return NULL;
+	}
+
+	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, s);
+	if (out != in)
+		bufferevent_setcb(out, NULL, write_cb, event_cb, s);
+	bufferevent_setwatermark(in, EV_READ, 0, READ_HIGH);
+	bufferevent_setwatermark(out, EV_WRITE, s->lim.max_buffer / 2, 0);
+	if (s->lim.idle_timeout_ms) {
+		struct timeval tv = { (time_t)(s->lim.idle_timeout_ms / 1000),
+				      (suseconds_t)(s->lim.idle_timeout_ms % 1000) * 1000 };
+		bufferevent_set_timeouts(in, &tv, NULL);
+	}
+	bufferevent_enable(out, EV_WRITE);
+	bufferevent_enable(in, EV_READ);
+	log_note(id, "Trylobot session opened, engine profile %s",
+		 profile && profile->name ? profile->name : "builtin");
+	return s;
+}
+
+void tb_front_free(struct tb_front *s)
+{
+	if (!s)
+		return;
+	/* The engine first: it stops and joins any search, and calls nothing after. */
+	engine_free(s->engine);
+	if (s->process_ev)
+		event_free(s->process_ev);
+	if (s->close_ev)
+		event_free(s->close_ev);
+	if (s->stop_ev)
+		event_free(s->stop_ev);
+	if (s->abandon_ev)
+		event_free(s->abandon_ev);
+	if (s->out != s->in)
+		bufferevent_free(s->out);
+	bufferevent_free(s->in);
+	tb_reader_free(&s->rd);
+	tb_request_free(&s->rq);
+	if (s->have_rp)
+		tb_replay_free(&s->rp);
+	free(s);
+}
+
+void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
+			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
+{
+	return tb_front_new(base, in, out, id, profile, lim, closed, arg);
+}
+
+void tb_front_session_free(void *session)
+{
+	tb_front_free(session);
+}

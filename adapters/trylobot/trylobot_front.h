@@ -1,0 +1,45 @@
+/*
+ * trylobot_front.h: the bridge as a Trylobot "remote AI module". One session per TCP
+ * connection from a Trylobot core: it reads "<N>#<json>" frames, answers Greetings
+ * itself and every Choose Turn with the engine's move (bridge/engine.h), exactly one
+ * frame per request and nothing else.
+ *
+ * Stateless per request: each Choose Turn is replayed from its turn_history, so both
+ * colours and any number of interleaved games may share one connection.
+ *
+ * Think time when a request has no response_deadline (the real core never sends one):
+ * HIVEBRIDGE_TRYLOBOT_THINK_MS (default 1000) or, if set, a fixed search depth
+ * HIVEBRIDGE_TRYLOBOT_DEPTH, both read from the environment when a session opens.
+ */
+#ifndef ADAPTERS_TRYLOBOT_FRONT_H
+#define ADAPTERS_TRYLOBOT_FRONT_H
+
+#include "bridge/front.h"
+
+struct event_base;
+struct bufferevent;
+struct engine_profile;
+struct tb_front;
+
+#define TB_FRONT_THINK_MS_DEFAULT 1000
+
+/* A session over in/out (the same bufferevent for TCP); takes ownership of both, also
+ * on failure. closed fires once when the session ends by itself (peer closed, I/O
+ * error, framing error answered); the owner then calls tb_front_free(). NULL on
+ * failure. */
+struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
+			      struct bufferevent *out, unsigned id,
+			      const struct engine_profile *profile,
+			      const struct session_limits *lim, front_closed_cb *closed, void *arg);
+
+/* Frees everything (engine, bufferevents); safe at any time, also from the closed
+ * callback; no callback fires afterwards. */
+void tb_front_free(struct tb_front *s);
+
+/* The same two with struct front's signatures, for the front-end table. */
+void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
+			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+			   const struct session_limits *lim, front_closed_cb *closed, void *arg);
+void  tb_front_session_free(void *session);
+
+#endif

@@ -1,0 +1,621 @@
+/*
+ * engine_trylobot.c: a remote Trylobot AI module as a back end (engine_trylobot.h).
+ *
+ * One job at a time (start, go, options). The connection goes DOWN -> CONNECTING ->
+ * GREETING -> IDLE, and IDLE -> WAITING -> IDLE for each Choose Turn; every wait
+ * runs under a timer. Results are always delivered from a deferred event, never from
+ * inside an engine_* call or a bufferevent callback, so a done callback may free the
+ * engine or start the next job.
+ *
+ * Trylobot pairs answers with requests by order only, so a frame we did not ask for
+ * would be taken as the answer to the next request: it breaks the connection like
+ * any other fault.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "adapters/trylobot/trylobot_codec.h"
+#include "adapters/trylobot/trylobot_coords.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
+#include "bridge/engine_trylobot.h"
+#include "bridge/log.h"
+#include "core/game.h"
+
+/* Share of the remaining clock one move may use, as the built-in engine does. */
+#define TE_CLOCK_MOVES 30
+#define TE_READ_CHUNK  4096
+
+enum te_state { TE_DOWN, TE_CONNECTING, TE_GREETING, TE_IDLE, TE_WAITING };
+enum te_job { TE_JOB_NONE, TE_JOB_START, TE_JOB_GO, TE_JOB_OPTIONS };
+
+struct te {
+	struct engine         e;
+	unsigned              log_id;
+	enum te_state         state;
+	struct bufferevent   *bev;          /* the connection, NULL when down */
+	struct tb_reader      rd;
+	unsigned              seq;          /* for request ids */
+
+	/* The job. */
+	enum te_job           job;
+	engine_done_cb       *done;
+	void                 *arg;
+	struct engine_limits  limits;
+	int                   stop_requested;
+	struct tb_replay      rp;           /* go: the game as sent */
+	int                   have_rp;
+	struct hive_game      last;         /* the game of the previous go (game_id reuse) */
+	char                  game_id[8];
+	char                  request_id[8];
+	int                   opt_error;    /* options: get/set of an unknown option */
+	char                  opt_name[64];
+
+	/* The finished job's result, delivered by the kick event. */
+	int                   result_ready;
+	engine_done_cb       *res_done;
+	void                 *res_arg;
+	struct engine_result  res;
+	char                  res_message[TB_ERR_MAX + 128];
+
+	struct event         *timer;        /* the current wait */
+	struct event         *kick;         /* deferred advance / delivery */
+};
+
+static const struct engine_ops te_ops;
+static const char *const te_no_lines[] = { NULL };
+
+static void te_kick(struct te *t)
+{
+	event_active(t->kick, EV_TIMEOUT, 1);
+}
+
+static void te_arm(struct te *t, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	evtimer_del(t->timer);
+	evtimer_add(t->timer, &tv);
+}
+
+static void te_forget_game(struct te *t)
+{
+	if (t->have_rp)
+		tb_replay_free(&t->rp);
+	t->have_rp = 0;
+}
+
+/* Ends the job with a result; the kick event delivers it. */
+static void te_finish(struct te *t, enum engine_status st, const char *msg, const struct hive_move *move)
+{
+	memset(&t->res, 0, sizeof t->res);
+	t->res.status = st;
+	if (msg) {
+		snprintf(t->res_message, sizeof t->res_message, "%s", msg);
+		/* Messages quote the module: keep them one printable line for any protocol. */
+		for (char *c = t->res_message; *c; c++)
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+				*c = '?';
+		t->res.message = t->res_message;
+	}
+	if (move)
+		t->res.move = *move;
+	if (t->job == TE_JOB_OPTIONS && st == ENGINE_OK)
+		t->res.lines = (const char **)te_no_lines;
+	t->res_done = t->done;
+	t->res_arg = t->arg;
+	t->result_ready = 1;
+
+	t->job = TE_JOB_NONE;
+	t->done = NULL;
+	t->arg = NULL;
+	t->stop_requested = 0;
+	te_forget_game(t);
+	te_kick(t);
+}
+
+/* The module broke: drop the connection, fail the job (if any). */
+static void te_fail(struct te *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void te_fail(struct te *t, const char *fmt, ...)
+{
+	char why[TB_ERR_MAX + 96];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	log_note(t->log_id, "engine %s failed: %s", t->e.profile->name, why);
+	if (t->bev) {
+		bufferevent_free(t->bev);
+		t->bev = NULL;
+	}
+	tb_reader_reset(&t->rd);
+	t->state = TE_DOWN;
+	evtimer_del(t->timer);
+	if (t->job != TE_JOB_NONE)
+		te_finish(t, ENGINE_FAILED, why, NULL);
+}
+
+/* Frames msg and sends it; consumes msg. */
+static int te_send(struct te *t, cJSON *msg)
+{
+	size_t len;
+	char *frame = msg ? tb_frame_build(msg, &len) : NULL;
+	cJSON_Delete(msg);
+	if (!frame)
+		return -1;
+	const char *json = strchr(frame, '#');
+	json = json ? json + 1 : frame;
+	log_proto(t->log_id, LOG_ENGINE_OUT, json, len - (size_t)(json - frame));
+	int rc = bufferevent_write(t->bev, frame, len);
+	free(frame);
+	return rc;
+}
+
+/* Five base62 characters, like the core's ids. */
+static void te_make_id(struct te *t, char *buf)
+{
+	static const char digits[] =
+		"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t x = (uint64_t)ts.tv_nsec * 2654435761u + (uint64_t)ts.tv_sec + ++t->seq * 0x9e3779b9u;
+	for (int i = 0; i < 5; i++) {
+		buf[i] = digits[x % 62];
+		x /= 62;
+	}
+	buf[5] = 0;
+}
+
+static int64_t te_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Time the module may use for this move, in ms; 0 = no limit was given. */
+static uint64_t te_budget(const struct engine_limits *l, int side)
+{
+	if (l->infinite)
+		return 0;
+	if (l->movetime_ms)
+		return l->movetime_ms;
+	if (!l->time_ms[side])
+		return 0;
+	uint64_t moves = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : TE_CLOCK_MOVES;
+	uint64_t b = l->time_ms[side] / moves + l->inc_ms[side] / 2;
+	uint64_t cap = l->time_ms[side] / 2;
+	return b > cap ? (cap ? cap : 1) : b;
+}
+
+/* Whether a is a prefix of b (same game, later position). */
+static int te_prefix(const struct hive_game *a, const struct hive_game *b)
+{
+	if (a->type != b->type || a->len > b->len)
+		return 0;
+	for (size_t i = 0; i < a->len; i++)
+		if (a->hist[i].move.piece != b->hist[i].move.piece || a->hist[i].move.to != b->hist[i].move.to)
+			return 0;
+	return 1;
+}
+
+/* Sends the Choose Turn request of the go job. */
+static void te_send_request(struct te *t)
+{
+	const struct engine_profile *p = t->e.profile;
+	struct tb_request rq;
+	char err[TB_ERR_MAX];
+
+	memset(&rq, 0, sizeof rq);
+	rq.type = TB_REQ_CHOOSE_TURN;
+	if (tb_replay_state(&t->rp, &rq.state, err, sizeof err) < 0) {
+		te_finish(t, ENGINE_ERROR, err, NULL);
+		return;
+	}
+	uint64_t budget = te_budget(&t->limits, hive_side_to_move(&t->rp.game.board));
+	te_make_id(t, t->request_id);
+	rq.request_id = t->request_id;
+	rq.game_id = t->game_id;
+	rq.request_timestamp = te_now_ms();
+	rq.response_deadline = budget ? rq.request_timestamp + (int64_t)budget : 0;
+	cJSON *msg = tb_request_json(&rq);
+	tb_state_free(&rq.state);     /* the ids are ours, not rq's */
+	if (te_send(t, msg) < 0) {
+		te_fail(t, "cannot send the Choose Turn request");
+		return;
+	}
+	t->state = TE_WAITING;
+	te_arm(t, budget + p->command_timeout_ms);
+}
+
+/* Prepares the go job's game; 0 when the request can be sent. */
+static int te_prepare_go(struct te *t, const struct hive_game *g)
+{
+	char err[TB_ERR_MAX];
+
+	if (hive_game_over(&g->board)) {
+		te_finish(t, ENGINE_ERROR, "The game is over.", NULL);
+		return -1;
+	}
+	if (tb_replay_from_game(&t->rp, g, err, sizeof err) < 0) {
+		te_finish(t, ENGINE_ERROR, err, NULL);
+		return -1;
+	}
+	t->have_rp = 1;
+	/* A new game gets a new game_id; a continuation keeps it. */
+	if (!t->game_id[0] || !te_prefix(&t->last, g))
+		te_make_id(t, t->game_id);
+	hive_game_free(&t->last);
+	hive_game_init(&t->last, g->type);
+	if (hive_game_copy(&t->last, g) != HIVE_OK)
+		hive_game_init(&t->last, g->type);   /* only costs a fresh game_id */
+	return 0;
+}
+
+static void te_connect(struct te *t);
+
+/* Sends the next message of the job, or finishes it. */
+static void te_advance(struct te *t)
+{
+	if (t->job == TE_JOB_NONE)
+		return;
+	switch (t->state) {
+	case TE_DOWN:
+		te_connect(t);
+		return;
+	case TE_CONNECTING:
+	case TE_GREETING:
+	case TE_WAITING:
+		return;
+	case TE_IDLE:
+		break;
+	}
+	switch (t->job) {
+	case TE_JOB_START:
+		te_finish(t, ENGINE_OK, NULL, NULL);
+		return;
+	case TE_JOB_OPTIONS:
+		if (t->opt_error) {
+			char msg[128];
+			snprintf(msg, sizeof msg, "The option \"%s\" is not valid.", t->opt_name);
+			te_finish(t, ENGINE_ERROR, msg, NULL);
+		} else {
+			te_finish(t, ENGINE_OK, NULL, NULL);
+		}
+		return;
+	case TE_JOB_GO:
+		te_send_request(t);
+		return;
+	case TE_JOB_NONE:
+		return;
+	}
+}
+
+static void te_kick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct te *t = arg;
+
+	if (t->result_ready) {
+		t->result_ready = 0;
+		engine_done_cb *done = t->res_done;
+		void *darg = t->res_arg;
+		t->res_done = NULL;
+		/* Last thing: the callback may free the engine or start a job. */
+		if (done)
+			done(darg, &t->res);
+		return;
+	}
+	te_advance(t);
+}
+
+static void te_greeted(struct te *t, const struct tb_response *rs)
+{
+	if (rs->type == TB_RESP_ERROR) {
+		te_fail(t, "module answered Greetings with an error: %s", rs->error);
+		return;
+	}
+	if (rs->type != TB_RESP_GREETINGS) {
+		te_fail(t, "module answered Greetings with something else");
+		return;
+	}
+	if (!rs->active) {
+		te_fail(t, "module says it is not active");
+		return;
+	}
+	const char *name = rs->long_name ? rs->long_name : rs->name ? rs->name : "Trylobot module";
+	if (rs->version)
+		snprintf(t->e.id, sizeof t->e.id, "%s v%s", name, rs->version);
+	else
+		snprintf(t->e.id, sizeof t->e.id, "%s", name);
+	for (char *c = t->e.id; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
+	evtimer_del(t->timer);
+	t->state = TE_IDLE;
+	log_note(t->log_id, "engine %s ready: %s", t->e.profile->name, t->e.id);
+	te_kick(t);
+}
+
+static void te_answered(struct te *t, const struct tb_response *rs)
+{
+	struct hive_move m;
+	char err[TB_ERR_MAX];
+
+	if (rs->type == TB_RESP_ERROR) {
+		te_fail(t, "module answered with an error: %s", rs->error);
+		return;
+	}
+	if (rs->type != TB_RESP_TURN) {
+		te_fail(t, "module answered Choose Turn with a Greetings answer");
+		return;
+	}
+	if (tb_replay_turn_move(&t->rp, &rs->turn, &m, err, sizeof err) < 0) {
+		te_fail(t, "module chose an illegal turn: %s", err);
+		return;
+	}
+	evtimer_del(t->timer);
+	t->state = TE_IDLE;
+	te_finish(t, ENGINE_OK, NULL, &m);
+}
+
+/* One complete frame from the module. */
+static void te_frame(struct te *t, const char *json, size_t len)
+{
+	struct tb_response rs;
+	char err[TB_ERR_MAX];
+
+	log_proto(t->log_id, LOG_ENGINE_IN, json, len);
+	if (t->state != TE_GREETING && t->state != TE_WAITING) {
+		te_fail(t, "module sent a frame nobody asked for");
+		return;
+	}
+	if (tb_response_parse(json, len, &rs, err, sizeof err) < 0) {
+		te_fail(t, "unreadable answer: %s", err);
+		return;
+	}
+	if (t->state == TE_GREETING)
+		te_greeted(t, &rs);
+	else
+		te_answered(t, &rs);
+	tb_response_free(&rs);
+}
+
+static void te_read_cb(struct bufferevent *bev, void *arg)
+{
+	struct te *t = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+
+	while (t->bev == bev) {
+		size_t avail = evbuffer_get_length(in);
+		if (!avail)
+			return;
+		size_t take = avail < TE_READ_CHUNK ? avail : TE_READ_CHUNK, used = 0;
+		const unsigned char *p = evbuffer_pullup(in, (ev_ssize_t)take);
+		if (!p) {
+			te_fail(t, "out of memory");
+			return;
+		}
+		int rc = tb_reader_push(&t->rd, p, take, &used);
+		if (rc < 0) {
+			char shown[48];
+			/* From the offending byte (the last one consumed) on. */
+			size_t at = used ? used - 1 : 0, k = take - at < 40 ? take - at : 40;
+			snprintf(shown, sizeof shown, "%.*s", (int)k, (const char *)p + at);
+			log_proto(t->log_id, LOG_ENGINE_IN, shown, strlen(shown));
+			te_fail(t, "garbage from the module: %s", tb_reader_error(&t->rd));
+			return;
+		}
+		evbuffer_drain(in, used);
+		if (rc == 1) {
+			size_t len;
+			const char *frame = tb_reader_frame(&t->rd, &len);
+			te_frame(t, frame, len);
+		}
+	}
+}
+
+static void te_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct te *t = arg;
+	const struct engine_profile *p = t->e.profile;
+
+	if (what & BEV_EVENT_CONNECTED) {
+		int one = 1;
+		setsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		log_note(t->log_id, "engine %s: connected to %s port %u", p->name, p->host, p->port);
+		t->state = TE_GREETING;
+		te_make_id(t, t->request_id);
+		if (te_send(t, tb_greetings_request_json(t->request_id, HIVEBRIDGE_VERSION)) < 0)
+			te_fail(t, "cannot send Greetings");
+		return;
+	}
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+		int err = EVUTIL_SOCKET_ERROR();
+		te_read_cb(bev, t);          /* what came before the end still counts */
+		if (t->bev != bev)
+			return;
+		if (t->state == TE_CONNECTING) {
+			int dns = bufferevent_socket_get_dns_error(bev);
+			te_fail(t, "cannot connect to %s port %u: %s", p->host, p->port,
+				dns ? evutil_gai_strerror(dns) : evutil_socket_error_to_string(err));
+		} else if (what & BEV_EVENT_EOF) {
+			te_fail(t, "module closed the connection%s",
+				t->state == TE_WAITING ? " instead of answering" :
+				t->state == TE_GREETING ? " instead of answering Greetings" : "");
+		} else {
+			te_fail(t, "connection error: %s", evutil_socket_error_to_string(err));
+		}
+	}
+}
+
+static void te_timeout(evutil_socket_t fd, short what, void *arg)
+{
+	struct te *t = arg;
+	const struct engine_profile *p = t->e.profile;
+
+	switch (t->state) {
+	case TE_CONNECTING:
+	case TE_GREETING:
+		te_fail(t, "no connection and Greetings answer within %u ms", p->start_timeout_ms);
+		break;
+	case TE_WAITING:
+		te_fail(t, t->stop_requested ? "no answer in time after stop" : "no answer in time");
+		break;
+	default:
+		break;
+	}
+}
+
+static void te_connect(struct te *t)
+{
+	const struct engine_profile *p = t->e.profile;
+
+	tb_reader_reset(&t->rd);
+	t->bev = bufferevent_socket_new(t->e.base, -1, BEV_OPT_CLOSE_ON_FREE | BEV_OPT_DEFER_CALLBACKS);
+	if (!t->bev) {
+		te_fail(t, "cannot create a socket");
+		return;
+	}
+	bufferevent_setcb(t->bev, te_read_cb, NULL, te_event_cb, t);
+	bufferevent_setwatermark(t->bev, EV_READ, 0, TE_READ_CHUNK * 16);
+	bufferevent_enable(t->bev, EV_READ | EV_WRITE);
+	t->state = TE_CONNECTING;
+	te_arm(t, p->start_timeout_ms);
+	log_note(t->log_id, "engine %s: connecting to %s port %u", p->name, p->host, p->port);
+	/* No DNS base: a host name is resolved at once (numeric addresses need nothing). */
+	if (bufferevent_socket_connect_hostname(t->bev, NULL, AF_UNSPEC, p->host, p->port) < 0 &&
+	    t->bev && t->state == TE_CONNECTING)
+		te_fail(t, "cannot connect to %s port %u", p->host, p->port);
+}
+
+static int te_begin(struct te *t, enum te_job job, engine_done_cb *done, void *arg)
+{
+	if (t->job != TE_JOB_NONE || t->result_ready)
+		return -1;     /* one command at a time */
+	t->job = job;
+	t->done = done;
+	t->arg = arg;
+	t->stop_requested = 0;
+	te_kick(t);
+	return 0;
+}
+
+static int te_start(struct engine *e, engine_done_cb *done, void *arg)
+{
+	return te_begin(e->priv, TE_JOB_START, done, arg);
+}
+
+static int te_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
+		 engine_info_cb *info, engine_done_cb *done, void *arg)
+{
+	struct te *t = e->priv;
+
+	if (te_begin(t, TE_JOB_GO, done, arg) < 0)
+		return -1;
+	t->limits = *l;
+	/* On failure the job is already finished with the reason. */
+	te_prepare_go(t, g);
+	return 0;
+}
+
+static void te_stop(struct engine *e)
+{
+	struct te *t = e->priv;
+
+	if (t->job != TE_JOB_GO || t->stop_requested)
+		return;
+	t->stop_requested = 1;
+	/* A module cannot be interrupted: it gets stop_timeout more to answer. */
+	if (t->state == TE_WAITING)
+		te_arm(t, e->profile->stop_timeout_ms);
+}
+
+static int te_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
+{
+	struct te *t = e->priv;
+
+	if (argc != 0 && !((argc == 2 && !strcmp(argv[0], "get")) || (argc == 3 && !strcmp(argv[0], "set"))))
+		return -1;
+	if (te_begin(t, TE_JOB_OPTIONS, done, arg) < 0)
+		return -1;
+	/* The protocol has no options. */
+	t->opt_error = argc != 0;
+	if (argc)
+		snprintf(t->opt_name, sizeof t->opt_name, "%s", argv[1]);
+	return 0;
+}
+
+static void te_free(struct engine *e)
+{
+	struct te *t = e->priv;
+
+	if (t->bev)
+		bufferevent_free(t->bev);
+	event_free(t->timer);
+	event_free(t->kick);
+	tb_reader_free(&t->rd);
+	te_forget_game(t);
+	hive_game_free(&t->last);
+	free(t);
+}
+
+void engine_trylobot_set_log_id(struct engine *e, unsigned id)
+{
+	((struct te *)e->priv)->log_id = id;
+}
+
+struct engine *engine_trylobot_new(struct event_base *base, const struct engine_profile *p, char **cause)
+{
+	if (!p->host || !p->port) {
+		if (asprintf(cause, "engine %s: kind trylobot needs host and port", p->name) < 0)
+			*cause = NULL;
+		return NULL;
+	}
+	struct te *t = calloc(1, sizeof *t);
+	if (!t) {
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	t->e.ops = &te_ops;
+	t->e.base = base;
+	t->e.profile = p;
+	t->e.priv = t;
+	snprintf(t->e.id, sizeof t->e.id, "Trylobot module at %s:%u", p->host, p->port);
+	snprintf(t->e.caps, sizeof t->e.caps, "Mosquito;Ladybug;Pillbug");
+	tb_reader_init(&t->rd, 0);
+	hive_game_init(&t->last, 0);
+	t->timer = evtimer_new(base, te_timeout, t);
+	t->kick = event_new(base, -1, 0, te_kick_cb, t);
+	if (!t->timer || !t->kick) {
+		if (t->timer)
+			event_free(t->timer);
+		if (t->kick)
+			event_free(t->kick);
+		tb_reader_free(&t->rd);
+		hive_game_free(&t->last);
+		free(t);
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	return &t->e;
+}
+
+static const struct engine_ops te_ops = {
+	.name = "trylobot",
+	.start = te_start,
+	.go = te_go,
+	.stop = te_stop,
+	.options = te_options,
+	.free = te_free,
+};

@@ -1,0 +1,364 @@
+/*
+ * bench_trylobot: what answering Trylobot costs.
+ *
+ *   1. The bridge's own share per Choose Turn request, measured in-process with the
+ *      codec on the same requests: parse (tb_request_parse), replay (tb_replay_load:
+ *      turn_history through the core, checked against board and hands), possible
+ *      turns (tb_replay_possible, what the back end builds for a module, and the
+ *      front end's sendable check of every legal move with its one-ply score), and
+ *      format (the answer frame).
+ *   2. Choose Turn requests answered per second by one `hivebridge serve` over one
+ *      TCP connection, the built-in engine searching to a fixed depth
+ *      (listener key depth), with p50/p99 latency.
+ *
+ * The requests come from random games (fixed seed) of Base and Base+MLP, every ply
+ * up to PLIES. usage: bench_trylobot [HIVEBRIDGE] (default ../hivebridge next to this
+ * binary). Figures only, no thresholds.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <libgen.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adapters/trylobot/trylobot_codec.h"
+#include "adapters/trylobot/trylobot_coords.h"
+#include "core/search.h"
+
+#define GAMES   6      /* per game type */
+#define PLIES   60
+#define REPEAT  5      /* in-process passes over all requests */
+
+struct reqs {
+	char  **json;     /* owned JSON texts */
+	size_t  n, cap;
+};
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = (*s += 0x9e3779b97f4a7c15ULL);
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static int reqs_add(struct reqs *r, char *json)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		char **v = realloc(r->json, cap * sizeof *v);
+		if (!v)
+			return -1;
+		r->json = v;
+		r->cap = cap;
+	}
+	r->json[r->n++] = json;
+	return 0;
+}
+
+/* Random games; a request for every position with a choice. */
+static int make_requests(struct reqs *out)
+{
+	static const unsigned types[2] = { 0, HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P };
+	uint64_t rng = 12345;
+	char err[TB_ERR_MAX];
+
+	for (int ti = 0; ti < 2; ti++) {
+		for (int gi = 0; gi < GAMES; gi++) {
+			struct tb_replay rp;
+			tb_replay_init(&rp, types[ti]);
+			for (int ply = 0; ply < PLIES && !hive_game_over(&rp.game.board); ply++) {
+				struct tb_request rq;
+				memset(&rq, 0, sizeof rq);
+				rq.type = TB_REQ_CHOOSE_TURN;
+				rq.request_id = "bench";
+				rq.game_id = "bench";
+				rq.request_timestamp = 1795317225823;
+				if (tb_replay_state(&rp, &rq.state, err, sizeof err) < 0) {
+					fprintf(stderr, "bench: %s\n", err);
+					tb_replay_free(&rp);
+					return -1;
+				}
+				cJSON *j = tb_request_json(&rq);
+				char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+				cJSON_Delete(j);
+				/* Random play among the turns the real core would accept. */
+				struct tb_turn pick;
+				size_t k = 0;
+				for (size_t i = 0; i < rq.state.possible.n; i++)
+					if (rq.state.possible.v[i].type != TB_ABILITY && rng_next(&rng) % ++k == 0)
+						pick = rq.state.possible.v[i];
+				tb_state_free(&rq.state);
+				if (!text || reqs_add(out, text) < 0 || !k ||
+				    tb_replay_play_turn(&rp, &pick, err, sizeof err) < 0) {
+					free(text);
+					tb_replay_free(&rp);
+					break;
+				}
+			}
+			tb_replay_free(&rp);
+		}
+	}
+	return 0;
+}
+
+/* The front end's sendable check and one-ply scores (as trylobot_front.c does). */
+static size_t sendable_scan(const struct tb_replay *rp, const struct tb_turns *possible, int *best)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	size_t n = hive_board_moves(&rp->game.board, moves), count = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct tb_turn t;
+		if (tb_replay_answer(rp, possible, moves[i], &t, NULL, 0) != 1)
+			continue;
+		struct hive_board b = rp->game.board;
+		struct hive_undo u;
+		hive_board_do(&b, moves[i], &u);
+		int s = -hive_evaluate(&b);
+		if (!count || s > *best)
+			*best = s;
+		count++;
+	}
+	return count;
+}
+
+static void bench_inprocess(const struct reqs *r, double *per_request_us)
+{
+	double t_parse = 0, t_replay = 0, t_possible = 0, t_send = 0, t_format = 0;
+	size_t n = 0, listed = 0, sendable = 0;
+	long sink = 0;
+	char err[TB_ERR_MAX];
+
+	for (int pass = 0; pass < REPEAT; pass++) {
+		for (size_t i = 0; i < r->n; i++) {
+			struct tb_request rq;
+			struct tb_replay rp;
+			struct tb_turns mine = { 0 };
+			double t0 = now_us();
+			if (tb_request_parse(r->json[i], strlen(r->json[i]), &rq, err, sizeof err) < 0) {
+				fprintf(stderr, "bench: parse: %s\n", err);
+				continue;
+			}
+			double t1 = now_us();
+			if (tb_replay_load(&rp, &rq.state, err, sizeof err) < 0) {
+				fprintf(stderr, "bench: replay: %s\n", err);
+				tb_request_free(&rq);
+				continue;
+			}
+			double t2 = now_us();
+			tb_replay_possible(&rp, &mine, err, sizeof err);
+			double t3 = now_us();
+			int best = 0;
+			size_t ns = sendable_scan(&rp, &rq.state.possible, &best);
+			double t4 = now_us();
+			size_t flen = 0;
+			cJSON *a = rq.state.possible.n ? tb_turn_answer_json(&rq.state.possible.v[0], rq.request_id, rq.game_id) : NULL;
+			char *frame = a ? tb_frame_build(a, &flen) : NULL;
+			cJSON_Delete(a);
+			free(frame);
+			double t5 = now_us();
+			t_parse += t1 - t0;
+			t_replay += t2 - t1;
+			t_possible += t3 - t2;
+			t_send += t4 - t3;
+			t_format += t5 - t4;
+			listed += mine.n;
+			sendable += ns;
+			sink += best + (long)flen;
+			n++;
+			tb_turns_free(&mine);
+			tb_replay_free(&rp);
+			tb_request_free(&rq);
+		}
+	}
+	if (!n)
+		return;
+	/* The front end's usual path: parse, replay, format (the fallback scan is rare). */
+	double total = (t_parse + t_replay + t_format) / (double)n;
+	printf("in-process, per Choose Turn request (%zu requests x %d, mean %.0f listed turns, %.0f sendable):\n",
+	       r->n, REPEAT, (double)listed / (double)n, (double)sendable / (double)n);
+	printf("  parse            %8.1f us\n", t_parse / (double)n);
+	printf("  replay           %8.1f us\n", t_replay / (double)n);
+	printf("  possible_turns   %8.1f us  (built for a module by the back end)\n", t_possible / (double)n);
+	printf("  sendable+1-ply   %8.1f us  (front end: only when the engine's move cannot be sent)\n",
+	       t_send / (double)n);
+	printf("  format answer    %8.1f us\n", t_format / (double)n);
+	printf("  front end total  %8.1f us  (parse + replay + format; checksum %ld)\n", total, sink % 1000);
+	*per_request_us = total;
+}
+
+/*
+ * The daemon.
+ */
+
+static pid_t spawn_daemon(const char *bin, const char *conf, int depth, int *port)
+{
+	int pfd[2];
+	if (pipe(pfd) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(pfd[1], 2);
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(bin, bin, "serve", "--config", conf, (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	FILE *f = fdopen(pfd[0], "r");
+	char line[256];
+	*port = 0;
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned p;
+		if (strstr(line, "(trylobot)") && sscanf(line, "listening on 127.0.0.1:%u", &p) == 1) {
+			*port = (int)p;
+			break;
+		}
+	}
+	/* Keep the pipe open (the daemon may log to it); it closes with us. */
+	return pid;
+}
+
+static int read_frame(int fd, struct tb_reader *rd, char *buf, size_t cap, size_t *off, size_t *len)
+{
+	for (;;) {
+		if (*off == *len) {
+			ssize_t n = recv(fd, buf, cap, 0);
+			if (n <= 0)
+				return -1;
+			*off = 0;
+			*len = (size_t)n;
+		}
+		size_t used;
+		int rc = tb_reader_push(rd, buf + *off, *len - *off, &used);
+		*off += used;
+		if (rc != 0)
+			return rc;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us)
+{
+	char conf[4200];
+	int port, fd, one = 1;
+	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", dir);
+	FILE *f = fopen(conf, "w");
+	if (!f) {
+		perror(conf);
+		return;
+	}
+	fprintf(f, "[engine builtin]\nhash_mb = 16\n[listen uhp]\nport = 0\n"
+		"[listen tb]\nprotocol = trylobot\nport = 0\nengine = builtin\ndepth = %d\n", depth);
+	fclose(f);
+	pid_t pid = spawn_daemon(bin, conf, depth, &port);
+	if (pid < 0 || !port) {
+		fprintf(stderr, "bench: the daemon did not start\n");
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		return;
+	}
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+		perror("bench: connect");
+		kill(pid, SIGKILL);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+
+	struct tb_reader rd;
+	char buf[65536];
+	size_t off = 0, len = 0, done = 0;
+	double *lat = calloc(r->n, sizeof *lat);
+	tb_reader_init(&rd, 0);
+	double t0 = now_us();
+	for (size_t i = 0; lat && i < r->n; i++) {
+		size_t flen;
+		char *frame = tb_frame_encode(r->json[i], strlen(r->json[i]), &flen);
+		double s = now_us();
+		if (!frame || send(fd, frame, flen, MSG_NOSIGNAL) != (ssize_t)flen ||
+		    read_frame(fd, &rd, buf, sizeof buf, &off, &len) != 1) {
+			free(frame);
+			fprintf(stderr, "bench: request %zu failed\n", i);
+			break;
+		}
+		free(frame);
+		lat[done++] = now_us() - s;
+	}
+	double elapsed = now_us() - t0;
+	close(fd);
+	tb_reader_free(&rd);
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	if (!done) {
+		free(lat);
+		return;
+	}
+	double mean = elapsed / (double)done;
+	qsort(lat, done, sizeof *lat, cmp_double);
+	printf("daemon, built-in engine at depth %d, one connection: %zu requests in %.2f s = %.0f requests/s; "
+	       "latency p50 %.2f ms, p99 %.2f ms; bridge's own share %.1f%%\n",
+	       depth, done, elapsed / 1e6, done / (elapsed / 1e6), lat[done / 2] / 1e3,
+	       lat[done * 99 / 100] / 1e3, inproc_us > 0 ? 100.0 * inproc_us / mean : 0);
+	free(lat);
+}
+
+int main(int argc, char **argv)
+{
+	char bin[4200], dir[4000];
+	struct reqs r = { 0 };
+	double inproc = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	char self[4000];
+	snprintf(self, sizeof self, "%s", argv[0]);
+	snprintf(dir, sizeof dir, "%s", dirname(self));
+	if (argc > 1)
+		snprintf(bin, sizeof bin, "%s", argv[1]);
+	else
+		snprintf(bin, sizeof bin, "%s/../hivebridge", dir);
+	if (make_requests(&r) < 0 || !r.n) {
+		fprintf(stderr, "bench: cannot build the requests\n");
+		return 1;
+	}
+	bench_inprocess(&r, &inproc);
+	char tmpdir[] = "/tmp/bench_trylobot.XXXXXX";
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (int depth = 1; depth <= 2; depth++)
+		bench_daemon(bin, tmpdir, &r, depth, inproc);
+	char conf[4200];
+	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", tmpdir);
+	unlink(conf);
+	rmdir(tmpdir);
+	for (size_t i = 0; i < r.n; i++)
+		cJSON_free(r.json[i]);
+	free(r.json);
+	return 0;
+}

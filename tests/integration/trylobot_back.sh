@@ -1,0 +1,202 @@
+#!/bin/sh
+# trylobot_back.sh: the bridge driving a Trylobot AI module. `hivebridge uhp
+# --profile fake` with a kind = trylobot profile talks to tools/fake_trylobot_module,
+# which checks every request the bridge builds (it must replay and list exactly the
+# core's possible_turns). A UHP client plays a game through it; then each fault of
+# the module (garbage, bad JSON, error frame, illegal turn, a Greetings answer,
+# closing, silence, slowness, an extra frame, an inactive or mute module, nothing
+# listening) must give the UHP client "err ..." and "ok" in bounded time, never a
+# hang, and the next bestmove must work again when the module does.
+set -u
+: "${HIVEBRIDGE:?}" "${TOOLS:?}"
+fake="$TOOLS/fake_trylobot_module"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$fake" ] || fail "no $fake"
+
+timeout 300 python3 - "$HIVEBRIDGE" "$fake" "$tmp" <<'EOF' || fail "trylobot back end"
+import os, select, signal, subprocess, sys, time
+
+bridge, fake, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+errors = []
+COMMAND_TIMEOUT = 1.0
+
+class Module:
+    def __init__(self, name, *args):
+        self.portfile = os.path.join(tmp, name + ".port")
+        self.log = os.path.join(tmp, name + ".log")
+        self.p = subprocess.Popen([fake, "--port-file", self.portfile, "--log", self.log] + list(args),
+                                  stderr=open(os.path.join(tmp, name + ".err"), "w"))
+        for _ in range(100):
+            if os.path.exists(self.portfile):
+                break
+            time.sleep(0.05)
+        self.port = int(open(self.portfile).read())
+    def lines(self):
+        return open(self.log).read().splitlines() if os.path.exists(self.log) else []
+    def stop(self):
+        self.p.kill()
+        self.p.wait()
+
+class Uhp:
+    def __init__(self, name, port, start_timeout=2):
+        conf = os.path.join(tmp, name + ".conf")
+        with open(conf, "w") as f:
+            f.write("[engine fake]\nkind = trylobot\nhost = 127.0.0.1\nport = %d\n"
+                    "start_timeout = %g\ncommand_timeout = %g\nstop_timeout = 1\n"
+                    % (port, start_timeout, COMMAND_TIMEOUT))
+        self.name = name
+        self.p = subprocess.Popen([bridge, "uhp", "--profile", "fake", "--config", conf,
+                                   "--log", os.path.join(tmp, name + ".trace")],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.buf = b""
+    def reply(self, limit):
+        """Lines up to "ok"; fails the test on a hang."""
+        end = time.time() + limit
+        lines = []
+        while True:
+            while b"\n" not in self.buf:
+                left = end - time.time()
+                r = select.select([self.p.stdout], [], [], max(left, 0))[0] if left > 0 else []
+                if not r:
+                    raise RuntimeError("%s: no ok within %.1f s (got %r)" % (self.name, limit, lines))
+                chunk = os.read(self.p.stdout.fileno(), 65536)
+                if not chunk:
+                    raise RuntimeError("%s: bridge exited (got %r)" % (self.name, lines))
+                self.buf += chunk
+            line, self.buf = self.buf.split(b"\n", 1)
+            line = line.decode().rstrip("\r")
+            if line == "ok":
+                return lines
+            lines.append(line)
+    def ask(self, cmd, limit=10):
+        self.p.stdin.write(cmd.encode() + b"\n")
+        self.p.stdin.flush()
+        return self.reply(limit)
+    def close(self):
+        try:
+            self.p.stdin.write(b"exit\n")
+            self.p.stdin.flush()
+        except BrokenPipeError:
+            pass
+        try:
+            self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            errors.append(self.name + ": bridge did not exit")
+        if self.p.returncode not in (0, None):
+            errors.append("%s: bridge exit status %s" % (self.name, self.p.returncode))
+
+def check(cond, msg):
+    if not cond:
+        errors.append(msg)
+    return cond
+
+def good_move(u, what):
+    """bestmove must give a move from validmoves, which is then played."""
+    valid = set(u.ask("validmoves")[-1].split(";"))
+    r = u.ask("bestmove depth 1")
+    if not check(len(r) == 1 and not r[0].startswith(("err", "invalidmove")) and r[0] in valid,
+                 "%s: bestmove gave %r" % (what, r)):
+        return None
+    g = u.ask("play " + r[0])
+    check(len(g) == 1 and not g[0].startswith(("err", "invalidmove")), "%s: play gave %r" % (what, g))
+    return g[-1]
+
+def engine_err(u, what, limit):
+    t0 = time.time()
+    r = u.ask("bestmove depth 1", limit)
+    dt = time.time() - t0
+    check(len(r) == 1 and r[0].startswith("err Engine failed:"), "%s: expected err, got %r" % (what, r))
+    print("%-10s err after %.2f s: %s" % (what, dt, r[0] if r else "?"))
+
+# 1. A game through a well-behaved module, Base+MLP, up to the end or 60 plies.
+m = Module("ok")
+u = Uhp("ok", m.port)
+info = u.reply(5)
+check(info[:1] == ["id Fake module v0.0.1"], "ok: info block %r" % info)
+u.ask("newgame Base+MLP")
+plies, state = 0, ""
+while plies < 60:
+    gs = good_move(u, "ok ply %d" % plies)
+    if gs is None:
+        break
+    plies += 1
+    state = gs.split(";")[1]
+    if state != "InProgress":
+        break
+u.close()
+requests = [l for l in m.lines() if l.startswith("request")]
+check(len(requests) == plies, "ok: %d requests for %d plies" % (len(requests), plies))
+check(m.lines().count("connection") == 1, "ok: %d connections, expected 1" % m.lines().count("connection"))
+check(os.path.getsize(os.path.join(tmp, "ok.err")) == 0, "ok: the module found bad requests: " +
+      open(os.path.join(tmp, "ok.err")).read())
+print("ok: %d plies through the module (%s), one connection" % (plies, state))
+m.stop()
+
+# 2. One fault on the third request, then a good module again: err, then recovery.
+for mode, extra, limit in [("garbage", [], 5), ("badjson", [], 5), ("error", [], 5),
+                           ("illegal", [], 5), ("greeting", [], 5), ("close", [], 5),
+                           ("silence", [], COMMAND_TIMEOUT + 3), ("slow", ["--slow-ms", "2500"], COMMAND_TIMEOUT + 3)]:
+    m = Module(mode, "--mode", mode, "--after", "2", "--count", "1", *extra)
+    u = Uhp(mode, m.port, start_timeout=5)
+    u.reply(5)
+    u.ask("newgame Base")
+    good_move(u, mode + " 1")
+    good_move(u, mode + " 2")
+    engine_err(u, mode, limit)
+    # The back end reconnects; the module answers well again.
+    good_move(u, mode + " after the fault")
+    u.close()
+    m.stop()
+    check(m.lines().count("connection") == 2, "%s: %d connections, expected 2" % (mode, m.lines().count("connection")))
+
+# 3. Slow but within the time-out: a move.
+m = Module("slowok", "--mode", "slow", "--slow-ms", "300")
+u = Uhp("slowok", m.port)
+u.reply(5)
+u.ask("newgame Base")
+good_move(u, "slow within the time-out")
+u.close()
+m.stop()
+
+# 4. A second answer nobody asked for: the move counts, the connection is dropped,
+#    the next request reconnects.
+m = Module("extra", "--mode", "extra", "--after", "1", "--count", "1")
+u = Uhp("extra", m.port)
+u.reply(5)
+u.ask("newgame Base")
+good_move(u, "extra 1")
+good_move(u, "extra 2")
+time.sleep(0.2)
+good_move(u, "extra 3")
+u.close()
+m.stop()
+check(m.lines().count("connection") == 2, "extra: %d connections, expected 2" % m.lines().count("connection"))
+
+# 5. Modules that cannot start: inactive, mute, nothing listening.
+for mode, limit in [("inactive", 5), ("mute", 5)]:
+    m = Module(mode, "--mode", mode)
+    u = Uhp(mode, m.port, start_timeout=1)
+    info = u.reply(limit)
+    check(any(l.startswith("err Engine failed:") for l in info), "%s: start gave %r" % (mode, info))
+    u.ask("newgame Base")
+    engine_err(u, mode, limit)
+    u.close()
+    m.stop()
+m = Module("closed")
+port = m.port
+m.stop()
+u = Uhp("refused", port)
+info = u.reply(5)
+check(any(l.startswith("err Engine failed:") for l in info), "refused: start gave %r" % info)
+u.ask("newgame Base")
+engine_err(u, "refused", 5)
+u.close()
+
+for e in errors:
+    print("FAIL:", e)
+sys.exit(1 if errors else 0)
+EOF
+echo "trylobot_back: ok"

@@ -1,0 +1,137 @@
+#!/bin/sh
+# trylobot_front.sh: `hivebridge serve` with a trylobot listener on a free loopback
+# port, the built-in engine behind it, and tools/trylobot_client acting as the
+# Trylobot core: the real frames, framing and request faults, full games (Base and
+# Base+MLP, the bridge playing White, Black or both), two games interleaved on one
+# connection and two connections at once. Every answer is checked against its
+# request's possible_turns by the client. Then SIGTERM must end the daemon cleanly
+# (status 0: under ASan, nothing leaked).
+set -u
+: "${HIVEBRIDGE:?}" "${TOOLS:?}"
+DATA=${HIVE_DATA:-../shared/data}
+client="$TOOLS/trylobot_client"
+tmp=$(mktemp -d)
+daemon=
+fpid=
+cleanup() {
+	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
+	[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; [ -f "$tmp/err" ] && tail -n 20 "$tmp/err" >&2; exit 1; }
+
+[ -x "$client" ] || fail "no $client"
+cat >"$tmp/conf" <<EOF
+[engine builtin]
+hash_mb = 2
+[listen uhp]
+port = 0
+[listen tb]
+protocol = trylobot
+address = 127.0.0.1
+port = 0
+engine = builtin
+; Without a response_deadline the bridge thinks this long (the real core never sends one).
+think_time = 0.03
+EOF
+
+"$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err" &
+daemon=$!
+i=0
+until grep -q '(trylobot)$' "$tmp/err"; do
+	kill -0 "$daemon" 2>/dev/null || fail "serve died at start"
+	[ $i -lt 100 ] || fail "serve did not start listening"
+	sleep 0.1
+	i=$((i + 1))
+done
+port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/err")
+[ -n "$port" ] || fail "no 'listening on 127.0.0.1:PORT (trylobot)' line"
+
+run() {
+	echo "== trylobot_client $*"
+	timeout 300 "$client" "$@" || fail "trylobot_client $*"
+}
+
+run frames "$port" "$DATA/trylobot"
+run faults "$port"
+run play "$port" --games 3 --type Base --sides white --deadline 60 --plies 300 --seed 1
+run play "$port" --games 3 --type Base+MLP --sides black --deadline 60 --plies 300 --seed 2
+run play "$port" --games 2 --type Base+M --sides white --deadline 0 --plies 300 --seed 3
+run play "$port" --games 1 --type Base+MLP --sides both --deadline 40 --plies 120 --seed 4
+run interleave "$port" --type Base+MLP --deadline 40 --plies 80 --seed 5
+
+# Two connections at once.
+timeout 300 "$client" play "$port" --games 2 --type Base+LP --sides white --deadline 50 --seed 6 >"$tmp/c1" 2>&1 &
+c1=$!
+timeout 300 "$client" interleave "$port" --type Base+ML --deadline 50 --plies 60 --seed 7 >"$tmp/c2" 2>&1 &
+c2=$!
+wait $c1 || { cat "$tmp/c1"; fail "concurrent play"; }
+wait $c2 || { cat "$tmp/c2"; fail "concurrent interleave"; }
+cat "$tmp/c1" "$tmp/c2"
+
+# The trace log has both directions of the Trylobot frames.
+grep -q ' client->bridge {"request_type":"Choose Turn"' "$tmp/log" || fail "no client->bridge frame in the log"
+grep -q ' bridge->client {"turn_type":' "$tmp/log" || fail "no bridge->client frame in the log"
+
+stop_daemon() {
+	kill -TERM "$daemon"
+	wait "$daemon"
+	status=$?
+	daemon=
+	[ $status -eq 0 ] || fail "serve exited with status $status after SIGTERM"
+}
+stop_daemon
+
+# A failing engine behind the front end: the bridge's own trylobot back end driving
+# tools/fake_trylobot_module. Whatever the module does (garbage, or answering after
+# the request's deadline), every request still gets one listed, sendable answer.
+fake="$TOOLS/fake_trylobot_module"
+for mode in garbage slow; do
+	rm -f "$tmp/fport"
+	"$fake" --port-file "$tmp/fport" --mode $mode --slow-ms 800 --after 2 --count 3 2>"$tmp/ferr" &
+	fpid=$!
+	i=0
+	until [ -s "$tmp/fport" ]; do
+		[ $i -lt 100 ] || fail "the fake module did not start"
+		sleep 0.05
+		i=$((i + 1))
+	done
+	cat >"$tmp/conf2" <<EOF
+[engine fake]
+kind = trylobot
+host = 127.0.0.1
+port = $(cat "$tmp/fport")
+start_timeout = 2
+command_timeout = 1
+[listen uhp]
+port = 0
+[listen tb]
+protocol = trylobot
+port = 0
+engine = fake
+EOF
+	: >"$tmp/err"
+	"$HIVEBRIDGE" serve --config "$tmp/conf2" --log "$tmp/log2" 2>"$tmp/err" &
+	daemon=$!
+	i=0
+	until grep -q '(trylobot)$' "$tmp/err"; do
+		kill -0 "$daemon" 2>/dev/null || fail "serve died at start"
+		[ $i -lt 100 ] || fail "serve did not start listening"
+		sleep 0.1
+		i=$((i + 1))
+	done
+	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/err")
+	run play "$port" --games 1 --type Base --sides white --deadline 400 --plies 24 --seed 8
+	stop_daemon
+	kill "$fpid" 2>/dev/null
+	wait "$fpid" 2>/dev/null
+	fpid=
+	case $mode in
+	garbage) want="engine failed: garbage from the module" ;;
+	slow) want="engine time-out; answering the best sendable move" ;;
+	esac
+	grep -q "$want" "$tmp/log2" || { grep note "$tmp/log2" | tail -n 20; fail "$mode: no '$want' in the log"; }
+	echo "$mode module: answered without the engine ($want)"
+done
+echo "trylobot_front: ok"
