@@ -39,7 +39,7 @@
 /* Slack on top of move-time before the session itself asks the engine to stop. */
 #define HF_STOP_SLACK_MS       50
 #define HF_HASH_MIN            1
-#define HF_HASH_MAX            4096
+#define HF_HASH_MAX            1024
 #define HF_ERROR_MAX           1024
 /* The engine option the hash parameter stands for, and the one that turns info on. */
 #define HF_OPT_HASH            "HashMB"
