@@ -1,5 +1,5 @@
 #!/bin/sh
-# Validates against schemas/*.json (python3-jsonschema): every kind of JSON message
+# Validates against schemas/*.json (python3-jsonschema): every kind of Trylobot JSON message
 # we write (dumped by test_trylobot --dump), the real Trylobot frames in
 # $HIVE_DATA/trylobot/, and a few messages each schema must refuse.
 # Env (from tests/run.sh): HIVEBRIDGE = the build's binary, HIVE_DATA.
@@ -55,7 +55,10 @@ def check(path, origin):
 for origin in ("ours", "real"):
     for path in sorted(glob.glob(os.path.join(work, origin, "*.json"))):
         check(path, origin)
+# The reports of check and match are validated by report_schemas.sh.
 for kind in validators:
+    if kind in ("check-report", "match-result"):
+        continue
     if ("ours", kind) not in counts:
         print(f"FAIL we wrote no {kind} message"); failed += 1
 
