@@ -210,7 +210,7 @@ static void print_stats(const char *what, const struct stats *s)
 int main(int argc, char **argv)
 {
 	char self[4096], hb[4096], fake[4096];
-	struct stats direct_opt, direct_vm, relay_opt, relay_vm, pipe_opt, pipe_vm;
+	struct stats direct_opt, direct_vm, relay_opt, relay_vm, pipe_opt, pipe_vm, floor_opt;
 	struct rlimit rl;
 
 	snprintf(self, sizeof self, "%s", argv[0]);
@@ -254,7 +254,31 @@ int main(int argc, char **argv)
 	close(from);
 	waitpid(fpid, NULL, 0);
 
-	/* 1b. The same engine behind `hivebridge uhp --engine` on pipes: like for like. */
+	/* 1b. The same engine behind the least possible relay: the cost of a hop here. */
+	{
+		static struct reader fr;
+		char relay[4200];
+		snprintf(relay, sizeof relay, "%s/../tools/pipe_relay", dir);
+		char *rargv[] = { relay, fake, NULL };
+		pid_t rpid = access(relay, X_OK) == 0 ? spawn(rargv, &to, &from, NULL) : -1;
+		fr.fd = from;
+		if (rpid < 0 || read_reply(&fr, NULL) < 0) {
+			fprintf(stderr, "bench_relay: cannot start %s\n", relay);
+			return 1;
+		}
+		write_all(to, setup, strlen(setup));
+		read_reply(&fr, NULL);
+		if (time_rounds(to, &fr, "options\n", &floor_opt) < 0) {
+			fprintf(stderr, "bench_relay: pipe_relay stopped answering\n");
+			return 1;
+		}
+		write_all(to, "exit\n", 5);
+		close(to);
+		close(from);
+		waitpid(rpid, NULL, 0);
+	}
+
+	/* 1c. The same engine behind `hivebridge uhp --engine` on pipes: like for like. */
 	{
 		static struct reader pr;
 		char *pargv[] = { hb, "uhp", "--engine", fake, NULL };
@@ -277,7 +301,7 @@ int main(int argc, char **argv)
 		waitpid(ppid, NULL, 0);
 	}
 
-	/* 1c. The same engine behind the daemon. */
+	/* 1d. The same engine behind the daemon. */
 	char conf[] = "/tmp/bench_relay.XXXXXX";
 	int cfd = mkstemp(conf);
 	if (cfd < 0)
@@ -319,13 +343,17 @@ int main(int argc, char **argv)
 
 	printf("relay latency, %d round trips each (after %d warm-up):\n", ROUNDS, WARMUP);
 	print_stats("options, engine direct (pipes)", &direct_opt);
+	print_stats("options, via a bare pipe relay", &floor_opt);
 	print_stats("options, via hivebridge uhp (pipes)", &pipe_opt);
 	print_stats("options, via hivebridge serve (TCP)", &relay_opt);
 	print_stats("validmoves, engine direct (pipes)", &direct_vm);
 	print_stats("validmoves, hivebridge uhp answers", &pipe_vm);
 	print_stats("validmoves, hivebridge serve answers", &relay_vm);
+	printf("  added by any relay (one more hop):   p50 %+8.1f us   p99 %+8.1f us\n",
+	       floor_opt.p50 - direct_opt.p50, floor_opt.p99 - direct_opt.p99);
 	printf("  added by relaying (options, pipes):  p50 %+8.1f us   p99 %+8.1f us\n",
 	       pipe_opt.p50 - direct_opt.p50, pipe_opt.p99 - direct_opt.p99);
+	printf("  hivebridge's own share over the hop: p50 %+8.1f us\n", pipe_opt.p50 - floor_opt.p50);
 	printf("  added by relaying (options, TCP):    p50 %+8.1f us   p99 %+8.1f us\n",
 	       relay_opt.p50 - direct_opt.p50, relay_opt.p99 - direct_opt.p99);
 

@@ -3,7 +3,7 @@
 # build directory as $1 (default build-bench):
 #   - perft from the start of Base (depth 6) and Base+MLP (depth 5), through the binary;
 #   - every benchmark binary in $1/bench/ (bench_relay needs the fake UHP engine,
-#     built here into $1/tools/ if missing).
+#     and pipe_relay, built here into $1/tools/ if missing).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -12,10 +12,11 @@ HIVE_DATA=${HIVE_DATA:-$top/../shared/data}
 export HIVE_DATA
 status=0
 
-if [ ! -x "$b/tools/fake_uhp_engine" ]; then
-	make --no-print-directory B="$b" OPT="-O3 -g -DNDEBUG" "$b/tools/fake_uhp_engine" >/dev/null ||
-		echo "bench: cannot build $b/tools/fake_uhp_engine" >&2
-fi
+for tool in fake_uhp_engine pipe_relay; do
+	[ -x "$b/tools/$tool" ] && continue
+	make --no-print-directory B="$b" OPT="-O3 -g -DNDEBUG" "$b/tools/$tool" >/dev/null ||
+		echo "bench: cannot build $b/tools/$tool" >&2
+done
 
 run() {
 	echo "== $*"
