@@ -20,11 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adapters/hub/hub_front.h"
-#include "adapters/uhp/uhp_session.h"
 #include "bridge/check.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/front.h"
 #include "bridge/log.h"
 #include "bridge/match.h"
 #include "bridge/proc.h"
@@ -142,7 +141,6 @@ static int open_log(const struct config *c, const struct cli *cli)
 /* State of `hivebridge uhp`. */
 struct stdio_run {
 	struct event_base  *base;
-	struct uhp_session *session;
 	int                 done;
 };
 
@@ -173,8 +171,12 @@ static int epoll_ok(int fd)
 	return fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-static int cmd_uhp(int argc, char **argv)
+/* `hivebridge uhp` and `hivebridge hub`: one session of the protocol's front end on
+ * stdin/stdout, driving the engine --engine or --profile names. */
+static int cmd_stdio(const char *protocol, int argc, char **argv)
 {
+	const struct front *front = front_find(protocol);
+	void *session = NULL;
 	struct cli cli;
 	struct config c;
 	struct stdio_run run = { 0 };
@@ -188,7 +190,7 @@ static int cmd_uhp(int argc, char **argv)
 	if (cli_parse(argc, argv, "--engine --profile --config --log", &cli) < 0 || cli.arg)
 		return usage(stderr, 2);
 	if (cli.engine && cli.profile) {
-		fprintf(stderr, "hivebridge uhp: --engine and --profile exclude each other\n");
+		fprintf(stderr, "hivebridge %s: --engine and --profile exclude each other\n", protocol);
 		return 2;
 	}
 	if (load_config(&c, &cli) < 0)
@@ -199,9 +201,9 @@ static int cmd_uhp(int argc, char **argv)
 		p = config_profile(&c, cli.profile ? cli.profile : "builtin");
 	if (!p) {
 		if (cause)
-			fprintf(stderr, "hivebridge uhp: %s\n", cause);
+			fprintf(stderr, "hivebridge %s: %s\n", protocol, cause);
 		else
-			fprintf(stderr, "hivebridge uhp: no engine profile \"%s\"\n",
+			fprintf(stderr, "hivebridge %s: no engine profile \"%s\"\n", protocol,
 				cli.profile ? cli.profile : "builtin");
 		free(cause);
 		config_free(&c);
@@ -221,7 +223,7 @@ static int cmd_uhp(int argc, char **argv)
 	if (ecfg)
 		event_config_free(ecfg);
 	if (!run.base) {
-		fprintf(stderr, "hivebridge uhp: cannot create the event loop\n");
+		fprintf(stderr, "hivebridge %s: cannot create the event loop\n", protocol);
 		log_close();
 		config_free(&c);
 		return 1;
@@ -234,7 +236,7 @@ static int cmd_uhp(int argc, char **argv)
 	in = bufferevent_socket_new(run.base, STDIN_FILENO, 0);
 	out = bufferevent_socket_new(run.base, STDOUT_FILENO, 0);
 	if (!in || !out) {
-		fprintf(stderr, "hivebridge uhp: cannot set up stdio\n");
+		fprintf(stderr, "hivebridge %s: cannot set up stdio\n", protocol);
 		if (in)
 			bufferevent_free(in);
 		if (out)
@@ -242,9 +244,9 @@ static int cmd_uhp(int argc, char **argv)
 		goto out;
 	}
 	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer };
-	run.session = uhp_session_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
-	if (!run.session) {
-		fprintf(stderr, "hivebridge uhp: cannot start the session\n");
+	session = front->session_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
+	if (!session) {
+		fprintf(stderr, "hivebridge %s: cannot start the session\n", protocol);
 		goto out;
 	}
 	sig_int = evsignal_new(run.base, SIGINT, on_terminate, &run);
@@ -262,7 +264,7 @@ static int cmd_uhp(int argc, char **argv)
 out:
 	/* Reverse order of acquisition. A dying external engine is escalated
 	 * (exit, SIGTERM, SIGKILL) and reaped before the base goes. */
-	uhp_session_free(run.session);
+	front->session_free(session);
 	proc_drain(run.base, 2 * (p ? p->stop_timeout_ms : 0) + 1000);
 	if (sig_hup)
 		event_free(sig_hup);
@@ -282,109 +284,14 @@ out:
 
 /* `hivebridge hub`: cmd_uhp with a Hub session. "--engine hub:CMD" names an external
  * Hub engine; any other --engine is what cmd_uhp takes. */
+static int cmd_uhp(int argc, char **argv)
+{
+	return cmd_stdio("uhp", argc, argv);
+}
+
 static int cmd_hub(int argc, char **argv)
 {
-	struct cli cli;
-	struct config c;
-	struct stdio_run run = { 0 };
-	struct hub_front *session = NULL;
-	const struct engine_profile *p;
-	struct event_config *ecfg;
-	struct event *sig_int = NULL, *sig_term = NULL, *sig_hup = NULL;
-	struct bufferevent *in, *out;
-	char *cause = NULL;
-	int flags0, flags1, status = 1;
-
-	if (cli_parse(argc, argv, "--engine --profile --config --log", &cli) < 0 || cli.arg)
-		return usage(stderr, 2);
-	if (cli.engine && cli.profile) {
-		fprintf(stderr, "hivebridge hub: --engine and --profile exclude each other\n");
-		return 2;
-	}
-	if (load_config(&c, &cli) < 0)
-		return 1;
-	if (cli.engine)
-		p = config_add_command(&c, NULL, cli.engine, &cause);
-	else
-		p = config_profile(&c, cli.profile ? cli.profile : "builtin");
-	if (!p) {
-		if (cause)
-			fprintf(stderr, "hivebridge hub: %s\n", cause);
-		else
-			fprintf(stderr, "hivebridge hub: no engine profile \"%s\"\n",
-				cli.profile ? cli.profile : "builtin");
-		free(cause);
-		config_free(&c);
-		return 1;
-	}
-	if (open_log(&c, &cli) < 0) {
-		config_free(&c);
-		return 1;
-	}
-
-	evthread_use_pthreads();
-	ecfg = event_config_new();
-	if (ecfg && (!epoll_ok(STDIN_FILENO) || !epoll_ok(STDOUT_FILENO)))
-		event_config_avoid_method(ecfg, "epoll");
-	run.base = ecfg ? event_base_new_with_config(ecfg) : NULL;
-	if (ecfg)
-		event_config_free(ecfg);
-	if (!run.base) {
-		fprintf(stderr, "hivebridge hub: cannot create the event loop\n");
-		log_close();
-		config_free(&c);
-		return 1;
-	}
-
-	flags0 = fcntl(STDIN_FILENO, F_GETFL);
-	flags1 = fcntl(STDOUT_FILENO, F_GETFL);
-	evutil_make_socket_nonblocking(STDIN_FILENO);
-	evutil_make_socket_nonblocking(STDOUT_FILENO);
-	in = bufferevent_socket_new(run.base, STDIN_FILENO, 0);
-	out = bufferevent_socket_new(run.base, STDOUT_FILENO, 0);
-	if (!in || !out) {
-		fprintf(stderr, "hivebridge hub: cannot set up stdio\n");
-		if (in)
-			bufferevent_free(in);
-		if (out)
-			bufferevent_free(out);
-		goto out;
-	}
-	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer };
-	session = hub_front_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
-	if (!session) {
-		fprintf(stderr, "hivebridge hub: cannot start the session\n");
-		goto out;
-	}
-	sig_int = evsignal_new(run.base, SIGINT, on_terminate, &run);
-	sig_term = evsignal_new(run.base, SIGTERM, on_terminate, &run);
-	sig_hup = evsignal_new(run.base, SIGHUP, on_hup, &run);
-	if (sig_int)
-		evsignal_add(sig_int, NULL);
-	if (sig_term)
-		evsignal_add(sig_term, NULL);
-	if (sig_hup)
-		evsignal_add(sig_hup, NULL);
-
-	event_base_dispatch(run.base);
-	status = 0;
-out:
-	hub_front_free(session);
-	proc_drain(run.base, 2 * (p ? p->stop_timeout_ms : 0) + 1000);
-	if (sig_hup)
-		event_free(sig_hup);
-	if (sig_term)
-		event_free(sig_term);
-	if (sig_int)
-		event_free(sig_int);
-	event_base_free(run.base);
-	if (flags0 >= 0)
-		fcntl(STDIN_FILENO, F_SETFL, flags0);
-	if (flags1 >= 0)
-		fcntl(STDOUT_FILENO, F_SETFL, flags1);
-	log_close();
-	config_free(&c);
-	return status;
+	return cmd_stdio("hub", argc, argv);
 }
 
 static int cmd_perft(int argc, char **argv)
