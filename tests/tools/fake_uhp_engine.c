@@ -14,6 +14,9 @@
  *   --fault ignore-sigint       ignores SIGINT; bestmove thinks --delay-ms (default 1 h)
  *   --fault invalidmove-all     every play, pass and newgame with moves: invalidmove
  *   --delay-ms N                bestmove thinks N ms (SIGINT ends it early)
+ *   --sloppy                    legal moves in another notation: the last reference
+ *                               instead of the first, odd case, extra spaces, and an
+ *                               intermediate "move;depth;score" line first
  */
 #include <errno.h>
 #include <signal.h>
@@ -55,7 +58,36 @@ struct fake {
 	struct hive_game game;
 	int              max_depth;    /* an option, to have something to list and set */
 	int              ponder;
+	int              sloppy;
 };
+
+/* A valid but non-canonical MoveString of m: the last occupied neighbour of the
+ * destination as reference (canonical is the first), upper-case colour, spaces. */
+static void sloppy_format(const struct hive_board *b, struct hive_move m, char *buf, size_t len)
+{
+	static const char *const marks[HIVE_DIRS][2] = {
+		{ "", "\\" }, { "/", "" }, { "-", "" }, { "\\", "" }, { "", "/" }, { "", "-" }
+	};
+	char canon[HIVE_MOVESTR_MAX], name[8];
+	hive_move_format(b, m, canon, sizeof canon);
+	if (m.piece == HIVE_PASS_PIECE || b->ply == 0 || b->height[m.to] > 0) {
+		snprintf(buf, len, "  %s ", canon);
+		return;
+	}
+	snprintf(name, sizeof name, "%s", hive_piece_name(m.piece));
+	name[0] = name[0] == 'w' ? 'W' : 'B';
+	for (int d = HIVE_DIRS - 1; d >= 0; d--) {
+		uint16_t c = hive_cell_step(m.to, d);
+		int top = b->top[c];
+		if (c == m.from)    /* the mover's own cell: what stays under it, if anything */
+			top = b->under[m.piece];
+		if (top == HIVE_NO_PIECE)
+			continue;
+		snprintf(buf, len, "%s   %s%s%s ", name, marks[d][0], hive_piece_name(top), marks[d][1]);
+		return;
+	}
+	snprintf(buf, len, "%s", canon);
+}
 
 static void ok(const struct fake *f)
 {
@@ -171,11 +203,16 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 	}
 	interrupted = 0;
 	struct hive_move m;
-	char buf[HIVE_MOVESTR_MAX];
+	char buf[64];
 	if (pick_move(f, &m) < 0) {
 		printf("err No move.\n");
 	} else {
-		hive_move_format(&f->game.board, m, buf, sizeof buf);
+		if (f->sloppy) {
+			sloppy_format(&f->game.board, m, buf, sizeof buf);
+			printf("%s;1;0.00\n", buf);
+		} else {
+			hive_move_format(&f->game.board, m, buf, sizeof buf);
+		}
 		printf("%s\n", buf);
 	}
 	ok(f);
@@ -297,11 +334,13 @@ int main(int argc, char **argv)
 			}
 			f.fault = fault_names[k].fault;
 			i++;
+		} else if (!strcmp(argv[i], "--sloppy")) {
+			f.sloppy = 1;
 		} else if (!strcmp(argv[i], "--delay-ms") && i + 1 < argc) {
 			f.delay_ms = atol(argv[++i]);
 			have_delay = 1;
 		} else {
-			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N]\n");
+			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--sloppy]\n");
 			return 2;
 		}
 	}
