@@ -82,6 +82,7 @@ static const char match_usage[] =
 	"  --resume               skip the games already in --results FILE\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
+	"                         (a viewer that sends \"attach N\" follows game N only)\n"
 	"  --config FILE          engine profiles; --log FILE  protocol trace log\n";
 
 enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
@@ -142,6 +143,7 @@ struct slot {
 
 struct viewer_client {
 	struct bufferevent   *bev;
+	unsigned              game;          /* attached to this game number, 0 = all */
 	struct viewer_client *next;
 };
 
@@ -260,8 +262,8 @@ static void viewer_send(struct match *m, struct viewer_client *c, const char *li
 	evbuffer_add_printf(out, "%s\n", line);
 }
 
-/* Every viewer gets the game's GameString (a line, as UHP prints one). */
-static void viewer_broadcast(struct match *m, const struct hive_game *g)
+/* Every viewer attached to game (or to all) gets its GameString, a line as UHP prints one. */
+static void viewer_broadcast(struct match *m, unsigned game, const struct hive_game *g)
 {
 	if (!m->viewers)
 		return;
@@ -271,16 +273,50 @@ static void viewer_broadcast(struct match *m, const struct hive_game *g)
 	struct viewer_client *c = m->viewers, *next;
 	for (; c; c = next) {
 		next = c->next;
-		viewer_send(m, c, gs);
+		if (!c->game || c->game == game)
+			viewer_send(m, c, gs);
 	}
 	free(gs);
 }
 
-/* What a viewer says is read and ignored; the stream is one way. */
+/* The games under way (or game n alone), so that a viewer need not wait for a move. */
+static void viewer_catch_up(struct match *m, struct viewer_client *c)
+{
+	for (unsigned i = 0; i < m->nslots; i++) {
+		unsigned g = m->slots[i].game_no;
+		if (!g || (c->game && c->game != g))
+			continue;
+		char *gs = game_string(&m->slots[i].game);
+		if (gs) {
+			viewer_send(m, c, gs);
+			free(gs);
+		}
+	}
+}
+
+/* A viewer may say "attach N" to follow game N only ("attach 0": every game);
+ * anything else is ignored, and lines are bounded. */
 static void viewer_read(struct bufferevent *bev, void *arg)
 {
+	struct match *m = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
-	evbuffer_drain(in, evbuffer_get_length(in));
+	struct viewer_client *c = m->viewers;
+	char *line;
+	size_t len;
+
+	while (c && c->bev != bev)
+		c = c->next;
+	while (c && (line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF)) != NULL) {
+		unsigned long long n;
+		if (!strncmp(line, "attach ", 7) && parse_uint(line + 7, 0, UINT32_MAX, &n) == 0) {
+			c->game = (unsigned)n;
+			log_note(0, "match: viewer attached to %s %llu", n ? "game" : "every game", n);
+			viewer_catch_up(m, c);
+		}
+		free(line);
+	}
+	if (evbuffer_get_length(in) > 256)
+		evbuffer_drain(in, evbuffer_get_length(in));
 }
 
 static void viewer_event(struct bufferevent *bev, short what, void *arg)
@@ -316,17 +352,7 @@ static void viewer_accept(struct evconnlistener *l, evutil_socket_t fd, struct s
 	c->next = m->viewers;
 	m->viewers = c;
 	log_note(0, "match: viewer connected");
-	/* The games under way, so that a viewer need not wait for the next move. */
-	for (unsigned i = 0; i < m->nslots; i++) {
-		if (!m->slots[i].game_no)
-			continue;
-		char *gs = game_string(&m->slots[i].game);
-		if (gs) {
-			struct evbuffer *out = bufferevent_get_output(c->bev);
-			evbuffer_add_printf(out, "%s\n", gs);
-			free(gs);
-		}
-	}
+	viewer_catch_up(m, c);
 }
 
 /* "ADDR:PORT" or "[V6ADDR]:PORT", numeric; port 0 picks a free one. */
@@ -842,7 +868,7 @@ static void slot_next(struct slot *s)
 			match_fail(m);
 			return;
 		}
-		viewer_broadcast(m, &s->game);
+		viewer_broadcast(m, s->game_no, &s->game);
 	}
 	if (s->starting >= 0 || s->thinking >= 0)
 		return;
@@ -930,7 +956,7 @@ static void on_move(void *arg, const struct engine_result *r)
 		match_fail(m);
 		return;
 	}
-	viewer_broadcast(m, &s->game);
+	viewer_broadcast(m, s->game_no, &s->game);
 	slot_play(s);
 }
 

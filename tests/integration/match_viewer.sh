@@ -62,4 +62,47 @@ for e in ends:
     assert moves(e) in [moves(f) for f in finals], "watched game ended at %r" % e
 print("viewer: %d lines, %d game ends seen" % (len(lines), len(ends)))
 EOF
+# Two games at once: a viewer that attaches to game 2 sees that game only.
+"$HIVEBRIDGE" match --games 2 --concurrency 2 --movetime 150 --max-plies 40 --viewer 127.0.0.1:0 \
+	--results "$tmp/results2.jsonl" builtin builtin:depth=1 >"$tmp/out2" 2>"$tmp/err2" &
+pid=$!
+i=0
+while ! grep -q '^viewer listening on' "$tmp/err2" && [ $i -lt 100 ]; do
+	kill -0 "$pid" 2>/dev/null || { cat "$tmp/err2"; fail "second match died at start"; }
+	sleep 0.05
+	i=$((i + 1))
+done
+port=$(sed -n 's/^viewer listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/err2")
+timeout 60 python3 - "$port" >"$tmp/seen2" <<'EOF' || fail "attached viewer client"
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+s.sendall(b"attach 2\n")
+data = b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    data += chunk
+sys.stdout.write(data.decode())
+EOF
+wait "$pid" || fail "second match exit status $?"
+pid=
+python3 - "$tmp/seen2" "$tmp/results2.jsonl" <<'EOF' || fail "attached viewer stream"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+moves = lambda gs: gs.split(";")[3:]
+finals = {json.loads(l)["game"]: json.loads(l)["gamestring"] for l in open(sys.argv[2])}
+# Before the attach lands the viewer may see both games; from the last jump on, game 2 only.
+start = 0
+for i, (prev, cur) in enumerate(zip(lines, lines[1:])):
+    a, b = moves(prev), moves(cur)
+    if not (len(b) == len(a) + 1 and b[:-1] == a):
+        start = i + 1
+tail = lines[start:]
+assert len(tail) >= 3, "attached viewer saw %d lines of one game" % len(tail)
+for prev, cur in zip(tail, tail[1:]):
+    assert moves(cur)[:-1] == moves(prev), "not one game: %r then %r" % (prev, cur)
+assert moves(tail[-1]) == moves(finals[2]), "game 2 ended at %r, viewer saw %r" % (finals[2], tail[-1])
+print("attached viewer: %d lines of game 2" % len(tail))
+EOF
 echo "match_viewer: ok"
