@@ -1,10 +1,17 @@
 /*
- * check.c: `hivebridge check`, a UHP conformance suite (see check.h).
+ * check.c: `hivebridge check`, a conformance suite (see check.h).
  *
- * A synchronous driver: the engine is a child process on two pipes, every write and
- * every read has a deadline (poll), and an engine that stalls, dies or floods is
- * killed. Checks come in groups; when the engine is lost, the rest of its group is
- * skipped and the engine is restarted for the next group.
+ * A UHP engine gets a synchronous driver: the engine is a child process on two
+ * pipes, every write and every read has a deadline (poll), and an engine that
+ * stalls, dies or floods is killed. Checks come in groups; when the engine is lost,
+ * the rest of its group is skipped and the engine is restarted for the next group.
+ *
+ * A Hub engine or a Trylobot module is driven through the engine interface instead
+ * (bridge/engine.h) on a private event loop: its back end speaks the protocol,
+ * enforces the protocol's time-outs and checks every move with the core, and the
+ * checker wraps every wait in a deadline of its own. Only what those protocols have
+ * is checked (start-up, moves on reference positions, a game, stop, restart); the
+ * UHP-only checks are listed as skipped, with the reason.
  *
  * Everything the engine says is compared with the core: move lists as sets of
  * moves (piece and destination; the destination's height follows from the board),
@@ -29,8 +36,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "bridge/check.h"
 #include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/log.h"
+#include "bridge/proc.h"
 #include "core/game.h"
 
 #define CHECK_TIMEOUT_MS    5000        /* default deadline of a command's "ok" */
@@ -43,6 +55,11 @@
 #define CHECK_SHOW_MOVES    40          /* moves listed per side of a diff */
 #define CHECK_LONG_LINE     (100u * 1024)
 #define CHECK_MAX_RESTARTS  2           /* failed restarts before giving up */
+#define CHECK_SLACK_MS      2000        /* our deadline over a back end's own time-out */
+#define CHECK_GROUP_FAILURES 3          /* quick engine failures before a group is dropped */
+#define CHECK_STOP_AFTER_MS 300         /* an infinite search runs this long before stop */
+#define CHECK_SELFPLAY      20          /* plies of the game an engine plays against itself */
+#define CHECK_DRAIN_MS      3000        /* at exit: how long engines get to quit */
 
 /* ------------------------------------------------------------------------ */
 /* Small utilities                                                           */
@@ -275,10 +292,10 @@ static void eng_describe_exit(struct eng *e, char *buf, size_t len)
 		snprintf(buf, len, "ended (wait status %d)", e->status);
 }
 
-/* Spawns argv with its stdin and stdout on pipes and stderr on /dev/null, in its
- * own process group (so a kill reaches its children too). -1 with why on failure,
- * exec failures included. */
-static int eng_spawn(struct eng *e, char *const argv[], char *why, size_t whylen)
+/* Spawns argv (in workdir unless NULL) with its stdin and stdout on pipes and
+ * stderr on /dev/null, in its own process group (so a kill reaches its children
+ * too). -1 with why on failure, chdir and exec failures included. */
+static int eng_spawn(struct eng *e, char *const argv[], const char *workdir, char *why, size_t whylen)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, ex[2] = { -1, -1 };
 	int err = 0;
@@ -299,7 +316,7 @@ static int eng_spawn(struct eng *e, char *const argv[], char *why, size_t whylen
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_DFL);
 		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
-		    (null >= 0 && dup2(null, STDERR_FILENO) < 0))
+		    (null >= 0 && dup2(null, STDERR_FILENO) < 0) || (workdir && chdir(workdir) < 0))
 			err = errno;
 		else {
 			execvp(argv[0], argv);
@@ -323,7 +340,8 @@ static int eng_spawn(struct eng *e, char *const argv[], char *why, size_t whylen
 		;
 	close(ex[0]);
 	if (n == (ssize_t)sizeof err) {
-		snprintf(why, whylen, "cannot run %s: %s", argv[0], strerror(err));
+		snprintf(why, whylen, "cannot run %s%s%s: %s", argv[0], workdir ? " in " : "",
+			 workdir ? workdir : "", strerror(err));
 		eng_kill(e);
 		return -1;
 	}
@@ -473,9 +491,24 @@ struct checker {
 	uint64_t     seed;
 	uint64_t     rng;
 	const char  *data;
-	char *const *argv;
-	/* the engine */
+	const char  *config_path;       /* --config, or NULL */
+	const char  *profile_name;      /* --profile, or NULL */
+	const char  *log_path;          /* --log, or NULL */
+	int          timeout_set;       /* --timeout-ms was given */
+	char *const *argv;              /* the command (UHP, Hub), or the address (Trylobot) */
+	const char  *workdir;           /* of the command, or NULL */
+	const char  *protocol;          /* "uhp", "hub" or "trylobot" */
+	/* a UHP engine */
 	struct eng   eng;
+	/* a Hub engine or Trylobot module, through the engine interface */
+	struct engine_profile prof;     /* a copy of the profile, with our time-outs */
+	struct event_base *base;
+	struct event *deadline;         /* our own deadline on every wait */
+	int          expired;
+	struct engine *engine;          /* NULL until first use, or after we gave one up */
+	int          group_failures;    /* quick failures in this group */
+	int          faults;            /* failures so far (robustness.restart needs one) */
+	/* what it said */
 	char         id[256];
 	char         caps[256];
 	unsigned     caps_type;         /* expansion bits the engine declares */
@@ -1174,7 +1207,7 @@ static void group_begin(struct checker *ck)
 	}
 	if (ck->eng.pid > 0)
 		return;
-	if (eng_spawn(&ck->eng, ck->argv, why, sizeof why) == 0) {
+	if (eng_spawn(&ck->eng, ck->argv, ck->workdir, why, sizeof why) == 0) {
 		int64_t t = now_ms();
 		eng_reply(&ck->eng, t, t + ck->timeout_ms, &rep);
 		enum rd end = rep.end;
@@ -1225,7 +1258,7 @@ static void group_startup(struct checker *ck)
 
 	sbuf_str(&r->sent, "<nothing>");
 	check_expect(r, "\"id <name>\", an optional capability line, then \"ok\", before any command");
-	if (eng_spawn(&ck->eng, ck->argv, why, sizeof why) < 0) {
+	if (eng_spawn(&ck->eng, ck->argv, ck->workdir, why, sizeof why) < 0) {
 		check_fail(r, "%s", why);
 		ck->lost = format("the engine does not start (%s)", why);
 		ck->gave_up = 1;
@@ -1980,6 +2013,626 @@ static void group_robustness(struct checker *ck)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Hub engines and Trylobot modules, through the engine interface            */
+
+/* The protocol's name as the report writes it. */
+static const char *proto_title(const struct checker *ck)
+{
+	return !strcmp(ck->protocol, "hub") ? "Hub" : "Trylobot";
+}
+
+static int is_hub(const struct checker *ck)
+{
+	return !strcmp(ck->protocol, "hub");
+}
+
+/* One command's result, copied out of the callback. */
+struct ewait {
+	struct event_base *base;
+	int                finished;
+	enum engine_status status;
+	char              *message;
+	struct hive_move   move;
+	struct strlist     lines;     /* options: the lines */
+};
+
+static void ewait_free(struct ewait *w)
+{
+	free(w->message);
+	strlist_free(&w->lines);
+	w->message = NULL;
+}
+
+static void ewait_done(void *arg, const struct engine_result *r)
+{
+	struct ewait *w = arg;
+
+	w->finished = 1;
+	w->status = r->status;
+	w->message = r->message ? xstrdup(r->message) : NULL;
+	w->move = r->move;
+	for (size_t i = 0; r->lines && r->lines[i]; i++)
+		strlist_add(&w->lines, r->lines[i]);
+	event_base_loopbreak(w->base);
+}
+
+static void deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct checker *ck = arg;
+	ck->expired = 1;
+	event_base_loopbreak(ck->base);
+}
+
+/* Runs the loop until w has its result or ms pass; 0 if the result came. */
+static int ewait_run(struct checker *ck, struct ewait *w, int64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+
+	ck->expired = 0;
+	evtimer_add(ck->deadline, &tv);
+	while (!w->finished && !ck->expired)
+		if (event_base_loop(ck->base, EVLOOP_ONCE) < 0)
+			break;
+	evtimer_del(ck->deadline);
+	return w->finished ? 0 : -1;
+}
+
+/* The back end, created on first use (and again after we gave one up). */
+static struct engine *ck_engine(struct checker *ck, struct result *r)
+{
+	char *cause = NULL;
+
+	if (ck->engine)
+		return ck->engine;
+	ck->engine = engine_new(ck->base, &ck->prof, &cause);
+	if (!ck->engine) {
+		check_fail(r, "cannot create the %s back end: %s", proto_title(ck), cause ? cause : "?");
+		free(cause);
+	}
+	return ck->engine;
+}
+
+/* Our deadline passed before the back end's own: a back end that hangs is given
+ * up (freeing it kills its engine), and the rest of the group is skipped. */
+static void engine_abandon(struct checker *ck, struct result *r, int64_t ms)
+{
+	sbuf_free(&r->got);
+	sbuf_str(&r->got, "<nothing>");
+	check_fail(r, "no result within %" PRId64 " ms, though the back end should have timed out", ms);
+	engine_free(ck->engine);
+	ck->engine = NULL;
+	ck->faults++;
+	if (!ck->lost)
+		ck->lost = format("engine lost at %s (no result)", r->name);
+}
+
+/* The engine failed (the back end has dropped it; it restarts on next use). A
+ * stall costs a time-out per check, so it ends the group; quick failures (an
+ * illegal move, garbage, a crash) are reported until there are too many. */
+static void engine_failed(struct checker *ck, const struct result *r, int64_t ms)
+{
+	ck->faults++;
+	if (ck->lost)
+		return;
+	if (ms >= (int64_t)ck->prof.command_timeout_ms)
+		ck->lost = format("engine lost at %s (it stalled)", r->name);
+	else if (++ck->group_failures >= CHECK_GROUP_FAILURES)
+		ck->lost = format("engine lost at %s (%d failures in this group)", r->name,
+				  CHECK_GROUP_FAILURES);
+}
+
+static void note_got(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_got(struct result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	sbuf_free(&r->got);
+	sbuf_escaped(&r->got, s, strlen(s), CHECK_SHOW_GOT);
+	free(s);
+}
+
+static void note_sent(struct result *r, const char *s)
+{
+	if (r->sent.len)
+		sbuf_str(&r->sent, " | ");
+	sbuf_escaped(&r->sent, s, strlen(s), 2 * CHECK_SHOW_SENT);
+}
+
+/* engine_start under our deadline: the first start, or a restart after a failure
+ * (nothing to do when the engine is up). 0 when it is up; else r has failed. */
+static int e_start(struct checker *ck, struct result *r, int64_t *ms)
+{
+	struct ewait w = { .base = ck->base };
+	struct engine *e = ck_engine(ck, r);
+	int64_t limit = (int64_t)ck->prof.start_timeout_ms + CHECK_SLACK_MS, t0 = now_ms();
+	int rc = -1;
+
+	if (!e)
+		return -1;
+	if (engine_start(e, ewait_done, &w) < 0) {
+		check_fail(r, "the back end is busy and does not start");
+		return -1;
+	}
+	if (ewait_run(ck, &w, limit) < 0) {
+		engine_abandon(ck, r, limit);
+		return -1;
+	}
+	if (ms)
+		*ms = now_ms() - t0;
+	if (w.status == ENGINE_OK) {
+		rc = 0;
+	} else {
+		note_got(r, "%s", w.message ? w.message : "failed");
+		check_fail(r, "the engine does not start: %s", w.message ? w.message : "failed");
+		ck->faults++;
+	}
+	ewait_free(&w);
+	return rc;
+}
+
+/* What a go sends, in the protocol's words (the trace log, --log, has the bytes). */
+static void note_go(struct checker *ck, struct result *r, const struct hive_game *g,
+		    const struct engine_limits *l)
+{
+	char *gs = game_text(g), *s;
+
+	if (is_hub(ck)) {
+		char lim[64];
+		if (l->infinite)
+			snprintf(lim, sizeof lim, "infinite");
+		else if (l->movetime_ms)
+			snprintf(lim, sizeof lim, "move-time=%.3f", (double)l->movetime_ms / 1000);
+		else
+			snprintf(lim, sizeof lim, "depth=%d", l->depth);
+		s = format("pos pos=\"%s\" | level %s | go %s", gs, lim, l->infinite ? "analyze" : "think");
+	} else if (l->movetime_ms) {
+		s = format("Choose Turn for %s, response_deadline in %" PRIu64 " ms", gs, l->movetime_ms);
+	} else {
+		s = format("Choose Turn for %s", gs);
+	}
+	note_sent(r, s);
+	free(s);
+	free(gs);
+}
+
+/* Starts a go on g; the caller waits. -1 (r failed) if it cannot. */
+static int e_go_begin(struct checker *ck, struct result *r, const struct hive_game *g,
+		      const struct engine_limits *l, struct ewait *w)
+{
+	memset(w, 0, sizeof *w);
+	w->base = ck->base;
+	/* Up first (a restart after a fault), so that the time measured is the search's. */
+	if (e_start(ck, r, NULL) < 0)
+		return -1;
+	note_go(ck, r, g, l);
+	if (engine_go(ck->engine, g, l, NULL, ewait_done, w) < 0) {
+		check_fail(r, "the back end is busy and does not search");
+		return -1;
+	}
+	return 0;
+}
+
+/* Judges a finished go: a legal move (the back end checked it; so does the core
+ * here), within limit_ms + the margin when limit_ms > 0. 0 with *out on success. */
+static int e_go_judge(struct checker *ck, struct result *r, const struct hive_game *g, struct ewait *w,
+		      int64_t ms, int limit_ms, struct hive_move *out)
+{
+	char buf[HIVE_MOVESTR_MAX];
+	struct hive_move legal;
+
+	switch (w->status) {
+	case ENGINE_OK:
+		if (!hive_board_find_move(&g->board, w->move, &legal)) {
+			note_got(r, "piece %d to cell %u", w->move.piece, (unsigned)w->move.to);
+			check_fail(r, "the back end passed on a move the core does not allow");
+			return -1;
+		}
+		hive_move_format(&g->board, legal, buf, sizeof buf);
+		note_got(r, "%s (as the core writes it) after %" PRId64 " ms", buf, ms);
+		if (limit_ms > 0 && ms > limit_ms + ck->margin_ms) {
+			check_fail(r, "answered after %" PRId64 " ms", ms);
+			return -1;
+		}
+		*out = legal;
+		return 0;
+	case ENGINE_INVALID:
+	case ENGINE_ERROR:
+		note_got(r, "%s", w->message ? w->message : "refused");
+		check_fail(r, "the engine refused to search: %s", w->message ? w->message : "?");
+		return -1;
+	case ENGINE_FAILED:
+	default:
+		note_got(r, "%s", w->message ? w->message : "failed");
+		check_fail(r, "engine failed: %s", w->message ? w->message : "?");
+		engine_failed(ck, r, ms);
+		return -1;
+	}
+}
+
+/* A search of g with limits l: a legal move, within limit_ms + margin if > 0. */
+static int expect_emove(struct checker *ck, struct result *r, const struct hive_game *g,
+			const struct engine_limits *l, int limit_ms, struct hive_move *out)
+{
+	struct ewait w;
+	int64_t wait = (int64_t)l->movetime_ms + ck->prof.command_timeout_ms + CHECK_SLACK_MS;
+	int rc = -1;
+
+	if (limit_ms > 0)
+		check_expect(r, "a legal move within %d ms + %d ms margin", limit_ms, ck->margin_ms);
+	else
+		check_expect(r, "a legal move");
+	if (e_go_begin(ck, r, g, l, &w) < 0)
+		return -1;
+	int64_t t0 = now_ms();
+	if (ewait_run(ck, &w, wait) < 0)
+		engine_abandon(ck, r, wait);
+	else
+		rc = e_go_judge(ck, r, g, &w, now_ms() - t0, limit_ms, out);
+	ewait_free(&w);
+	return rc;
+}
+
+/* The depth-1 search most checks use (a Trylobot module gets no depth: it has none). */
+static const struct engine_limits depth1 = { .depth = 1 };
+
+/* A group of engine checks: clean slate, unless the engine never started. */
+static void egroup_begin(struct checker *ck)
+{
+	free(ck->lost);
+	ck->lost = ck->gave_up ? xstrdup("the engine does not start") : NULL;
+	ck->group_failures = 0;
+}
+
+/* The UHP checks that have no counterpart in the other protocols. */
+static const struct uhp_only {
+	const char *name;
+	int         required;
+	const char *what;
+} uhp_only_checks[] = {
+	{ "startup.info-unprompted", 1, "unprompted info block" },
+	{ "startup.info-command", 1, "info command" },
+	{ "movegen.validmoves", 1, "validmoves (the bridge lists the moves itself)" },
+	{ "gameflow.newgame", 1, "newgame" },
+	{ "gameflow.play-undo", 1, "play, pass and undo (each search gets the whole game)" },
+	{ "gameflow.end", 1, "game-end states (the bridge keeps the game)" },
+	{ "rejections.invalidmove", 1, "invalidmove and err for bad moves" },
+	{ "robustness.unknown-command", 1, "err for an unknown command" },
+	{ "robustness.blank-line", 1, "blank lines" },
+	{ "robustness.long-line", 1, "err for an overlong line" },
+};
+
+/* Records the UHP-only checks of group (the name's prefix) as skipped. */
+static void skip_uhp_only(struct checker *ck, const char *group)
+{
+	size_t n = strlen(group);
+	for (size_t i = 0; i < sizeof uhp_only_checks / sizeof uhp_only_checks[0]; i++) {
+		if (strncmp(uhp_only_checks[i].name, group, n) || uhp_only_checks[i].name[n] != '.')
+			continue;
+		struct result *r = result_push(ck, uhp_only_checks[i].required, xstrdup(uhp_only_checks[i].name));
+		check_skip(r, "not part of the %s protocol: UHP's %s", proto_title(ck), uhp_only_checks[i].what);
+	}
+}
+
+static void egroup_startup(struct checker *ck)
+{
+	struct result *r = check_begin(ck, 1, "startup.start");
+	struct sbuf unknown = { 0 };
+	int64_t ms = 0;
+
+	if (is_hub(ck)) {
+		note_sent(r, "hub");
+		for (size_t i = 0; i < ck->prof.noptions; i++) {
+			char *s = format("set-param name=%s value=%s", ck->prof.options[i][0], ck->prof.options[i][1]);
+			note_sent(r, s);
+			free(s);
+		}
+		note_sent(r, "init");
+		check_expect(r, "id and param lines, then \"wait\" after \"hub\"; \"ready\" after \"init\"; "
+			     "each within %u ms", ck->prof.start_timeout_ms);
+	} else {
+		char *s = format("connect to %s port %u | Greetings", ck->prof.host, ck->prof.port);
+		note_sent(r, s);
+		free(s);
+		check_expect(r, "a Greetings answer with \"active\": true within %u ms", ck->prof.start_timeout_ms);
+	}
+	if (e_start(ck, r, &ms) < 0) {
+		check_end(r);
+		ck->gave_up = 1;
+		egroup_begin(ck);
+		check_begin(ck, is_hub(ck), "startup.id");
+		check_begin(ck, 0, "startup.capabilities");
+		if (is_hub(ck))
+			check_begin(ck, 0, "startup.params");
+		skip_uhp_only(ck, "startup");
+		return;
+	}
+	note_got(r, "%s after %" PRId64 " ms", is_hub(ck) ? "ready" : "the answer", ms);
+	check_end(r);
+	snprintf(ck->id, sizeof ck->id, "%s", ck->engine->id);
+	snprintf(ck->caps, sizeof ck->caps, "%s", ck->engine->caps);
+	caps_parse(ck, ck->caps, &unknown);
+	sbuf_free(&unknown);
+
+	/* The back ends name a silent engine after its command or address. */
+	r = check_begin(ck, is_hub(ck), "startup.id");
+	note_got(r, "%s", ck->id);
+	if (is_hub(ck)) {
+		check_expect(r, "an \"id name=...\" line before \"wait\"");
+		if (!strcmp(ck->id, ck->prof.argv[0]))
+			check_fail(r, "no id line");
+	} else {
+		check_expect(r, "\"name\" or \"long_name\" in the Greetings answer");
+		if (!strncmp(ck->id, "Trylobot module", 15))
+			check_fail(r, "the Greetings answer names no module");
+	}
+	check_end(r);
+
+	r = check_begin(ck, 0, "startup.capabilities");
+	if (is_hub(ck)) {
+		note_got(r, "%s", ck->caps);
+		r->reason = format("from the variant parameter (every expansion without one): %s",
+				   ck->caps[0] ? ck->caps : "Base only");
+	} else {
+		check_skip(r, "a Trylobot module plays Base+MLP, every expansion");
+	}
+	check_end(r);
+
+	/* Optional: docs/hub-hive.md asks for variant and hash at least. */
+	if (is_hub(ck)) {
+		struct ewait w = { .base = ck->base };
+		r = check_begin(ck, 0, "startup.params");
+		check_expect(r, "param lines for variant and hash (the ones the engine interface can show)");
+		note_sent(r, "hub");
+		if (engine_options(ck->engine, 0, NULL, ewait_done, &w) < 0) {
+			check_fail(r, "the back end is busy");
+		} else if (ewait_run(ck, &w, CHECK_SLACK_MS) < 0) {
+			engine_abandon(ck, r, CHECK_SLACK_MS);
+		} else if (w.status != ENGINE_OK) {
+			check_fail(r, "cannot list them: %s", w.message ? w.message : "?");
+		} else {
+			struct sbuf got = { 0 };
+			int variant = 0, hash = 0;
+			for (size_t i = 0; i < w.lines.n; i++) {
+				sbuf_printf(&got, "%s%s", i ? " | " : "", w.lines.v[i]);
+				variant |= starts_with(w.lines.v[i], "variant;");
+				hash |= starts_with(w.lines.v[i], "hash;");
+			}
+			note_got(r, "%s", got.s ? got.s : "<no parameters>");
+			sbuf_free(&got);
+			if (!variant || !hash)
+				check_fail(r, "no %s parameter", variant ? "hash" : "variant");
+		}
+		ewait_free(&w);
+		check_end(r);
+	}
+	skip_uhp_only(ck, "startup");
+}
+
+/* A random position of type where the side to move can throw an enemy piece with
+ * its Pillbug (or a Mosquito next to one). 0 when g holds one; else g is freed. */
+static int pillbug_position(struct checker *ck, struct hive_game *g, unsigned type)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+
+	for (int tries = 0; tries < 400; tries++) {
+		random_game(ck, g, type, 8 + (int)(rng_next(&ck->rng) % 40));
+		int side = hive_side_to_move(&g->board);
+		size_t n = hive_board_moves(&g->board, moves);
+		for (size_t i = 0; i < n; i++)
+			if (moves[i].piece != HIVE_PASS_PIECE && HIVE_PIECE_COLOR(moves[i].piece) != side)
+				return 0;
+		hive_game_free(g);
+	}
+	return -1;
+}
+
+/* Loads one of the reference positions of the bestmove group into g. */
+static int fixed_load(struct result *r, const char *gs, struct hive_game *g)
+{
+	char why[300];
+	if (game_load(g, gs, why, sizeof why) < 0) {
+		check_skip(r, "the core cannot load it: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static void egroup_bestmove(struct checker *ck)
+{
+	struct hive_move m, moves[HIVE_MAX_MOVES];
+	struct hive_game g;
+	struct result *r;
+	unsigned best = ck->caps_type & 7;
+
+	/* The start position of every game type the engine plays. */
+	for (unsigned t = 0; t < 8; t++) {
+		if (t & ~ck->caps_type)
+			continue;
+		r = check_begin(ck, 1, "bestmove.start[%s]", hive_gametype_name(t));
+		if (!r)
+			continue;
+		hive_game_init(&g, t);
+		expect_emove(ck, r, &g, &depth1, 0, &m);
+		hive_game_free(&g);
+		check_end(r);
+	}
+
+	random_game(ck, &g, best, 12);
+	r = check_begin(ck, 1, "bestmove.depth-1");
+	if (r)
+		expect_emove(ck, r, &g, &depth1, 0, &m);
+	check_end(r);
+	r = check_begin(ck, 1, "bestmove.time-1s");
+	if (r) {
+		struct engine_limits l = { .movetime_ms = 1000 };
+		expect_emove(ck, r, &g, &l, 1000, &m);
+	}
+	check_end(r);
+	hive_game_free(&g);
+
+	r = check_begin(ck, 1, "bestmove.single-move");
+	if (r && fixed_load(r, POS_SINGLE_MOVE, &g) == 0) {
+		check_needs(ck, r, g.type);
+		if (hive_board_moves(&g.board, moves) != 1)
+			check_skip(r, "the core sees more than one move");
+		if (r->st == ST_RUN && expect_emove(ck, r, &g, &depth1, 0, &m) == 0 &&
+		    (m.piece != moves[0].piece || m.to != moves[0].to))
+			check_fail(r, "not the only legal move");
+		hive_game_free(&g);
+	}
+	check_end(r);
+
+	/* Hub never asks for a finished game, but a forced pass is a legal position;
+	 * Trylobot offers only Forfeit there, and Forfeit is the only answer. */
+	r = check_begin(ck, 1, "bestmove.forced-pass");
+	if (r && fixed_load(r, POS_FORCED_PASS, &g) == 0) {
+		struct hive_move pass = { HIVE_PASS_PIECE, HIVE_NOWHERE, HIVE_NOWHERE }, legal;
+		if (!hive_board_find_move(&g.board, pass, &legal))
+			check_skip(r, "the core does not see a forced pass");
+		if (r->st == ST_RUN && expect_emove(ck, r, &g, &depth1, 0, &m) == 0 && m.piece != HIVE_PASS_PIECE)
+			check_fail(r, "not %s", is_hub(ck) ? "\"pass\"" : "Forfeit");
+		check_expect(r, "%s, the only legal move", is_hub(ck) ? "done move=pass" : "a Forfeit turn");
+		hive_game_free(&g);
+	}
+	check_end(r);
+
+	r = check_begin(ck, 1, "bestmove.stacks");
+	if (r && fixed_load(r, POS_BEETLE_GATE, &g) == 0) {
+		int stacked = 0;
+		for (int p = 0; p < HIVE_PIECES; p++)
+			stacked |= g.board.pos[p] != HIVE_NOWHERE && g.board.level[p] > 0;
+		if (!stacked)
+			check_skip(r, "the core sees no stack");
+		else if (check_needs(ck, r, g.type) == 0)
+			expect_emove(ck, r, &g, &depth1, 0, &m);
+		hive_game_free(&g);
+	}
+	check_end(r);
+
+	r = check_begin(ck, 1, "bestmove.pillbug");
+	if (r && check_needs(ck, r, HIVE_EXP_P) == 0) {
+		if (pillbug_position(ck, &g, best) < 0) {
+			check_skip(r, "no random position with a Pillbug throw found");
+		} else {
+			expect_emove(ck, r, &g, &depth1, 0, &m);
+			hive_game_free(&g);
+		}
+	}
+	check_end(r);
+
+	for (int i = 0; i < ck->positions; i++) {
+		unsigned t = random_type(ck);
+		random_game(ck, &g, t, (int)(rng_next(&ck->rng) % 41));
+		r = check_begin(ck, 1, "bestmove.random[%d]", i);
+		if (r)
+			expect_emove(ck, r, &g, &depth1, 0, &m);
+		check_end(r);
+		hive_game_free(&g);
+	}
+
+	r = result_push(ck, 1, xstrdup("bestmove.game-over"));
+	check_skip(r, "the %s protocol never asks for a move in a finished game", proto_title(ck));
+}
+
+/* The engine plays a game against itself, every move legal; the back end sends
+ * each position as the continuation of the previous one. */
+static void egroup_gameflow(struct checker *ck)
+{
+	struct result *r = check_begin(ck, 1, "gameflow.selfplay");
+	struct hive_game g;
+	struct hive_move m;
+	int ply;
+
+	skip_uhp_only(ck, "gameflow");
+	if (!r)
+		return;
+	hive_game_init(&g, ck->caps_type & 7);
+	for (ply = 0; ply < CHECK_SELFPLAY && !hive_game_over(&g.board); ply++) {
+		sbuf_free(&r->sent);      /* the report shows the ply that failed */
+		if (expect_emove(ck, r, &g, &depth1, 0, &m) < 0 || hive_game_play(&g, m) != HIVE_OK)
+			break;
+	}
+	if (r->st == ST_RUN)
+		r->reason = format("%d plies%s", ply, hive_game_over(&g.board) ? " to the end" : "");
+	hive_game_free(&g);
+	check_end(r);
+}
+
+/* Hub: "stop" during an infinite search gets "done" with a legal move. */
+static void check_stop(struct checker *ck)
+{
+	struct result *r = check_begin(ck, 1, "robustness.stop");
+	struct hive_game g;
+	struct hive_move m;
+	struct ewait w;
+	struct engine_limits inf = { .infinite = 1 };
+
+	if (!r)
+		return;
+	if (!is_hub(ck)) {
+		check_skip(r, "a Trylobot module cannot be interrupted");
+		check_end(r);
+		return;
+	}
+	check_expect(r, "done with a legal move within %u ms of stop", ck->prof.stop_timeout_ms);
+	random_game(ck, &g, ck->caps_type & 7, 10);
+	if (e_go_begin(ck, r, &g, &inf, &w) == 0) {
+		int64_t t0 = now_ms(), wait = (int64_t)ck->prof.stop_timeout_ms + CHECK_SLACK_MS;
+		/* It may finish on its own before (Hub allows that); else it is stopped. */
+		if (ewait_run(ck, &w, CHECK_STOP_AFTER_MS) < 0) {
+			note_sent(r, "stop");
+			engine_stop(ck->engine);
+			t0 = now_ms();
+		}
+		if (!w.finished && ewait_run(ck, &w, wait) < 0)
+			engine_abandon(ck, r, wait);
+		else
+			e_go_judge(ck, r, &g, &w, now_ms() - t0, 0, &m);
+		ewait_free(&w);
+	}
+	hive_game_free(&g);
+	check_end(r);
+}
+
+static void egroup_robustness(struct checker *ck)
+{
+	/* After a failure the back end restarts the engine on next use. */
+	struct result *r = check_begin(ck, 1, "robustness.restart");
+	if (r) {
+		check_expect(r, "the engine starts again after a failure");
+		if (!ck->faults)
+			check_skip(r, "no failure to recover from");
+		else
+			e_start(ck, r, NULL);
+		check_end(r);
+	}
+	check_stop(ck);
+	skip_uhp_only(ck, "robustness");
+	r = result_push(ck, 0, xstrdup("robustness.stdin-closed"));
+	check_skip(r, "not checked through the %s back end, which ends the engine itself", proto_title(ck));
+}
+
+/* The whole suite through the engine interface. */
+static void run_engine_checks(struct checker *ck)
+{
+	egroup_begin(ck);
+	egroup_startup(ck);
+	egroup_begin(ck);
+	skip_uhp_only(ck, "movegen");
+	egroup_begin(ck);
+	egroup_gameflow(ck);
+	skip_uhp_only(ck, "rejections");
+	egroup_begin(ck);
+	egroup_bestmove(ck);
+	egroup_begin(ck);
+	egroup_robustness(ck);
+	engine_free(ck->engine);
+	ck->engine = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
 /* The report                                                                */
 
 struct tally {
@@ -2041,6 +2694,9 @@ static void report_text(const struct checker *ck, FILE *f)
 	fprintf(f, "engine: %s", ck->argv[0]);
 	for (size_t i = 1; ck->argv[i]; i++)
 		fprintf(f, " %s", ck->argv[i]);
+	fprintf(f, "\nprotocol: %s", ck->protocol);
+	if (ck->profile_name)
+		fprintf(f, " (profile %s)", ck->profile_name);
 	fprintf(f, "\nid: %s\ncapabilities: %s\n", ck->id[0] ? ck->id : "?", ck->caps[0] ? ck->caps : "(none)");
 	for (size_t i = 0; i < ck->nres; i++) {
 		const struct result *r = ck->res[i];
@@ -2099,6 +2755,9 @@ static int report_json(const struct checker *ck, FILE *f)
 	cJSON *argv = cJSON_AddArrayToObject(root, "command");
 	for (size_t i = 0; argv && ck->argv[i]; i++)
 		cJSON_AddItemToArray(argv, cJSON_CreateString(ck->argv[i]));
+	cJSON_AddStringToObject(root, "protocol", ck->protocol);
+	if (ck->profile_name)
+		cJSON_AddStringToObject(root, "profile", ck->profile_name);
 	cJSON *eng = cJSON_AddObjectToObject(root, "engine");
 	if (eng) {
 		cJSON_AddStringToObject(eng, "id", ck->id);
@@ -2157,16 +2816,30 @@ static int report_json(const struct checker *ck, FILE *f)
 /* The command line                                                          */
 
 static const char check_usage[] =
-	"usage: hivebridge check [OPTIONS] -- CMD [ARGS...]\n"
-	"       hivebridge check [OPTIONS] \"CMD ARGS\" | builtin\n"
-	"  runs a UHP conformance suite against the engine and prints a report;\n"
+	"usage: hivebridge check [OPTIONS] ENGINE\n"
+	"       hivebridge check [OPTIONS] [--config FILE] --profile NAME\n"
+	"  runs a conformance suite against the engine and prints a report;\n"
 	"  the exit status is 0 only when every required check passes\n"
+	"  ENGINE is one of\n"
+	"    -- CMD [ARGS...]     a UHP engine\n"
+	"    \"CMD ARGS\"           a UHP engine, the command split like in a config file\n"
+	"    uhp:CMD [ARGS...]    the same\n"
+	"    hub:CMD [ARGS...]    a Hub engine (docs/hub-hive.md)\n"
+	"    trylobot:HOST:PORT   a Trylobot AI module\n"
+	"    builtin              this program's own engine, through its UHP front end\n"
+	"  Hub engines and Trylobot modules get the checks their protocol allows;\n"
+	"  the UHP-only ones are skipped with the reason\n"
 	"  --json               print the report as JSON\n"
-	"  --timeout-ms N       deadline of each reply (default 5000)\n"
+	"  --timeout-ms N       deadline of each reply, and the Hub and Trylobot\n"
+	"                       start and command time-outs (default 5000; a --profile\n"
+	"                       keeps its own unless this is given)\n"
 	"  --time-margin-ms N   grace over a bestmove time limit (default 500)\n"
-	"  --positions N        random positions for move generation (default 20)\n"
+	"  --positions N        random positions for move generation or bestmove (default 20)\n"
 	"  --seed S             seed of the random positions (default 1)\n"
 	"  --data DIR           reference data (default $HIVE_DATA or ../shared/data)\n"
+	"  --config FILE        configuration file with the --profile\n"
+	"  --profile NAME       the engine of that profile (\"builtin\" without --config)\n"
+	"  --log FILE           trace of every Hub line and Trylobot frame (\"-\" = stderr)\n"
 	"  --verbose            list every passing check on its own line\n";
 
 static int parse_num(const char *flag, const char *s, uint64_t max, uint64_t *out)
@@ -2182,8 +2855,8 @@ static int parse_num(const char *flag, const char *s, uint64_t max, uint64_t *ou
 	return 0;
 }
 
-/* Parses the options into ck; returns the index of the engine command, -1 on a
- * usage error, -2 for --help. */
+/* Parses the options into ck; returns the index of the engine (argc if there is
+ * none), -1 on a usage error, -2 for --help. */
 static int parse_args(struct checker *ck, int argc, char **argv)
 {
 	static const struct {
@@ -2193,6 +2866,7 @@ static int parse_args(struct checker *ck, int argc, char **argv)
 		{ "--timeout-ms", 3600 * 1000 }, { "--time-margin-ms", 3600 * 1000 },
 		{ "--positions", 100000 }, { "--seed", UINT64_MAX },
 	};
+	static const char *const strings[] = { "--data", "--config", "--profile", "--log" };
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -2215,14 +2889,20 @@ static int parse_args(struct checker *ck, int argc, char **argv)
 		const char *eq = strchr(a, '=');
 		size_t flen = eq ? (size_t)(eq - a) : strlen(a);
 		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
-		if (!strncmp(a, "--data", flen) && flen == 6) {
-			if (!val)
+		size_t k;
+		for (k = 0; k < sizeof strings / sizeof strings[0]; k++)
+			if (strlen(strings[k]) == flen && !strncmp(a, strings[k], flen))
+				break;
+		if (k < sizeof strings / sizeof strings[0]) {
+			if (!val || !*val) {
+				fprintf(stderr, "hivebridge check: %s needs a value\n", strings[k]);
 				return -1;
-			ck->data = val;
+			}
+			const char **dst[] = { &ck->data, &ck->config_path, &ck->profile_name, &ck->log_path };
+			*dst[k] = val;
 			i += !eq;
 			continue;
 		}
-		size_t k;
 		for (k = 0; k < sizeof numeric / sizeof numeric[0]; k++)
 			if (strlen(numeric[k].flag) == flen && !strncmp(a, numeric[k].flag, flen))
 				break;
@@ -2235,28 +2915,199 @@ static int parse_args(struct checker *ck, int argc, char **argv)
 			return -1;
 		i += !eq;
 		switch (k) {
-		case 0: ck->timeout_ms = (int)v; break;
+		case 0: ck->timeout_ms = (int)v; ck->timeout_set = 1; break;
 		case 1: ck->margin_ms = (int)v; break;
 		case 2: ck->positions = (int)v; break;
 		default: ck->seed = v; break;
 		}
 	}
-	if (i >= argc) {
-		fprintf(stderr, "hivebridge check: no engine command\n");
+	return i;
+}
+
+/* What check_main allocates for the engine's command line. */
+struct cmdline {
+	char  *self;          /* this program's path */
+	char **argv;          /* a command built here (NULL-terminated), or NULL */
+	char  *addr;          /* a Trylobot module's HOST:PORT */
+	char  *addr_argv[2];
+};
+
+static void cmdline_free(struct cmdline *c)
+{
+	free(c->self);
+	free(c->argv);        /* its strings belong to argv[] or c->self */
+	free(c->addr);
+}
+
+/* The engine named on the command line, as a profile owned by cfg, or NULL for
+ * "builtin" (*builtin set) and for a raw UHP command (ck->argv set). The words
+ * after a "hub:" or "uhp:" word are its arguments and go into c->argv. -1 on error. */
+static int engine_from_args(struct checker *ck, struct config *cfg, int n, char **words,
+			    const struct engine_profile **out, int *builtin, struct cmdline *c)
+{
+	char *cause = NULL;
+
+	*out = NULL;
+	*builtin = 0;
+	if (n == 1 && !strcmp(words[0], "builtin")) {
+		*builtin = 1;
+		return 0;
+	}
+	if (n == 1) {
+		*out = config_add_command(cfg, NULL, words[0], &cause);
+		if (!*out || (strcmp((*out)->kind, "trylobot") && (!(*out)->argv || !(*out)->argv[0]))) {
+			fprintf(stderr, "hivebridge check: %s\n", cause ? cause : "empty engine command");
+			free(cause);
+			return -1;
+		}
+		*builtin = !strcmp((*out)->kind, "builtin");
+		return 0;
+	}
+	const char *kind = NULL;
+	if (!strncmp(words[0], "hub:", 4))
+		kind = "hub";
+	else if (!strncmp(words[0], "uhp:", 4))
+		kind = "uhp";
+	else if (!strncmp(words[0], "trylobot:", 9)) {
+		fprintf(stderr, "hivebridge check: trylobot:HOST:PORT takes no arguments\n");
 		return -1;
 	}
-	return i;
+	if (!kind) {
+		ck->argv = words;      /* a UHP command, as it is */
+		return 0;
+	}
+	if (!words[0][4]) {
+		fprintf(stderr, "hivebridge check: %s: no command\n", words[0]);
+		return -1;
+	}
+	c->argv = xrealloc(NULL, ((size_t)n + 1) * sizeof *c->argv);
+	c->argv[0] = words[0] + 4;
+	for (int i = 1; i < n; i++)
+		c->argv[i] = words[i];
+	c->argv[n] = NULL;
+	/* A profile with the defaults of its kind; its command is replaced by c->argv. */
+	*out = config_add_command(cfg, kind, "-", &cause);
+	if (!*out) {
+		fprintf(stderr, "hivebridge check: %s\n", cause ? cause : "bad engine");
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sets ck up for the engine: its protocol, its command or address. -1 on error. */
+static int engine_setup(struct checker *ck, const struct engine_profile *p, int builtin, struct cmdline *c)
+{
+	if (builtin) {
+		/* This binary's own UHP front end (with the profile's settings, if named). */
+		char path[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+		if (n <= 0) {
+			fprintf(stderr, "hivebridge check: cannot find this program: %s\n", strerror(errno));
+			return -1;
+		}
+		path[n] = 0;
+		c->self = xstrdup(path);
+		c->argv = xrealloc(NULL, 7 * sizeof *c->argv);
+		size_t k = 0;
+		c->argv[k++] = c->self;
+		c->argv[k++] = "uhp";
+		if (ck->config_path && ck->profile_name) {
+			c->argv[k++] = "--config";
+			c->argv[k++] = (char *)ck->config_path;
+			c->argv[k++] = "--profile";
+			c->argv[k++] = (char *)ck->profile_name;
+		}
+		c->argv[k] = NULL;
+		ck->argv = c->argv;
+		ck->protocol = "uhp";
+		return 0;
+	}
+	if (!p) {
+		ck->protocol = "uhp";      /* ck->argv is set */
+		return 0;
+	}
+	if (!strcmp(p->kind, "uhp")) {
+		ck->argv = c->argv ? c->argv : p->argv;
+		ck->workdir = p->workdir;
+		ck->protocol = "uhp";
+		return 0;
+	}
+	if (strcmp(p->kind, "hub") && strcmp(p->kind, "trylobot")) {
+		fprintf(stderr, "hivebridge check: cannot check an engine of kind \"%s\"\n", p->kind);
+		return -1;
+	}
+	ck->prof = *p;        /* shallow: the strings stay the config's */
+	ck->protocol = p->kind;
+	if (c->argv)
+		ck->prof.argv = c->argv;
+	if (!ck->profile_name || ck->timeout_set) {
+		ck->prof.start_timeout_ms = (unsigned)ck->timeout_ms;
+		ck->prof.command_timeout_ms = (unsigned)ck->timeout_ms;
+		if (ck->prof.stop_timeout_ms > (unsigned)ck->timeout_ms)
+			ck->prof.stop_timeout_ms = (unsigned)ck->timeout_ms;
+	}
+	if (!strcmp(p->kind, "hub")) {
+		if (!ck->prof.argv || !ck->prof.argv[0]) {
+			fprintf(stderr, "hivebridge check: profile %s has no command\n", p->name);
+			return -1;
+		}
+		ck->argv = ck->prof.argv;
+	} else {
+		c->addr = format("%s:%u", p->host ? p->host : "?", (unsigned)p->port);
+		c->addr_argv[0] = c->addr;
+		ck->argv = c->addr_argv;
+	}
+	return 0;
+}
+
+/* Runs every check against ck's engine. -1 if the event loop cannot be had. */
+static int run_checks(struct checker *ck)
+{
+	if (!strcmp(ck->protocol, "uhp")) {
+		static void (*const groups[])(struct checker *) = {
+			group_movegen_start, group_movegen_nokamute, group_movegen_realgames,
+			group_movegen_random, group_gameflow, group_rejections_byrule,
+			group_rejections_malformed, group_bestmove, group_robustness,
+		};
+		group_startup(ck);
+		for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
+			group_begin(ck);
+			groups[g](ck);
+		}
+		eng_kill(&ck->eng);
+		return 0;
+	}
+	ck->base = event_base_new();
+	ck->deadline = ck->base ? evtimer_new(ck->base, deadline_cb, ck) : NULL;
+	if (!ck->deadline) {
+		fprintf(stderr, "hivebridge check: cannot set up the event loop\n");
+		if (ck->base)
+			event_base_free(ck->base);
+		ck->base = NULL;
+		return -1;
+	}
+	run_engine_checks(ck);
+	/* Engines quit politely, within the drain time; none is left behind. */
+	proc_drain(ck->base, CHECK_DRAIN_MS);
+	event_free(ck->deadline);
+	event_base_free(ck->base);
+	ck->deadline = NULL;
+	ck->base = NULL;
+	return 0;
 }
 
 int check_main(int argc, char **argv)
 {
 	struct checker ck;
 	struct config cfg;
-	char *self_argv[3] = { NULL, NULL, NULL };
+	struct cmdline cl;
+	const struct engine_profile *p = NULL;
 	char *cause = NULL;
-	int status = 2;
+	int status = 2, builtin = 0, logging = 0;
 
 	memset(&ck, 0, sizeof ck);
+	memset(&cl, 0, sizeof cl);
 	ck.timeout_ms = CHECK_TIMEOUT_MS;
 	ck.margin_ms = CHECK_MARGIN_MS;
 	ck.positions = CHECK_POSITIONS;
@@ -2275,47 +3126,44 @@ int check_main(int argc, char **argv)
 		fputs(check_usage, stderr);
 		goto out;
 	}
-	if (argc - first == 1 && !strcmp(argv[first], "builtin")) {
-		/* This binary's own UHP front end. */
-		char path[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-		if (n <= 0) {
-			fprintf(stderr, "hivebridge check: cannot find this program: %s\n", strerror(errno));
+	if (ck.config_path && config_load(&cfg, ck.config_path, &cause) < 0) {
+		fprintf(stderr, "hivebridge check: %s\n", cause ? cause : ck.config_path);
+		free(cause);
+		goto out;
+	}
+	if (ck.profile_name) {
+		if (first < argc) {
+			fprintf(stderr, "hivebridge check: give an engine or --profile, not both\n");
 			goto out;
 		}
-		path[n] = 0;
-		self_argv[0] = xstrdup(path);
-		self_argv[1] = xstrdup("uhp");
-		ck.argv = self_argv;
-	} else if (argc - first == 1) {
-		/* One string: split it the way the configuration splits a command. */
-		const struct engine_profile *p = config_add_command(&cfg, "uhp", argv[first], &cause);
-		if (!p || !p->argv || !p->argv[0]) {
-			fprintf(stderr, "hivebridge check: %s\n", cause ? cause : "empty engine command");
-			free(cause);
+		if (!(p = config_profile(&cfg, ck.profile_name))) {
+			fprintf(stderr, "hivebridge check: no engine profile \"%s\"\n", ck.profile_name);
 			goto out;
 		}
-		ck.argv = p->argv;
-	} else {
-		ck.argv = argv + first;
+		builtin = !p->kind || !strcmp(p->kind, "builtin");
+	} else if (first >= argc) {
+		fprintf(stderr, "hivebridge check: no engine command\n");
+		fputs(check_usage, stderr);
+		goto out;
+	} else if (engine_from_args(&ck, &cfg, argc - first, argv + first, &p, &builtin, &cl) < 0) {
+		goto out;
+	}
+	if (engine_setup(&ck, p, builtin, &cl) < 0)
+		goto out;
+	if (ck.log_path) {
+		if (log_open(ck.log_path) < 0) {
+			fprintf(stderr, "hivebridge check: cannot open the log %s\n", ck.log_path);
+			goto out;
+		}
+		logging = 1;
 	}
 	ck.rng = ck.seed;
 
 	/* A dead engine must not kill the checker when it writes. */
 	signal(SIGPIPE, SIG_IGN);
 
-	static void (*const groups[])(struct checker *) = {
-		group_movegen_start, group_movegen_nokamute, group_movegen_realgames,
-		group_movegen_random, group_gameflow, group_rejections_byrule,
-		group_rejections_malformed, group_bestmove, group_robustness,
-	};
-	group_startup(&ck);
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
-		group_begin(&ck);
-		groups[g](&ck);
-	}
-	eng_kill(&ck.eng);
-
+	if (run_checks(&ck) < 0)
+		goto out;
 	if (ck.json) {
 		if (report_json(&ck, stdout) < 0) {
 			fprintf(stderr, "hivebridge check: cannot build the JSON report\n");
@@ -2334,8 +3182,9 @@ out:
 	free(ck.res);
 	free(ck.lost);
 	free(ck.info_block);
-	free(self_argv[0]);
-	free(self_argv[1]);
+	cmdline_free(&cl);
 	config_free(&cfg);
+	if (logging)
+		log_close();
 	return status;
 }
