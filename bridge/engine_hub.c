@@ -14,29 +14,23 @@
  * over-long line, illegal move) kills the child and leaves the back end down; the
  * next job spawns a fresh one.
  */
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 #include "adapters/hub/hub_codec.h"
 #include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/engine_child.h"
 #include "bridge/engine_hub.h"
 #include "bridge/log.h"
-#include "bridge/proc.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
-/* After EOF on its stdout, how long to wait for the child's exit status. */
-#define HE_EOF_GRACE_MS 200
 /* go without any limit the caller set. */
 #define HE_DEFAULT_MOVETIME_MS 5000
 #define HE_MAX_PARAMS 64
@@ -66,10 +60,9 @@ struct he_param {
 
 struct he {
 	struct engine         e;
-	struct proc          *proc;
+	struct engine_child  *child;
 	enum he_state         state;
 	unsigned              log_id;
-	int                   io_eof;
 	struct he_param       params[HE_MAX_PARAMS];
 	size_t                nparams;
 
@@ -101,34 +94,11 @@ struct he {
 	char                 *res_message;
 	char                **res_lines;
 
-	struct event         *timer;
 	struct event         *kick;
 	struct event         *info_ev;
 };
 
 static const struct engine_ops he_ops;
-static void he_wire(struct he *h);
-
-static char *he_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *he_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
-static void lines_free(char **lines)
-{
-	if (!lines)
-		return;
-	for (char **l = lines; *l; l++)
-		free(*l);
-	free(lines);
-}
 
 static void params_clear(struct he *h)
 {
@@ -157,14 +127,6 @@ static struct he_param *param_find(struct he *h, const char *name)
 static void he_kick(struct he *h)
 {
 	event_active(h->kick, EV_TIMEOUT, 1);
-}
-
-static void he_arm(struct he *h, uint64_t ms)
-{
-	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
-	evtimer_del(h->timer);
-	if (ms)
-		evtimer_add(h->timer, &tv);
 }
 
 /* Ends the job with a result; the kick event delivers it. Takes lines. */
@@ -203,55 +165,28 @@ static void he_finish(struct he *h, enum engine_status st, const char *msg,
 	free(h->opt_name);
 	free(h->opt_value);
 	h->opt_name = h->opt_value = NULL;
-	evtimer_del(h->timer);
+	engine_child_disarm(h->child);
 	he_kick(h);
 }
 
-/* The engine broke: kill it, fail the job (if any). */
-static void he_fail(struct he *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void he_fail(struct he *h, const char *fmt, ...)
+/* The child has been killed (engine_child_fail): fail the job (if any). */
+static void he_failed(void *arg, const char *why)
 {
-	va_list ap;
-	char *why;
-	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
-	va_end(ap);
-	log_note(h->log_id, "engine %s failed: %s", h->e.profile->name, why ? why : "?");
-	if (h->proc) {
-		proc_free(h->proc);     /* SIGKILL; the registry reaps it */
-		h->proc = NULL;
-	}
+	struct he *h = arg;
+
 	h->state = HE_DOWN;
-	h->io_eof = 0;
 	h->wait = HE_W_NONE;
-	evtimer_del(h->timer);
 	if (h->job != HE_JOB_NONE)
-		he_finish(h, ENGINE_FAILED, why ? why : "engine failed", NULL, NULL);
-	free(why);
-}
-
-/* Sends one line (built by a hub_writer or literal) to the engine. */
-static int he_send(struct he *h, const char *line)
-{
-	size_t len = strlen(line);
-	struct evbuffer *out = bufferevent_get_output(proc_stdio(h->proc));
-
-	log_proto(h->log_id, LOG_ENGINE_OUT, line, len);
-	if (evbuffer_add(out, line, len) < 0 || evbuffer_add(out, "\n", 1) < 0) {
-		he_fail(h, "cannot write to the engine");
-		return -1;
-	}
-	return 0;
+		he_finish(h, ENGINE_FAILED, why, NULL, NULL);
 }
 
 static int he_send_writer(struct he *h, struct hub_writer *w)
 {
 	if (hub_writer_end(w) < 0) {
-		he_fail(h, "cannot write a '%.16s' line: %s", w->buf, w->error);
+		engine_child_fail(h->child, "cannot write a '%.16s' line: %s", w->buf, w->error);
 		return -1;
 	}
-	return he_send(h, w->buf);
+	return engine_child_send(h->child, w->buf);
 }
 
 static void he_expect(struct he *h, enum he_wait w, uint64_t ms)
@@ -259,26 +194,18 @@ static void he_expect(struct he *h, enum he_wait w, uint64_t ms)
 	h->wait = w;
 	free(h->errmsg);
 	h->errmsg = NULL;
-	he_arm(h, ms);
+	engine_child_arm(h->child, ms);
 }
 
 static void he_spawn(struct he *h)
 {
 	const struct engine_profile *p = h->e.profile;
-	char *cause = NULL;
 
-	h->proc = proc_spawn(h->e.base, p->argv, p->workdir, &cause);
-	if (!h->proc) {
-		he_fail(h, "cannot start: %s", cause ? cause : "?");
-		free(cause);
+	if (engine_child_spawn(h->child, p->argv, p->workdir) < 0)
 		return;
-	}
 	h->state = HE_HELLO;
-	h->io_eof = 0;
 	params_clear(h);
-	log_note(h->log_id, "engine %s started: pid %ld", p->name, (long)proc_pid(h->proc));
-	he_wire(h);
-	if (he_send(h, "hub") == 0)
+	if (engine_child_send(h->child, "hub") == 0)
 		he_expect(h, HE_W_WAIT, p->start_timeout_ms);
 }
 
@@ -325,7 +252,7 @@ static void he_configure(struct he *h)
 		param_set_value(h, "hash", hv);
 	}
 	h->state = HE_INIT;
-	if (he_send(h, "init") == 0)
+	if (engine_child_send(h->child, "init") == 0)
 		he_expect(h, HE_W_READY, p->start_timeout_ms);
 }
 
@@ -379,7 +306,7 @@ static void he_send_setup(struct he *h)
 	if (!gs || !buf) {
 		free(gs);
 		free(buf);
-		he_fail(h, "out of memory");
+		engine_child_fail(h->child, "out of memory");
 		return;
 	}
 	hive_game_format(&h->want, gs, n + 1);
@@ -392,10 +319,10 @@ static void he_send_setup(struct he *h)
 		return;
 	he_level(h, &lv, &budget);
 	if (hub_level_write(line, sizeof line, &lv, &why) < 0) {
-		he_fail(h, "cannot write level: %s", why);
+		engine_child_fail(h->child, "cannot write level: %s", why);
 		return;
 	}
-	if (he_send(h, line) < 0 || he_send(h, "ping") < 0)
+	if (engine_child_send(h->child, line) < 0 || engine_child_send(h->child, "ping") < 0)
 		return;
 	he_expect(h, HE_W_SETUP, p->command_timeout_ms);
 }
@@ -408,15 +335,15 @@ static void he_send_go(struct he *h)
 	uint64_t budget;
 
 	he_level(h, &lv, &budget);
-	if (he_send(h, lv.infinite ? "go analyze" : "go think") < 0)
+	if (engine_child_send(h->child, lv.infinite ? "go analyze" : "go think") < 0)
 		return;
 	he_expect(h, HE_W_DONE, lv.infinite ? 0 : budget + p->command_timeout_ms);
 	if (h->stop_requested) {
 		/* Stopped before it began: ask for the move at once. */
-		if (he_send(h, "stop") < 0)
+		if (engine_child_send(h->child, "stop") < 0)
 			return;
 		h->stop_sent = 1;
-		he_arm(h, p->stop_timeout_ms);
+		engine_child_arm(h->child, p->stop_timeout_ms);
 	}
 }
 
@@ -480,7 +407,7 @@ static void he_advance(struct he *h)
 	struct hub_writer w;
 	char line[4096];
 
-	if (h->job == HE_JOB_NONE || h->wait != HE_W_NONE || h->io_eof)
+	if (h->job == HE_JOB_NONE || h->wait != HE_W_NONE || engine_child_eof(h->child))
 		return;
 	if (h->state == HE_DOWN) {
 		he_spawn(h);
@@ -498,7 +425,7 @@ static void he_advance(struct he *h)
 	case HE_JOB_OPTIONS:
 		if (h->opt_argc == 3) {
 			if (!param_find(h, h->opt_name)) {
-				char *msg = he_printf("The option \"%s\" is not valid.", h->opt_name);
+				char *msg = xasprintf("The option \"%s\" is not valid.", h->opt_name);
 				he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
 				free(msg);
 				return;
@@ -506,7 +433,7 @@ static void he_advance(struct he *h)
 			hub_writer_begin(&w, line, sizeof line, "set-param");
 			hub_writer_add(&w, "name", param_find(h, h->opt_name)->name);
 			hub_writer_add(&w, "value", h->opt_value);
-			if (he_send_writer(h, &w) < 0 || he_send(h, "ping") < 0)
+			if (he_send_writer(h, &w) < 0 || engine_child_send(h->child, "ping") < 0)
 				return;
 			he_expect(h, HE_W_SETPARAM, p->command_timeout_ms);
 			return;
@@ -515,7 +442,7 @@ static void he_advance(struct he *h)
 		if (!lines) {
 			he_finish(h, ENGINE_ERROR, "Out of memory.", NULL, NULL);
 		} else if (h->opt_argc == 2 && !lines[0]) {
-			char *msg = he_printf("The option \"%s\" is not valid.", h->opt_name);
+			char *msg = xasprintf("The option \"%s\" is not valid.", h->opt_name);
 			lines_free(lines);
 			he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
 			free(msg);
@@ -584,7 +511,7 @@ static void he_on_param(struct he *h, const struct hub_msg *m)
 	p->max = dup_arg(m, "max");
 	p->values = dup_arg(m, "values");
 	if (!p->name || !p->value || !p->def || !p->type)
-		he_fail(h, "out of memory");
+		engine_child_fail(h->child, "out of memory");
 }
 
 /* The engine's capabilities from its variant parameter (all of them without one). */
@@ -650,14 +577,14 @@ static void he_on_done(struct he *h, const struct hub_msg *m)
 	char err[256], shown[80];
 
 	if (!move || !*move) {
-		he_fail(h, "done without a move");
+		engine_child_fail(h->child, "done without a move");
 		return;
 	}
 	int rc = hive_move_parse(&h->want.board, move, &mo, err, sizeof err);
 	if (rc != HIVE_OK) {
 		snprintf(shown, sizeof shown, "%s", move);
-		he_fail(h, "%s move \"%s\": %s", rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal",
-			shown, err);
+		engine_child_fail(h->child, "%s move \"%s\": %s",
+				  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal", shown, err);
 		return;
 	}
 	/* Info still pending describes this search: the kick hands it over first. */
@@ -667,16 +594,16 @@ static void he_on_done(struct he *h, const struct hub_msg *m)
 }
 
 /* One line from the engine's stdout (without its newline). */
-static void he_line(struct he *h, const char *line, size_t len)
+static void he_line(void *arg, const char *line, size_t len)
 {
+	struct he *h = arg;
 	struct hub_msg m;
 	char err[256];
 	const struct engine_profile *p = h->e.profile;
 
-	log_proto(h->log_id, LOG_ENGINE_IN, line, len);
 	if (hub_line_parse_max(line, len, ENGINE_HUB_MAX_LINE, &m, err, sizeof err) < 0) {
 		hub_msg_free(&m);
-		he_fail(h, "unreadable line: %s", err);
+		engine_child_fail(h->child, "unreadable line: %s", err);
 		return;
 	}
 	const char *cmd = m.cmd;
@@ -704,14 +631,14 @@ static void he_line(struct he *h, const char *line, size_t len)
 	} else if (!strcmp(cmd, "ready")) {
 		if (h->wait == HE_W_READY) {
 			h->wait = HE_W_NONE;
-			evtimer_del(h->timer);
+			engine_child_disarm(h->child);
 			h->state = HE_IDLE;
 			he_kick(h);
 		}
 	} else if (!strcmp(cmd, "pong")) {
 		if (h->wait == HE_W_SETUP) {
 			if (h->errmsg) {
-				char *msg = he_printf("the engine refused the position or level: %s",
+				char *msg = xasprintf("the engine refused the position or level: %s",
 						      h->errmsg);
 				he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
 				free(msg);
@@ -721,7 +648,7 @@ static void he_line(struct he *h, const char *line, size_t len)
 			}
 		} else if (h->wait == HE_W_SETPARAM) {
 			if (h->errmsg) {
-				char *msg = he_printf("%s", h->errmsg);
+				char *msg = xasprintf("%s", h->errmsg);
 				he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
 				free(msg);
 			} else {
@@ -743,164 +670,52 @@ static void he_line(struct he *h, const char *line, size_t len)
 	hub_msg_free(&m);
 }
 
-/* Reads whole lines from the engine's stdout; fails on an over-long one. */
-static void he_read_lines(struct he *h)
+/* The child ended: say when, and fail it. */
+static void he_ended(void *arg, const char *what)
 {
-	struct evbuffer *in = bufferevent_get_input(proc_stdio(h->proc));
+	struct he *h = arg;
 
-	for (;;) {
-		size_t eol_len;
-		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0) {
-			if (evbuffer_get_length(in) > ENGINE_HUB_MAX_LINE)
-				he_fail(h, "line longer than %d bytes", ENGINE_HUB_MAX_LINE);
-			return;
-		}
-		if ((size_t)eol.pos > ENGINE_HUB_MAX_LINE + 1) {
-			he_fail(h, "line longer than %d bytes", ENGINE_HUB_MAX_LINE);
-			return;
-		}
-		size_t len = (size_t)eol.pos;
-		const char *line = (const char *)evbuffer_pullup(in, (ev_ssize_t)(len + eol_len));
-		if (!line) {
-			he_fail(h, "out of memory");
-			return;
-		}
-		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
-		he_line(h, line, show);
-		if (!h->proc)
-			return;        /* failed: the buffer is gone with the child */
-		evbuffer_drain(in, len + eol_len);
-	}
-}
-
-static void he_read_cb(struct bufferevent *bev, void *arg)
-{
-	he_read_lines(arg);
-}
-
-static const char *he_status_text(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "ended (status 0x%x)", status);
-	return buf;
-}
-
-static void he_down(struct he *h, const char *what)
-{
 	if (h->job == HE_JOB_NONE)
 		log_note(h->log_id, "engine %s %s while idle; it restarts on next use",
 			 h->e.profile->name, what);
-	he_fail(h, "%s%s", what, h->state == HE_HELLO || h->state == HE_INIT ? " during start" : "");
+	engine_child_fail(h->child, "%s%s", what,
+			  h->state == HE_HELLO || h->state == HE_INIT ? " during start" : "");
 }
 
-static void he_timeout(evutil_socket_t fd, short what, void *arg)
+/* The wait in progress ran out. */
+static void he_timeout(void *arg)
 {
 	struct he *h = arg;
 	const struct engine_profile *p = h->e.profile;
 
-	if (h->io_eof) {
-		he_down(h, "closed its output");
-		return;
-	}
 	switch (h->wait) {
 	case HE_W_WAIT:
-		he_fail(h, "no \"wait\" within %u ms of \"hub\"", p->start_timeout_ms);
+		engine_child_fail(h->child, "no \"wait\" within %u ms of \"hub\"",
+				  p->start_timeout_ms);
 		break;
 	case HE_W_READY:
-		he_fail(h, "no \"ready\" within %u ms of \"init\"", p->start_timeout_ms);
+		engine_child_fail(h->child, "no \"ready\" within %u ms of \"init\"",
+				  p->start_timeout_ms);
 		break;
 	case HE_W_DONE:
 		if (h->stop_sent)
-			he_fail(h, "no \"done\" within %u ms of \"stop\"", p->stop_timeout_ms);
+			engine_child_fail(h->child, "no \"done\" within %u ms of \"stop\"",
+					  p->stop_timeout_ms);
 		else
-			he_fail(h, "no \"done\" in time");
+			engine_child_fail(h->child, "no \"done\" in time");
 		break;
 	default:
-		he_fail(h, "no \"pong\" in time");
+		engine_child_fail(h->child, "no \"pong\" in time");
 		break;
 	}
 }
 
-static void he_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	struct he *h = arg;
-	int status;
-	char buf[96];
-
-	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
-		return;
-	he_read_lines(h);          /* what came before the end still counts */
-	if (!h->proc)
-		return;
-	h->io_eof = 1;
-	bufferevent_disable(bev, EV_READ);
-	if (proc_exited(h->proc, &status)) {
-		he_down(h, he_status_text(status, buf, sizeof buf));
-		return;
-	}
-	/* Most likely it is dying: wait a moment for its exit status, which says more. */
-	he_arm(h, HE_EOF_GRACE_MS);
-}
-
-static void he_exit_cb(void *arg, int status)
-{
-	struct he *h = arg;
-	struct bufferevent *io = proc_stdio(h->proc);
-	char buf[96];
-
-	/* Its last words are in the socket already: read them before judging. */
-	if (!h->io_eof) {
-		evutil_socket_t fd = bufferevent_getfd(io);
-		struct evbuffer *in = bufferevent_get_input(io);
-		while (evbuffer_read(in, fd, 65536) > 0 &&
-		       evbuffer_get_length(in) <= ENGINE_HUB_MAX_LINE + 65536)
-			;
-		he_read_lines(h);
-		if (!h->proc)
-			return;
-	}
-	he_down(h, he_status_text(status, buf, sizeof buf));
-}
-
-/* stderr: logged line by line, never judged. */
-static void he_err_cb(struct bufferevent *bev, void *arg)
-{
-	struct he *h = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	char *line;
-	size_t len;
-
-	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF)) != NULL) {
-		log_proto(h->log_id, LOG_ENGINE_ERR, line, len);
-		free(line);
-	}
-	if (evbuffer_get_length(in) > ENGINE_HUB_MAX_LINE) {
-		len = evbuffer_get_length(in);
-		log_proto(h->log_id, LOG_ENGINE_ERR, (const char *)evbuffer_pullup(in, -1), len);
-		evbuffer_drain(in, len);
-	}
-}
-
-static void he_err_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		bufferevent_disable(bev, EV_READ);
-}
-
-static void he_wire(struct he *h)
-{
-	bufferevent_setcb(proc_stdio(h->proc), he_read_cb, NULL, he_event_cb, h);
-	bufferevent_enable(proc_stdio(h->proc), EV_READ | EV_WRITE);
-	bufferevent_setcb(proc_stderr(h->proc), he_err_cb, NULL, he_err_event_cb, h);
-	bufferevent_enable(proc_stderr(h->proc), EV_READ);
-	proc_set_exit_cb(h->proc, he_exit_cb, h);
-}
+static const struct engine_child_ops he_child_ops = {
+	.line = he_line,
+	.ended = he_ended,
+	.timeout = he_timeout,
+	.failed = he_failed,
+};
 
 static int he_begin(struct he *h, enum he_job job, engine_done_cb *done, void *arg)
 {
@@ -944,11 +759,11 @@ static void he_stop(struct engine *e)
 	if (h->job != HE_JOB_GO || h->stop_requested)
 		return;
 	h->stop_requested = 1;
-	if (h->wait == HE_W_DONE && h->proc) {
-		if (he_send(h, "stop") < 0)
+	if (h->wait == HE_W_DONE && engine_child_running(h->child)) {
+		if (engine_child_send(h->child, "stop") < 0)
 			return;
 		h->stop_sent = 1;
-		he_arm(h, e->profile->stop_timeout_ms);
+		engine_child_arm(h->child, e->profile->stop_timeout_ms);
 	}
 	/* Before go is sent, he_send_go follows it with stop at once. */
 }
@@ -976,13 +791,8 @@ static void he_free(struct engine *e)
 {
 	struct he *h = e->priv;
 
-	if (h->proc) {
-		/* Polite first; the registry escalates and reaps after we are gone. */
-		proc_close(h->proc, "quit\n", e->profile->stop_timeout_ms);
-		log_proto(h->log_id, LOG_ENGINE_OUT, "quit", 4);
-		h->proc = NULL;
-	}
-	event_free(h->timer);
+	engine_child_close(h->child, "quit", e->profile->stop_timeout_ms);
+	engine_child_free(h->child);
 	event_free(h->kick);
 	event_free(h->info_ev);
 	params_clear(h);
@@ -997,18 +807,21 @@ static void he_free(struct engine *e)
 
 void engine_hub_set_log_id(struct engine *e, unsigned id)
 {
-	((struct he *)e->priv)->log_id = id;
+	struct he *h = e->priv;
+
+	h->log_id = id;
+	engine_child_set_log_id(h->child, id);
 }
 
 struct engine *engine_hub_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->argv || !p->argv[0]) {
-		*cause = he_printf("engine %s: no command", p->name);
+		*cause = xasprintf("engine %s: no command", p->name);
 		return NULL;
 	}
 	struct he *h = calloc(1, sizeof *h);
 	if (!h) {
-		*cause = he_printf("out of memory");
+		*cause = xasprintf("out of memory");
 		return NULL;
 	}
 	h->e.ops = &he_ops;
@@ -1016,19 +829,19 @@ struct engine *engine_hub_new(struct event_base *base, const struct engine_profi
 	h->e.profile = p;
 	h->e.priv = h;
 	hive_game_init(&h->want, 0);
-	h->timer = evtimer_new(base, he_timeout, h);
+	/* A CR before the LF may come on top; hub_line_parse_max checks the rest. */
+	h->child = engine_child_new(base, p->name, ENGINE_HUB_MAX_LINE, 1, &he_child_ops, h);
 	h->kick = event_new(base, -1, 0, he_kick_cb, h);
 	h->info_ev = event_new(base, -1, 0, he_info_cb, h);
-	if (!h->timer || !h->kick || !h->info_ev) {
-		if (h->timer)
-			event_free(h->timer);
+	if (!h->child || !h->kick || !h->info_ev) {
+		engine_child_free(h->child);
 		if (h->kick)
 			event_free(h->kick);
 		if (h->info_ev)
 			event_free(h->info_ev);
 		hive_game_free(&h->want);
 		free(h);
-		*cause = he_printf("out of memory");
+		*cause = xasprintf("out of memory");
 		return NULL;
 	}
 	return &h->e;

@@ -11,31 +11,24 @@
  * Any breakage (exit, EOF, time-out, overlong line, illegal move) kills the child
  * and leaves the back end down; the next job spawns a fresh one.
  */
-#include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 #include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/engine_child.h"
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
-#include "bridge/proc.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
 /* Catch-up by "play" only for a few plies; beyond that one newgame is cheaper. */
 #define UE_MAX_PLAY_SYNC 8
-/* After EOF on its stdout, how long to wait for the child's exit status. */
-#define UE_EOF_GRACE_MS 200
 /* bestmove without any limit the caller set. */
 #define UE_DEFAULT_MOVETIME_MS 5000
 /* UHP has no infinite search: the longest time it can say, ended by engine_stop. */
@@ -57,11 +50,10 @@ enum ue_step {
 
 struct ue {
 	struct engine           e;
-	struct proc            *proc;
+	struct engine_child    *child;
 	enum ue_state           state;
 	size_t                  next_option;
 	unsigned                log_id;
-	int                     io_eof;
 
 	struct hive_game        mirror;       /* the engine's game, when synced */
 	int                     synced;
@@ -95,13 +87,10 @@ struct ue {
 	char                   *res_message;
 	char                  **res_lines;
 
-	struct event           *timer;        /* the current wait */
 	struct event           *kick;         /* deferred advance / delivery */
 };
 
 static const struct engine_ops ue_ops;
-static void ue_wire(struct ue *u);
-static void ue_down(struct ue *u, const char *what);
 
 static void ue_reply_reset(struct ue *u)
 {
@@ -153,84 +142,56 @@ static void ue_finish(struct ue *u, enum engine_status st, const char *msg,
 	u->stop_requested = 0;
 	free(u->options_line);
 	u->options_line = NULL;
-	evtimer_del(u->timer);
+	engine_child_disarm(u->child);
 	ue_reply_reset(u);
 	ue_kick(u);
 }
 
-/* The engine broke: kill it, forget its game, fail the job (if any). */
-static void ue_fail(struct ue *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ue_fail(struct ue *u, const char *fmt, ...)
+/* The child has been killed (engine_child_fail): forget its game, fail the job. */
+static void ue_failed(void *arg, const char *why)
 {
-	va_list ap;
-	char *why;
-	va_start(ap, fmt);
-	if (vasprintf(&why, fmt, ap) < 0)
-		why = NULL;
-	va_end(ap);
-	log_note(u->log_id, "engine %s failed: %s", u->e.profile->name, why ? why : "?");
-	if (u->proc) {
-		proc_free(u->proc);     /* SIGKILL; the registry reaps it */
-		u->proc = NULL;
-	}
+	struct ue *u = arg;
+
 	u->state = UE_DOWN;
 	u->synced = 0;
-	u->io_eof = 0;
-	evtimer_del(u->timer);
 	if (u->job != UE_JOB_NONE)
-		ue_finish(u, ENGINE_FAILED, why ? why : "engine failed", NULL, NULL);
+		ue_finish(u, ENGINE_FAILED, why, NULL, NULL);
 	else
 		ue_reply_reset(u);
-	free(why);
-}
-
-static void ue_arm(struct ue *u, uint64_t ms)
-{
-	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
-	evtimer_add(u->timer, &tv);
 }
 
 /* Sends one command and waits up to ms for its "ok" (0: no time limit). */
 static void ue_send(struct ue *u, enum ue_step step, const char *line, uint64_t ms)
 {
-	size_t len = strlen(line);
-	struct evbuffer *out = bufferevent_get_output(proc_stdio(u->proc));
-
 	ue_reply_reset(u);
 	u->step = step;
-	snprintf(u->cmd, sizeof u->cmd, "%s", line);
-	log_proto(u->log_id, LOG_ENGINE_OUT, line, len);
-	if (evbuffer_add(out, line, len) < 0 || evbuffer_add(out, "\n", 1) < 0) {
-		ue_fail(u, "cannot write to the engine");
+	/* Kept for messages only: cut short on purpose. */
+	snprintf(u->cmd, sizeof u->cmd, "%.*s", (int)sizeof u->cmd - 1, line);
+	if (engine_child_send(u->child, line) < 0)
 		return;
-	}
-	bev_flush_now(proc_stdio(u->proc));
-	evtimer_del(u->timer);
-	if (ms)
-		ue_arm(u, ms);
+	engine_child_arm(u->child, ms);
 }
 
-static void ue_timeout(evutil_socket_t fd, short what, void *arg)
+/* The wait in progress ran out. */
+static void ue_timeout(void *arg)
 {
 	struct ue *u = arg;
 	const struct engine_profile *p = u->e.profile;
 
-	if (u->io_eof) {
-		ue_down(u, "closed its output");
-		return;
-	}
 	switch (u->step) {
 	case UE_STEP_INFO:
-		ue_fail(u, "no info block ending in ok within %u ms of start", p->start_timeout_ms);
+		engine_child_fail(u->child, "no info block ending in ok within %u ms of start",
+				  p->start_timeout_ms);
 		break;
 	case UE_STEP_BESTMOVE:
 		if (u->stop_requested) {
-			ue_fail(u, "did not stop within %u ms of SIGINT", p->stop_timeout_ms);
+			engine_child_fail(u->child, "did not stop within %u ms of SIGINT",
+					  p->stop_timeout_ms);
 			break;
 		}
 		/* fall through */
 	default:
-		ue_fail(u, "no ok in time after \"%s\"", u->cmd);
+		engine_child_fail(u->child, "no ok in time after \"%s\"", u->cmd);
 		break;
 	}
 }
@@ -298,23 +259,15 @@ static int ue_prefix(const struct hive_game *m, const struct hive_game *w)
 static void ue_spawn(struct ue *u)
 {
 	const struct engine_profile *p = u->e.profile;
-	char *cause = NULL;
 
-	u->proc = proc_spawn(u->e.base, p->argv, p->workdir, &cause);
-	if (!u->proc) {
-		ue_fail(u, "cannot start: %s", cause ? cause : "?");
-		free(cause);
+	if (engine_child_spawn(u->child, p->argv, p->workdir) < 0)
 		return;
-	}
 	u->state = UE_STARTING;
-	u->io_eof = 0;
-	log_note(u->log_id, "engine %s started: pid %ld", p->name, (long)proc_pid(u->proc));
-	ue_wire(u);
 	/* The info block comes unasked. */
 	ue_reply_reset(u);
 	u->step = UE_STEP_INFO;
 	snprintf(u->cmd, sizeof u->cmd, "(start)");
-	ue_arm(u, p->start_timeout_ms);
+	engine_child_arm(u->child, p->start_timeout_ms);
 }
 
 /* Sends the next command of the job, or finishes it. */
@@ -325,7 +278,7 @@ static void ue_advance(struct ue *u)
 
 	if (u->job == UE_JOB_NONE || u->step != UE_STEP_NONE)
 		return;
-	if (u->io_eof)
+	if (engine_child_eof(u->child))
 		return;        /* dying: its exit (or the grace timer) fails the job */
 	switch (u->state) {
 	case UE_DOWN:
@@ -379,7 +332,7 @@ static void ue_advance(struct ue *u)
 	size_t n = hive_game_format(&u->want, NULL, 0);
 	char *gs = malloc(n + 16);
 	if (!gs) {
-		ue_fail(u, "out of memory");
+		engine_child_fail(u->child, "out of memory");
 		return;
 	}
 	memcpy(gs, "newgame ", 8);
@@ -412,13 +365,13 @@ static void ue_reply_done(struct ue *u)
 	enum ue_step step = u->step;
 	char err[256];
 
-	evtimer_del(u->timer);
+	engine_child_disarm(u->child);
 	u->step = UE_STEP_NONE;
 
 	switch (step) {
 	case UE_STEP_INFO:
 		if (u->errmsg) {
-			ue_fail(u, "refused to start: %s", u->errmsg);
+			engine_child_fail(u->child, "refused to start: %s", u->errmsg);
 			return;
 		}
 		if (!u->seen_id) {
@@ -448,11 +401,11 @@ static void ue_reply_done(struct ue *u)
 			hive_game_free(&u->mirror);
 			hive_game_init(&u->mirror, u->want.type);
 			if (hive_game_copy(&u->mirror, &u->want) != HIVE_OK) {
-				ue_fail(u, "out of memory");
+				engine_child_fail(u->child, "out of memory");
 				return;
 			}
 		} else if (hive_game_play(&u->mirror, u->play_move) != HIVE_OK) {
-			ue_fail(u, "out of memory");
+			engine_child_fail(u->child, "out of memory");
 			return;
 		}
 		u->synced = 1;
@@ -465,7 +418,7 @@ static void ue_reply_done(struct ue *u)
 			return;
 		}
 		if (!u->last) {
-			ue_fail(u, "answered \"%s\" with no move", u->cmd);
+			engine_child_fail(u->child, "answered \"%s\" with no move", u->cmd);
 			return;
 		}
 		/* The move is the last line; text after ';' would be a further move. */
@@ -477,8 +430,9 @@ static void ue_reply_done(struct ue *u)
 		if (rc != HIVE_OK) {
 			char shown[80];
 			snprintf(shown, sizeof shown, "%s", u->last);
-			ue_fail(u, "%s move \"%s\": %s", rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal",
-				shown, err);
+			engine_child_fail(u->child, "%s move \"%s\": %s",
+					  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal",
+					  shown, err);
 			return;
 		}
 		ue_finish(u, ENGINE_OK, NULL, &m, NULL);
@@ -487,7 +441,7 @@ static void ue_reply_done(struct ue *u)
 	case UE_STEP_OPTIONS: {
 		char **lines = calloc(u->nlines + 1, sizeof *lines);
 		if (!lines) {
-			ue_fail(u, "out of memory");
+			engine_child_fail(u->child, "out of memory");
 			return;
 		}
 		memcpy(lines, u->lines, u->nlines * sizeof *lines);
@@ -525,17 +479,18 @@ static int ue_keep_line(struct ue *u, const char *s, size_t len)
 }
 
 /* One line from the engine's stdout (without its newline). */
-static void ue_line(struct ue *u, const char *line, size_t len)
+static void ue_line(void *arg, const char *line, size_t len)
 {
+	struct ue *u = arg;
 	const char *rest;
 	size_t rlen;
 
-	log_proto(u->log_id, LOG_ENGINE_IN, line, len);
 	if (u->step == UE_STEP_NONE)
 		return;        /* unasked output between commands: logged, ignored */
 	u->reply_bytes += len + 1;
 	if (u->reply_bytes > ENGINE_UHP_MAX_REPLY) {
-		ue_fail(u, "reply to \"%s\" longer than %d bytes", u->cmd, ENGINE_UHP_MAX_REPLY);
+		engine_child_fail(u->child, "reply to \"%s\" longer than %d bytes", u->cmd,
+				  ENGINE_UHP_MAX_REPLY);
 		return;
 	}
 	enum uhp_reply kind = uhp_reply_parse(line, len, &rest, &rlen);
@@ -574,151 +529,37 @@ static void ue_line(struct ue *u, const char *line, size_t len)
 		if (uhp_option_parse(line, len, &o, err, sizeof err) < 0)
 			log_note(u->log_id, "engine %s: odd option line: %s", u->e.profile->name, err);
 		if (ue_keep_line(u, line, len) < 0)
-			ue_fail(u, "out of memory");
+			engine_child_fail(u->child, "out of memory");
 		return;
 	}
 	free(u->last);
 	u->last = strndup(line, len);
 	if (!u->last)
-		ue_fail(u, "out of memory");
+		engine_child_fail(u->child, "out of memory");
 }
 
-/* Reads whole lines from the engine's stdout; fails on an overlong one. */
-static void ue_read_lines(struct ue *u)
+/* The child ended: say when, and fail it. */
+static void ue_ended(void *arg, const char *what)
 {
-	struct evbuffer *in = bufferevent_get_input(proc_stdio(u->proc));
+	struct ue *u = arg;
 
-	for (;;) {
-		size_t eol_len;
-		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0) {
-			if (evbuffer_get_length(in) > ENGINE_UHP_MAX_LINE)
-				ue_fail(u, "line longer than %d bytes", ENGINE_UHP_MAX_LINE);
-			return;
-		}
-		if ((size_t)eol.pos > ENGINE_UHP_MAX_LINE) {
-			ue_fail(u, "line longer than %d bytes", ENGINE_UHP_MAX_LINE);
-			return;
-		}
-		size_t len = (size_t)eol.pos;
-		const char *line = (const char *)evbuffer_pullup(in, (ev_ssize_t)(len + eol_len));
-		if (!line) {
-			ue_fail(u, "out of memory");
-			return;
-		}
-		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
-		ue_line(u, line, show);
-		if (!u->proc)
-			return;        /* failed: the buffer is gone with the child */
-		evbuffer_drain(in, len + eol_len);
-	}
-}
-
-static void ue_read_cb(struct bufferevent *bev, void *arg)
-{
-	ue_read_lines(arg);
-}
-
-static const char *ue_status_text(int status, char *buf, size_t len)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
-			 strsignal(WTERMSIG(status)));
-	else
-		snprintf(buf, len, "ended (status 0x%x)", status);
-	return buf;
-}
-
-static void ue_down(struct ue *u, const char *what)
-{
 	if (u->job == UE_JOB_NONE)
 		log_note(u->log_id, "engine %s %s while idle; it restarts on next use",
 			 u->e.profile->name, what);
 	if (u->step == UE_STEP_INFO || u->state == UE_STARTING)
-		ue_fail(u, "%s during start", what);
+		engine_child_fail(u->child, "%s during start", what);
 	else if (u->step != UE_STEP_NONE)
-		ue_fail(u, "%s during \"%s\"", what, u->cmd);
+		engine_child_fail(u->child, "%s during \"%s\"", what, u->cmd);
 	else
-		ue_fail(u, "%s", what);
+		engine_child_fail(u->child, "%s", what);
 }
 
-static void ue_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	struct ue *u = arg;
-	int status;
-	char buf[96];
-
-	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
-		return;
-	ue_read_lines(u);          /* what came before the end still counts */
-	if (!u->proc)
-		return;
-	u->io_eof = 1;
-	bufferevent_disable(bev, EV_READ);
-	if (proc_exited(u->proc, &status)) {
-		ue_down(u, ue_status_text(status, buf, sizeof buf));
-		return;
-	}
-	/* Most likely it is dying: wait a moment for its exit status, which says more. */
-	evtimer_del(u->timer);
-	ue_arm(u, UE_EOF_GRACE_MS);
-}
-
-static void ue_exit_cb(void *arg, int status)
-{
-	struct ue *u = arg;
-	struct bufferevent *io = proc_stdio(u->proc);
-	char buf[96];
-
-	/* Its last words are in the socket already: read them before judging. */
-	if (!u->io_eof) {
-		evutil_socket_t fd = bufferevent_getfd(io);
-		struct evbuffer *in = bufferevent_get_input(io);
-		while (evbuffer_read(in, fd, 65536) > 0 &&
-		       evbuffer_get_length(in) <= ENGINE_UHP_MAX_LINE + 65536)
-			;
-		ue_read_lines(u);
-		if (!u->proc)
-			return;
-	}
-	ue_down(u, ue_status_text(status, buf, sizeof buf));
-}
-
-/* stderr: logged line by line, never judged. */
-static void ue_err_cb(struct bufferevent *bev, void *arg)
-{
-	struct ue *u = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	char *line;
-	size_t len;
-
-	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF)) != NULL) {
-		log_proto(u->log_id, LOG_ENGINE_ERR, line, len);
-		free(line);
-	}
-	if (evbuffer_get_length(in) > ENGINE_UHP_MAX_LINE) {
-		len = evbuffer_get_length(in);
-		log_proto(u->log_id, LOG_ENGINE_ERR, (const char *)evbuffer_pullup(in, -1), len);
-		evbuffer_drain(in, len);
-	}
-}
-
-static void ue_err_event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
-		bufferevent_disable(bev, EV_READ);
-}
-
-static void ue_wire(struct ue *u)
-{
-	bufferevent_setcb(proc_stdio(u->proc), ue_read_cb, NULL, ue_event_cb, u);
-	bufferevent_enable(proc_stdio(u->proc), EV_READ | EV_WRITE);
-	bufferevent_setcb(proc_stderr(u->proc), ue_err_cb, NULL, ue_err_event_cb, u);
-	bufferevent_enable(proc_stderr(u->proc), EV_READ);
-	proc_set_exit_cb(u->proc, ue_exit_cb, u);
-}
+static const struct engine_child_ops ue_child_ops = {
+	.line = ue_line,
+	.ended = ue_ended,
+	.timeout = ue_timeout,
+	.failed = ue_failed,
+};
 
 static int ue_begin(struct ue *u, enum ue_job job, engine_done_cb *done, void *arg)
 {
@@ -759,12 +600,11 @@ static void ue_stop(struct engine *e)
 	if (u->job != UE_JOB_GO || u->stop_requested)
 		return;
 	u->stop_requested = 1;
-	if (u->step == UE_STEP_BESTMOVE && u->proc) {
+	if (u->step == UE_STEP_BESTMOVE && engine_child_running(u->child)) {
 		/* As Mzinga's viewer does: SIGINT ends the search with its best move. */
 		log_note(u->log_id, "engine %s: stop (SIGINT)", e->profile->name);
-		proc_signal(u->proc, SIGINT);
-		evtimer_del(u->timer);
-		ue_arm(u, e->profile->stop_timeout_ms);
+		engine_child_signal(u->child, SIGINT);
+		engine_child_arm(u->child, e->profile->stop_timeout_ms);
 	}
 	/* Before bestmove is sent, the search will be "depth 1". */
 }
@@ -802,13 +642,8 @@ static void ue_free(struct engine *e)
 {
 	struct ue *u = e->priv;
 
-	if (u->proc) {
-		/* Polite first; the registry escalates and reaps after we are gone. */
-		proc_close(u->proc, "exit\n", e->profile->stop_timeout_ms);
-		log_proto(u->log_id, LOG_ENGINE_OUT, "exit", 4);
-		u->proc = NULL;
-	}
-	event_free(u->timer);
+	engine_child_close(u->child, "exit", e->profile->stop_timeout_ms);
+	engine_child_free(u->child);
 	event_free(u->kick);
 	ue_reply_reset(u);
 	free(u->options_line);
@@ -821,7 +656,10 @@ static void ue_free(struct engine *e)
 
 void engine_uhp_set_log_id(struct engine *e, unsigned id)
 {
-	((struct ue *)e->priv)->log_id = id;
+	struct ue *u = e->priv;
+
+	u->log_id = id;
+	engine_child_set_log_id(u->child, id);
 }
 
 struct engine *engine_uhp_new(struct event_base *base, const struct engine_profile *p, char **cause)
@@ -841,11 +679,10 @@ struct engine *engine_uhp_new(struct event_base *base, const struct engine_profi
 	u->e.priv = u;
 	hive_game_init(&u->mirror, 0);
 	hive_game_init(&u->want, 0);
-	u->timer = evtimer_new(base, ue_timeout, u);
+	u->child = engine_child_new(base, p->name, ENGINE_UHP_MAX_LINE, 0, &ue_child_ops, u);
 	u->kick = event_new(base, -1, 0, ue_kick_cb, u);
-	if (!u->timer || !u->kick) {
-		if (u->timer)
-			event_free(u->timer);
+	if (!u->child || !u->kick) {
+		engine_child_free(u->child);
 		if (u->kick)
 			event_free(u->kick);
 		hive_game_free(&u->mirror);

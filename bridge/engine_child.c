@@ -1,0 +1,304 @@
+/*
+ * engine_child.c: an external engine's child process, read and watched on the
+ * event loop, for the line-oriented back ends (see engine_child.h).
+ *
+ * The child's end can show up in three orders: EOF on stdout then the exit status
+ * (a short grace timer waits for it, as the status says more), the exit status with
+ * unread output still in the socket (read first: its last words count), or EOF with
+ * the status already known.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "bridge/engine_child.h"
+#include "bridge/log.h"
+#include "bridge/proc.h"
+#include "bridge/util.h"
+
+/* After EOF on its stdout, how long to wait for the child's exit status. */
+#define EC_EOF_GRACE_MS 200
+
+struct engine_child {
+	struct event_base             *base;
+	const char                    *name;
+	size_t                         max_line;
+	size_t                         line_slack;
+	const struct engine_child_ops *ops;
+	void                          *arg;
+	unsigned                       log_id;
+
+	struct proc                   *proc;      /* NULL: no child */
+	int                            io_eof;    /* stdout ended, exit awaited */
+	struct event                  *timer;     /* the wait in progress, or the grace */
+};
+
+static const char *ec_status_text(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "ended (status 0x%x)", status);
+	return buf;
+}
+
+void engine_child_fail(struct engine_child *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *why;
+
+	va_start(ap, fmt);
+	if (vasprintf(&why, fmt, ap) < 0)
+		why = NULL;
+	va_end(ap);
+	log_note(c->log_id, "engine %s failed: %s", c->name, why ? why : "?");
+	if (c->proc) {
+		proc_free(c->proc);     /* SIGKILL; the registry reaps it */
+		c->proc = NULL;
+	}
+	c->io_eof = 0;
+	evtimer_del(c->timer);
+	c->ops->failed(c->arg, why ? why : "engine failed");
+	free(why);
+}
+
+/* Hands over whole lines from the child's stdout; fails it on an over-long one. */
+static void ec_read_lines(struct engine_child *c)
+{
+	struct evbuffer *in = bufferevent_get_input(proc_stdio(c->proc));
+
+	for (;;) {
+		size_t eol_len;
+		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+		if (eol.pos < 0) {
+			if (evbuffer_get_length(in) > c->max_line)
+				engine_child_fail(c, "line longer than %zu bytes", c->max_line);
+			return;
+		}
+		if ((size_t)eol.pos > c->max_line + c->line_slack) {
+			engine_child_fail(c, "line longer than %zu bytes", c->max_line);
+			return;
+		}
+		size_t len = (size_t)eol.pos;
+		const char *line = (const char *)evbuffer_pullup(in, (ev_ssize_t)(len + eol_len));
+		if (!line) {
+			engine_child_fail(c, "out of memory");
+			return;
+		}
+		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
+		log_proto(c->log_id, LOG_ENGINE_IN, line, show);
+		c->ops->line(c->arg, line, show);
+		if (!c->proc)
+			return;        /* failed: the buffer is gone with the child */
+		evbuffer_drain(in, len + eol_len);
+	}
+}
+
+static void ec_read_cb(struct bufferevent *bev, void *arg)
+{
+	ec_read_lines(arg);
+}
+
+static void ec_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct engine_child *c = arg;
+	int status;
+	char buf[96];
+
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	ec_read_lines(c);          /* what came before the end still counts */
+	if (!c->proc)
+		return;
+	c->io_eof = 1;
+	bufferevent_disable(bev, EV_READ);
+	if (proc_exited(c->proc, &status)) {
+		c->ops->ended(c->arg, ec_status_text(status, buf, sizeof buf));
+		return;
+	}
+	/* Most likely it is dying: wait a moment for its exit status, which says more. */
+	engine_child_arm(c, EC_EOF_GRACE_MS);
+}
+
+static void ec_exit_cb(void *arg, int status)
+{
+	struct engine_child *c = arg;
+	struct bufferevent *io = proc_stdio(c->proc);
+	char buf[96];
+
+	/* Its last words are in the socket already: read them before judging. */
+	if (!c->io_eof) {
+		evutil_socket_t fd = bufferevent_getfd(io);
+		struct evbuffer *in = bufferevent_get_input(io);
+		while (evbuffer_read(in, fd, 65536) > 0 &&
+		       evbuffer_get_length(in) <= c->max_line + 65536)
+			;
+		ec_read_lines(c);
+		if (!c->proc)
+			return;
+	}
+	c->ops->ended(c->arg, ec_status_text(status, buf, sizeof buf));
+}
+
+/* stderr: logged line by line, never judged. */
+static void ec_err_cb(struct bufferevent *bev, void *arg)
+{
+	struct engine_child *c = arg;
+	struct evbuffer *in = bufferevent_get_input(bev);
+	char *line;
+	size_t len;
+
+	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF)) != NULL) {
+		log_proto(c->log_id, LOG_ENGINE_ERR, line, len);
+		free(line);
+	}
+	if (evbuffer_get_length(in) > c->max_line) {
+		len = evbuffer_get_length(in);
+		log_proto(c->log_id, LOG_ENGINE_ERR, (const char *)evbuffer_pullup(in, -1), len);
+		evbuffer_drain(in, len);
+	}
+}
+
+static void ec_err_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+		bufferevent_disable(bev, EV_READ);
+}
+
+static void ec_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct engine_child *c = arg;
+
+	if (c->io_eof)
+		c->ops->ended(c->arg, "closed its output");    /* the grace ran out */
+	else
+		c->ops->timeout(c->arg);
+}
+
+int engine_child_spawn(struct engine_child *c, char *const argv[], const char *workdir)
+{
+	char *cause = NULL;
+
+	c->proc = proc_spawn(c->base, argv, workdir, &cause);
+	if (!c->proc) {
+		engine_child_fail(c, "cannot start: %s", cause ? cause : "?");
+		free(cause);
+		return -1;
+	}
+	c->io_eof = 0;
+	log_note(c->log_id, "engine %s started: pid %ld", c->name, (long)proc_pid(c->proc));
+	bufferevent_setcb(proc_stdio(c->proc), ec_read_cb, NULL, ec_event_cb, c);
+	bufferevent_enable(proc_stdio(c->proc), EV_READ | EV_WRITE);
+	bufferevent_setcb(proc_stderr(c->proc), ec_err_cb, NULL, ec_err_event_cb, c);
+	bufferevent_enable(proc_stderr(c->proc), EV_READ);
+	proc_set_exit_cb(c->proc, ec_exit_cb, c);
+	return 0;
+}
+
+int engine_child_running(const struct engine_child *c)
+{
+	return c->proc != NULL;
+}
+
+int engine_child_eof(const struct engine_child *c)
+{
+	return c->io_eof;
+}
+
+int engine_child_send(struct engine_child *c, const char *line)
+{
+	size_t len = strlen(line);
+
+	if (!c->proc) {
+		engine_child_fail(c, "cannot write to the engine");
+		return -1;
+	}
+	struct evbuffer *out = bufferevent_get_output(proc_stdio(c->proc));
+	log_proto(c->log_id, LOG_ENGINE_OUT, line, len);
+	if (evbuffer_add(out, line, len) < 0 || evbuffer_add(out, "\n", 1) < 0) {
+		engine_child_fail(c, "cannot write to the engine");
+		return -1;
+	}
+	/* The engine's clock starts now, not after a trip round the event loop. */
+	bev_flush_now(proc_stdio(c->proc));
+	return 0;
+}
+
+int engine_child_signal(struct engine_child *c, int sig)
+{
+	return c->proc ? proc_signal(c->proc, sig) : -1;
+}
+
+void engine_child_arm(struct engine_child *c, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+
+	evtimer_del(c->timer);
+	if (ms)
+		evtimer_add(c->timer, &tv);
+}
+
+void engine_child_disarm(struct engine_child *c)
+{
+	evtimer_del(c->timer);
+}
+
+void engine_child_close(struct engine_child *c, const char *farewell, unsigned grace_ms)
+{
+	if (!c->proc)
+		return;
+	/* Polite first; the registry escalates and reaps after we are gone. */
+	char *line = farewell ? xasprintf("%s\n", farewell) : NULL;
+	proc_close(c->proc, line, grace_ms);
+	if (farewell)
+		log_proto(c->log_id, LOG_ENGINE_OUT, farewell, strlen(farewell));
+	free(line);
+	c->proc = NULL;
+	c->io_eof = 0;
+	evtimer_del(c->timer);
+}
+
+void engine_child_set_log_id(struct engine_child *c, unsigned id)
+{
+	c->log_id = id;
+}
+
+struct engine_child *engine_child_new(struct event_base *base, const char *name,
+				      size_t max_line, size_t line_slack,
+				      const struct engine_child_ops *ops, void *arg)
+{
+	struct engine_child *c = calloc(1, sizeof *c);
+
+	if (!c)
+		return NULL;
+	c->base = base;
+	c->name = name;
+	c->max_line = max_line;
+	c->line_slack = line_slack;
+	c->ops = ops;
+	c->arg = arg;
+	c->timer = evtimer_new(base, ec_timer_cb, c);
+	if (!c->timer) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void engine_child_free(struct engine_child *c)
+{
+	if (!c)
+		return;
+	proc_free(c->proc);        /* safe on NULL: SIGKILL, the registry reaps it */
+	event_free(c->timer);
+	free(c);
+}

@@ -1,0 +1,71 @@
+/*
+ * engine_child.h: the plumbing an external, line-oriented engine back end needs
+ * (engine_uhp, engine_hub): its child process (bridge/proc.h) with stdout read as
+ * bounded lines, stderr logged line by line, one timer for the wait in progress,
+ * and the child's end turned into a reason. The protocol stays with the back end,
+ * which owns the struct engine_child and hears from it through engine_child_ops.
+ *
+ * Every callback comes from the event loop (a bufferevent, the timer or the exit
+ * event), or from inside an engine_child_* call that failed; none may free the
+ * engine_child: back ends defer their results anyway.
+ */
+#ifndef BRIDGE_ENGINE_CHILD_H
+#define BRIDGE_ENGINE_CHILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct event_base;
+struct engine_child;
+
+struct engine_child_ops {
+	/* One stdout line without its LF (and CR), already logged as engine->bridge. */
+	void (*line)(void *arg, const char *line, size_t len);
+	/* The child ended ("exited with status 1", "closed its output", ...); it is
+	 * still held: the back end says why it matters and calls engine_child_fail(). */
+	void (*ended)(void *arg, const char *what);
+	/* The timer of engine_child_arm() ran out; the back end calls engine_child_fail(). */
+	void (*timeout)(void *arg);
+	/* The child has been killed for why (logged already): the back end forgets it
+	 * and fails its job. */
+	void (*failed)(void *arg, const char *why);
+};
+
+/* A back end's child slot, empty until engine_child_spawn(). name (the profile's,
+ * for log notes) and ops must outlive it. Lines longer than max_line fail the child;
+ * a complete line may run line_slack bytes over (a CR the codec checks itself).
+ * The caller owns the result (engine_child_free); NULL when memory is out. */
+struct engine_child *engine_child_new(struct event_base *base, const char *name,
+				      size_t max_line, size_t line_slack,
+				      const struct engine_child_ops *ops, void *arg);
+/* Session number its lines and notes are logged under (default 0). */
+void engine_child_set_log_id(struct engine_child *c, unsigned id);
+
+/* Spawns argv in workdir (NULL = inherit) and wires it up. -1 if that fails, after
+ * ops->failed ("cannot start: ..."). */
+int  engine_child_spawn(struct engine_child *c, char *const argv[], const char *workdir);
+/* 1 while there is a child. */
+int  engine_child_running(const struct engine_child *c);
+/* 1 once its stdout has ended and its exit status is awaited. */
+int  engine_child_eof(const struct engine_child *c);
+/* Logs line (no newline) as bridge->engine and writes it at once; -1 after
+ * ops->failed if it cannot be written. */
+int  engine_child_send(struct engine_child *c, const char *line);
+/* Sends sig to the child; -1 if there is none or it is reaped. */
+int  engine_child_signal(struct engine_child *c, int sig);
+
+/* (Re)starts the timer for the wait in progress: ms from now, 0 = no limit. */
+void engine_child_arm(struct engine_child *c, uint64_t ms);
+void engine_child_disarm(struct engine_child *c);
+
+/* The child broke: logs "engine NAME failed: why", kills it (the registry reaps
+ * it), stops the timer, then calls ops->failed. Safe without a child. */
+void engine_child_fail(struct engine_child *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Gives the child up politely: farewell (a line, logged) then SIGTERM and SIGKILL
+ * grace_ms apart; no callback fires for it afterwards. Safe without a child. */
+void engine_child_close(struct engine_child *c, const char *farewell, unsigned grace_ms);
+/* Frees c, killing any child left; safe on NULL. */
+void engine_child_free(struct engine_child *c);
+
+#endif

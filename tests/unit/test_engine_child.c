@@ -1,0 +1,269 @@
+/*
+ * test_engine_child.c: the child-process plumbing of the external engine back ends,
+ * driven with real children (sh, cat) on a real event loop: lines, the line limit,
+ * the timer, the three orders in which a child's end can show, and teardown.
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "bridge/engine_child.h"
+#include "bridge/proc.h"
+
+/* What the callbacks saw. */
+struct seen {
+	struct engine_child *c;
+	char                 lines[8][128];
+	int                  nlines;
+	char                 ended[128];
+	char                 why[128];
+	int                  timeouts;
+	int                  failed;
+	int                  stop_on_line;    /* break the loop after the first line */
+};
+
+static struct event_base *base;
+
+static void seen_line(void *arg, const char *line, size_t len)
+{
+	struct seen *s = arg;
+
+	if (s->nlines < 8)
+		snprintf(s->lines[s->nlines], sizeof s->lines[0], "%.*s", (int)len, line);
+	s->nlines++;
+	if (s->stop_on_line)
+		event_base_loopbreak(base);
+}
+
+/* As a back end does: the end of the child is a failure. */
+static void seen_ended(void *arg, const char *what)
+{
+	struct seen *s = arg;
+
+	snprintf(s->ended, sizeof s->ended, "%s", what);
+	engine_child_fail(s->c, "%s", what);
+}
+
+static void seen_timeout(void *arg)
+{
+	struct seen *s = arg;
+
+	s->timeouts++;
+	engine_child_fail(s->c, "timed out");
+}
+
+static void seen_failed(void *arg, const char *why)
+{
+	struct seen *s = arg;
+
+	snprintf(s->why, sizeof s->why, "%s", why);
+	s->failed++;
+	event_base_loopbreak(base);
+}
+
+static const struct engine_child_ops seen_ops = {
+	.line = seen_line,
+	.ended = seen_ended,
+	.timeout = seen_timeout,
+	.failed = seen_failed,
+};
+
+/* Runs the loop until a callback breaks it, or 5 s as a safety net. */
+static void run_loop(void)
+{
+	struct timeval tv = { 5, 0 };
+
+	event_base_loopexit(base, &tv);
+	event_base_dispatch(base);
+}
+
+/* A child running the shell script; s records what happens. */
+static struct engine_child *child_sh(struct seen *s, size_t max_line, size_t slack,
+				     const char *script)
+{
+	char *argv[] = { "sh", "-c", (char *)script, NULL };
+
+	memset(s, 0, sizeof *s);
+	s->c = engine_child_new(base, "test", max_line, slack, &seen_ops, s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s->c);
+	CU_ASSERT_EQUAL(engine_child_spawn(s->c, argv, NULL), 0);
+	CU_ASSERT(engine_child_running(s->c));
+	return s->c;
+}
+
+/* Everything given up has been reaped. */
+static void check_no_children(void)
+{
+	proc_drain(base, 3000);
+	CU_ASSERT_EQUAL(proc_count(), 0);
+}
+
+static void test_lines_then_exit(void)
+{
+	struct seen s;
+	struct engine_child *c = child_sh(&s, 100, 0,
+					  "printf 'hello\\r\\n\\nworld\\n'; echo noise >&2; exit 3");
+
+	run_loop();
+	CU_ASSERT_EQUAL(s.nlines, 3);
+	CU_ASSERT_STRING_EQUAL(s.lines[0], "hello");      /* CR dropped */
+	CU_ASSERT_STRING_EQUAL(s.lines[1], "");
+	CU_ASSERT_STRING_EQUAL(s.lines[2], "world");
+	CU_ASSERT_STRING_EQUAL(s.ended, "exited with status 3");
+	CU_ASSERT_STRING_EQUAL(s.why, "exited with status 3");
+	CU_ASSERT_EQUAL(s.failed, 1);
+	CU_ASSERT(!engine_child_running(c));
+	engine_child_free(c);
+	check_no_children();
+}
+
+static void test_signal_text(void)
+{
+	struct seen s;
+	struct engine_child *c = child_sh(&s, 100, 0, "kill -9 $$");
+
+	run_loop();
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.ended, "killed by signal 9"));
+	engine_child_free(c);
+	check_no_children();
+}
+
+static void test_send_echo_and_close(void)
+{
+	struct seen s;
+	struct engine_child *c = child_sh(&s, 100, 0, "exec cat");
+
+	s.stop_on_line = 1;
+	CU_ASSERT_EQUAL(engine_child_send(c, "ping 42"), 0);
+	run_loop();
+	CU_ASSERT_EQUAL(s.nlines, 1);
+	CU_ASSERT_STRING_EQUAL(s.lines[0], "ping 42");
+	CU_ASSERT(engine_child_running(c));
+	/* Polite end: no callback afterwards, and the registry reaps it. */
+	engine_child_close(c, "bye", 100);
+	CU_ASSERT(!engine_child_running(c));
+	check_no_children();
+	CU_ASSERT_EQUAL(s.failed, 0);
+	CU_ASSERT_STRING_EQUAL(s.ended, "");
+	engine_child_free(c);
+}
+
+static void test_line_limit(void)
+{
+	struct seen s;
+	/* 11 bytes before the LF: 10 and a CR. */
+	const char *script = "printf 'abcdefghij\\r\\n'; printf 'abcdefghijk\\r\\n'; sleep 5";
+	struct engine_child *c = child_sh(&s, 10, 1, script);
+
+	run_loop();
+	/* The slack lets the CR through once, not an 11th byte on top of it. */
+	CU_ASSERT_EQUAL(s.nlines, 1);
+	CU_ASSERT_STRING_EQUAL(s.lines[0], "abcdefghij");
+	CU_ASSERT_STRING_EQUAL(s.why, "line longer than 10 bytes");
+	CU_ASSERT(!engine_child_running(c));
+	engine_child_free(c);
+
+	c = child_sh(&s, 10, 0, script);
+	run_loop();
+	CU_ASSERT_EQUAL(s.nlines, 0);
+	CU_ASSERT_STRING_EQUAL(s.why, "line longer than 10 bytes");
+	engine_child_free(c);
+
+	/* No newline at all. */
+	c = child_sh(&s, 10, 0, "printf 'abcdefghijklmnop'; sleep 5");
+	run_loop();
+	CU_ASSERT_EQUAL(s.nlines, 0);
+	CU_ASSERT_STRING_EQUAL(s.why, "line longer than 10 bytes");
+	engine_child_free(c);
+	check_no_children();
+}
+
+static void test_timer(void)
+{
+	struct seen s;
+	struct engine_child *c = child_sh(&s, 100, 0, "sleep 5");
+
+	engine_child_arm(c, 50);
+	run_loop();
+	CU_ASSERT_EQUAL(s.timeouts, 1);
+	CU_ASSERT_STRING_EQUAL(s.why, "timed out");
+	engine_child_free(c);
+
+	/* Disarmed, and arm(0): no time-out; the child's own exit ends the wait. */
+	c = child_sh(&s, 100, 0, "sleep 0.3; exit 0");
+	engine_child_arm(c, 50);
+	engine_child_disarm(c);
+	engine_child_arm(c, 0);
+	run_loop();
+	CU_ASSERT_EQUAL(s.timeouts, 0);
+	CU_ASSERT_STRING_EQUAL(s.ended, "exited with status 0");
+	engine_child_free(c);
+	check_no_children();
+}
+
+static void test_eof_then_exit(void)
+{
+	struct seen s;
+	/* Closes its stdin+stdout early, then exits within the grace. */
+	struct engine_child *c = child_sh(&s, 100, 0, "echo last; exec >&- <&-; sleep 0.02; exit 4");
+
+	run_loop();
+	CU_ASSERT_EQUAL(s.nlines, 1);
+	CU_ASSERT_STRING_EQUAL(s.ended, "exited with status 4");
+	engine_child_free(c);
+
+	/* Closes them and lives on: the grace runs out. */
+	c = child_sh(&s, 100, 0, "exec >&- <&-; sleep 5");
+	run_loop();
+	CU_ASSERT_STRING_EQUAL(s.ended, "closed its output");
+	CU_ASSERT(engine_child_eof(c) == 0);     /* reset by the failure */
+	engine_child_free(c);
+	check_no_children();
+}
+
+static void test_spawn_failure(void)
+{
+	struct seen s;
+	char *argv[] = { "/nonexistent/engine", NULL };
+
+	memset(&s, 0, sizeof s);
+	s.c = engine_child_new(base, "test", 100, 0, &seen_ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.c);
+	CU_ASSERT_EQUAL(engine_child_spawn(s.c, argv, NULL), -1);
+	CU_ASSERT_EQUAL(s.failed, 1);
+	CU_ASSERT_EQUAL(strncmp(s.why, "cannot start: ", 14), 0);
+	CU_ASSERT(!engine_child_running(s.c));
+	CU_ASSERT_EQUAL(engine_child_signal(s.c, 15), -1);
+	engine_child_close(s.c, "bye", 100);     /* nothing to close */
+	engine_child_free(s.c);
+	engine_child_free(NULL);
+	check_no_children();
+}
+
+int main(void)
+{
+	base = event_base_new();
+	if (!base || CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("engine_child", NULL, NULL);
+	if (!s ||
+	    !CU_add_test(s, "lines, then the exit status", test_lines_then_exit) ||
+	    !CU_add_test(s, "killed by a signal", test_signal_text) ||
+	    !CU_add_test(s, "send, echo, polite close", test_send_echo_and_close) ||
+	    !CU_add_test(s, "line limit and CR slack", test_line_limit) ||
+	    !CU_add_test(s, "command timer", test_timer) ||
+	    !CU_add_test(s, "EOF, then exit or grace", test_eof_then_exit) ||
+	    !CU_add_test(s, "spawn failure", test_spawn_failure)) {
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	event_base_free(base);
+	return failed ? 1 : 0;
+}
