@@ -7,12 +7,10 @@
  * through), so the input is a queue only while an engine start or option command is
  * outstanding. Memory stays bounded: the read watermark holds one maximal line, input
  * pauses while the client leaves more than max_buffer of answers unread, and info
- * lines are dropped (never done) while it does. Every resumption goes through
- * process_ev and closing through close_ev, so nothing re-enters the session from
- * inside an engine call.
+ * lines are dropped (never done) while it does. Every resumption and every close
+ * goes through an event of the session_io (bridge/session_io.h, which has the
+ * plumbing), so nothing re-enters the session from inside an engine call.
  */
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <errno.h>
 #include <math.h>
@@ -32,6 +30,7 @@
 #include "bridge/engine_hub.h"
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
+#include "bridge/session_io.h"
 #include "core/game.h"
 
 /* go think with no level yet: the profile has no limit of its own, so this one. */
@@ -55,14 +54,10 @@ enum hf_busy {
 enum hf_optjob { HF_JOB_LIST, HF_JOB_REPORT, HF_JOB_SET };
 
 struct hub_front {
+	struct session_io      io;           /* the client: bufferevents, limits, closing */
 	struct event_base     *base;
-	struct bufferevent    *in;
-	struct bufferevent    *out;          /* == in for a socket */
 	unsigned               id;
 	const struct engine_profile *profile;
-	struct session_limits  lim;
-	front_closed_cb       *closed;
-	void                  *closed_arg;
 
 	struct engine         *engine;       /* NULL until created (again) */
 
@@ -89,28 +84,14 @@ struct hub_front {
 	struct hive_search_info last;        /* latest info, for ponder= and fall-backs */
 	int                    have_last;
 
-	int                    discarding;   /* inside an over-long line */
-	size_t                 discarded;
-	int                    eof;
-	int                    paused;
-	int                    finishing;
-	int                    closed_fired;
-
-	struct event          *process_ev;
-	struct event          *close_ev;
 	struct event          *stop_ev;      /* move-time deadline */
 };
-
-static void session_process(struct hub_front *s);
 
 /* ---- output ---- */
 
 static void out_line(struct hub_front *s, const char *line, size_t len)
 {
-	struct evbuffer *o = bufferevent_get_output(s->out);
-	evbuffer_add(o, line, len);
-	evbuffer_add(o, "\n", 1);
-	log_proto(s->id, LOG_CLIENT_OUT, line, len);
+	session_io_write_line(&s->io, line, len);
 }
 
 static void out_str(struct hub_front *s, const char *line)
@@ -143,48 +124,7 @@ static void out_error(struct hub_front *s, const char *fmt, ...)
 		out_line(s, line, (size_t)n);
 }
 
-static int output_full(const struct hub_front *s)
-{
-	return evbuffer_get_length(bufferevent_get_output(s->out)) > s->lim.max_buffer;
-}
-
 /* ---- session plumbing ---- */
-
-static void schedule(struct hub_front *s)
-{
-	event_active(s->process_ev, EV_READ, 0);
-}
-
-/* Ends the session: flushes what is queued for the client, then fires closed. */
-static void session_finish(struct hub_front *s, int flush)
-{
-	if (s->finishing && flush)
-		return;
-	s->finishing = 1;
-	bufferevent_disable(s->in, EV_READ);
-	if (s->busy == HF_SEARCH && s->engine)
-		engine_stop(s->engine);
-	if (flush && evbuffer_get_length(bufferevent_get_output(s->out)) > 0) {
-		bufferevent_setwatermark(s->out, EV_WRITE, 0, 0);
-		return;
-	}
-	event_active(s->close_ev, EV_READ, 0);
-}
-
-static void close_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct hub_front *s = arg;
-	if (s->closed_fired)
-		return;
-	s->closed_fired = 1;
-	if (s->closed)
-		s->closed(s->closed_arg);   /* may free s */
-}
-
-static void process_event(evutil_socket_t fd, short what, void *arg)
-{
-	session_process(arg);
-}
 
 static void stop_event(evutil_socket_t fd, short what, void *arg)
 {
@@ -348,7 +288,7 @@ static void options_cb(void *arg, const struct engine_result *r)
 		break;
 	}
 	opt_argv_free(s);
-	schedule(s);
+	session_io_schedule(&s->io);
 }
 
 static void started_cb(void *arg, const struct engine_result *r)
@@ -359,7 +299,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 	if (r->status != ENGINE_OK) {
 		/* Said at the next command that needs it; the back end restarts on use. */
 		log_note(s->id, "hub: engine did not start: %s", r->message ? r->message : "?");
-		schedule(s);
+		session_io_schedule(&s->io);
 		return;
 	}
 	s->busy = HF_OPTIONS;
@@ -368,7 +308,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 		s->busy = HF_IDLE;
 		log_note(s->id, "hub: the engine cannot list its options");
 	}
-	schedule(s);
+	session_io_schedule(&s->io);
 }
 
 /* param line of one engine option (UHP option types mapped onto Hub's). */
@@ -480,11 +420,11 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 	size_t n = 0;
 	const char *why;
 
-	if (s->busy != HF_SEARCH || s->finishing)
+	if (s->busy != HF_SEARCH || s->io.finishing)
 		return;
 	s->last = *info;
 	s->have_last = 1;
-	if (output_full(s))
+	if (session_io_output_full(&s->io))
 		return;          /* a client that does not read misses progress, not results */
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
 		struct hive_move m;
@@ -558,7 +498,7 @@ static void search_done(void *arg, const struct engine_result *r)
 	struct hive_move legal;
 
 	evtimer_del(s->stop_ev);
-	if (s->finishing) {
+	if (s->io.finishing) {
 		s->busy = HF_IDLE;
 		return;
 	}
@@ -581,7 +521,7 @@ static void search_done(void *arg, const struct engine_result *r)
 		out_done_fallback(s);
 	}
 	s->busy = HF_IDLE;
-	schedule(s);
+	session_io_schedule(&s->io);
 }
 
 /* ---- commands ---- */
@@ -885,7 +825,7 @@ static void cmd_ping(struct hub_front *s, const struct hub_msg *m)
 
 static void cmd_quit(struct hub_front *s, const struct hub_msg *m)
 {
-	session_finish(s, 1);
+	session_io_finish(&s->io, 1);
 }
 
 /* One table drives dispatch; in_search marks what a search lets through. */
@@ -913,7 +853,7 @@ static void session_command(struct hub_front *s, const char *line, size_t len)
 	char err[512];
 
 	log_proto(s->id, LOG_CLIENT_IN, line, len);
-	if (hub_line_parse_max(line, len, s->lim.max_line, &m, err, sizeof err) < 0) {
+	if (hub_line_parse_max(line, len, s->io.lim.max_line, &m, err, sizeof err) < 0) {
 		out_error(s, "%s", err);
 		hub_msg_free(&m);
 		return;
@@ -934,165 +874,56 @@ static void session_command(struct hub_front *s, const char *line, size_t len)
 	hub_msg_free(&m);
 }
 
-/* ---- input ---- */
+/* ---- input: the session_io hooks ---- */
 
-/* Whether the next command may run now. */
-static int can_read(const struct hub_front *s)
+/* Whether the next command may run now: a search lets some through. */
+static int io_ready(void *arg)
 {
-	return !s->finishing && (s->busy == HF_IDLE || s->busy == HF_SEARCH);
+	const struct hub_front *s = arg;
+	return s->busy == HF_IDLE || s->busy == HF_SEARCH;
 }
 
-static void answer_too_long(struct hub_front *s)
+static int io_busy(void *arg)
 {
-	log_note(s->id, "client line too long: %zu bytes discarded", s->discarded);
-	out_error(s, "line too long: more than %zu bytes, discarded", s->lim.max_line);
-	s->discarding = 0;
-	s->discarded = 0;
+	const struct hub_front *s = arg;
+	return s->busy != HF_IDLE;
 }
 
-/* Takes the next complete line off the input, handling over-long ones. Returns a
- * malloc'd NUL-terminated line (caller frees), or NULL when none is ready. */
-static char *next_line(struct hub_front *s, size_t *lenp)
+static void io_line(void *arg, char *line, size_t len)
 {
-	struct evbuffer *inb = bufferevent_get_input(s->in);
-
-	for (;;) {
-		size_t avail = evbuffer_get_length(inb);
-		struct evbuffer_ptr eol = evbuffer_search(inb, "\n", 1, NULL);
-
-		if (s->discarding) {
-			if (eol.pos < 0) {
-				s->discarded += avail;
-				evbuffer_drain(inb, avail);
-				if (s->eof)
-					answer_too_long(s);
-				return NULL;
-			}
-			s->discarded += (size_t)eol.pos;
-			evbuffer_drain(inb, (size_t)eol.pos + 1);
-			answer_too_long(s);
-			if (!can_read(s))
-				return NULL;
-			continue;
-		}
-		size_t len;
-		int has_nl = eol.pos >= 0;
-		if (has_nl)
-			len = (size_t)eol.pos;
-		else if (avail > s->lim.max_line + 1) {
-			s->discarding = 1;     /* no newline in sight: drop it as it comes */
-			continue;
-		} else if (s->eof && avail > 0)
-			len = avail;           /* a last line without its newline */
-		else
-			return NULL;
-		size_t take = len + (size_t)has_nl;
-		if (len > s->lim.max_line + 1) {
-			evbuffer_drain(inb, take);
-			s->discarded = len;
-			answer_too_long(s);
-			if (!can_read(s))
-				return NULL;
-			continue;
-		}
-		char *line = malloc(len + 1);
-		if (!line)
-			return NULL;
-		evbuffer_remove(inb, line, len);
-		evbuffer_drain(inb, take - len);
-		if (len && line[len - 1] == '\r')
-			len--;
-		line[len] = 0;
-		if (len > s->lim.max_line) {
-			free(line);
-			s->discarded = len;
-			answer_too_long(s);
-			if (!can_read(s))
-				return NULL;
-			continue;
-		}
-		*lenp = len;
-		return line;
-	}
+	session_command(arg, line, len);
 }
 
-static void session_process(struct hub_front *s)
-{
-	while (can_read(s)) {
-		if (output_full(s)) {
-			if (!s->paused) {
-				s->paused = 1;
-				bufferevent_disable(s->in, EV_READ);
-				log_note(s->id, "output over %zu bytes: input paused", s->lim.max_buffer);
-			}
-			return;
-		}
-		size_t len;
-		char *line = next_line(s, &len);
-		if (!line)
-			break;
-		session_command(s, line, len);
-		free(line);
-	}
-	/* Input closed and fully read: as quit, even during a search (the GUI is gone). */
-	if (can_read(s) && s->eof && !s->discarding &&
-	    evbuffer_get_length(bufferevent_get_input(s->in)) == 0) {
-		log_note(s->id, "client EOF: quit");
-		session_finish(s, 1);
-	}
-}
-
-static void read_cb(struct bufferevent *bev, void *arg)
-{
-	session_process(arg);
-}
-
-static void write_cb(struct bufferevent *bev, void *arg)
+static void io_too_long(void *arg)
 {
 	struct hub_front *s = arg;
-	size_t left = evbuffer_get_length(bufferevent_get_output(s->out));
-
-	if (s->finishing) {
-		if (left == 0)
-			event_active(s->close_ev, EV_READ, 0);
-		return;
-	}
-	if (s->paused && left <= s->lim.max_buffer / 2) {
-		s->paused = 0;
-		if (!s->eof)
-			bufferevent_enable(s->in, EV_READ);
-		schedule(s);
-	}
+	out_error(s, "line too long: more than %zu bytes, discarded", s->io.lim.max_line);
 }
 
-static void event_cb(struct bufferevent *bev, short what, void *arg)
+/* Input closed and fully read: as quit, even during a search (the GUI is gone). */
+static void io_eof(void *arg)
 {
 	struct hub_front *s = arg;
-
-	if (what & BEV_EVENT_TIMEOUT) {
-		if (s->busy != HF_IDLE) {
-			bufferevent_enable(s->in, EV_READ);   /* waiting for the engine is not idleness */
-			return;
-		}
-		log_note(s->id, "idle time-out");
-		session_finish(s, 1);
-		return;
-	}
-	if (what & BEV_EVENT_ERROR) {
-		log_note(s->id, "I/O error on the %s side", bev == s->in ? "input" : "output");
-		session_finish(s, 0);
-		return;
-	}
-	if (what & BEV_EVENT_EOF) {
-		if (bev == s->in && (what & BEV_EVENT_READING)) {
-			log_note(s->id, "client EOF");
-			s->eof = 1;
-			schedule(s);
-		} else {
-			session_finish(s, 0);
-		}
-	}
+	log_note(s->id, "client EOF: quit");
 }
+
+/* Closing stops a search, whose done then goes nowhere. */
+static void io_finishing(void *arg)
+{
+	struct hub_front *s = arg;
+	if (s->busy == HF_SEARCH && s->engine)
+		engine_stop(s->engine);
+}
+
+static const struct session_io_ops hub_io_ops = {
+	.ready = io_ready,
+	.busy = io_busy,
+	.line = io_line,
+	.too_long = io_too_long,
+	.eof = io_eof,
+	.finishing = io_finishing,
+	.max_line_default = HUB_LINE_MAX,
+};
 
 struct hub_front *hub_front_new(struct event_base *base, struct bufferevent *in,
 				struct bufferevent *out, unsigned id,
@@ -1104,45 +935,19 @@ struct hub_front *hub_front_new(struct event_base *base, struct bufferevent *in,
 	char *cause = NULL;
 
 	if (!s) {
-		if (out != in)
-			bufferevent_free(out);
-		bufferevent_free(in);
+		session_io_release(in, out);
 		return NULL;
 	}
 	s->base = base;
-	s->in = in;
-	s->out = out;
 	s->id = id;
 	s->profile = profile;
-	s->lim = *lim;
-	if (s->lim.max_line == 0)
-		s->lim.max_line = HUB_LINE_MAX;
-	if (s->lim.max_buffer == 0)
-		s->lim.max_buffer = 1 << 20;
-	s->closed = closed;
-	s->closed_arg = arg;
 	s->variant = HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P;
 	s->hash_mb = profile && profile->hash_mb ? profile->hash_mb : 64;
-	s->process_ev = event_new(base, -1, 0, process_event, s);
-	s->close_ev = event_new(base, -1, 0, close_event, s);
-	s->stop_ev = evtimer_new(base, stop_event, s);
-	if (!s->process_ev || !s->close_ev || !s->stop_ev) {
+	if (session_io_init(&s->io, base, in, out, id, lim, &hub_io_ops, s, closed, arg) < 0 ||
+	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
 		hub_front_free(s);
 		return NULL;
 	}
-
-	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, s);
-	if (out != in)
-		bufferevent_setcb(out, NULL, write_cb, event_cb, s);
-	bufferevent_setwatermark(in, EV_READ, 0, s->lim.max_line + 64);
-	bufferevent_setwatermark(out, EV_WRITE, s->lim.max_buffer / 2, 0);
-	if (s->lim.idle_timeout_ms) {
-		struct timeval tv = { (time_t)(s->lim.idle_timeout_ms / 1000),
-				      (suseconds_t)(s->lim.idle_timeout_ms % 1000) * 1000 };
-		bufferevent_set_timeouts(in, &tv, NULL);
-	}
-	bufferevent_enable(out, EV_WRITE);
-	bufferevent_enable(in, EV_READ);
 	log_note(id, "Hub session opened, engine profile %s",
 		 profile && profile->name ? profile->name : "builtin");
 
@@ -1166,15 +971,9 @@ void hub_front_free(struct hub_front *s)
 		return;
 	/* The engine first: it stops any search and calls nothing afterwards. */
 	engine_free(s->engine);
-	if (s->process_ev)
-		event_free(s->process_ev);
-	if (s->close_ev)
-		event_free(s->close_ev);
 	if (s->stop_ev)
 		event_free(s->stop_ev);
-	if (s->out != s->in)
-		bufferevent_free(s->out);
-	bufferevent_free(s->in);
+	session_io_free(&s->io);
 	if (s->have_pos)
 		hive_game_free(&s->game);
 	opt_argv_free(s);

@@ -20,9 +20,10 @@
  *     a move Trylobot does not list, an engine failure or time-out) the answer is
  *     the sendable move with the best one-ply score from the core's evaluation (the
  *     engine interface has no way to exclude a move from a search).
+ * The client plumbing (back-pressure, idle time-out, EOF, closing) is the
+ * session_io's (bridge/session_io.h); this file keeps the protocol.
  */
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include "bridge/engine_trylobot.h"
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
+#include "bridge/session_io.h"
 #include "core/game.h"
 #include "core/search.h"
 
@@ -54,14 +56,10 @@
 enum busy { BUSY_NONE, BUSY_GREETING, BUSY_THINKING };
 
 struct tb_front {
+	struct session_io      io;           /* the client: bufferevents, limits, closing */
 	struct event_base     *base;
-	struct bufferevent    *in;
-	struct bufferevent    *out;          /* == in for a socket */
 	unsigned               id;
 	const struct engine_profile *profile;
-	struct session_limits  lim;
-	front_closed_cb       *closed;
-	void                  *closed_arg;
 
 	uint64_t               think_ms;     /* without a deadline */
 	int                    depth;        /* fixed depth instead, 0 = none */
@@ -75,23 +73,9 @@ struct tb_front {
 	struct tb_replay       rp;
 	int                    have_rp;
 
-	int                    eof;          /* input ended */
-	int                    paused;       /* output over max_buffer */
-	int                    finishing;    /* flush, then close */
-	int                    closed_fired;
-
-	struct event          *process_ev;   /* resume reading requests */
-	struct event          *close_ev;     /* fire the closed callback */
 	struct event          *stop_ev;      /* think time over: ask the engine to stop */
 	struct event          *abandon_ev;   /* no move in time: answer without it */
 };
-
-static void session_process(struct tb_front *s);
-
-static void schedule(struct tb_front *s)
-{
-	event_active(s->process_ev, EV_READ, 0);
-}
 
 /* Frames msg, queues it for the client and logs it; consumes msg. */
 static void out_msg(struct tb_front *s, cJSON *msg)
@@ -104,7 +88,7 @@ static void out_msg(struct tb_front *s, cJSON *msg)
 		log_note(s->id, "cannot build an answer (out of memory)");
 		return;
 	}
-	evbuffer_add(bufferevent_get_output(s->out), frame, len);
+	session_io_write(&s->io, frame, len);
 	const char *json = strchr(frame, '#');
 	json = json ? json + 1 : frame;
 	log_proto(s->id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
@@ -127,36 +111,6 @@ static void out_error(struct tb_front *s, const char *fmt, ...)
 static void out_turn(struct tb_front *s, const struct tb_turn *t)
 {
 	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
-}
-
-/* Ends the session: flushes what is queued for the client, then fires closed. */
-static void session_finish(struct tb_front *s, int flush)
-{
-	if (s->finishing && flush)
-		return;
-	s->finishing = 1;
-	bufferevent_disable(s->in, EV_READ);
-	if (flush && evbuffer_get_length(bufferevent_get_output(s->out)) > 0) {
-		/* The write callback fires once the output is empty. */
-		bufferevent_setwatermark(s->out, EV_WRITE, 0, 0);
-		return;
-	}
-	event_active(s->close_ev, EV_READ, 0);
-}
-
-static void close_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct tb_front *s = arg;
-	if (s->closed_fired)
-		return;
-	s->closed_fired = 1;
-	if (s->closed)
-		s->closed(s->closed_arg);   /* may free s */
-}
-
-static void process_event(evutil_socket_t fd, short what, void *arg)
-{
-	session_process(arg);
 }
 
 /* The engine, created on first use and again after it was abandoned. */
@@ -184,7 +138,7 @@ static void request_done(struct tb_front *s)
 		tb_replay_free(&s->rp);
 	s->have_rp = 0;
 	s->busy = BUSY_NONE;
-	schedule(s);
+	session_io_schedule(&s->io);
 }
 
 /*
@@ -517,118 +471,67 @@ static int session_frame(struct tb_front *s, const char *json, size_t len)
 	return later;
 }
 
-static int output_full(struct tb_front *s)
+/* The session_io hooks: one request at a time, the input buffer is the queue. */
+static int io_ready(void *arg)
 {
-	return evbuffer_get_length(bufferevent_get_output(s->out)) > s->lim.max_buffer;
+	const struct tb_front *s = arg;
+	return s->busy == BUSY_NONE;
 }
 
-static void session_process(struct tb_front *s)
+/* Feeds up to one chunk of the input to the frame reader; a complete frame is
+ * handled at once. */
+static int io_input(void *arg, struct evbuffer *inb)
 {
-	struct evbuffer *inb = bufferevent_get_input(s->in);
-
-	while (!s->busy && !s->finishing) {
-		if (output_full(s)) {
-			/* Back-pressure: read no more until the client takes its answers. */
-			if (!s->paused) {
-				s->paused = 1;
-				bufferevent_disable(s->in, EV_READ);
-				log_note(s->id, "output over %zu bytes: input paused", s->lim.max_buffer);
-			}
-			return;
-		}
-		size_t avail = evbuffer_get_length(inb);
-		if (!avail)
-			break;
-		size_t take = avail < READ_CHUNK ? avail : READ_CHUNK;
-		const unsigned char *p = evbuffer_pullup(inb, (ev_ssize_t)take);
-		size_t used = 0;
-		if (!p) {
-			log_note(s->id, "out of memory reading input");
-			session_finish(s, 0);
-			return;
-		}
-		int rc = tb_reader_push(&s->rd, p, take, &used);
-		if (rc < 0) {
-			char shown[48];
-			/* From the offending byte (the last one consumed) on. */
-			size_t at = used ? used - 1 : 0, k = take - at < 40 ? take - at : 40;
-			snprintf(shown, sizeof shown, "%.*s", (int)k, (const char *)p + at);
-			log_note(s->id, "framing error: %s", tb_reader_error(&s->rd));
-			log_proto(s->id, LOG_CLIENT_IN, shown, strlen(shown));
-			evbuffer_drain(inb, avail);
-			out_error(s, "%s", tb_reader_error(&s->rd));
-			session_finish(s, 1);
-			return;
-		}
-		if (rc == 1) {
-			size_t flen;
-			const char *frame = tb_reader_frame(&s->rd, &flen);
-			/* The frame lives in the reader, not the evbuffer: drain first. */
-			evbuffer_drain(inb, used);
-			session_frame(s, frame, flen);
-			continue;
-		}
+	struct tb_front *s = arg;
+	size_t avail = evbuffer_get_length(inb);
+	if (!avail)
+		return 0;
+	size_t take = avail < READ_CHUNK ? avail : READ_CHUNK;
+	const unsigned char *p = evbuffer_pullup(inb, (ev_ssize_t)take);
+	size_t used = 0;
+	if (!p) {
+		log_note(s->id, "out of memory reading input");
+		session_io_finish(&s->io, 0);
+		return -1;
+	}
+	int rc = tb_reader_push(&s->rd, p, take, &used);
+	if (rc < 0) {
+		char shown[48];
+		/* From the offending byte (the last one consumed) on. */
+		size_t at = used ? used - 1 : 0, k = take - at < 40 ? take - at : 40;
+		snprintf(shown, sizeof shown, "%.*s", (int)k, (const char *)p + at);
+		log_note(s->id, "framing error: %s", tb_reader_error(&s->rd));
+		log_proto(s->id, LOG_CLIENT_IN, shown, strlen(shown));
+		evbuffer_drain(inb, avail);
+		out_error(s, "%s", tb_reader_error(&s->rd));
+		session_io_finish(&s->io, 1);
+		return -1;
+	}
+	if (rc == 1) {
+		size_t flen;
+		const char *frame = tb_reader_frame(&s->rd, &flen);
+		/* The frame lives in the reader, not the evbuffer: drain first. */
 		evbuffer_drain(inb, used);
+		session_frame(s, frame, flen);
+		return 1;
 	}
-	if (!s->busy && !s->finishing && s->eof && evbuffer_get_length(inb) == 0) {
-		if (!tb_reader_idle(&s->rd))
-			log_note(s->id, "client closed inside a frame");
-		session_finish(s, 1);
-	}
+	evbuffer_drain(inb, used);
+	return 1;
 }
 
-static void read_cb(struct bufferevent *bev, void *arg)
-{
-	session_process(arg);
-}
-
-static void write_cb(struct bufferevent *bev, void *arg)
+static void io_eof(void *arg)
 {
 	struct tb_front *s = arg;
-	size_t left = evbuffer_get_length(bufferevent_get_output(s->out));
-
-	if (s->finishing) {
-		if (left == 0)
-			event_active(s->close_ev, EV_READ, 0);
-		return;
-	}
-	if (s->paused && left <= s->lim.max_buffer / 2) {
-		s->paused = 0;
-		if (!s->eof)
-			bufferevent_enable(s->in, EV_READ);
-		schedule(s);
-	}
+	if (!tb_reader_idle(&s->rd))
+		log_note(s->id, "client closed inside a frame");
 }
 
-static void event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	struct tb_front *s = arg;
-
-	if (what & BEV_EVENT_TIMEOUT) {
-		if (s->busy) {
-			/* Waiting for the engine is not idleness. */
-			bufferevent_enable(s->in, EV_READ);
-			return;
-		}
-		log_note(s->id, "idle time-out");
-		session_finish(s, 1);
-		return;
-	}
-	if (what & BEV_EVENT_ERROR) {
-		log_note(s->id, "I/O error on the %s side", bev == s->in ? "input" : "output");
-		session_finish(s, 0);
-		return;
-	}
-	if (what & BEV_EVENT_EOF) {
-		if (bev == s->in && (what & BEV_EVENT_READING)) {
-			log_note(s->id, "client EOF");
-			s->eof = 1;
-			schedule(s);
-		} else {
-			session_finish(s, 0);
-		}
-	}
-}
+static const struct session_io_ops tb_io_ops = {
+	.ready = io_ready,
+	.input = io_input,
+	.eof = io_eof,
+	.read_high = READ_HIGH,
+};
 
 struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
 			      struct bufferevent *out, unsigned id,
@@ -638,49 +541,25 @@ struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
 	struct tb_front *s = calloc(1, sizeof *s);
 
 	if (!s) {
-		if (out != in)
-			bufferevent_free(out);
-		bufferevent_free(in);
+		session_io_release(in, out);
 		return NULL;
 	}
 	s->base = base;
-	s->in = in;
-	s->out = out;
 	s->id = id;
 	s->profile = profile;
-	s->lim = *lim;
-	if (s->lim.max_buffer == 0)
-		s->lim.max_buffer = 1 << 20;
-	s->closed = closed;
-	s->closed_arg = arg;
 	/* The listener's think time (config think_time/depth) when the request has no deadline. */
 	s->think_ms = lim->think_ms ? lim->think_ms : TB_FRONT_THINK_MS_DEFAULT;
 	s->depth = lim->depth > 0 && lim->depth <= HIVE_MAX_PLY ? lim->depth : 0;
 	/* Real histories grow past 64 KiB in long games: a frame may be as large as the
 	 * larger of max_line and the codec's default bound. */
-	tb_reader_init(&s->rd, s->lim.max_line > TB_FRAME_MAX_DEFAULT ? s->lim.max_line
-								      : TB_FRAME_MAX_DEFAULT);
-	s->process_ev = event_new(base, -1, 0, process_event, s);
-	s->close_ev = event_new(base, -1, 0, close_event, s);
-	s->stop_ev = evtimer_new(base, stop_event, s);
-	s->abandon_ev = evtimer_new(base, abandon_event, s);
-	if (!s->process_ev || !s->close_ev || !s->stop_ev || !s->abandon_ev) {
+	tb_reader_init(&s->rd, lim->max_line > TB_FRAME_MAX_DEFAULT ? lim->max_line
+								    : TB_FRAME_MAX_DEFAULT);
+	if (session_io_init(&s->io, base, in, out, id, lim, &tb_io_ops, s, closed, arg) < 0 ||
+	    !(s->stop_ev = evtimer_new(base, stop_event, s)) ||
+	    !(s->abandon_ev = evtimer_new(base, abandon_event, s))) {
 		tb_front_free(s);
 		return NULL;
 	}
-
-	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, s);
-	if (out != in)
-		bufferevent_setcb(out, NULL, write_cb, event_cb, s);
-	bufferevent_setwatermark(in, EV_READ, 0, READ_HIGH);
-	bufferevent_setwatermark(out, EV_WRITE, s->lim.max_buffer / 2, 0);
-	if (s->lim.idle_timeout_ms) {
-		struct timeval tv = { (time_t)(s->lim.idle_timeout_ms / 1000),
-				      (suseconds_t)(s->lim.idle_timeout_ms % 1000) * 1000 };
-		bufferevent_set_timeouts(in, &tv, NULL);
-	}
-	bufferevent_enable(out, EV_WRITE);
-	bufferevent_enable(in, EV_READ);
 	log_note(id, "Trylobot session opened, engine profile %s",
 		 profile && profile->name ? profile->name : "builtin");
 	return s;
@@ -692,17 +571,11 @@ void tb_front_free(struct tb_front *s)
 		return;
 	/* The engine first: it stops and joins any search, and calls nothing after. */
 	engine_free(s->engine);
-	if (s->process_ev)
-		event_free(s->process_ev);
-	if (s->close_ev)
-		event_free(s->close_ev);
 	if (s->stop_ev)
 		event_free(s->stop_ev);
 	if (s->abandon_ev)
 		event_free(s->abandon_ev);
-	if (s->out != s->in)
-		bufferevent_free(s->out);
-	bufferevent_free(s->in);
+	session_io_free(&s->io);
 	tb_reader_free(&s->rd);
 	tb_request_free(&s->rq);
 	if (s->have_rp)

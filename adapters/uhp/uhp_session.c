@@ -6,11 +6,10 @@
  * engine command is outstanding no further line is read from it, and the
  * bufferevent's read watermark stops reading from the peer once one maximal line is
  * buffered, so memory stays bounded whatever the client sends. Every callback that
- * resumes work goes through process_ev, so nothing re-enters the session from inside
- * an engine call, and closing always happens from the top of the loop.
+ * resumes work goes through the session_io's process event, so nothing re-enters the
+ * session from inside an engine call, and closing always happens from the top of the
+ * loop (bridge/session_io.h has the plumbing; this file keeps the protocol).
  */
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +24,7 @@
 #include "bridge/engine_builtin.h"
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
-#include "bridge/util.h"
+#include "bridge/session_io.h"
 #include "core/game.h"
 
 /* perft refuses a depth whose interior nodes (the previous depth's count) pass this:
@@ -42,45 +41,28 @@
 enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS };
 
 struct uhp_session {
+	struct session_io      io;           /* the client: bufferevents, limits, closing */
 	struct event_base     *base;
-	struct bufferevent    *in;
-	struct bufferevent    *out;          /* == in for a socket */
 	unsigned               id;
 	const struct engine_profile *profile;
-	struct session_limits  lim;
-	uhp_session_closed_cb *closed;
-	void                  *closed_arg;
 
 	struct engine         *engine;       /* NULL until created (again) */
 	struct hive_game       game;
 	int                    have_game;
 
 	enum busy              busy;         /* engine command outstanding */
-	int                    discarding;   /* inside an over-long line */
-	size_t                 discarded;
-	int                    eof;          /* input ended */
-	int                    paused;       /* output over max_buffer */
-	int                    finishing;    /* exit or EOF: flush, then close */
-	int                    closed_fired;
 
-	struct event          *process_ev;   /* resume reading commands */
-	struct event          *close_ev;     /* fire the closed callback */
 	struct event          *stop_ev;      /* bestmove time limit */
 	char                  *opt_argv[3];  /* options command in flight, owned */
 };
 
-static void session_process(struct uhp_session *s);
-
 /* Writes one line to the client and the trace log. */
 static void out_line(struct uhp_session *s, const char *line, size_t len)
 {
-	struct evbuffer *o = bufferevent_get_output(s->out);
-	evbuffer_add(o, line, len);
-	evbuffer_add(o, "\n", 1);
-	log_proto(s->id, LOG_CLIENT_OUT, line, len);
+	session_io_write_line(&s->io, line, len);
 	/* An answer is complete at its "ok": send it now, not a loop iteration later. */
 	if (len == 2 && line[0] == 'o' && line[1] == 'k')
-		bev_flush_now(s->out);
+		session_io_flush(&s->io);
 }
 
 static void out_str(struct uhp_session *s, const char *line)
@@ -133,41 +115,6 @@ static void out_info(struct uhp_session *s)
 	out_str(s, s->engine && s->engine->caps[0] ? s->engine->caps : "Mosquito;Ladybug;Pillbug");
 }
 
-static void schedule(struct uhp_session *s)
-{
-	event_active(s->process_ev, EV_READ, 0);
-}
-
-/* Ends the session: flushes what is queued for the client, then fires closed. */
-static void session_finish(struct uhp_session *s, int flush)
-{
-	if (s->finishing && flush)
-		return;
-	s->finishing = 1;
-	bufferevent_disable(s->in, EV_READ);
-	if (flush && evbuffer_get_length(bufferevent_get_output(s->out)) > 0) {
-		/* The write callback fires once the output is empty. */
-		bufferevent_setwatermark(s->out, EV_WRITE, 0, 0);
-		return;
-	}
-	event_active(s->close_ev, EV_READ, 0);
-}
-
-static void close_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct uhp_session *s = arg;
-	if (s->closed_fired)
-		return;
-	s->closed_fired = 1;
-	if (s->closed)
-		s->closed(s->closed_arg);   /* may free s */
-}
-
-static void process_event(evutil_socket_t fd, short what, void *arg)
-{
-	session_process(arg);
-}
-
 static void stop_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct uhp_session *s = arg;
@@ -196,7 +143,7 @@ static void engine_command_done(struct uhp_session *s)
 {
 	out_str(s, "ok");
 	s->busy = BUSY_NONE;
-	schedule(s);
+	session_io_schedule(&s->io);
 }
 
 static void started_cb(void *arg, const struct engine_result *r)
@@ -586,7 +533,7 @@ static void session_command(struct uhp_session *s, char *line, size_t len)
 		break;
 	case UHP_CMD_EXIT:
 		/* Like Mzinga: no ok, the session just ends. */
-		session_finish(s, 1);
+		session_io_finish(&s->io, 1);
 		return;
 	case UHP_CMD_PERFT:
 		cmd_perft(s, arg, c.arg_len);
@@ -602,165 +549,31 @@ static void session_command(struct uhp_session *s, char *line, size_t len)
 	out_str(s, "ok");
 }
 
-static void answer_too_long(struct uhp_session *s)
+/* The session_io hooks: the input is the queue, held while the engine works. */
+static int io_ready(void *arg)
 {
-	log_note(s->id, "client line too long: %zu bytes discarded", s->discarded);
-	out_printf(s, "err Line too long (max %zu bytes).", s->lim.max_line);
+	const struct uhp_session *s = arg;
+	return s->busy == BUSY_NONE;
+}
+
+static void io_line(void *arg, char *line, size_t len)
+{
+	session_command(arg, line, len);
+}
+
+static void io_too_long(void *arg)
+{
+	struct uhp_session *s = arg;
+	out_printf(s, "err Line too long (max %zu bytes).", s->io.lim.max_line);
 	out_str(s, "ok");
-	s->discarding = 0;
-	s->discarded = 0;
 }
 
-/* Takes the next complete line off the input, handling over-long ones. Returns a
- * malloc'd NUL-terminated line (caller frees), or NULL when no line is ready. */
-static char *next_line(struct uhp_session *s, size_t *lenp)
-{
-	struct evbuffer *inb = bufferevent_get_input(s->in);
-
-	for (;;) {
-		size_t avail = evbuffer_get_length(inb);
-		struct evbuffer_ptr eol = evbuffer_search(inb, "\n", 1, NULL);
-
-		if (s->discarding) {
-			if (eol.pos < 0) {
-				s->discarded += avail;
-				evbuffer_drain(inb, avail);
-				if (s->eof)
-					answer_too_long(s);
-				return NULL;
-			}
-			s->discarded += (size_t)eol.pos;
-			evbuffer_drain(inb, (size_t)eol.pos + 1);
-			answer_too_long(s);
-			if (s->busy || s->finishing)
-				return NULL;
-			continue;
-		}
-		size_t len;
-		int has_nl = eol.pos >= 0;
-		if (has_nl) {
-			len = (size_t)eol.pos;
-		} else if (avail > s->lim.max_line + 1) {
-			/* No newline in sight and already too long: drop it as it comes. */
-			s->discarding = 1;
-			continue;
-		} else if (s->eof && avail > 0) {
-			len = avail;      /* a last line without its newline */
-		} else {
-			return NULL;
-		}
-		size_t take = len + (size_t)has_nl;
-		if (len > s->lim.max_line + 1) {
-			/* Too long even with a CR: never copied, just dropped. */
-			evbuffer_drain(inb, take);
-			s->discarded = len;
-			answer_too_long(s);
-			if (s->busy || s->finishing)
-				return NULL;
-			continue;
-		}
-		char *line = malloc(len + 1);
-		if (!line)
-			return NULL;
-		evbuffer_remove(inb, line, len);
-		evbuffer_drain(inb, take - len);
-		if (len && line[len - 1] == '\r')
-			len--;
-		line[len] = 0;
-		if (len > s->lim.max_line) {
-			free(line);
-			s->discarded = len;
-			answer_too_long(s);
-			if (s->busy || s->finishing)
-				return NULL;
-			continue;
-		}
-		*lenp = len;
-		return line;
-	}
-}
-
-static int output_full(struct uhp_session *s)
-{
-	return evbuffer_get_length(bufferevent_get_output(s->out)) > s->lim.max_buffer;
-}
-
-static void session_process(struct uhp_session *s)
-{
-	while (!s->busy && !s->finishing) {
-		if (output_full(s)) {
-			/* Back-pressure: read no more until the client drains its answers. */
-			if (!s->paused) {
-				s->paused = 1;
-				bufferevent_disable(s->in, EV_READ);
-				log_note(s->id, "output over %zu bytes: input paused", s->lim.max_buffer);
-			}
-			return;
-		}
-		size_t len;
-		char *line = next_line(s, &len);
-		if (!line)
-			break;
-		session_command(s, line, len);
-		free(line);
-	}
-	if (!s->busy && !s->finishing && s->eof &&
-	    evbuffer_get_length(bufferevent_get_input(s->in)) == 0 && !s->discarding)
-		session_finish(s, 1);
-}
-
-static void read_cb(struct bufferevent *bev, void *arg)
-{
-	session_process(arg);
-}
-
-static void write_cb(struct bufferevent *bev, void *arg)
-{
-	struct uhp_session *s = arg;
-	size_t left = evbuffer_get_length(bufferevent_get_output(s->out));
-
-	if (s->finishing) {
-		if (left == 0)
-			event_active(s->close_ev, EV_READ, 0);
-		return;
-	}
-	if (s->paused && left <= s->lim.max_buffer / 2) {
-		s->paused = 0;
-		if (!s->eof)
-			bufferevent_enable(s->in, EV_READ);
-		schedule(s);
-	}
-}
-
-static void event_cb(struct bufferevent *bev, short what, void *arg)
-{
-	struct uhp_session *s = arg;
-
-	if (what & BEV_EVENT_TIMEOUT) {
-		if (s->busy) {
-			/* Waiting for the engine is not idleness. */
-			bufferevent_enable(s->in, EV_READ);
-			return;
-		}
-		log_note(s->id, "idle time-out");
-		session_finish(s, 1);
-		return;
-	}
-	if (what & BEV_EVENT_ERROR) {
-		log_note(s->id, "I/O error on the %s side", bev == s->in ? "input" : "output");
-		session_finish(s, 0);
-		return;
-	}
-	if (what & BEV_EVENT_EOF) {
-		if (bev == s->in && (what & BEV_EVENT_READING)) {
-			log_note(s->id, "client EOF");
-			s->eof = 1;
-			schedule(s);
-		} else {
-			session_finish(s, 0);
-		}
-	}
-}
+static const struct session_io_ops uhp_io_ops = {
+	.ready = io_ready,
+	.line = io_line,
+	.too_long = io_too_long,
+	.max_line_default = 65536,
+};
 
 struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent *in,
 				    struct bufferevent *out, unsigned id,
@@ -772,44 +585,17 @@ struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent 
 	char *cause = NULL;
 
 	if (!s) {
-		if (out != in)
-			bufferevent_free(out);
-		bufferevent_free(in);
+		session_io_release(in, out);
 		return NULL;
 	}
 	s->base = base;
-	s->in = in;
-	s->out = out;
 	s->id = id;
 	s->profile = profile;
-	s->lim = *lim;
-	if (s->lim.max_line == 0)
-		s->lim.max_line = 65536;
-	if (s->lim.max_buffer == 0)
-		s->lim.max_buffer = 1 << 20;
-	s->closed = closed;
-	s->closed_arg = arg;
-	s->process_ev = event_new(base, -1, 0, process_event, s);
-	s->close_ev = event_new(base, -1, 0, close_event, s);
-	s->stop_ev = evtimer_new(base, stop_event, s);
-	if (!s->process_ev || !s->close_ev || !s->stop_ev) {
+	if (session_io_init(&s->io, base, in, out, id, lim, &uhp_io_ops, s, closed, arg) < 0 ||
+	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
 		uhp_session_free(s);
 		return NULL;
 	}
-
-	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, s);
-	if (out != in)
-		bufferevent_setcb(out, NULL, write_cb, event_cb, s);
-	/* One maximal line (and its CR LF) may sit in the input; no more is read. */
-	bufferevent_setwatermark(in, EV_READ, 0, s->lim.max_line + 64);
-	bufferevent_setwatermark(out, EV_WRITE, s->lim.max_buffer / 2, 0);
-	if (s->lim.idle_timeout_ms) {
-		struct timeval tv = { (time_t)(s->lim.idle_timeout_ms / 1000),
-				      (suseconds_t)(s->lim.idle_timeout_ms % 1000) * 1000 };
-		bufferevent_set_timeouts(in, &tv, NULL);
-	}
-	bufferevent_enable(out, EV_WRITE);
-	bufferevent_enable(in, EV_READ);
 	log_note(id, "UHP session opened, engine profile %s",
 		 profile && profile->name ? profile->name : "builtin");
 
@@ -837,15 +623,9 @@ void uhp_session_free(struct uhp_session *s)
 		return;
 	/* The engine first: it stops and joins any search, and calls nothing after. */
 	engine_free(s->engine);
-	if (s->process_ev)
-		event_free(s->process_ev);
-	if (s->close_ev)
-		event_free(s->close_ev);
 	if (s->stop_ev)
 		event_free(s->stop_ev);
-	if (s->out != s->in)
-		bufferevent_free(s->out);
-	bufferevent_free(s->in);
+	session_io_free(&s->io);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)

@@ -1,0 +1,306 @@
+/*
+ * session_io.c: the client side of a front-end session (see session_io.h).
+ */
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/log.h"
+#include "bridge/session_io.h"
+#include "bridge/util.h"
+
+#define SESSION_IO_MAX_BUFFER_DEFAULT ((size_t)1 << 20)
+/* Read watermark slack over max_line: room for the CR LF of one maximal line. */
+#define SESSION_IO_LINE_SLACK 64
+
+static int io_ready(struct session_io *io)
+{
+	return !io->finishing && io->ops->ready(io->arg);
+}
+
+void session_io_schedule(struct session_io *io)
+{
+	event_active(io->process_ev, EV_READ, 0);
+}
+
+void session_io_finish(struct session_io *io, int flush)
+{
+	if (io->finishing && flush)
+		return;
+	io->finishing = 1;
+	bufferevent_disable(io->in, EV_READ);
+	if (io->ops->finishing)
+		io->ops->finishing(io->arg);
+	if (flush && evbuffer_get_length(bufferevent_get_output(io->out)) > 0) {
+		/* The write callback fires once the output is empty. */
+		bufferevent_setwatermark(io->out, EV_WRITE, 0, 0);
+		return;
+	}
+	event_active(io->close_ev, EV_READ, 0);
+}
+
+void session_io_write(struct session_io *io, const void *data, size_t len)
+{
+	evbuffer_add(bufferevent_get_output(io->out), data, len);
+}
+
+void session_io_write_line(struct session_io *io, const char *line, size_t len)
+{
+	struct evbuffer *o = bufferevent_get_output(io->out);
+	evbuffer_add(o, line, len);
+	evbuffer_add(o, "\n", 1);
+	log_proto(io->id, LOG_CLIENT_OUT, line, len);
+}
+
+void session_io_flush(struct session_io *io)
+{
+	bev_flush_now(io->out);
+}
+
+int session_io_output_full(const struct session_io *io)
+{
+	return evbuffer_get_length(bufferevent_get_output(io->out)) > io->lim.max_buffer;
+}
+
+static void answer_too_long(struct session_io *io)
+{
+	log_note(io->id, "client line too long: %zu bytes discarded", io->discarded);
+	io->ops->too_long(io->arg);
+	io->discarding = 0;
+	io->discarded = 0;
+}
+
+/* Takes the next complete line off the input, handling over-long ones. Returns a
+ * malloc'd NUL-terminated line (caller frees), or NULL when none is ready. */
+static char *next_line(struct session_io *io, size_t *lenp)
+{
+	struct evbuffer *inb = bufferevent_get_input(io->in);
+	size_t max = io->lim.max_line;
+
+	for (;;) {
+		size_t avail = evbuffer_get_length(inb);
+		struct evbuffer_ptr eol = evbuffer_search(inb, "\n", 1, NULL);
+
+		if (io->discarding) {
+			if (eol.pos < 0) {
+				io->discarded += avail;
+				evbuffer_drain(inb, avail);
+				if (io->eof)
+					answer_too_long(io);
+				return NULL;
+			}
+			io->discarded += (size_t)eol.pos;
+			evbuffer_drain(inb, (size_t)eol.pos + 1);
+			answer_too_long(io);
+			if (!io_ready(io))
+				return NULL;
+			continue;
+		}
+		size_t len;
+		int has_nl = eol.pos >= 0;
+		if (has_nl) {
+			len = (size_t)eol.pos;
+		} else if (avail > max + 1) {
+			/* No newline in sight and already too long: drop it as it comes. */
+			io->discarding = 1;
+			continue;
+		} else if (io->eof && avail > 0) {
+			len = avail;      /* a last line without its newline */
+		} else {
+			return NULL;
+		}
+		size_t take = len + (size_t)has_nl;
+		if (len > max + 1) {
+			/* Too long even with a CR: never copied, just dropped. */
+			evbuffer_drain(inb, take);
+			io->discarded = len;
+			answer_too_long(io);
+			if (!io_ready(io))
+				return NULL;
+			continue;
+		}
+		char *line = malloc(len + 1);
+		if (!line)
+			return NULL;
+		evbuffer_remove(inb, line, len);
+		evbuffer_drain(inb, take - len);
+		if (len && line[len - 1] == '\r')
+			len--;
+		line[len] = 0;
+		if (len > max) {
+			free(line);
+			io->discarded = len;
+			answer_too_long(io);
+			if (!io_ready(io))
+				return NULL;
+			continue;
+		}
+		*lenp = len;
+		return line;
+	}
+}
+
+/* The input loop: one unit at a time while the protocol is ready for it. */
+static void io_process(struct session_io *io)
+{
+	struct evbuffer *inb = bufferevent_get_input(io->in);
+
+	while (io_ready(io)) {
+		if (session_io_output_full(io)) {
+			/* Back-pressure: read no more until the client takes its answers. */
+			if (!io->paused) {
+				io->paused = 1;
+				bufferevent_disable(io->in, EV_READ);
+				log_note(io->id, "output over %zu bytes: input paused", io->lim.max_buffer);
+			}
+			return;
+		}
+		if (io->ops->line) {
+			size_t len;
+			char *line = next_line(io, &len);
+			if (!line)
+				break;
+			io->ops->line(io->arg, line, len);
+			free(line);
+		} else if (io->ops->input(io->arg, inb) <= 0) {
+			break;
+		}
+	}
+	/* Input closed and fully handled: the session ends once its answers are out. */
+	if (io_ready(io) && io->eof && !io->discarding && evbuffer_get_length(inb) == 0) {
+		if (io->ops->eof)
+			io->ops->eof(io->arg);
+		session_io_finish(io, 1);
+	}
+}
+
+static void process_event(evutil_socket_t fd, short what, void *arg)
+{
+	io_process(arg);
+}
+
+static void close_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct session_io *io = arg;
+	if (io->closed_fired)
+		return;
+	io->closed_fired = 1;
+	if (io->closed)
+		io->closed(io->closed_arg);   /* may free the session, io with it */
+}
+
+static void read_cb(struct bufferevent *bev, void *arg)
+{
+	io_process(arg);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct session_io *io = arg;
+	size_t left = evbuffer_get_length(bufferevent_get_output(io->out));
+
+	if (io->finishing) {
+		if (left == 0)
+			event_active(io->close_ev, EV_READ, 0);
+		return;
+	}
+	if (io->paused && left <= io->lim.max_buffer / 2) {
+		io->paused = 0;
+		if (!io->eof)
+			bufferevent_enable(io->in, EV_READ);
+		session_io_schedule(io);
+	}
+}
+
+static void event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct session_io *io = arg;
+
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (io->ops->busy ? io->ops->busy(io->arg) : !io->ops->ready(io->arg)) {
+			/* Waiting for the engine is not idleness. */
+			bufferevent_enable(io->in, EV_READ);
+			return;
+		}
+		log_note(io->id, "idle time-out");
+		session_io_finish(io, 1);
+		return;
+	}
+	if (what & BEV_EVENT_ERROR) {
+		log_note(io->id, "I/O error on the %s side", bev == io->in ? "input" : "output");
+		session_io_finish(io, 0);
+		return;
+	}
+	if (what & BEV_EVENT_EOF) {
+		if (bev == io->in && (what & BEV_EVENT_READING)) {
+			log_note(io->id, "client EOF");
+			io->eof = 1;
+			session_io_schedule(io);
+		} else {
+			session_io_finish(io, 0);
+		}
+	}
+}
+
+int session_io_init(struct session_io *io, struct event_base *base, struct bufferevent *in,
+		    struct bufferevent *out, unsigned id, const struct session_limits *lim,
+		    const struct session_io_ops *ops, void *arg, front_closed_cb *closed,
+		    void *closed_arg)
+{
+	memset(io, 0, sizeof *io);
+	io->in = in;
+	io->out = out;
+	io->id = id;
+	io->lim = *lim;
+	if (ops->line && io->lim.max_line == 0)
+		io->lim.max_line = ops->max_line_default;
+	if (io->lim.max_buffer == 0)
+		io->lim.max_buffer = SESSION_IO_MAX_BUFFER_DEFAULT;
+	io->ops = ops;
+	io->arg = arg;
+	io->closed = closed;
+	io->closed_arg = closed_arg;
+	io->process_ev = event_new(base, -1, 0, process_event, io);
+	io->close_ev = event_new(base, -1, 0, close_event, io);
+	if (!io->process_ev || !io->close_ev) {
+		log_note(id, "cannot set the session up: out of memory");
+		return -1;
+	}
+
+	bufferevent_setcb(in, read_cb, in == out ? write_cb : NULL, event_cb, io);
+	if (out != in)
+		bufferevent_setcb(out, NULL, write_cb, event_cb, io);
+	/* Lines: one maximal line (and its CR LF) may sit in the input; no more is read. */
+	bufferevent_setwatermark(in, EV_READ, 0,
+				 ops->line ? io->lim.max_line + SESSION_IO_LINE_SLACK : ops->read_high);
+	bufferevent_setwatermark(out, EV_WRITE, io->lim.max_buffer / 2, 0);
+	if (io->lim.idle_timeout_ms) {
+		struct timeval tv = { (time_t)(io->lim.idle_timeout_ms / 1000),
+				      (suseconds_t)(io->lim.idle_timeout_ms % 1000) * 1000 };
+		bufferevent_set_timeouts(in, &tv, NULL);
+	}
+	bufferevent_enable(out, EV_WRITE);
+	bufferevent_enable(in, EV_READ);
+	return 0;
+}
+
+void session_io_release(struct bufferevent *in, struct bufferevent *out)
+{
+	if (out && out != in)
+		bufferevent_free(out);
+	if (in)
+		bufferevent_free(in);
+}
+
+void session_io_free(struct session_io *io)
+{
+	if (io->process_ev)
+		event_free(io->process_ev);
+	if (io->close_ev)
+		event_free(io->close_ev);
+	session_io_release(io->in, io->out);
+	io->process_ev = io->close_ev = NULL;
+	io->in = io->out = NULL;
+}

@@ -1,0 +1,110 @@
+/*
+ * session_io.h: the client side of a front-end session, shared by every protocol.
+ * A struct session_io sits inside each session and owns its pair of bufferevents
+ * (one socket, or stdin/stdout) and the plumbing every protocol needs the same way:
+ *   - input as a queue: the protocol says when it may take the next unit (ready);
+ *   - bounded line reading, with over-long lines discarded and reported (lines mode),
+ *     or raw access to the input buffer (raw mode, for framed protocols);
+ *   - back-pressure: input pauses while more than max_buffer bytes of answers are
+ *     unread, and resumes once half of them are gone;
+ *   - idle time-out (not while an engine command is outstanding), input EOF (finish
+ *     the queued work, then close), I/O errors;
+ *   - closing: flush what is queued, then fire the closed callback from an event of
+ *     its own, so the owner may free the session inside it.
+ * Every resumption goes through one event, so nothing re-enters a session from
+ * inside an engine call.
+ */
+#ifndef BRIDGE_SESSION_IO_H
+#define BRIDGE_SESSION_IO_H
+
+#include <stddef.h>
+#include "bridge/front.h"
+
+struct event;
+struct event_base;
+struct evbuffer;
+struct bufferevent;
+
+/* What a protocol plugs in; arg is the session. A static const table per protocol. */
+struct session_io_ops {
+	/* Whether the protocol may take the next input unit now (no engine command
+	 * holds the queue). Required. */
+	int   (*ready)(void *arg);
+	/* Whether an engine command is outstanding: waiting for it is not idleness.
+	 * NULL: whenever the session is not ready. */
+	int   (*busy)(void *arg);
+	/* Lines mode: one complete line, NUL-terminated, CR LF stripped, at most
+	 * max_line bytes; the buffer is the session's to modify, not to keep. */
+	void  (*line)(void *arg, char *line, size_t len);
+	/* Lines mode: an over-long line was dropped (already logged): answer it. */
+	void  (*too_long)(void *arg);
+	/* Raw mode (line == NULL): take what can be taken off in. 1: call again, 0: no
+	 * more for now, -1: stop (the session called session_io_finish). */
+	int   (*input)(void *arg, struct evbuffer *in);
+	/* Optional: the input ended and was all handled; the session closes next. */
+	void  (*eof)(void *arg);
+	/* Optional: the session is finishing (called by every session_io_finish that
+	 * does something): stop what would write more. */
+	void  (*finishing)(void *arg);
+	/* Lines mode: max_line when the limits give none. */
+	size_t max_line_default;
+	/* Raw mode: bytes the input buffer may hold before reading from the peer stops. */
+	size_t read_high;
+};
+
+/* Embedded in a session; the fields are readable, only session_io_* writes them. */
+struct session_io {
+	struct bufferevent    *in;
+	struct bufferevent    *out;          /* == in for a socket */
+	unsigned               id;           /* for the log */
+	struct session_limits  lim;          /* with the defaults filled in */
+	const struct session_io_ops *ops;
+	void                  *arg;
+	front_closed_cb       *closed;
+	void                  *closed_arg;
+
+	int                    discarding;   /* inside an over-long line */
+	size_t                 discarded;
+	int                    eof;          /* input ended */
+	int                    paused;       /* output over max_buffer */
+	int                    finishing;    /* flush, then close */
+	int                    closed_fired;
+
+	struct event          *process_ev;   /* resume taking input */
+	struct event          *close_ev;     /* fire the closed callback */
+};
+
+/* Sets io up over in/out (the same one for TCP) and starts reading. Takes ownership
+ * of in and out, also on failure; call session_io_free either way. 0, or -1 (out of
+ * memory) with the reason logged. */
+int  session_io_init(struct session_io *io, struct event_base *base, struct bufferevent *in,
+		     struct bufferevent *out, unsigned id, const struct session_limits *lim,
+		     const struct session_io_ops *ops, void *arg, front_closed_cb *closed,
+		     void *closed_arg);
+
+/* Frees the bufferevents and events; safe on a zeroed or half-initialised io. */
+void session_io_free(struct session_io *io);
+
+/* Frees a pair of bufferevents no session_io owns yet (a session that failed early). */
+void session_io_release(struct bufferevent *in, struct bufferevent *out);
+
+/* Runs the input loop again from the top of the event loop (after an engine answer). */
+void session_io_schedule(struct session_io *io);
+
+/* Ends the session: with flush, once what is queued for the client is sent. The
+ * closed callback then fires once, from its own event. */
+void session_io_finish(struct session_io *io, int flush);
+
+/* Queues bytes for the client as they are (the caller logs them). */
+void session_io_write(struct session_io *io, const void *data, size_t len);
+
+/* Queues one line and its newline for the client and traces it in the log. */
+void session_io_write_line(struct session_io *io, const char *line, size_t len);
+
+/* Sends what is queued now rather than a loop iteration later (end of an answer). */
+void session_io_flush(struct session_io *io);
+
+/* Whether more than max_buffer bytes of answers wait for the client. */
+int  session_io_output_full(const struct session_io *io);
+
+#endif
