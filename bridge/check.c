@@ -584,29 +584,31 @@ static char *reason_format(const char *fmt, va_list ap)
 	return sbuf_take(&b);
 }
 
-/* The first failure's reason is the one reported. */
-static void check_fail(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void check_fail(struct result *r, const char *fmt, ...)
+/* Ends a running check with a reason; the first one given is the one reported. */
+static void check_close(struct result *r, enum status st, const char *fmt, va_list ap)
 {
 	if (r->st != ST_RUN)
 		return;
+	r->reason = reason_format(fmt, ap);
+	r->st = st;
+}
+
+static void check_fail(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check_fail(struct result *r, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	r->reason = reason_format(fmt, ap);
+	check_close(r, ST_FAIL, fmt, ap);
 	va_end(ap);
-	r->st = ST_FAIL;
 }
 
 static void check_skip(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void check_skip(struct result *r, const char *fmt, ...)
 {
-	if (r->st != ST_RUN)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	r->reason = reason_format(fmt, ap);
+	check_close(r, ST_SKIP, fmt, ap);
 	va_end(ap);
-	r->st = ST_SKIP;
 }
 
 static void check_expect(struct result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
