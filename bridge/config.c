@@ -18,6 +18,7 @@
 #define DEFAULT_COMMAND_MS 10000
 #define DEFAULT_STOP_MS    2000
 #define DEFAULT_HASH_MB    16
+#define DEFAULT_HASH_MB_MAX 256
 
 /* State of one config_load(). */
 struct config_parse {
@@ -127,6 +128,7 @@ static void profile_init(struct engine_profile *p, const char *name, const char 
 	p->command_timeout_ms = DEFAULT_COMMAND_MS;
 	p->stop_timeout_ms = DEFAULT_STOP_MS;
 	p->hash_mb = DEFAULT_HASH_MB;
+	p->hash_mb_max = DEFAULT_HASH_MB_MAX;
 }
 
 static void profile_clear(struct engine_profile *p)
@@ -328,12 +330,15 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 			p->stop_timeout_ms = ms;
 	} else if (!strcmp(k, "option")) {
 		return profile_option(p, v, why);
-	} else if (!strcmp(k, "hash_mb")) {
+	} else if (!strcmp(k, "hash_mb") || !strcmp(k, "hash_mb_max")) {
 		if (parse_uint(v, 1, 65536, &n) < 0) {
-			*why = xasprintf("hash_mb must be 1..65536, not \"%s\"", v);
+			*why = xasprintf("%s must be 1..65536, not \"%s\"", k, v);
 			return -1;
 		}
-		p->hash_mb = (size_t)n;
+		if (!strcmp(k, "hash_mb"))
+			p->hash_mb = (size_t)n;
+		else
+			p->hash_mb_max = (size_t)n;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [engine %s]", k, pname);
 		return -1;

@@ -9,7 +9,8 @@
  *   command_timeout = 10      seconds until a command's "ok" must arrive (bestmove: limit + this)
  *   stop_timeout = 2          seconds after SIGINT/stop before the engine is killed
  *   option = Name Value       (repeatable) set at start
- *   hash_mb = 16              builtin: transposition table size
+ *   hash_mb = 16              builtin: transposition table size per session, MB
+ *   hash_mb_max = 256         builtin: the most a client may ask for
  *
  *   [listen NAME]            a listener
  *   protocol = uhp            (later trylobot, hub)
@@ -44,6 +45,7 @@ struct engine_profile {
 	unsigned command_timeout_ms;
 	unsigned stop_timeout_ms;
 	size_t   hash_mb;
+	size_t   hash_mb_max;          /* the most a client may set (HashMB, Hub hash) */
 	size_t   noptions;
 	char    *options[CONFIG_MAX_OPTIONS][2];   /* name, value */
 };

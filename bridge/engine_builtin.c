@@ -24,7 +24,7 @@
 #include "core/search.h"
 
 #define HASH_MB_MIN     1
-#define HASH_MB_MAX     1024
+#define HASH_MB_MAX     256          /* when the profile does not say (hash_mb_max) */
 #define HASH_MB_DEFAULT 16
 /* Share of the remaining clock one move may use when no movetime is given. */
 #define CLOCK_MOVES     30
@@ -36,6 +36,7 @@ struct builtin {
 	struct hive_search *search;
 	size_t              hash_mb;
 	size_t              hash_mb_default;
+	size_t              hash_mb_max;  /* the most a client may ask for */
 	int                 report;       /* ReportIntermediateBestMoves */
 
 	/* The outstanding command. */
@@ -262,7 +263,7 @@ static void option_hash(const struct builtin *b, struct uhp_option *o)
 	snprintf(o->value, sizeof o->value, "%zu", b->hash_mb);
 	snprintf(o->def, sizeof o->def, "%zu", b->hash_mb_default);
 	snprintf(o->min, sizeof o->min, "%d", HASH_MB_MIN);
-	snprintf(o->max, sizeof o->max, "%d", HASH_MB_MAX);
+	snprintf(o->max, sizeof o->max, "%zu", b->hash_mb_max);
 }
 
 static void option_report(const struct builtin *b, struct uhp_option *o)
@@ -286,8 +287,8 @@ static int set_hash(struct builtin *b, const char *value, char *msg, size_t msgl
 	}
 	if (v < HASH_MB_MIN)
 		v = HASH_MB_MIN;
-	if (v > HASH_MB_MAX)
-		v = HASH_MB_MAX;
+	if (v > (long long)b->hash_mb_max)
+		v = (long long)b->hash_mb_max;
 	if ((size_t)v == b->hash_mb && b->search)
 		return 0;
 	struct hive_search *s = hive_search_new((size_t)v << 20);
@@ -451,8 +452,10 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", HIVEBRIDGE_VERSION);
 	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
 	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
-	if (b->hash_mb_default > HASH_MB_MAX)
-		b->hash_mb_default = HASH_MB_MAX;
+	b->hash_mb_max = p && p->hash_mb_max ? p->hash_mb_max : HASH_MB_MAX;
+	/* The operator's own hash_mb is never clamped by the client limit. */
+	if (b->hash_mb_max < b->hash_mb_default)
+		b->hash_mb_max = b->hash_mb_default;
 	b->done_ev = event_new(base, -1, 0, done_event, b);
 	b->info_ev = event_new(base, -1, 0, info_event, b);
 	if (!b->done_ev || !b->info_ev) {

@@ -38,7 +38,7 @@
 /* Slack on top of move-time before the session itself asks the engine to stop. */
 #define HF_STOP_SLACK_MS       50
 #define HF_HASH_MIN            1
-#define HF_HASH_MAX            1024
+#define HF_HASH_MAX            256    /* when the profile does not say (hash_mb_max) */
 #define HF_ERROR_MAX           1024
 /* The engine option the hash parameter stands for, and the one that turns info on. */
 #define HF_OPT_HASH            "HashMB"
@@ -64,6 +64,7 @@ struct hub_front {
 	/* Parameters. */
 	unsigned               variant;
 	size_t                 hash_mb;
+	int                    hash_mb_max;  /* the profile's client limit */
 	struct uhp_option     *opts;         /* the engine's options, owned */
 	size_t                 nopts;
 
@@ -556,7 +557,7 @@ static void cmd_hub(struct hub_front *s, const struct hub_msg *m)
 		hub_writer_addf(&w, "value", "%zu", s->hash_mb);
 	hub_writer_add(&w, "type", "int");
 	hub_writer_addf(&w, "min", "%d", HF_HASH_MIN);
-	hub_writer_addf(&w, "max", "%d", HF_HASH_MAX);
+	hub_writer_addf(&w, "max", "%d", s->hash_mb_max);
 	out_writer(s, &w);
 
 	for (size_t i = 0; i < s->nopts; i++)
@@ -644,9 +645,9 @@ static void cmd_set_param(struct hub_front *s, const struct hub_msg *m)
 		return;
 	}
 	if (!strcmp(name, "hash")) {
-		if (parse_int(value, HF_HASH_MIN, HF_HASH_MAX, &n) < 0) {
+		if (parse_int(value, HF_HASH_MIN, s->hash_mb_max, &n) < 0) {
 			out_error(s, "bad hash '%.64s': expected an integer from %d to %d", value,
-				  HF_HASH_MIN, HF_HASH_MAX);
+				  HF_HASH_MIN, s->hash_mb_max);
 			return;
 		}
 		s->hash_mb = (size_t)n;
@@ -942,7 +943,10 @@ struct hub_front *hub_front_new(struct event_base *base, struct bufferevent *in,
 	s->id = id;
 	s->profile = profile;
 	s->variant = HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P;
-	s->hash_mb = profile && profile->hash_mb ? profile->hash_mb : 64;
+	s->hash_mb = profile && profile->hash_mb ? profile->hash_mb : 16;
+	s->hash_mb_max = profile && profile->hash_mb_max ? (int)profile->hash_mb_max : HF_HASH_MAX;
+	if ((size_t)s->hash_mb_max < s->hash_mb)
+		s->hash_mb_max = (int)s->hash_mb;
 	if (session_io_init(&s->io, base, in, out, id, lim, &hub_io_ops, s, closed, arg) < 0 ||
 	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
 		hub_front_free(s);

@@ -278,14 +278,14 @@ perft 99
 perft x
 EOF
 cat > "$tmp/want" <<'EOF'
-HashMB;int;16;16;1;1024
+HashMB;int;16;16;1;256
 ReportIntermediateBestMoves;bool;False;False
 ok
-HashMB;int;16;16;1;1024
+HashMB;int;16;16;1;256
 ok
-HashMB;int;8;16;1;1024
+HashMB;int;8;16;1;256
 ok
-HashMB;int;1024;16;1;1024
+HashMB;int;256;16;1;256
 ok
 err The option "NoSuchOption" is not valid.
 ok

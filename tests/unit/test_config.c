@@ -43,6 +43,7 @@ static void test_defaults(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "builtin");
 	CU_ASSERT_EQUAL(p->hash_mb, 16);
+	CU_ASSERT_EQUAL(p->hash_mb_max, 256);
 	CU_ASSERT_PTR_NULL(p->argv);
 	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 1);
 	CU_ASSERT_STRING_EQUAL(c.listeners[0].protocol, "uhp");
@@ -79,6 +80,7 @@ static void test_good_file(void)
 		"\n"
 		"[engine builtin]\n"
 		"hash_mb = 128\n"
+		"hash_mb_max = 512\n"
 		"\n"
 		"[listen uhp]\n"
 		"port = 5001\n"
@@ -120,6 +122,7 @@ static void test_good_file(void)
 	CU_ASSERT_STRING_EQUAL(p->options[1][1], "Disabled");
 
 	CU_ASSERT_EQUAL(config_profile(&c, "builtin")->hash_mb, 128);
+	CU_ASSERT_EQUAL(config_profile(&c, "builtin")->hash_mb_max, 512);
 	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 2);
 	CU_ASSERT_EQUAL(c.listeners[0].port, 5001);
 	CU_ASSERT_STRING_EQUAL(c.listeners[0].address, "127.0.0.1");
