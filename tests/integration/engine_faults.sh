@@ -43,23 +43,7 @@ bestmove_for() {
 	esac
 }
 
-# Our engines still alive (zombies excluded), after up to 5 s for them to go.
-engines_left() {
-	i=0
-	while [ $i -lt 50 ]; do
-		n=0
-		for st in /proc/[0-9]*/stat; do
-			pid=${st#/proc/}; pid=${pid%/stat}
-			grep -qs "$fake" "/proc/$pid/cmdline" 2>/dev/null || continue
-			state=$(sed 's/.*) \(.\).*/\1/' "$st" 2>/dev/null)
-			[ "$state" = Z ] || n=$((n + 1))
-		done
-		[ $n = 0 ] && { echo 0; return; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "$n"
-}
+. tests/lib/procs.sh
 
 # --- stdio: hivebridge uhp ------------------------------------------------------
 for f in $faults; do
@@ -80,7 +64,7 @@ printf 'newgame Base\nbestmove depth 1\n' |
 	fail "uhp --engine: exit status $?"
 grep -q '^err ' "$tmp/engine.out" && tail -n 1 "$tmp/engine.out" | grep -q '^ok$' ||
 	{ cat "$tmp/engine.out"; fail "uhp --engine garbage: no err+ok"; }
-left=$(engines_left)
+left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the stdio runs"
 
 # --- TCP: hivebridge serve -------------------------------------------------------
@@ -193,6 +177,6 @@ wait "$daemon"
 rc=$?
 daemon=
 [ $rc = 0 ] || fail "serve exit status $rc after SIGTERM"
-left=$(engines_left)
+left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the daemon"
 echo "engine_faults: ok"

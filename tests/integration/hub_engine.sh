@@ -29,22 +29,7 @@ conf=$tmp/hub.conf
 	done
 } >"$conf"
 
-engines_left() {
-	i=0
-	while [ $i -lt 50 ]; do
-		n=0
-		for st in /proc/[0-9]*/stat; do
-			pid=${st#/proc/}; pid=${pid%/stat}
-			grep -qs "$fake" "/proc/$pid/cmdline" 2>/dev/null || continue
-			state=$(sed 's/.*) \(.\).*/\1/' "$st" 2>/dev/null)
-			[ "$state" = Z ] || n=$((n + 1))
-		done
-		[ $n = 0 ] && { echo 0; return; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "$n"
-}
+. tests/lib/procs.sh
 
 # --- happy path: a UHP client plays against the Hub engine ------------------------
 timeout 60 python3 - "$HIVEBRIDGE" "$conf" <<'EOF' || fail "UHP client against the Hub engine"
@@ -121,7 +106,7 @@ for f in $faults; do
 	[ $took -le 15 ] || fail "uhp --profile $f took $took s"
 	echo "fault $f (${took}s): $(grep '^err' "$out" | head -n 1)"
 done
-left=$(engines_left)
+left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the fault runs"
 
 # --- a Hub GUI on a Hub engine ----------------------------------------------------
@@ -155,6 +140,6 @@ printf 'newgame Base\nplay wG1\nplay %s\n' "$move" | "$HIVEBRIDGE" uhp >"$tmp/re
 grep -q '^err\|^invalidmove' "$tmp/replay" && { cat "$tmp/replay"; fail "illegal fall-back: $move"; }
 printf 'ok hub on a crashing engine: %s\n' "$(grep '^error' "$tmp/crashout" | head -n 1)"
 
-left=$(engines_left)
+left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left"
 echo "hub_engine: ok"

@@ -23,23 +23,7 @@ conf=$tmp/match.conf
 	printf '[engine nostart]\ncommand = %s --fault exit-at-start\n' "$fake"
 } >"$conf"
 
-# Our engines still alive (zombies excluded), after up to 5 s for them to go.
-engines_left() {
-	i=0
-	while [ $i -lt 50 ]; do
-		n=0
-		for st in /proc/[0-9]*/stat; do
-			pid=${st#/proc/}; pid=${pid%/stat}
-			grep -qs "$fake" "/proc/$pid/cmdline" 2>/dev/null || continue
-			state=$(sed 's/.*) \(.\).*/\1/' "$st" 2>/dev/null)
-			[ "$state" = Z ] || n=$((n + 1))
-		done
-		[ $n = 0 ] && { echo 0; return; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "$n"
-}
+. tests/lib/procs.sh
 
 # run NAME ENGINE_B REASON_REGEX [extra match options...]: ENGINE_A is the built-in
 # engine; B must lose all 4 games with a reason matching the regex.
@@ -73,7 +57,7 @@ run nostart nostart '^engine crashed: did not start: exited with status 3' --dep
 # The bridge's own clock: the engine thinks 2.5 s with 2 s on its clock.
 run clock slow '^time forfeit$' --clock 2000+10
 
-left=$(engines_left)
+left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left behind"
 
 # A healthy external engine plays whole games: every ply it makes is legal and gets
@@ -88,6 +72,6 @@ for g in games:
     assert not g["reason"].startswith(("illegal", "engine", "time")), g["reason"]
     assert g["plies"] >= 6, g["plies"]
 EOF
-left=$(engines_left)
+left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the good match"
 echo "match_faults: ok"

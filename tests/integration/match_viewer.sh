@@ -76,7 +76,8 @@ port=$(sed -n 's/^viewer listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/err2"
 timeout 60 python3 - "$port" >"$tmp/seen2" <<'EOF' || fail "attached viewer client"
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
-s.sendall(b"attach 2\n")
+# Junk first (an overlong line, an unknown word): ignored, the attach still counts.
+s.sendall(b"x" * 1000 + b"\nnonsense\nattach two\nattach 2\n")
 data = b""
 while True:
     chunk = s.recv(65536)

@@ -28,6 +28,7 @@
 
 #include "adapters/hub/hub_codec.h"
 #include "core/game.h"
+#include "tests/tools/fake_moves.h"
 
 enum fault {
 	F_NONE, F_NEVER_READY, F_NEVER_DONE, F_ILLEGAL, F_GARBAGE, F_CRASH, F_LONG_LINE,
@@ -134,36 +135,6 @@ static int pick_move(const struct fake *f, struct hive_move *m)
 		return -1;
 	*m = moves[(f->game.board.hash >> 17) % n];
 	return 0;
-}
-
-/* Some well-formed MoveString the rules forbid here. */
-static int illegal_move(const struct fake *f, char *buf, size_t len)
-{
-	const struct hive_board *b = &f->game.board;
-	int side = hive_side_to_move(b);
-	static const char *const fmts[] = { "%s %s-", "%s -%s", "%s %s/", "%s /%s", "%s %s\\", "%s \\%s" };
-	struct hive_move m;
-	char err[256];
-
-	for (int slot = 0; slot < 14; slot++) {
-		const char *mine = hive_piece_name(HIVE_PIECE(side, slot));
-		if (b->in_play == 0) {
-			snprintf(buf, len, "%s", mine);
-			if (hive_move_parse(b, buf, &m, err, sizeof err) == HIVE_ERR_ILLEGAL)
-				return 0;
-			continue;
-		}
-		for (int p = 0; p < HIVE_PIECES; p++) {
-			if (!(b->in_play & (1u << p)))
-				continue;
-			for (size_t k = 0; k < sizeof fmts / sizeof fmts[0]; k++) {
-				snprintf(buf, len, fmts[k], mine, hive_piece_name(p));
-				if (hive_move_parse(b, buf, &m, err, sizeof err) == HIVE_ERR_ILLEGAL)
-					return 0;
-			}
-		}
-	}
-	return -1;
 }
 
 static void cmd_hub(void)
@@ -315,7 +286,7 @@ static int cmd_go(struct fake *f)
 		if (stopped)
 			break;
 	}
-	if (f->fault == F_ILLEGAL && illegal_move(f, mv, sizeof mv) == 0) {
+	if (f->fault == F_ILLEGAL && fake_illegal_move(&f->game.board, 0, mv, sizeof mv) == 0) {
 		/* mv now holds a forbidden move */
 	} else if (f->sloppy) {
 		/* "wA1 \wQ" -> "wa1  \wq": any case and extra spaces, as UHP allows */

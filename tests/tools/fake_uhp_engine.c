@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/game.h"
+#include "tests/tools/fake_moves.h"
 
 enum fault {
 	F_NONE, F_CRASH, F_STALL, F_GARBAGE, F_LONG_LINE, F_ILLEGAL, F_EXIT_AT_START,
@@ -122,36 +123,6 @@ static int pick_move(const struct fake *f, struct hive_move *m)
 	return 0;
 }
 
-/* Some well-formed MoveString the rules forbid here ("wQ" on the first move, ...). */
-static int illegal_move(const struct fake *f, char *buf, size_t len)
-{
-	const struct hive_board *b = &f->game.board;
-	int side = hive_side_to_move(b);
-	static const char *const fmts[] = { "%s %s-", "%s -%s", "%s %s/", "%s /%s", "%s %s\\", "%s \\%s", "%s %s" };
-	struct hive_move m;
-	char err[256];
-
-	for (int slot = 0; slot < 14; slot++) {
-		const char *mine = hive_piece_name(HIVE_PIECE(side, slot));
-		if (b->in_play == 0) {
-			snprintf(buf, len, "%s", mine);
-			if (hive_move_parse(b, buf, &m, err, sizeof err) == HIVE_ERR_ILLEGAL)
-				return 0;
-			continue;
-		}
-		for (int p = 0; p < HIVE_PIECES; p++) {
-			if (!(b->in_play & (1u << p)))
-				continue;
-			for (size_t k = 0; k < sizeof fmts / sizeof fmts[0]; k++) {
-				snprintf(buf, len, fmts[k], mine, hive_piece_name(p));
-				if (hive_move_parse(b, buf, &m, err, sizeof err) == HIVE_ERR_ILLEGAL)
-					return 0;
-			}
-		}
-	}
-	return -1;
-}
-
 static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 {
 	long ms = f->delay_ms;
@@ -187,7 +158,7 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 		return;
 	case F_ILLEGAL: {
 		char buf[64];
-		if (illegal_move(f, buf, sizeof buf) == 0) {
+		if (fake_illegal_move(&f->game.board, 1, buf, sizeof buf) == 0) {
 			printf("%s\n", buf);
 			ok(f);
 			return;
