@@ -216,6 +216,16 @@ static int only_forfeit(const struct tb_turns *l)
 	return 1;
 }
 
+/* Whether nothing but Special Abilities (and Forfeit) is listed: the real core rejects
+ * every answer then, and Forfeit is the one a bridge may give. */
+static int nothing_sendable(const struct tb_turns *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type == TB_PLACEMENT || l->v[i].type == TB_MOVEMENT)
+			return 0;
+	return 1;
+}
+
 static int str_is(const cJSON *o, const char *key, const char *want)
 {
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -247,8 +257,11 @@ static int check_answer(const char *json, const struct tb_request *rq, struct tb
 			failf("%s: not a turn: %.200s", what, json);
 		else if (t->type == TB_ABILITY)
 			failf("%s: a Special Ability answer (the real core rejects it): %.200s", what, json);
-		else if (t->type == TB_FORFEIT && !only_forfeit(&rq->state.possible))
+		else if (t->type == TB_FORFEIT && !only_forfeit(&rq->state.possible) &&
+			 !nothing_sendable(&rq->state.possible))
 			failf("%s: Forfeit while other turns are possible", what);
+		else if (t->type == TB_FORFEIT && !only_forfeit(&rq->state.possible))
+			ok = 1;          /* only throws listed: no answer the core accepts exists */
 		else if (!tb_turns_has(&rq->state.possible, t))
 			failf("%s: answer not in possible_turns: %.200s", what, json);
 		else
@@ -282,6 +295,7 @@ struct game {
 struct stats {
 	long   answers, plies, games, finished, late;
 	long   bridge_wins, bridge_losses;
+	long   no_sendable;      /* games ended: only throws listed, as the real core would end them */
 	double total_ms, max_ms;
 };
 
@@ -353,6 +367,13 @@ static int game_step(struct conn *c, struct game *g, const struct opts *o, uint6
 			goto fail;
 		}
 	}
+	if (t.type == TB_FORFEIT && !only_forfeit(&rq.state.possible)) {
+		/* The real core gives a match penalty here whatever the answer: the game ends. */
+		tb_state_free(&rq.state);
+		g->over = 1;
+		st->no_sendable++;
+		return 0;
+	}
 	tb_state_free(&rq.state);
 	if (tb_replay_play_turn(&g->rp, &t, err, sizeof err) < 0) {
 		failf("game %s: the turn does not replay: %s", g->id, err);
@@ -379,10 +400,12 @@ fail:
 
 static void stats_print(const char *mode, const struct opts *o, const struct stats *st)
 {
-	printf("%s %s: %ld games (%ld finished, %ld bridge wins, %ld losses), %ld plies, %ld answers, "
+	printf("%s %s: %ld games (%ld finished, %ld bridge wins, %ld losses, %ld ended with only "
+	       "throws listed), %ld plies, %ld answers, "
 	       "mean %.1f ms, max %.1f ms, %ld past the deadline, %d failures\n",
 	       mode, hive_gametype_name(o->type), st->games, st->finished, st->bridge_wins,
-	       st->bridge_losses, st->plies, st->answers, st->answers ? st->total_ms / st->answers : 0,
+	       st->bridge_losses, st->no_sendable, st->plies, st->answers,
+	       st->answers ? st->total_ms / st->answers : 0,
 	       st->max_ms, st->late, failures);
 }
 
