@@ -104,8 +104,9 @@ static void write_prefix(unsigned session, const char *what)
 	fprintf(log_file, "%s.%06ldZ s%u %s ", stamp, ts.tv_nsec / 1000, session, what);
 }
 
-/* Control bytes and anything outside ASCII become \xNN: the log stays one line per
- * event and safe to cat, whatever an engine or client sends. */
+/* Control bytes and anything outside ASCII become \xNN, and a backslash \\: the log
+ * stays one line per event and safe to cat, and a peer's literal "\x0a" cannot pass
+ * for an escaped byte, whatever an engine or client sends. */
 static void write_escaped(const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -116,6 +117,9 @@ static void write_escaped(const char *s, size_t len)
 			fputc('x', log_file);
 			fputc(hex[c >> 4], log_file);
 			fputc(hex[c & 15], log_file);
+		} else if (c == '\\') {
+			fputc('\\', log_file);
+			fputc('\\', log_file);
 		} else {
 			fputc(c, log_file);
 		}
