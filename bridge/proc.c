@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -161,13 +162,18 @@ static void proc_destroy(struct proc *p)
 
 /* In the child: never returns. Reports a failing step to the status pipe as
  * "step errno". */
-static void proc_child(int io, int errw, int st, char *const argv[], const char *workdir)
-	__attribute__((noreturn));
-static void proc_child(int io, int errw, int st, char *const argv[], const char *workdir)
+static void proc_child(int io, int errw, int st, char *const argv[], const char *workdir,
+		       pid_t parent) __attribute__((noreturn));
+static void proc_child(int io, int errw, int st, char *const argv[], const char *workdir,
+		       pid_t parent)
 {
 	struct { int step, err; } report;
 	sigset_t all;
 
+	/* Die with the daemon, also when it is SIGKILLed or OOM-killed; a parent that
+	 * died before prctl took effect is seen as a new parent pid. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
 	setpgid(0, 0);
 	/* The engine starts with a clean signal state, whatever libevent set up. */
 	for (int sig = 1; sig < NSIG; sig++)
@@ -242,6 +248,7 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 	if (registry_join(base, p, cause) < 0)
 		goto fail;
 
+	pid_t parent = getpid();
 	p->pid = fork();
 	if (p->pid < 0) {
 		p->pid = 0;
@@ -249,7 +256,7 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 		goto fail;
 	}
 	if (p->pid == 0)
-		proc_child(sv[1], errp[1], stp[1], argv, workdir);
+		proc_child(sv[1], errp[1], stp[1], argv, workdir, parent);
 	setpgid(p->pid, p->pid);   /* both sides set it: no race with our signals */
 	close(sv[1]);
 	close(errp[1]);
