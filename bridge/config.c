@@ -172,6 +172,8 @@ static struct listener_conf *listener_add(struct config *c, const char *name)
 	l->port = 5000;
 	l->engine = xstrdup("builtin");
 	l->think_ms = 1000;
+	l->idle_timeout_ms = 300 * 1000;
+	l->game_idle_timeout_ms = 3600 * 1000;
 	return l;
 }
 
@@ -179,6 +181,7 @@ void config_defaults(struct config *c)
 {
 	memset(c, 0, sizeof *c);
 	c->max_sessions = 1000;
+	c->max_sessions_per_peer = 32;
 	c->max_line = 65536;
 	c->max_buffer = 1048576;
 	profile_add(c, "builtin", "builtin");
@@ -387,6 +390,16 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 			return -1;
 		}
 		l->depth = (int)n;
+	} else if (!strcmp(k, "idle_timeout") || !strcmp(k, "game_idle_timeout")) {
+		unsigned ms = 0;
+		if (strcmp(v, "0") && parse_seconds(v, &ms) < 0) {
+			*why = xasprintf("%s must be 0 (never) or seconds in (0, 86400], not \"%s\"", k, v);
+			return -1;
+		}
+		if (k[0] == 'i')
+			l->idle_timeout_ms = ms;
+		else
+			l->game_idle_timeout_ms = ms;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
 		return -1;
@@ -406,6 +419,12 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 			return -1;
 		}
 		c->max_sessions = (size_t)n;
+	} else if (!strcmp(k, "max_sessions_per_peer")) {
+		if (parse_uint(v, 1, 1000000, &n) < 0) {
+			*why = xasprintf("max_sessions_per_peer must be 1..1000000, not \"%s\"", v);
+			return -1;
+		}
+		c->max_sessions_per_peer = (size_t)n;
 	} else if (!strcmp(k, "max_line")) {
 		if (parse_uint(v, 256, 16777216, &n) < 0) {
 			*why = xasprintf("max_line must be 256..16777216, not \"%s\"", v);

@@ -19,10 +19,14 @@
  *   engine = NAME             the profile each session of this listener uses
  *   think_time = 1            seconds a move may take when the protocol sets no limit
  *   depth = 0                 fixed search depth instead (0 = use think_time)
+ *   idle_timeout = 300        seconds without input before a session with no game in
+ *                             progress is closed (0 = never)
+ *   game_idle_timeout = 3600  the same for a session with a game in progress
  *
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
  *   max_sessions = 1000
+ *   max_sessions_per_peer = 32  concurrent sessions from one IP address, all listeners
  *   max_line = 65536          bytes per protocol line
  *   max_buffer = 1048576      bytes buffered per direction per session
  */
@@ -58,11 +62,14 @@ struct listener_conf {
 	char    *engine;               /* profile name */
 	unsigned think_ms;             /* search time when the protocol gives none */
 	int      depth;                /* fixed search depth instead, 0 = none */
+	unsigned idle_timeout_ms;      /* no game in progress: close after this long silent, 0 = never */
+	unsigned game_idle_timeout_ms; /* the same with a game in progress */
 };
 
 struct config {
 	char   *log_path;              /* NULL = no trace log, "-" = stderr */
 	size_t  max_sessions;
+	size_t  max_sessions_per_peer; /* per client IP address, over all listeners */
 	size_t  max_line;
 	size_t  max_buffer;
 	size_t  nprofiles;

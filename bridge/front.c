@@ -1,8 +1,10 @@
 /*
  * front.c: the table of front ends (one row per protocol).
  */
+#include <stdio.h>
 #include <string.h>
 #include "adapters/trylobot/trylobot_front.h"
+#include "adapters/hub/hub_codec.h"
 #include "adapters/hub/hub_front.h"
 #include "adapters/uhp/uhp_session.h"
 #include "bridge/front.h"
@@ -19,6 +21,13 @@ static void uhp_free(void *s)
 	uhp_session_free(s);
 }
 
+/* "err WHY" and the "ok" that ends every UHP answer. */
+static size_t uhp_refusal(char *buf, size_t len, const char *why)
+{
+	int n = snprintf(buf, len, "err %s\nok\n", why);
+	return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
 static void *hub_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
 		     unsigned id, const struct engine_profile *profile,
 		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
@@ -31,10 +40,23 @@ static void hub_free(void *s)
 	hub_front_free(s);
 }
 
+static size_t hub_refusal(char *buf, size_t len, const char *why)
+{
+	int n = len > 1 ? hub_error_write(buf, len - 1, why) : -1;
+	if (n <= 0)
+		return 0;
+	buf[n++] = '\n';
+	buf[n] = 0;
+	return (size_t)n;
+}
+
 static const struct front fronts[] = {
-	{ .protocol = "uhp", .session_new = uhp_new, .session_free = uhp_free },
-	{ .protocol = "hub", .session_new = hub_new, .session_free = hub_free },
-	{ .protocol = "trylobot", .session_new = tb_front_session_new, .session_free = tb_front_session_free },
+	{ .protocol = "uhp", .session_new = uhp_new, .session_free = uhp_free,
+	  .refusal = uhp_refusal },
+	{ .protocol = "hub", .session_new = hub_new, .session_free = hub_free,
+	  .refusal = hub_refusal },
+	{ .protocol = "trylobot", .session_new = tb_front_session_new,
+	  .session_free = tb_front_session_free, .refusal = tb_front_refusal },
 };
 
 const struct front *front_find(const char *protocol)

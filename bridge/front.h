@@ -15,7 +15,8 @@ struct engine_profile;
 struct session_limits {
 	size_t   max_line;         /* bytes per input line (or frame), terminator excluded */
 	size_t   max_buffer;       /* output bytes queued before input reading pauses */
-	unsigned idle_timeout_ms;  /* 0 = none: close after this long without input */
+	unsigned idle_timeout_ms;  /* no game in progress: close after this long without input, 0 = never */
+	unsigned game_idle_timeout_ms; /* the same with a game in progress */
 	unsigned think_ms;         /* search time when the protocol sets none (0 = 1 s) */
 	int      depth;            /* fixed search depth instead, 0 = none */
 };
@@ -32,6 +33,10 @@ struct front {
 			     const struct session_limits *lim, front_closed_cb *closed, void *arg);
 	/* Safe at any time; no callback fires afterwards. */
 	void  (*session_free)(void *session);
+	/* The whole answer to a client refused before any session starts, in the
+	 * protocol's own error syntax: why (one ASCII sentence) into buf. Returns its
+	 * length (< len), 0 if it does not fit. */
+	size_t (*refusal)(char *buf, size_t len, const char *why);
 };
 
 /* The front end of a protocol, or NULL. */

@@ -30,12 +30,21 @@
 #include "bridge/proc.h"
 #include "bridge/server.h"
 
-#define SERVER_REFUSAL   "err Too many sessions.\nok\n"
 #define REFUSE_LINGER_MS 2000    /* how long a refused client may take to hang up */
+#define REFUSED_MAX      256     /* refusals lingering at once; beyond, closed at once */
+#define PEER_BUCKETS     1024    /* the per-address session count table */
 #define ACCEPT_PAUSE_MS  200     /* after EMFILE and friends */
 #define DRAIN_EXTRA_MS   1000
 
 struct server;
+
+/* Sessions of one client address (IPv4, or IPv6 with v4-mapped ones as IPv4). */
+struct peer {
+	struct peer *next;             /* in its bucket */
+	size_t       n;                /* live sessions */
+	uint8_t      family;
+	uint8_t      addr[16];
+};
 
 struct listener {
 	struct server              *srv;
@@ -54,6 +63,7 @@ struct conn {
 	void               *session;           /* NULL for a refused connection */
 	struct bufferevent *bev;               /* refused connection only */
 	struct event       *linger;            /* refused connection only */
+	struct peer        *peer;              /* live session only */
 	struct conn        *prev, *next;
 };
 
@@ -66,6 +76,8 @@ struct server {
 	struct conn        *sessions;          /* live sessions */
 	size_t              nsessions;
 	struct conn        *refused;           /* refusals being flushed */
+	size_t              nrefused;
+	struct peer        *peers[PEER_BUCKETS];
 	unsigned            next_id;
 	struct session_limits limits;
 };
@@ -89,21 +101,97 @@ static void conn_unlink(struct conn **head, struct conn *c)
 		c->next->prev = c->prev;
 }
 
+/* The address of sa as a peer key; 0, or -1 for a family without addresses. */
+static int peer_key(const struct sockaddr *sa, uint8_t *family, uint8_t addr[16])
+{
+	memset(addr, 0, 16);
+	if (sa->sa_family == AF_INET) {
+		memcpy(addr, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		*family = AF_INET;
+		return 0;
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(a)) {
+			memcpy(addr, a->s6_addr + 12, 4);
+			*family = AF_INET;
+		} else {
+			memcpy(addr, a->s6_addr, 16);
+			*family = AF_INET6;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static struct peer **peer_bucket(struct server *srv, uint8_t family, const uint8_t addr[16])
+{
+	uint32_t h = 2166136261u ^ family;    /* FNV-1a */
+	for (int i = 0; i < 16; i++)
+		h = (h ^ addr[i]) * 16777619u;
+	return &srv->peers[h % PEER_BUCKETS];
+}
+
+/* The entry of sa's address, created with n = 0 if new; NULL when out of memory or
+ * for an address-less family (not counted). */
+static struct peer *peer_get(struct server *srv, const struct sockaddr *sa)
+{
+	uint8_t family, addr[16];
+	if (peer_key(sa, &family, addr) < 0)
+		return NULL;
+	struct peer **b = peer_bucket(srv, family, addr);
+	for (struct peer *p = *b; p; p = p->next)
+		if (p->family == family && !memcmp(p->addr, addr, 16))
+			return p;
+	struct peer *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->family = family;
+	memcpy(p->addr, addr, 16);
+	p->next = *b;
+	*b = p;
+	return p;
+}
+
+/* Drops an entry whose last session ended. */
+static void peer_put(struct server *srv, struct peer *p)
+{
+	if (!p || p->n)
+		return;
+	for (struct peer **b = peer_bucket(srv, p->family, p->addr); *b; b = &(*b)->next) {
+		if (*b == p) {
+			*b = p->next;
+			free(p);
+			return;
+		}
+	}
+}
+
+/* Unlinks and frees a live session, its peer count with it. */
+static void session_drop(struct server *srv, struct conn *c)
+{
+	conn_unlink(&srv->sessions, c);
+	srv->nsessions--;
+	if (c->peer) {
+		c->peer->n--;
+		peer_put(srv, c->peer);
+	}
+	c->front->session_free(c->session);
+	free(c);
+}
+
 static void session_closed(void *arg)
 {
 	struct conn *c = arg;
-	struct server *srv = c->srv;
 
 	log_note(c->id, "session closed");
-	conn_unlink(&srv->sessions, c);
-	srv->nsessions--;
-	c->front->session_free(c->session);
-	free(c);
+	session_drop(c->srv, c);
 }
 
 static void refused_free(struct conn *c)
 {
 	conn_unlink(&c->srv->refused, c);
+	c->srv->nrefused--;
 	if (c->bev)
 		bufferevent_free(c->bev);
 	if (c->linger)
@@ -137,12 +225,21 @@ static void refused_timeout(evutil_socket_t fd, short what, void *arg)
 	refused_free(arg);
 }
 
-static void server_refuse(struct server *srv, evutil_socket_t fd, unsigned id)
+/* Answers a refused client in its listener's protocol (why: one sentence), then
+ * closes. A flood of refusals costs no more than REFUSED_MAX descriptors. */
+static void server_refuse(struct server *srv, const struct front *front, evutil_socket_t fd,
+			  unsigned id, const char *why)
 {
-	struct conn *c = calloc(1, sizeof *c);
 	struct timeval tv = { REFUSE_LINGER_MS / 1000, (REFUSE_LINGER_MS % 1000) * 1000 };
+	char answer[512];
+	size_t len = front->refusal(answer, sizeof answer, why);
 
-	log_note(id, "refused: %zu sessions already", srv->nsessions);
+	log_note(id, "refused: %s", why);
+	if (srv->nrefused >= REFUSED_MAX || len == 0) {
+		evutil_closesocket(fd);
+		return;
+	}
+	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
 		evutil_closesocket(fd);
 		return;
@@ -150,6 +247,7 @@ static void server_refuse(struct server *srv, evutil_socket_t fd, unsigned id)
 	c->srv = srv;
 	c->id = id;
 	conn_link(&srv->refused, c);
+	srv->nrefused++;
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->linger = evtimer_new(srv->base, refused_timeout, c);
 	if (!c->bev || !c->linger) {
@@ -160,8 +258,14 @@ static void server_refuse(struct server *srv, evutil_socket_t fd, unsigned id)
 	}
 	bufferevent_setcb(c->bev, refused_read, refused_written, refused_event, c);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	log_proto(id, LOG_CLIENT_OUT, "err Too many sessions.", 22);
-	bufferevent_write(c->bev, SERVER_REFUSAL, strlen(SERVER_REFUSAL));
+	/* One trace entry per line, as sessions write them. */
+	for (const char *p = answer, *nl; p < answer + len; p = nl + 1) {
+		nl = memchr(p, '\n', len - (size_t)(p - answer));
+		if (!nl)
+			nl = answer + len;
+		log_proto(id, LOG_CLIENT_OUT, p, (size_t)(nl - p));
+	}
+	bufferevent_write(c->bev, answer, len);
 	evtimer_add(c->linger, &tv);
 }
 
@@ -183,14 +287,20 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
 		port = ntohs(in6->sin6_port);
 	}
+	log_note(id, "connection from %s port %u on %s", host, port, l->conf->name);
 	if (srv->nsessions >= srv->conf->max_sessions) {
-		server_refuse(srv, fd, id);
+		server_refuse(srv, l->front, fd, id, "Too many sessions.");
 		return;
 	}
-	log_note(id, "connection from %s port %u on %s", host, port, l->conf->name);
+	struct peer *peer = peer_get(srv, sa);
+	if (peer && peer->n >= srv->conf->max_sessions_per_peer) {
+		server_refuse(srv, l->front, fd, id, "Too many sessions from this address.");
+		return;
+	}
 
 	struct conn *c = calloc(1, sizeof *c);
 	if (!c) {
+		peer_put(srv, peer);
 		evutil_closesocket(fd);
 		return;
 	}
@@ -199,6 +309,7 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	struct bufferevent *bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (!bev) {
+		peer_put(srv, peer);
 		evutil_closesocket(fd);
 		free(c);
 		return;
@@ -211,11 +322,15 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 					   session_closed, c);
 	if (!c->session) {
 		log_note(id, "cannot start a session");
+		peer_put(srv, peer);
 		free(c);
 		return;
 	}
 	conn_link(&srv->sessions, c);
 	srv->nsessions++;
+	c->peer = peer;
+	if (peer)
+		peer->n++;
 }
 
 static void listener_resume(evutil_socket_t fd, short what, void *arg)
@@ -263,6 +378,8 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	l->limits = srv->limits;
 	l->limits.think_ms = lc->think_ms;
 	l->limits.depth = lc->depth;
+	l->limits.idle_timeout_ms = lc->idle_timeout_ms;
+	l->limits.game_idle_timeout_ms = lc->game_idle_timeout_ms;
 	l->front = front_find(lc->protocol);
 	if (!l->front) {
 		fprintf(stderr, "hivebridge: listener %s: protocol %s is not served yet\n",
@@ -355,13 +472,8 @@ static void server_teardown(struct server *srv)
 	}
 	free(srv->listeners);
 	srv->listeners = NULL;
-	while (srv->sessions) {
-		struct conn *c = srv->sessions;
-		conn_unlink(&srv->sessions, c);
-		srv->nsessions--;
-		c->front->session_free(c->session);
-		free(c);
-	}
+	while (srv->sessions)
+		session_drop(srv, srv->sessions);
 	while (srv->refused)
 		refused_free(srv->refused);
 	if (srv->sigint)
@@ -386,7 +498,6 @@ int server_run(struct config *c)
 	srv.conf = c;
 	srv.limits.max_line = c->max_line;
 	srv.limits.max_buffer = c->max_buffer;
-	srv.limits.idle_timeout_ms = 0;
 
 	/* Before the base: the built-in engine hands results over from its threads. */
 	if (evthread_use_pthreads() < 0) {

@@ -6,6 +6,8 @@
 #include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "bridge/log.h"
 #include "bridge/session_io.h"
@@ -191,9 +193,56 @@ static void close_event(evutil_socket_t fd, short what, void *arg)
 		io->closed(io->closed_arg);   /* may free the session, io with it */
 }
 
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void read_cb(struct bufferevent *bev, void *arg)
 {
-	io_process(arg);
+	struct session_io *io = arg;
+	io->last_input_ms = mono_ms();
+	io_process(io);
+}
+
+static struct timeval ms_timeval(unsigned ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	return tv;
+}
+
+/* The read time-out that fires first: the shorter of the two non-zero limits. */
+static unsigned idle_first_ms(const struct session_limits *lim)
+{
+	unsigned a = lim->idle_timeout_ms, b = lim->game_idle_timeout_ms;
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* The read time-out fired: close if the session has been silent for longer than the
+ * limit that applies now, else wait out the rest. */
+static void idle_check(struct session_io *io)
+{
+	if (io->ops->busy ? io->ops->busy(io->arg) : !io->ops->ready(io->arg)) {
+		/* Waiting for the engine is not idleness. */
+		bufferevent_enable(io->in, EV_READ);
+		return;
+	}
+	int game = io->ops->in_game && io->ops->in_game(io->arg);
+	unsigned limit = game ? io->lim.game_idle_timeout_ms : io->lim.idle_timeout_ms;
+	uint64_t silent = mono_ms() - io->last_input_ms;
+	if (limit && silent >= limit) {
+		log_note(io->id, "idle time-out: %llu ms without input%s", (unsigned long long)silent,
+			 game ? " in a game" : "");
+		session_io_finish(io, 1);
+		return;
+	}
+	/* Not yet (or never): look again when the applicable limit could be reached. */
+	unsigned wait = limit ? limit - (unsigned)silent : idle_first_ms(&io->lim);
+	struct timeval tv = ms_timeval(wait ? wait : 1);
+	bufferevent_set_timeouts(io->in, &tv, NULL);
+	bufferevent_enable(io->in, EV_READ);
 }
 
 static void write_cb(struct bufferevent *bev, void *arg)
@@ -219,13 +268,7 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 	struct session_io *io = arg;
 
 	if (what & BEV_EVENT_TIMEOUT) {
-		if (io->ops->busy ? io->ops->busy(io->arg) : !io->ops->ready(io->arg)) {
-			/* Waiting for the engine is not idleness. */
-			bufferevent_enable(io->in, EV_READ);
-			return;
-		}
-		log_note(io->id, "idle time-out");
-		session_io_finish(io, 1);
+		idle_check(io);
 		return;
 	}
 	if (what & BEV_EVENT_ERROR) {
@@ -262,6 +305,7 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 	io->arg = arg;
 	io->closed = closed;
 	io->closed_arg = closed_arg;
+	io->last_input_ms = mono_ms();
 	io->process_ev = event_new(base, -1, 0, process_event, io);
 	io->close_ev = event_new(base, -1, 0, close_event, io);
 	if (!io->process_ev || !io->close_ev) {
@@ -276,9 +320,8 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 	bufferevent_setwatermark(in, EV_READ, 0,
 				 ops->line ? io->lim.max_line + SESSION_IO_LINE_SLACK : ops->read_high);
 	bufferevent_setwatermark(out, EV_WRITE, io->lim.max_buffer / 2, 0);
-	if (io->lim.idle_timeout_ms) {
-		struct timeval tv = { (time_t)(io->lim.idle_timeout_ms / 1000),
-				      (suseconds_t)(io->lim.idle_timeout_ms % 1000) * 1000 };
+	if (idle_first_ms(&io->lim)) {
+		struct timeval tv = ms_timeval(idle_first_ms(&io->lim));
 		bufferevent_set_timeouts(in, &tv, NULL);
 	}
 	bufferevent_enable(out, EV_WRITE);

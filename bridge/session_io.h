@@ -7,7 +7,8 @@
  *     or raw access to the input buffer (raw mode, for framed protocols);
  *   - back-pressure: input pauses while more than max_buffer bytes of answers are
  *     unread, and resumes once half of them are gone;
- *   - idle time-out (not while an engine command is outstanding), input EOF (finish
+ *   - idle time-out (not while an engine command is outstanding; idle_timeout_ms,
+ *     or game_idle_timeout_ms while the protocol says a game is in progress), input EOF (finish
  *     the queued work, then close), I/O errors;
  *   - closing: flush what is queued, then fire the closed callback from an event of
  *     its own, so the owner may free the session inside it.
@@ -18,6 +19,7 @@
 #define BRIDGE_SESSION_IO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "bridge/front.h"
 
 struct event;
@@ -41,6 +43,9 @@ struct session_io_ops {
 	/* Raw mode (line == NULL): take what can be taken off in. 1: call again, 0: no
 	 * more for now, -1: stop (the session called session_io_finish). */
 	int   (*input)(void *arg, struct evbuffer *in);
+	/* Optional: whether a game is in progress, so that a silence is measured against
+	 * game_idle_timeout_ms rather than idle_timeout_ms. NULL: never. */
+	int   (*in_game)(void *arg);
 	/* Optional: the input ended and was all handled; the session closes next. */
 	void  (*eof)(void *arg);
 	/* Optional: the session is finishing (called by every session_io_finish that
@@ -69,6 +74,7 @@ struct session_io {
 	int                    paused;       /* output over max_buffer */
 	int                    finishing;    /* flush, then close */
 	int                    closed_fired;
+	uint64_t               last_input_ms; /* CLOCK_MONOTONIC of the last bytes read */
 
 	struct event          *process_ev;   /* resume taking input */
 	struct event          *close_ev;     /* fire the closed callback */

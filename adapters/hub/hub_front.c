@@ -916,8 +916,16 @@ static void io_finishing(void *arg)
 		engine_stop(s->engine);
 }
 
+/* A position set and not over: a game in progress (idle time-outs). */
+static int io_in_game(void *arg)
+{
+	const struct hub_front *s = arg;
+	return s->have_pos && !hive_game_over(&s->game.board);
+}
+
 static const struct session_io_ops hub_io_ops = {
 	.ready = io_ready,
+	.in_game = io_in_game,
 	.busy = io_busy,
 	.line = io_line,
 	.too_long = io_too_long,

@@ -75,6 +75,7 @@ struct tb_front {
 
 	struct event          *stop_ev;      /* think time over: ask the engine to stop */
 	struct event          *abandon_ev;   /* no move in time: answer without it */
+	int                    in_game;      /* the last Choose Turn listed moves */
 };
 
 /* Frames msg, queues it for the client and logs it; consumes msg. */
@@ -380,6 +381,8 @@ static int cmd_choose_turn(struct tb_front *s)
 	char *cause = NULL;
 	uint64_t soft = 0, hard;
 
+	/* The core keeps its connection open while its player thinks. */
+	s->in_game = possible->n > 0;
 	if (possible->n == 0) {
 		/* possible_turns null: the game is over and nothing can be answered. */
 		out_error(s, "Choose Turn: possible_turns is empty (is the game over?)");
@@ -526,8 +529,15 @@ static void io_eof(void *arg)
 		log_note(s->id, "client closed inside a frame");
 }
 
+static int io_in_game(void *arg)
+{
+	const struct tb_front *s = arg;
+	return s->in_game;
+}
+
 static const struct session_io_ops tb_io_ops = {
 	.ready = io_ready,
+	.in_game = io_in_game,
 	.input = io_input,
 	.eof = io_eof,
 	.read_high = READ_HIGH,
@@ -593,4 +603,21 @@ void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
 void tb_front_session_free(void *session)
 {
 	tb_front_free(session);
+}
+
+size_t tb_front_refusal(char *buf, size_t len, const char *why)
+{
+	char msg[TB_ERR_MAX + 64];
+	size_t n = 0;
+
+	snprintf(msg, sizeof msg, "Error: %s", why);
+	cJSON *o = tb_error_json(msg);
+	char *frame = o ? tb_frame_build(o, &n) : NULL;
+	cJSON_Delete(o);
+	if (!frame || n >= len)
+		n = 0;
+	else
+		memcpy(buf, frame, n + 1);
+	free(frame);
+	return n;
 }

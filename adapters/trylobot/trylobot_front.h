@@ -41,5 +41,8 @@ void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
 			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
 			   const struct session_limits *lim, front_closed_cb *closed, void *arg);
 void  tb_front_session_free(void *session);
+/* json-socket's error frame for a client refused before any session (struct front's
+ * refusal): "Error: WHY" into buf; its length, or 0 if it does not fit. */
+size_t tb_front_refusal(char *buf, size_t len, const char *why);
 
 #endif

@@ -568,8 +568,16 @@ static void io_too_long(void *arg)
 	out_str(s, "ok");
 }
 
+/* A game is in progress from newgame until it ends: its silence may last longer. */
+static int io_in_game(void *arg)
+{
+	const struct uhp_session *s = arg;
+	return s->have_game && !hive_game_over(&s->game.board);
+}
+
 static const struct session_io_ops uhp_io_ops = {
 	.ready = io_ready,
+	.in_game = io_in_game,
 	.line = io_line,
 	.too_long = io_too_long,
 	.max_line_default = 65536,

@@ -306,10 +306,10 @@ int main(int argc, char **argv)
 	int cfd = mkstemp(conf);
 	if (cfd < 0)
 		return 1;
-	dprintf(cfd, "[daemon]\nmax_sessions = %d\n[engine fake]\ncommand = %s\n"
+	dprintf(cfd, "[daemon]\nmax_sessions = %d\nmax_sessions_per_peer = %d\n[engine fake]\ncommand = %s\n"
 		"[engine builtin]\nhash_mb = 1\n"
 		"[listen uhp]\nport = 0\nengine = fake\n[listen idle]\nport = 0\nengine = builtin\n",
-		HOLD + 100, fake);
+		HOLD + 100, HOLD + 100, fake);
 	close(cfd);
 	char *dargv[] = { hb, "serve", "--config", conf, NULL };
 	int dto, dout, derr;

@@ -21,6 +21,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cat >"$tmp/conf" <<EOF
 [daemon]
 max_sessions = $((SESSIONS + 10))
+max_sessions_per_peer = $((SESSIONS + 10))
 [engine builtin]
 hash_mb = 1
 [listen uhp]
