@@ -6,6 +6,7 @@
 #include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -16,6 +17,8 @@
 #define SESSION_IO_MAX_BUFFER_DEFAULT ((size_t)1 << 20)
 /* Read watermark slack over max_line: room for the CR LF of one maximal line. */
 #define SESSION_IO_LINE_SLACK 64
+/* After a flushed close, how long a client may take to see our FIN and hang up. */
+#define SESSION_IO_LINGER_MS 2000
 
 static int io_ready(struct session_io *io)
 {
@@ -200,9 +203,33 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The answers are out: half-close a socket and drop what the client still sends
+ * until it hangs up (or the linger ends), so that closing with unread input never
+ * resets the connection before the client has read them. */
+static void io_linger(struct session_io *io)
+{
+	struct timeval tv = { SESSION_IO_LINGER_MS / 1000, (SESSION_IO_LINGER_MS % 1000) * 1000 };
+	evutil_socket_t fd = io->in == io->out ? bufferevent_getfd(io->in) : -1;
+
+	if (io->lingering || fd < 0 || io->eof || shutdown(fd, SHUT_WR) < 0) {
+		event_active(io->close_ev, EV_READ, 0);
+		return;
+	}
+	io->lingering = 1;
+	evbuffer_drain(bufferevent_get_input(io->in), evbuffer_get_length(bufferevent_get_input(io->in)));
+	bufferevent_set_timeouts(io->in, NULL, NULL);
+	bufferevent_setwatermark(io->in, EV_READ, 0, 0);
+	bufferevent_enable(io->in, EV_READ);
+	event_add(io->close_ev, &tv);
+}
+
 static void read_cb(struct bufferevent *bev, void *arg)
 {
 	struct session_io *io = arg;
+	if (io->lingering) {
+		evbuffer_drain(bufferevent_get_input(bev), evbuffer_get_length(bufferevent_get_input(bev)));
+		return;
+	}
 	io->last_input_ms = mono_ms();
 	io_process(io);
 }
@@ -252,7 +279,7 @@ static void write_cb(struct bufferevent *bev, void *arg)
 
 	if (io->finishing) {
 		if (left == 0)
-			event_active(io->close_ev, EV_READ, 0);
+			io_linger(io);
 		return;
 	}
 	if (io->paused && left <= io->lim.max_buffer / 2) {
@@ -267,6 +294,11 @@ static void event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct session_io *io = arg;
 
+	if (io->lingering) {
+		/* The client hung up (or failed): done. */
+		event_active(io->close_ev, EV_READ, 0);
+		return;
+	}
 	if (what & BEV_EVENT_TIMEOUT) {
 		idle_check(io);
 		return;

@@ -372,6 +372,9 @@ static int reserve(struct tb_reader *r, size_t need)
 	size_t cap = r->cap ? r->cap : 256;
 	while (cap < need)
 		cap *= 2;
+	/* Doubling stops at the largest payload (and its NUL). */
+	if (cap > r->max + 2 && need <= r->max + 2)
+		cap = r->max + 2;
 	char *b = realloc(r->buf, cap);
 	if (!b)
 		return -1;
@@ -414,6 +417,9 @@ static int header_byte(struct tb_reader *r, uint8_t c)
 static int payload_byte(struct tb_reader *r, uint8_t c)
 {
 	char shown[16];
+	/* N counts UTF-16 units, up to three bytes each: bound the bytes held too. */
+	if (r->len >= r->max)
+		return fail(r, "frame payload exceeds the maximum of %zu bytes", r->max);
 	if (reserve(r, r->len + 2))
 		return fail(r, "out of memory");
 	if (r->need) {
@@ -662,7 +668,7 @@ static int add_or_nomem(struct ctx *x, struct tb_turns *l, const struct tb_turn 
 		set_err(x->err, x->errlen, "possible_turns: more than %d entries", POSSIBLE_MAX);
 		return -1;
 	}
-	if (tb_turns_add_unique(l, t)) {
+	if (tb_turns_add(l, t)) {
 		set_err(x->err, x->errlen, "out of memory");
 		return -1;
 	}
@@ -713,7 +719,96 @@ static int parse_dsts(struct ctx *x, const cJSON *arr, const char *path, struct 
 	return 0;
 }
 
+/* A turn with the fields its type does not use cleared, so that equal turns
+ * (tb_turn_eq) compare equal field by field. */
+static struct tb_turn turn_key(const struct tb_turn *t)
+{
+	struct tb_turn k;
+	memset(&k, 0, sizeof k);
+	k.type = t->type;
+	if (t->type == TB_PLACEMENT)
+		k.bug = t->bug;
+	if (t->type == TB_ABILITY)
+		k.user = t->user;
+	if (t->type == TB_MOVEMENT || t->type == TB_ABILITY)
+		k.src = t->src;
+	if (t->type != TB_FORFEIT)
+		k.dst = t->dst;
+	return k;
+}
+
+struct keyed_turn {
+	struct tb_turn key;
+	size_t         at;
+};
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+/* Field by field: struct copies need not keep padding bytes, so no memcmp. */
+static int key_cmp(const struct tb_turn *x, const struct tb_turn *y)
+{
+	int c;
+	if ((c = CMP(x->type, y->type)) || (c = CMP(x->bug, y->bug)) ||
+	    (c = CMP(x->user.row, y->user.row)) || (c = CMP(x->user.col, y->user.col)) ||
+	    (c = CMP(x->src.row, y->src.row)) || (c = CMP(x->src.col, y->src.col)) ||
+	    (c = CMP(x->dst.row, y->dst.row)))
+		return c;
+	return CMP(x->dst.col, y->dst.col);
+}
+
+static int keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed_turn *x = a, *y = b;
+	int c = key_cmp(&x->key, &y->key);
+	return c ? c : CMP(x->at, y->at);
+}
+
+/* Drops repeated turns, keeping the first of each in its place: a sort, so that a
+ * long list costs n log n, not n^2. -1 when memory runs out. */
+static int turns_dedup(struct tb_turns *l)
+{
+	if (l->n < 2)
+		return 0;
+	struct keyed_turn *k = malloc(l->n * sizeof *k);
+	unsigned char *drop = calloc(l->n, 1);
+	if (!k || !drop) {
+		free(k);
+		free(drop);
+		return -1;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		k[i].key = turn_key(&l->v[i]);
+		k[i].at = i;
+	}
+	qsort(k, l->n, sizeof *k, keyed_cmp);
+	for (size_t i = 1; i < l->n; i++)
+		if (!key_cmp(&k[i].key, &k[i - 1].key))
+			drop[k[i].at] = 1;
+	size_t n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (!drop[i])
+			l->v[n++] = l->v[i];
+	l->n = n;
+	free(k);
+	free(drop);
+	return 0;
+}
+
+static int parse_possible_all(struct ctx *x, const cJSON *pt, struct tb_turns *out);
+
 static int parse_possible(struct ctx *x, const cJSON *pt, struct tb_turns *out)
+{
+	if (parse_possible_all(x, pt, out))
+		return -1;
+	if (turns_dedup(out)) {
+		set_err(x->err, x->errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Every listed turn, repeats included (parse_possible drops them). */
+static int parse_possible_all(struct ctx *x, const cJSON *pt, struct tb_turns *out)
 {
 	const cJSON *j;
 	if (!pt || cJSON_IsNull(pt))
@@ -930,10 +1025,90 @@ static int opt_ms(struct ctx *x, const cJSON *obj, const char *key, int64_t *v)
 	return 0;
 }
 
+/* The raw token of the top-level member key of a JSON object text that cJSON has
+ * accepted (so the scan needs no error checks beyond staying in bounds). The first
+ * member named key wins, as in cJSON_GetObjectItemCaseSensitive. Malloc'd, or NULL. */
+static const char *skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static const char *string_end(const char *p, const char *e)
+{
+	for (p++; p < e; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return e;
+}
+
+static const char *value_end(const char *p, const char *e)
+{
+	int depth = 0;
+	while (p < e) {
+		char c = *p;
+		if (c == '"') {
+			p = string_end(p, e);
+			if (!depth)
+				return p;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (!depth)
+				return p;
+			if (!--depth)
+				return p + 1;
+		} else if (!depth && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+			return p;
+		}
+		p++;
+	}
+	return p;
+}
+
+static int key_is(const char *tok, size_t n, const char *key)
+{
+	if (!memchr(tok, '\\', n))
+		return n == strlen(key) + 2 && !memcmp(tok + 1, key, n - 2);
+	cJSON *k = cJSON_ParseWithLength(tok, n);
+	int eq = cJSON_IsString(k) && !strcmp(k->valuestring, key);
+	cJSON_Delete(k);
+	return eq;
+}
+
+static char *raw_member(const char *json, size_t len, const char *key)
+{
+	const char *e = json + len, *p = skip_ws(json, e);
+	if (p == e || *p != '{')
+		return NULL;
+	for (p = skip_ws(p + 1, e); p < e && *p == '"';) {
+		const char *k = p, *kend = string_end(p, e);
+		p = skip_ws(kend, e);
+		if (p == e || *p != ':')
+			return NULL;
+		const char *v = skip_ws(p + 1, e), *vend = value_end(v, e);
+		if (key_is(k, (size_t)(kend - k), key))
+			return strndup(v, (size_t)(vend - v));
+		p = skip_ws(vend, e);
+		if (p == e || *p != ',')
+			return NULL;
+		p = skip_ws(p + 1, e);
+	}
+	return NULL;
+}
+
 void tb_request_free(struct tb_request *rq)
 {
 	free(rq->request_id);
 	free(rq->game_id);
+	free(rq->request_id_json);
+	free(rq->game_id_json);
 	free(rq->system_version);
 	tb_state_free(&rq->state);
 	memset(rq, 0, sizeof *rq);
@@ -968,6 +1143,11 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 	    opt_ms(&x, root, "request_timestamp", &rq->request_timestamp) ||
 	    opt_ms(&x, root, "response_deadline", &rq->response_deadline))
 		goto fail;
+	if ((rq->request_id && !(rq->request_id_json = raw_member(json, len, "request_id"))) ||
+	    (rq->game_id && !(rq->game_id_json = raw_member(json, len, "game_id")))) {
+		set_err(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (rq->type == TB_REQ_CHOOSE_TURN) {
 		j = need_member(&x, root, "game_state", "Choose Turn request");
 		if (!j || parse_state(&x, j, &rq->state))
@@ -1142,6 +1322,26 @@ cJSON *tb_error_json(const char *msg)
 		return NULL;
 	}
 	return o;
+}
+
+static int echo_id(cJSON *msg, const char *key, const char *raw)
+{
+	if (!raw || !cJSON_GetObjectItemCaseSensitive(msg, key))
+		return 0;
+	cJSON *r = cJSON_CreateRaw(raw);
+	if (!r)
+		return -1;
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(msg, key, r)) {
+		cJSON_Delete(r);
+		return -1;
+	}
+	return 0;
+}
+
+int tb_echo_ids(cJSON *msg, const struct tb_request *rq)
+{
+	return echo_id(msg, "response_id", rq->request_id_json) ||
+	       echo_id(msg, "game_id", rq->game_id_json) ? -1 : 0;
 }
 
 /* The object member for a position key, created as an empty array/object if new. */

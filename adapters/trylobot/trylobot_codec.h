@@ -16,7 +16,8 @@
 #include <cJSON.h>
 #include "core/board.h"
 
-#define TB_FRAME_MAX_DEFAULT (1u << 20)   /* largest N accepted, in UTF-16 units */
+#define TB_FRAME_MAX_DEFAULT (1u << 20)   /* largest N accepted, in UTF-16 units, and
+                                            * largest payload, in bytes */
 #define TB_ERR_MAX           192           /* room for any error message we write */
 
 /*
@@ -25,7 +26,7 @@
 
 /* A streaming frame reader: feed it any chunks; it hands back whole frames. */
 struct tb_reader {
-	size_t   max;         /* largest N accepted */
+	size_t   max;         /* largest N accepted, and payload bytes held */
 	int      state;       /* header, payload, error */
 	size_t   want;        /* N of the frame being read */
 	size_t   units;       /* UTF-16 units of payload seen so far */
@@ -123,6 +124,9 @@ struct tb_request {
 	int             type;                    /* enum tb_request_type */
 	char           *request_id;              /* owned, NULL if absent */
 	char           *game_id;                 /* owned, NULL if absent */
+	/* The same two as JSON string tokens, exactly as sent (an id may hold \u0000,
+	 * where the C strings above end): what answers echo. Owned, NULL if absent. */
+	char           *request_id_json, *game_id_json;
 	char           *system_version;          /* owned, NULL if absent */
 	int64_t         request_timestamp;       /* epoch ms, 0 if absent */
 	int64_t         response_deadline;       /* epoch ms, 0 if null or absent */
@@ -209,5 +213,8 @@ cJSON *tb_possible_json(const struct tb_turns *possible);
 cJSON *tb_request_json(const struct tb_request *rq);
 /* json-socket's error frame {"success":false,"error":msg}. */
 cJSON *tb_error_json(const char *msg);
+/* Makes msg's "response_id" and "game_id" (those it has) rq's ids exactly as sent;
+ * 0, or -1 when memory runs out. */
+int    tb_echo_ids(cJSON *msg, const struct tb_request *rq);
 
 #endif

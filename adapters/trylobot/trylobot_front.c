@@ -78,11 +78,12 @@ struct tb_front {
 	int                    in_game;      /* the last Choose Turn listed moves */
 };
 
-/* Frames msg, queues it for the client and logs it; consumes msg. */
+/* Frames msg, queues it for the client and logs it; consumes msg. The ids it
+ * carries are the request's, exactly as sent. */
 static void out_msg(struct tb_front *s, cJSON *msg)
 {
 	size_t len;
-	char *frame = msg ? tb_frame_build(msg, &len) : NULL;
+	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
 	cJSON_Delete(msg);
 	if (!frame) {
 		/* Nothing sensible can be sent: the core will wait; say so in the log. */

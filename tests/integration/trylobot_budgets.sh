@@ -1,0 +1,101 @@
+#!/bin/sh
+# trylobot_budgets.sh: the Trylobot listener's edges.
+#   - ids holding \u0000 are echoed exactly (request_id in a Greetings answer,
+#     request_id and game_id in a Choose Turn answer), not cut at the NUL;
+#   - a frame whose payload outgrows the bound in bytes (N counts UTF-16 units, up
+#     to three bytes each) is refused with an error frame once the bound is passed,
+#     not buffered up to 3 MiB, and the connection is closed;
+#   - a possible_turns of 8192 repeated entries is answered with a listed turn.
+set -u
+: "${HIVEBRIDGE:?}"
+DATA=${HIVE_DATA:-../shared/data}
+tmp=$(mktemp -d)
+daemon=
+cleanup() {
+	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+[ -f "$DATA/trylobot/choose-turn-first.frame" ] || fail "no $DATA/trylobot/choose-turn-first.frame"
+cat >"$tmp/conf" <<EOF
+[engine builtin]
+hash_mb = 1
+[listen uhp]
+port = 0
+[listen tb]
+protocol = trylobot
+port = 0
+depth = 1
+EOF
+"$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err" &
+daemon=$!
+i=0
+until grep -q '^listening on .* (trylobot)' "$tmp/err"; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
+	[ $i -lt 100 ] || fail "serve did not start listening"
+	sleep 0.1
+	i=$((i + 1))
+done
+port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/err")
+
+timeout 60 python3 - "$port" "$DATA/trylobot/choose-turn-first.frame" <<'EOF' || { tail -n 20 "$tmp/log"; fail "client"; }
+import json, socket, sys
+
+port, first = int(sys.argv[1]), sys.argv[2]
+
+def connect():
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    return s, s.makefile("rb")
+
+def send(s, obj):
+    text = json.dumps(obj, separators=(",", ":"))    # ASCII: \u0000 stays escaped
+    s.sendall(b"%d#%s" % (len(text), text.encode()))
+
+def frame(f):
+    head = b""
+    while not head.endswith(b"#"):
+        c = f.read(1)
+        if not c:
+            return None
+        head += c
+    return json.loads(f.read(int(head[:-1])))
+
+s, f = connect()
+rid = "a\u0000b\u0000"
+send(s, {"request_type": "Greetings", "request_id": rid, "system_version": "0.1.0"})
+a = frame(f)
+assert a["response_id"] == rid, a
+req = json.loads(open(first).read().split("#", 1)[1])
+req["request_id"], req["game_id"] = "r\u0000id", "\u0000g"
+send(s, req)
+a = frame(f)
+assert a.get("response_id") == "r\u0000id" and a.get("game_id") == "\u0000g", a
+print("ids with \\u0000 echoed: ok")
+
+# 8192 entries, all the same placement: answered with it.
+dup = json.loads(json.dumps(req))
+dup["game_state"]["possible_turns"] = {"Placement": {"piece_types": ["Spider"],
+                                                     "positions": ["0,0"] * 8192}}
+send(s, dup)
+a = frame(f)
+assert a.get("turn_type") == "Placement" and a.get("destination") == "0,0", a
+print("8192 repeated possible_turns: ok")
+f.close(); s.close()
+
+# 1,048,576 units announced, sent as two-byte characters: the bytes pass 1 MiB
+# halfway through the units.
+s, f = connect()
+s.sendall(b"1048576#\"")
+try:
+    s.sendall("\u00e9".encode() * (600 * 1024))
+except (BrokenPipeError, ConnectionResetError):
+    pass
+a = frame(f)
+assert a is not None and a.get("success") is False and "bytes" in a.get("error", ""), a
+assert f.read(1) == b"", "connection not closed after a framing error"
+print("oversized frame refused: %s: ok" % a["error"])
+EOF
+kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+echo "trylobot_budgets: ok"
