@@ -2,6 +2,9 @@
 # run.sh: builds every tests/fuzz/fuzz_*.c with clang's libFuzzer, ASan and UBSan
 # against the pure libraries (core/ and adapters/, as an archive so a target links
 # only what it uses) in build-fuzz/, then runs each for ${FUZZ_SECONDS:-30} seconds.
+# bridge/config.c (and util.c) join them for the INI target. Seeds are written into
+# build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
+# conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
 # Skips cleanly (exit 0) when clang or libFuzzer is missing. Crashes land in
 # build-fuzz/crash-<target>-*; replay one with the gcc build: cc -I. tests/fuzz/X.c ...
 set -u
@@ -10,8 +13,10 @@ cd "$top" || exit 1
 B=build-fuzz
 CLANG=${CLANG:-clang}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
+MAX_LEN=${FUZZ_MAX_LEN:-65536}
+DATA=${HIVE_DATA:-$top/../shared/data}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson 2>/dev/null)"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson inih 2>/dev/null)"
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "fuzz: $CLANG not found, skipping"
@@ -29,7 +34,7 @@ fi
 # (and said so): it can only matter to a target that needs it, whose link then fails.
 rm -f "$B/libfuzz.a"
 objs=""
-for src in core/*.c adapters/*/*.c; do
+for src in core/*.c adapters/*/*.c bridge/config.c bridge/util.c; do
 	[ -f "$src" ] || continue
 	obj="$B/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
 	if "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer-no-link -c "$src" -o "$obj" 2>"$B/obj/err"; then
@@ -40,20 +45,38 @@ for src in core/*.c adapters/*/*.c; do
 done
 ar rcs "$B/libfuzz.a" $objs
 
+# Seeds: one file per line of the shared reference data (a GameString, then the
+# move of its test case on a second line), the Trylobot frames, the example config.
+seeds() {
+	rm -rf "$B/seed"
+	mkdir -p "$B/seed/fuzz_notation" "$B/seed/fuzz_trylobot" "$B/seed/fuzz_config"
+	if [ -d "$DATA/mzinga" ]; then
+		cat "$DATA"/mzinga/*.csv | tr -d '\r' | grep -v '^\(#\|\xef\)' | awk -F '\t' -v d="$B/seed/fuzz_notation" \
+			'NF && n < 2000 { f = d "/s" n++; printf "%s\n%s", $1, $2 > f; close(f) }'
+	fi
+	[ -d "$DATA/trylobot" ] && cp "$DATA"/trylobot/*.frame "$B/seed/fuzz_trylobot/" 2>/dev/null
+	cp conf/hivebridge.conf "$B/seed/fuzz_config/example.conf"
+	printf '[daemon]\nmax_sessions_per_peer = 4\n[listen x]\nidle_timeout = 0\ngame_idle_timeout = 2.5\n' \
+		>"$B/seed/fuzz_config/keys.conf"
+}
+seeds
+
 status=0
 for t in tests/fuzz/fuzz_*.c; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .c)
 	if ! "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer -DFUZZING_ENGINE "$t" "$B/libfuzz.a" \
-		$(pkg-config --libs libevent libcjson 2>/dev/null) -lm -o "$B/$name"; then
+		$(pkg-config --libs libevent libcjson inih 2>/dev/null) -lm -o "$B/$name"; then
 		echo "FAIL $name: does not build"
 		status=1
 		continue
 	fi
 	mkdir -p "$B/corpus/$name"
 	echo "fuzz: $name for ${SECONDS_EACH}s"
-	if "$B/$name" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 -print_final_stats=1 \
-		-artifact_prefix="$B/crash-$name-" "$B/corpus/$name" >"$B/$name.log" 2>&1; then
+	seed="$B/seed/$name"
+	[ -d "$seed" ] || seed=
+	if "$B/$name" -max_total_time="$SECONDS_EACH" -max_len="$MAX_LEN" -timeout=10 -print_final_stats=1 \
+		-artifact_prefix="$B/crash-$name-" "$B/corpus/$name" $seed >"$B/$name.log" 2>&1; then
 		echo "PASS $name ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$B/$name.log" | sed 's/.*: //') runs)"
 	else
 		echo "FAIL $name"; tail -n 30 "$B/$name.log"
