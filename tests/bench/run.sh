@@ -2,6 +2,7 @@
 # Benchmarks: prints figures, judges nothing. Called by `make bench` with the bench
 # build directory as $1 (default build-bench):
 #   - perft from the start of Base (depth 6) and Base+MLP (depth 5), through the binary;
+#   - the soak (tests/bench/soak.py): RSS, threads, descriptors under abuse and idle;
 #   - every benchmark binary in $1/bench/ (bench_relay needs the fake UHP engine,
 #     and pipe_relay, built here into $1/tools/ if missing).
 set -u
@@ -26,6 +27,8 @@ run() {
 
 run "$b/hivebridge" perft --type Base 6
 run "$b/hivebridge" perft --type Base+MLP 5
+# The soak: abusive clients, a bystander's latency, idle sessions (SOAK_SECONDS).
+run python3 tests/bench/soak.py "$b/hivebridge"
 for t in "$b"/bench/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	run "$t"
