@@ -3140,8 +3140,9 @@ static int data_locate(struct checker *ck, char **own)
 		if (ok) {
 			*own = looked[i];
 			ck->data = *own;
-			for (size_t j = i + 1; j < nlooked; j++)
-				free(looked[j]);
+			for (size_t j = 0; j < nlooked; j++)
+				if (j != i)
+					free(looked[j]);
 			return 0;
 		}
 	}
