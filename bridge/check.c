@@ -60,6 +60,12 @@
 #define CHECK_STOP_AFTER_MS 300         /* an infinite search runs this long before stop */
 #define CHECK_SELFPLAY      20          /* plies of the game an engine plays against itself */
 #define CHECK_DRAIN_MS      3000        /* at exit: how long engines get to quit */
+#define CHECK_LOG_ID        1           /* the UHP engine's session number in --log */
+/* Where `make install` puts the reference data (DATADIR/data). */
+#ifndef HIVEBRIDGE_DATADIR
+#define HIVEBRIDGE_DATADIR  "/usr/local/share/hivebridge"
+#endif
+#define CHECK_DATA_MARK     "nokamute/uhp_tests.txt"   /* a file every data set has */
 
 /* ------------------------------------------------------------------------ */
 /* Small utilities                                                           */
@@ -363,6 +369,12 @@ fail:
 /* Writes all of s before the deadline; -1 if the engine does not take it. */
 static int eng_write(struct eng *e, const char *s, size_t n, int64_t deadline)
 {
+	/* The trace log (--log) gets every line, like the other back ends give it. */
+	for (size_t i = 0, j; i < n; i = j + 1) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		j = nl ? (size_t)(nl - s) : n;
+		log_proto(CHECK_LOG_ID, LOG_ENGINE_OUT, s + i, j - i);
+	}
 	while (n > 0) {
 		if (e->to < 0)
 			return -1;
@@ -400,6 +412,7 @@ static enum rd eng_read_line(struct eng *e, int64_t deadline, char **line)
 			memmove(e->buf, nl + 1, e->len - n - 1);
 			e->len -= n + 1;
 			e->scanned = 0;
+			log_proto(CHECK_LOG_ID, LOG_ENGINE_IN, *line, keep);
 			return RD_LINE;
 		}
 		e->scanned = e->len;
@@ -1164,7 +1177,7 @@ static int data_read(const struct checker *ck, const char *rel, struct strlist *
 	ssize_t n;
 
 	if (!f) {
-		snprintf(why, len, "cannot read %s: %s (set HIVE_DATA or --data)", path, strerror(errno));
+		snprintf(why, len, "cannot read %s: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -1365,7 +1378,7 @@ static void group_movegen_realgames(struct checker *ck)
 
 	if (data_read(ck, "mzinga/Board_ValidMovesFromRealGamesTest.csv", &lines, why, sizeof why) < 0) {
 		struct result *r = result_push(ck, 1, xstrdup("movegen.realgames"));
-		check_skip(r, "%s", why);
+		check_fail(r, "%s", why);
 		return;
 	}
 	for (size_t i = 0; i < lines.n; i++) {
@@ -1417,7 +1430,7 @@ static void group_movegen_nokamute(struct checker *ck)
 
 	if (data_read(ck, "nokamute/uhp_tests.txt", &lines, why, sizeof why) < 0) {
 		struct result *r = result_push(ck, 1, xstrdup("movegen.nokamute"));
-		check_skip(r, "%s", why);
+		check_fail(r, "%s", why);
 		return;
 	}
 	for (size_t i = 0; i < lines.n; i++) {
@@ -1768,7 +1781,7 @@ static void group_rejections_byrule(struct checker *ck)
 
 	if (data_read(ck, "mzinga/Board_InvalidMovesByRuleTest.csv", &lines, why, sizeof why) < 0) {
 		struct result *r = result_push(ck, 1, xstrdup("rejections.byrule"));
-		check_skip(r, "%s", why);
+		check_fail(r, "%s", why);
 		return;
 	}
 	for (size_t i = 0; i < lines.n; i++) {
@@ -2829,6 +2842,8 @@ static const char check_usage[] =
 	"    hub:CMD [ARGS...]    a Hub engine (docs/hub-hive.md)\n"
 	"    trylobot:HOST:PORT   a Trylobot AI module\n"
 	"    builtin              this program's own engine, through its UHP front end\n"
+	"    builtin:depth=N      the same, at a fixed depth where no limit is given\n"
+	"    NAME                 an [engine NAME] profile of --config\n"
 	"  Hub engines and Trylobot modules get the checks their protocol allows;\n"
 	"  the UHP-only ones are skipped with the reason\n"
 	"  --json               print the report as JSON\n"
@@ -2838,11 +2853,18 @@ static const char check_usage[] =
 	"  --time-margin-ms N   grace over a bestmove time limit (default 500)\n"
 	"  --positions N        random positions for move generation or bestmove (default 20)\n"
 	"  --seed S             seed of the random positions (default 1)\n"
-	"  --data DIR           reference data (default $HIVE_DATA or ../shared/data)\n"
+	"  --data DIR           reference data; without it: $HIVEBRIDGE_DATA (or\n"
+	"                       $HIVE_DATA), then " HIVEBRIDGE_DATADIR "/data, then\n"
+	"                       ../../shared/data from this program's folder (a build tree);\n"
+	"                       no data is an error\n"
 	"  --config FILE        configuration file with the --profile\n"
 	"  --profile NAME       the engine of that profile (\"builtin\" without --config)\n"
-	"  --log FILE           trace of every Hub line and Trylobot frame (\"-\" = stderr)\n"
-	"  --verbose            list every passing check on its own line\n";
+	"  --log FILE           trace of every UHP and Hub line and Trylobot frame\n"
+	"                       (\"-\" = stderr)\n"
+	"  --verbose            list every passing check on its own line\n"
+	"  -h, --help           this text\n"
+	"  exit status: 0 every required check passed, 1 one failed or the check could\n"
+	"  not run (no data, a configuration or log error), 2 a usage error\n";
 
 static int parse_num(const char *flag, const char *s, uint64_t max, uint64_t *out)
 {
@@ -2932,6 +2954,7 @@ struct cmdline {
 	char **argv;          /* a command built here (NULL-terminated), or NULL */
 	char  *addr;          /* a Trylobot module's HOST:PORT */
 	char  *addr_argv[2];
+	const char *spec;     /* a builtin ENGINE word, for the child's --engine */
 };
 
 static void cmdline_free(struct cmdline *c)
@@ -2956,13 +2979,18 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 		return 0;
 	}
 	if (n == 1) {
-		*out = config_add_command(cfg, NULL, words[0], &cause);
-		if (!*out || (strcmp((*out)->kind, "trylobot") && (!(*out)->argv || !(*out)->argv[0]))) {
-			fprintf(stderr, "hivebridge check: %s\n", cause ? cause : "empty engine command");
+		int depth;
+		*out = config_engine_parse(cfg, words[0], &depth, &cause);
+		if (!*out || ((!strcmp((*out)->kind, "uhp") || !strcmp((*out)->kind, "hub")) &&
+			      (!(*out)->argv || !(*out)->argv[0]))) {
+			fprintf(stderr, "hivebridge check: engine \"%s\": %s\n", words[0],
+				cause ? cause : "empty engine command");
 			free(cause);
 			return -1;
 		}
 		*builtin = !strcmp((*out)->kind, "builtin");
+		if (*builtin)
+			c->spec = words[0];     /* the child parses it the same way */
 		return 0;
 	}
 	const char *kind = NULL;
@@ -3014,11 +3042,16 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 		size_t k = 0;
 		c->argv[k++] = c->self;
 		c->argv[k++] = "uhp";
-		if (ck->config_path && ck->profile_name) {
+		if (ck->config_path) {
 			c->argv[k++] = "--config";
 			c->argv[k++] = (char *)ck->config_path;
+		}
+		if (ck->profile_name) {
 			c->argv[k++] = "--profile";
 			c->argv[k++] = (char *)ck->profile_name;
+		} else if (c->spec) {
+			c->argv[k++] = "--engine";
+			c->argv[k++] = (char *)c->spec;
 		}
 		c->argv[k] = NULL;
 		ck->argv = c->argv;
@@ -3063,6 +3096,66 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 	return 0;
 }
 
+/* Finds the reference data: --data, $HIVEBRIDGE_DATA or $HIVE_DATA (an explicit
+ * choice must hold it), else the installed copy, else the copy beside a source
+ * checkout this program was built in. ck->data is set, or -1 after saying where
+ * it looked. *own holds a path built here. */
+static int data_locate(struct checker *ck, char **own)
+{
+	const char *env = getenv("HIVEBRIDGE_DATA");
+	const char *how = ck->data ? "--data" : NULL;
+	char exe[PATH_MAX], *looked[2] = { NULL, NULL };
+	size_t nlooked = 0;
+
+	if (!how && env && *env) {
+		ck->data = env;
+		how = "HIVEBRIDGE_DATA";
+	} else if (!how && (env = getenv("HIVE_DATA")) != NULL && *env) {
+		ck->data = env;
+		how = "HIVE_DATA";
+	}
+	if (how) {
+		char *mark = format("%s/%s", ck->data, CHECK_DATA_MARK);
+		int ok = access(mark, R_OK) == 0;
+		free(mark);
+		if (!ok)
+			fprintf(stderr, "hivebridge check: no reference data in %s (from %s): %s is missing\n",
+				ck->data, how, CHECK_DATA_MARK);
+		return ok ? 0 : -1;
+	}
+	looked[nlooked++] = xstrdup(HIVEBRIDGE_DATADIR "/data");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			looked[nlooked++] = format("%s/../../shared/data", exe);
+		}
+	}
+	for (size_t i = 0; i < nlooked; i++) {
+		char *mark = format("%s/%s", looked[i], CHECK_DATA_MARK);
+		int ok = access(mark, R_OK) == 0;
+		free(mark);
+		if (ok) {
+			*own = looked[i];
+			ck->data = *own;
+			for (size_t j = 0; j < nlooked; j++)
+				if (j != i)
+					free(looked[j]);
+			return 0;
+		}
+	}
+	fprintf(stderr, "hivebridge check: no reference data; looked in --data, $HIVEBRIDGE_DATA, "
+		"$HIVE_DATA");
+	for (size_t i = 0; i < nlooked; i++) {
+		fprintf(stderr, ", %s", looked[i]);
+		free(looked[i]);
+	}
+	fprintf(stderr, "\n");
+	return -1;
+}
+
 /* Runs every check against ck's engine. -1 if the event loop cannot be had. */
 static int run_checks(struct checker *ck)
 {
@@ -3105,7 +3198,7 @@ int check_main(int argc, char **argv)
 	struct config cfg;
 	struct cmdline cl;
 	const struct engine_profile *p = NULL;
-	char *cause = NULL;
+	char *cause = NULL, *data_own = NULL;
 	int status = 2, builtin = 0, logging = 0;
 
 	memset(&ck, 0, sizeof ck);
@@ -3114,7 +3207,6 @@ int check_main(int argc, char **argv)
 	ck.margin_ms = CHECK_MARGIN_MS;
 	ck.positions = CHECK_POSITIONS;
 	ck.seed = 1;
-	ck.data = getenv("HIVE_DATA") ? getenv("HIVE_DATA") : "../shared/data";
 	ck.eng.to = ck.eng.from = -1;
 	config_defaults(&cfg);
 
@@ -3125,12 +3217,13 @@ int check_main(int argc, char **argv)
 		goto out;
 	}
 	if (first < 0) {
-		fputs(check_usage, stderr);
+		fputs("Try 'hivebridge check --help'.\n", stderr);
 		goto out;
 	}
 	if (ck.config_path && config_load(&cfg, ck.config_path, &cause) < 0) {
 		fprintf(stderr, "hivebridge check: %s\n", cause ? cause : ck.config_path);
 		free(cause);
+		status = 1;
 		goto out;
 	}
 	if (ck.profile_name) {
@@ -3144,17 +3237,27 @@ int check_main(int argc, char **argv)
 		}
 		builtin = !p->kind || !strcmp(p->kind, "builtin");
 	} else if (first >= argc) {
-		fprintf(stderr, "hivebridge check: no engine command\n");
-		fputs(check_usage, stderr);
+		fprintf(stderr, "hivebridge check: ENGINE is missing\nTry 'hivebridge check --help'.\n");
 		goto out;
 	} else if (engine_from_args(&ck, &cfg, argc - first, argv + first, &p, &builtin, &cl) < 0) {
 		goto out;
 	}
+	/* A Trylobot module's host is resolved now, not inside the loop. */
+	if (p && !strcmp(p->kind, "trylobot") && config_engine_check(&cfg, p, &cause) < 0) {
+		fprintf(stderr, "hivebridge check: engine \"%s\": %s\n",
+			ck.profile_name ? ck.profile_name : argv[first], cause ? cause : "cannot work");
+		free(cause);
+		status = 1;
+		goto out;
+	}
 	if (engine_setup(&ck, p, builtin, &cl) < 0)
+		goto out;
+	status = 1;
+	if (data_locate(&ck, &data_own) < 0)
 		goto out;
 	if (ck.log_path) {
 		if (log_open(ck.log_path) < 0) {
-			fprintf(stderr, "hivebridge check: cannot open the log %s\n", ck.log_path);
+			fprintf(stderr, "hivebridge check: log %s: cannot open: %s\n", ck.log_path, strerror(errno));
 			goto out;
 		}
 		logging = 1;
@@ -3169,7 +3272,7 @@ int check_main(int argc, char **argv)
 	if (ck.json) {
 		if (report_json(&ck, stdout) < 0) {
 			fprintf(stderr, "hivebridge check: cannot build the JSON report\n");
-			status = 2;
+			status = 1;
 			goto out;
 		}
 	} else {
@@ -3186,6 +3289,7 @@ out:
 	free(ck.info_block);
 	cmdline_free(&cl);
 	config_free(&cfg);
+	free(data_own);
 	if (logging)
 		log_close();
 	return status;

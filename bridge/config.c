@@ -6,10 +6,13 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bridge/config.h"
 #include "bridge/util.h"
@@ -19,6 +22,8 @@
 #define DEFAULT_STOP_MS    2000
 #define DEFAULT_HASH_MB    16
 #define DEFAULT_HASH_MB_MAX 256
+
+static void set_str(char **dst, const char *v);
 
 /* State of one config_load(). */
 struct config_parse {
@@ -161,6 +166,14 @@ static struct listener_conf *listener_find(struct config *c, const char *name)
 	return NULL;
 }
 
+static void listener_clear(struct listener_conf *l)
+{
+	free(l->name);
+	free(l->protocol);
+	free(l->address);
+	free(l->engine);
+}
+
 static struct listener_conf *listener_add(struct config *c, const char *name)
 {
 	c->listeners = xrealloc(c->listeners, c->nlisteners + 1, sizeof *c->listeners);
@@ -169,7 +182,7 @@ static struct listener_conf *listener_add(struct config *c, const char *name)
 	l->name = xstrdup(name);
 	l->protocol = xstrdup("uhp");
 	l->address = xstrdup("127.0.0.1");
-	l->port = 5000;
+	l->port = CONFIG_UHP_PORT;
 	l->engine = xstrdup("builtin");
 	l->think_ms = 1000;
 	l->idle_timeout_ms = 300 * 1000;
@@ -185,7 +198,14 @@ void config_defaults(struct config *c)
 	c->max_line = 65536;
 	c->max_buffer = 1048576;
 	profile_add(c, "builtin", "builtin");
+	/* One listener per protocol, so that a client of any of them can connect. */
 	listener_add(c, "uhp");
+	set_str(&listener_add(c, "hub")->protocol, "hub");
+	struct listener_conf *t = listener_add(c, "trylobot");
+	set_str(&t->protocol, "trylobot");
+	t->port = CONFIG_TRYLOBOT_PORT;
+	c->listeners[1].port = CONFIG_HUB_PORT;
+	c->listeners_default = 1;
 }
 
 const struct engine_profile *config_profile(const struct config *c, const char *name)
@@ -201,13 +221,8 @@ void config_free(struct config *c)
 	for (size_t i = 0; i < c->nprofiles; i++)
 		profile_clear(&c->profiles[i]);
 	free(c->profiles);
-	for (size_t i = 0; i < c->nlisteners; i++) {
-		struct listener_conf *l = &c->listeners[i];
-		free(l->name);
-		free(l->protocol);
-		free(l->address);
-		free(l->engine);
-	}
+	for (size_t i = 0; i < c->nlisteners; i++)
+		listener_clear(&c->listeners[i]);
 	free(c->listeners);
 	free(c->log_path);
 	memset(c, 0, sizeof *c);
@@ -351,9 +366,17 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 
 static int listen_key(struct config *c, const char *lname, const char *k, const char *v, char **why)
 {
-	struct listener_conf *l = listener_find(c, lname);
+	struct listener_conf *l;
 	unsigned long long n;
 
+	/* A file that names listeners gets exactly those: the defaults go. */
+	if (c->listeners_default) {
+		for (size_t i = 0; i < c->nlisteners; i++)
+			listener_clear(&c->listeners[i]);
+		c->nlisteners = 0;
+		c->listeners_default = 0;
+	}
+	l = listener_find(c, lname);
 	if (!l)
 		l = listener_add(c, lname);
 	if (!strcmp(k, "protocol")) {
@@ -551,12 +574,21 @@ int config_load(struct config *c, const char *path, char **cause)
 	struct config_parse cp = { .c = c, .lineno = 0, .at_line_start = 1 };
 	char *why = NULL;
 
+	struct stat st;
 	cp.f = fopen(path, "r");
 	if (!cp.f) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+		*cause = xasprintf("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	/* fopen takes a directory, and reading it then looks like an empty file. */
+	if (fstat(fileno(cp.f), &st) < 0 || S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("%s: cannot open: %s", path, strerror(EISDIR));
+		fclose(cp.f);
 		return -1;
 	}
 	int rc = ini_parse_stream(config_reader, &cp, config_handler, &cp);
+	if (!cp.cause && ferror(cp.f))
+		cp.cause = xasprintf("cannot read: %s", strerror(errno));
 	fclose(cp.f);
 	if (rc > 0 && (!cp.cause || rc < cp.cause_line)) {
 		/* inih goes on after a malformed line: that line is the first error */
@@ -634,4 +666,117 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 	struct engine_profile *p = profile_add(c, name, kind);
 	p->argv = argv;
 	return p;
+}
+
+const struct engine_profile *config_engine_parse(struct config *c, const char *spec, int *depth,
+						 char **cause)
+{
+	const struct engine_profile *p;
+	unsigned long long v;
+
+	*depth = 0;
+	if (!spec || !*spec) {
+		*cause = xasprintf("empty engine");
+		return NULL;
+	}
+	if ((p = config_profile(c, spec)) != NULL)
+		return p;
+	if (!strncmp(spec, "builtin:", 8)) {
+		if (strncmp(spec + 8, "depth=", 6) || parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) < 0) {
+			*cause = xasprintf("want builtin or builtin:depth=N (N 1..%d)", CONFIG_MAX_DEPTH);
+			return NULL;
+		}
+		*depth = (int)v;
+		p = config_profile(c, "builtin");
+		if (p && !strcmp(p->kind, "builtin"))
+			return p;
+		return config_add_command(c, "builtin", NULL, cause);
+	}
+	return config_add_command(c, NULL, spec, cause);
+}
+
+/* Whether the child, once in workdir, can exec cmd the way execvp would. */
+static int command_runnable(const char *cmd, const char *workdir, char **why)
+{
+	struct stat st;
+	char *path = NULL;
+
+	if (strchr(cmd, '/')) {
+		path = cmd[0] == '/' || !workdir ? xstrdup(cmd) : xasprintf("%s/%s", workdir, cmd);
+	} else {
+		const char *dirs = getenv("PATH");
+		if (!dirs || !*dirs)
+			dirs = "/usr/local/bin:/usr/bin:/bin";
+		while (*dirs) {
+			size_t n = strcspn(dirs, ":");
+			/* An empty entry is the current directory, the child's workdir. */
+			const char *base = n ? NULL : (workdir ? workdir : ".");
+			char *cand = base ? xasprintf("%s/%s", base, cmd) :
+				dirs[0] == '/' || !workdir ? xasprintf("%.*s/%s", (int)n, dirs, cmd) :
+				xasprintf("%s/%.*s/%s", workdir, (int)n, dirs, cmd);
+			if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+				free(cand);
+				return 0;
+			}
+			free(cand);
+			dirs += n + (dirs[n] == ':');
+		}
+		*why = xasprintf("%s: not found on PATH", cmd);
+		return -1;
+	}
+	if (stat(path, &st) < 0)
+		*why = xasprintf("%s: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		*why = xasprintf("%s: not a regular file", path);
+	else if (access(path, X_OK) < 0)
+		*why = xasprintf("%s: not executable: %s", path, strerror(errno));
+	else {
+		free(path);
+		return 0;
+	}
+	free(path);
+	return -1;
+}
+
+int config_engine_check(struct config *c, const struct engine_profile *cp, char **cause)
+{
+	struct engine_profile *p = &c->profiles[cp - c->profiles];
+	struct stat st;
+
+	if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
+		if (p->workdir && stat(p->workdir, &st) < 0) {
+			*cause = xasprintf("workdir %s: %s", p->workdir, strerror(errno));
+			return -1;
+		}
+		if (p->workdir && !S_ISDIR(st.st_mode)) {
+			*cause = xasprintf("workdir %s: %s", p->workdir, strerror(ENOTDIR));
+			return -1;
+		}
+		if (!p->argv || !p->argv[0]) {
+			*cause = xasprintf("no command");
+			return -1;
+		}
+		return command_runnable(p->argv[0], p->workdir, cause);
+	}
+	if (!strcmp(p->kind, "trylobot")) {
+		/* Resolved once, here: a name never blocks the event loop later. */
+		struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG };
+		struct addrinfo *res = NULL;
+		char host[INET6_ADDRSTRLEN];
+		int rc = p->host ? getaddrinfo(p->host, NULL, &hints, &res) : EAI_NONAME;
+		if (rc != 0 || !res) {
+			*cause = xasprintf("host %s: cannot resolve: %s", p->host ? p->host : "(none)",
+					   rc ? gai_strerror(rc) : "no address");
+			if (res)
+				freeaddrinfo(res);
+			return -1;
+		}
+		const void *a = res->ai_family == AF_INET6 ?
+			(const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr :
+			(const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
+		if (inet_ntop(res->ai_family, a, host, sizeof host))
+			set_str(&p->host, host);
+		freeaddrinfo(res);
+	}
+	return 0;
 }

@@ -37,6 +37,11 @@
 #include <stdint.h>
 
 #define CONFIG_MAX_OPTIONS 32
+#define CONFIG_MAX_DEPTH   64
+/* The embedded default listeners, all on 127.0.0.1 with the built-in engine. */
+#define CONFIG_UHP_PORT      5000
+#define CONFIG_HUB_PORT      5002
+#define CONFIG_TRYLOBOT_PORT 51337     /* Trylobot's own default */
 
 struct engine_profile {
 	char    *name;
@@ -76,10 +81,13 @@ struct config {
 	struct engine_profile *profiles;
 	size_t  nlisteners;
 	struct listener_conf *listeners;
+	int     listeners_default;     /* the embedded ones: a file's [listen] replaces them all */
 };
 
-/* Fills c with the embedded defaults: the built-in profile "builtin" and one UHP
- * listener on 127.0.0.1:5000 using it. */
+/* Fills c with the embedded defaults: the built-in profile "builtin" and, on
+ * 127.0.0.1 with it, a listener per protocol: uhp on CONFIG_UHP_PORT, hub on
+ * CONFIG_HUB_PORT, trylobot on CONFIG_TRYLOBOT_PORT. A file with any [listen]
+ * section replaces all three. */
 void config_defaults(struct config *c);
 /* Reads an INI file over the current values; -1 with *cause (caller frees) on error. */
 int  config_load(struct config *c, const char *path, char **cause);
@@ -87,6 +95,16 @@ int  config_load(struct config *c, const char *path, char **cause);
 const struct engine_profile *config_profile(const struct config *c, const char *name);
 /* A profile built from a command line ("builtin" or an external UHP command), owned by c. */
 const struct engine_profile *config_add_command(struct config *c, const char *kind, const char *command, char **cause);
+/* An ENGINE argument, the one syntax of every subcommand: a profile NAME (of the
+ * config, "builtin" included), builtin:depth=N (N into *depth, else 0), uhp:CMD,
+ * a bare CMD (UHP), hub:CMD or trylobot:HOST:PORT. NULL with *cause on error. */
+const struct engine_profile *config_engine_parse(struct config *c, const char *spec, int *depth,
+						 char **cause);
+/* Whether p can work, checked before use: an external command exists and is
+ * executable (on PATH if bare, from its workdir), a Trylobot module's host
+ * resolves (its address is then kept numeric, so no later connect blocks on a
+ * name). -1 with *cause (caller frees) if not. */
+int  config_engine_check(struct config *c, const struct engine_profile *p, char **cause);
 void config_free(struct config *c);
 
 #endif

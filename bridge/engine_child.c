@@ -60,7 +60,7 @@ void engine_child_fail(struct engine_child *c, const char *fmt, ...)
 	if (vasprintf(&why, fmt, ap) < 0)
 		why = NULL;
 	va_end(ap);
-	log_note(c->log_id, "engine %s failed: %s", c->name, why ? why : "?");
+	log_warn(c->log_id, "engine %s failed: %s", c->name, why ? why : "?");
 	if (c->proc) {
 		proc_free(c->proc);     /* SIGKILL; the registry reaps it */
 		c->proc = NULL;

@@ -134,7 +134,7 @@ static void te_fail(struct te *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	log_note(t->log_id, "engine %s failed: %s", t->e.profile->name, why);
+	log_warn(t->log_id, "engine %s failed: %s", t->e.profile->name, why);
 	if (t->bev) {
 		bufferevent_free(t->bev);
 		t->bev = NULL;

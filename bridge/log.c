@@ -3,6 +3,7 @@
  * guarded by a mutex: the event loop and the search threads may both write.
  * Every line gets a microsecond UTC timestamp; untrusted bytes are escaped.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,8 +13,13 @@
 
 #include "bridge/log.h"
 
+#define LOG_WARN_PER_SECOND 5
+
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;          /* NULL = off */
+static int warn_stderr;          /* log_warn() also writes to stderr */
+static time_t warn_window;       /* the second the last warnings were counted in */
+static unsigned warn_count, warn_dropped;
 static char *log_path;          /* what log_reopen() opens again; NULL for stderr */
 
 static const char *const dir_names[] = {
@@ -55,8 +61,10 @@ int log_open(const char *path)
 		log_path = strdup(path);
 		log_file = log_path ? open_path(log_path) : NULL;
 		if (!log_file) {
+			int err = errno;     /* for the caller's message */
 			free(log_path);
 			log_path = NULL;
+			errno = err;
 			rc = -1;
 		}
 	}
@@ -155,6 +163,52 @@ void log_note(unsigned session, const char *fmt, ...)
 			n = sizeof buf - 1;
 		write_prefix(session, dir_names[LOG_NOTE]);
 		write_escaped(buf, (size_t)n);
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+void log_warn_stderr(int on)
+{
+	pthread_mutex_lock(&log_lock);
+	warn_stderr = on;
+	pthread_mutex_unlock(&log_lock);
+}
+
+void log_warn(unsigned session, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof buf)
+		n = sizeof buf - 1;
+	pthread_mutex_lock(&log_lock);
+	if (log_file) {
+		write_prefix(session, dir_names[LOG_NOTE]);
+		write_escaped(buf, (size_t)n);
+	}
+	/* An engine failing for every client must not flood the journal. */
+	if (warn_stderr && log_file != stderr) {
+		time_t now = time(NULL);
+		if (now != warn_window) {
+			if (warn_dropped)
+				fprintf(stderr, "hivebridge: %u more warnings not shown\n", warn_dropped);
+			warn_window = now;
+			warn_count = warn_dropped = 0;
+		}
+		if (warn_count++ < LOG_WARN_PER_SECOND) {
+			fputs("hivebridge: ", stderr);
+			for (int i = 0; i < n; i++)
+				fputc(buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?', stderr);
+			fprintf(stderr, " (session %u)\n", session);
+		} else {
+			warn_dropped++;
+		}
 	}
 	pthread_mutex_unlock(&log_lock);
 }

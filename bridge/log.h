@@ -29,4 +29,9 @@ void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len)
 /* A printf-style note. */
 void log_note(unsigned session, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A note that the operator must see: also on stderr (the journal) once
+ * log_warn_stderr(1) is set, a few per second at most. */
+void log_warn(unsigned session, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void log_warn_stderr(int on);
+
 #endif

@@ -10,7 +10,11 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/thread.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,32 +36,99 @@
 
 #define PERFT_CLI_MAX_DEPTH 20
 
+/* Exit statuses, the same in every subcommand. */
+#define EXIT_USAGE 2      /* a bad command line: unknown option, bad value, missing argument */
+#define EXIT_FAIL  1      /* the configuration, the log, an engine or the system failed */
+
 static const char usage_text[] =
-	"usage: hivebridge COMMAND [OPTIONS]\n"
+	"usage: hivebridge COMMAND [OPTIONS]     (hivebridge COMMAND --help for each)\n"
 	"\n"
-	"  uhp [--engine CMD | --profile NAME] [--config FILE] [--log FILE]\n"
-	"        speak UHP on stdin/stdout; the moves are played by the built-in engine,\n"
-	"        an external UHP engine (--engine \"path args\") or a configured profile\n"
-	"  hub [--engine CMD | --profile NAME] [--config FILE] [--log FILE]\n"
-	"        speak Hub (docs/hub-hive.md) on stdin/stdout, with the same engines;\n"
-	"        --engine \"hub:path args\" runs an external Hub engine\n"
+	"  uhp [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	"        speak UHP on stdin/stdout; the moves are played by ENGINE\n"
+	"  hub [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	"        speak Hub (docs/hub-hive.md) on stdin/stdout, with the same engines\n"
+	"  serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
+	"        run the daemon until SIGINT or SIGTERM; without listeners in --config it\n"
+	"        serves UHP on 127.0.0.1:5000, Hub on 127.0.0.1:5002 and Trylobot on\n"
+	"        127.0.0.1:51337, each with the built-in engine\n"
+	"  check [OPTIONS] ENGINE | [--config FILE] --profile NAME\n"
+	"        run the conformance suite against an engine and report\n"
+	"  match [OPTIONS] ENGINE_A ENGINE_B\n"
+	"        refereed games between two engines\n"
 	"  perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
 	"        print perft(d) for d = 0..DEPTH with timings\n"
-	"  serve [--config FILE] [--listen ADDR:PORT] [--engine CMD] [--log FILE]\n"
-	"        run the daemon (UHP, Hub and Trylobot listeners over TCP) until SIGINT or SIGTERM\n"
-	"  check [--json] [--timeout-ms N] [--time-margin-ms N] [--positions N] [--seed S]\n"
-	"        [--data DIR] [--verbose] [--log FILE] ENGINE | [--config FILE] --profile NAME\n"
-	"        ENGINE: -- CMD... | \"CMD ARGS\" | builtin | uhp:CMD | hub:CMD | trylobot:HOST:PORT\n"
-	"        run the conformance suite against an engine and report\n"
-	"  match [options] ENGINE_A ENGINE_B\n"
-	"        refereed games between two engines (hivebridge match --help)\n"
-	"  --version    print the version\n"
-	"  help         print this text\n";
+	"  --version, -V    print the version\n"
+	"  help, --help, -h print this text\n"
+	"\n"
+	"ENGINE, in every command:\n"
+	"  builtin | builtin:depth=N   the built-in engine (at a fixed depth)\n"
+	"  NAME                        an [engine NAME] profile of --config\n"
+	"  \"CMD ARGS\" | uhp:CMD ARGS  an external UHP engine (the command split like in\n"
+	"                              a config file)\n"
+	"  hub:CMD ARGS                an external Hub engine\n"
+	"  trylobot:HOST:PORT          a Trylobot AI module\n"
+	"\n"
+	"Exit status: 0 success, 1 a runtime or configuration error (or, for check, a\n"
+	"required check failed), 2 a usage error.\n";
+
+static const char usage_uhp[] =
+	"usage: hivebridge uhp [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	"  speak UHP on stdin/stdout, the moves played by ENGINE (default builtin)\n"
+	"  --engine ENGINE   builtin, builtin:depth=N, NAME, \"CMD ARGS\", uhp:CMD, hub:CMD,\n"
+	"                    trylobot:HOST:PORT\n"
+	"  --profile NAME    an [engine NAME] of --config\n"
+	"  --config FILE     configuration file\n"
+	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
+	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n";
+
+static const char usage_hub[] =
+	"usage: hivebridge hub [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	"  speak Hub (docs/hub-hive.md) on stdin/stdout, the moves played by ENGINE\n"
+	"  (default builtin)\n"
+	"  --engine ENGINE   builtin, builtin:depth=N, NAME, \"CMD ARGS\", uhp:CMD, hub:CMD,\n"
+	"                    trylobot:HOST:PORT\n"
+	"  --profile NAME    an [engine NAME] of --config\n"
+	"  --config FILE     configuration file\n"
+	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
+	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n";
+
+static const char usage_serve[] =
+	"usage: hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
+	"  run the daemon until SIGINT or SIGTERM (SIGHUP reopens the log)\n"
+	"  listeners: those of --config; if it has none, the defaults, all on 127.0.0.1\n"
+	"  with the built-in engine: UHP on 5000, Hub on 5002, Trylobot on 51337\n"
+	"  --config FILE       configuration file\n"
+	"  --listen ADDR:PORT  where the UHP listener listens (the first one with protocol\n"
+	"                      uhp; the others are kept); ADDR may be a name, resolved at\n"
+	"                      start-up, \"[V6ADDR]:PORT\" or empty for 127.0.0.1\n"
+	"  --engine ENGINE     every listener plays with ENGINE: builtin, builtin:depth=N,\n"
+	"                      NAME, \"CMD ARGS\", uhp:CMD, hub:CMD, trylobot:HOST:PORT\n"
+	"  --log FILE          protocol trace log (\"-\" = stderr)\n"
+	"  every engine a listener uses is checked at start-up (the command runs, a\n"
+	"  Trylobot module's host resolves); engine failures are reported on stderr\n"
+	"  exit status: 0 after SIGINT/SIGTERM, 1 on a runtime, configuration or engine\n"
+	"  error, 2 on a usage error\n";
+
+static const char usage_perft[] =
+	"usage: hivebridge perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
+	"  print perft(d) for d = 0..DEPTH (at most 20) with timings\n"
+	"  --type GAMETYPE     Base, Base+MLP, ... (default Base)\n"
+	"  --game GAMESTRING   from this position\n"
+	"  exit status: 0 success, 2 on a usage error\n";
 
 static int usage(FILE *f, int status)
 {
 	fputs(usage_text, f);
 	return status;
+}
+
+/* A usage error of a subcommand: the message, a pointer to --help, status 2. */
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hivebridge %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'hivebridge %s --help'.\n", cmd);
+	return EXIT_USAGE;
 }
 
 /* Common flags; each subcommand accepts the ones it names. */
@@ -70,9 +141,11 @@ struct cli {
 	const char *type;
 	const char *game;
 	const char *arg;      /* the one positional argument (perft's depth) */
+	int         help;
 };
 
-/* Parses argv[1..] of a subcommand; allowed lists the flags it takes. */
+/* Parses argv[1..] of a subcommand; allowed lists the flags it takes. Returns 0,
+ * or EXIT_USAGE after saying what is wrong. */
 static int cli_parse(int argc, char **argv, const char *allowed, struct cli *cli)
 {
 	static const struct { const char *flag; size_t off; } flags[] = {
@@ -90,38 +163,37 @@ static int cli_parse(int argc, char **argv, const char *allowed, struct cli *cli
 		const char *a = argv[i];
 		const char *eq = strchr(a, '=');
 		size_t alen = eq ? (size_t)(eq - a) : strlen(a);
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			cli->help = 1;
+			return 0;
+		}
 		if (a[0] != '-' || (a[1] >= '0' && a[1] <= '9')) {
-			if (cli->arg) {
-				fprintf(stderr, "hivebridge %s: unexpected argument %s\n", argv[0], a);
-				return -1;
-			}
+			if (cli->arg)
+				return usage_error(argv[0], "unexpected argument %s", a);
 			cli->arg = a;
 			continue;
 		}
 		for (k = 0; k < n; k++)
 			if (strlen(flags[k].flag) == alen && !strncmp(flags[k].flag, a, alen))
 				break;
-		if (k == n || !strstr(allowed, flags[k].flag)) {
-			fprintf(stderr, "hivebridge %s: unknown option %s\n", argv[0], a);
-			return -1;
-		}
+		if (k == n || !strstr(allowed, flags[k].flag))
+			return usage_error(argv[0], "unknown option %s", a);
 		const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!v) {
-			fprintf(stderr, "hivebridge %s: %s needs a value\n", argv[0], flags[k].flag);
-			return -1;
-		}
+		if (!v || !*v)
+			return usage_error(argv[0], "%s needs a value", flags[k].flag);
 		*(const char **)((char *)cli + flags[k].off) = v;
 	}
 	return 0;
 }
 
-/* Loads the configuration file, if any, over the defaults. */
-static int load_config(struct config *c, const struct cli *cli)
+/* Loads the configuration file, if any, over the defaults. The cause names the
+ * file once. */
+static int load_config(const char *cmd, struct config *c, const struct cli *cli)
 {
 	char *cause = NULL;
 	config_defaults(c);
 	if (cli->config && config_load(c, cli->config, &cause) < 0) {
-		fprintf(stderr, "hivebridge: %s: %s\n", cli->config, cause ? cause : "cannot load");
+		fprintf(stderr, "hivebridge %s: %s\n", cmd, cause ? cause : cli->config);
 		free(cause);
 		config_free(c);
 		return -1;
@@ -129,12 +201,38 @@ static int load_config(struct config *c, const struct cli *cli)
 	return 0;
 }
 
-static int open_log(const struct config *c, const struct cli *cli)
+static int open_log(const char *cmd, const struct config *c, const struct cli *cli)
 {
 	const char *path = cli->log ? cli->log : c->log_path;
 	if (path && log_open(path) < 0) {
-		fprintf(stderr, "hivebridge: cannot open log %s\n", path);
+		fprintf(stderr, "hivebridge %s: log %s: cannot open: %s\n", cmd, path, strerror(errno));
 		return -1;
+	}
+	return 0;
+}
+
+/* The engine --engine or --profile names (default "builtin"), in the one ENGINE
+ * syntax; its fixed depth, if any, into *depth. EXIT_USAGE after the message. */
+static int pick_engine(const char *cmd, struct config *c, const struct cli *cli,
+		       const struct engine_profile **out, int *depth)
+{
+	char *cause = NULL;
+	*depth = 0;
+	if (cli->engine) {
+		*out = config_engine_parse(c, cli->engine, depth, &cause);
+		if (!*out) {
+			fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", cmd, cli->engine,
+				cause ? cause : "bad engine");
+			free(cause);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	*out = config_profile(c, cli->profile ? cli->profile : "builtin");
+	if (!*out) {
+		fprintf(stderr, "hivebridge %s: no engine profile \"%s\"\n", cmd,
+			cli->profile ? cli->profile : "builtin");
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -181,38 +279,40 @@ static int cmd_stdio(const char *protocol, int argc, char **argv)
 	struct cli cli;
 	struct config c;
 	struct stdio_run run = { 0 };
-	const struct engine_profile *p;
+	const struct engine_profile *p = NULL;
 	struct event_config *ecfg;
 	struct event *sig_int = NULL, *sig_term = NULL, *sig_hup = NULL;
 	struct bufferevent *in, *out;
 	char *cause = NULL;
-	int flags0, flags1, status = 1;
+	int flags0, flags1, depth, rc, status = EXIT_FAIL;
 
-	if (cli_parse(argc, argv, "--engine --profile --config --log", &cli) < 0 || cli.arg)
-		return usage(stderr, 2);
-	if (cli.engine && cli.profile) {
-		fprintf(stderr, "hivebridge %s: --engine and --profile exclude each other\n", protocol);
-		return 2;
+	if ((rc = cli_parse(argc, argv, "--engine --profile --config --log", &cli)) != 0)
+		return rc;
+	if (cli.help) {
+		fputs(!strcmp(protocol, "uhp") ? usage_uhp : usage_hub, stdout);
+		return 0;
 	}
-	if (load_config(&c, &cli) < 0)
-		return 1;
-	if (cli.engine)
-		p = config_add_command(&c, NULL, cli.engine, &cause);
-	else
-		p = config_profile(&c, cli.profile ? cli.profile : "builtin");
-	if (!p) {
-		if (cause)
-			fprintf(stderr, "hivebridge %s: %s\n", protocol, cause);
-		else
-			fprintf(stderr, "hivebridge %s: no engine profile \"%s\"\n", protocol,
-				cli.profile ? cli.profile : "builtin");
+	if (cli.arg)
+		return usage_error(protocol, "unexpected argument %s", cli.arg);
+	if (cli.engine && cli.profile)
+		return usage_error(protocol, "%s", "--engine and --profile exclude each other");
+	if (load_config(protocol, &c, &cli) < 0)
+		return EXIT_FAIL;
+	if ((rc = pick_engine(protocol, &c, &cli, &p, &depth)) != 0) {
+		config_free(&c);
+		return rc;
+	}
+	/* The session reports a broken engine to its client in-band; say it here too,
+	 * and resolve a module's host now rather than inside the loop. */
+	if (config_engine_check(&c, p, &cause) < 0) {
+		fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", protocol,
+			cli.engine ? cli.engine : p->name, cause ? cause : "cannot work");
 		free(cause);
-		config_free(&c);
-		return 1;
+		cause = NULL;
 	}
-	if (open_log(&c, &cli) < 0) {
+	if (open_log(protocol, &c, &cli) < 0) {
 		config_free(&c);
-		return 1;
+		return EXIT_FAIL;
 	}
 
 	/* The built-in engine hands results over from its worker thread. */
@@ -244,7 +344,8 @@ static int cmd_stdio(const char *protocol, int argc, char **argv)
 			bufferevent_free(out);
 		goto out;
 	}
-	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer };
+	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer,
+				      .depth = depth };
 	session = front->session_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
 	if (!session) {
 		fprintf(stderr, "hivebridge %s: cannot start the session\n", protocol);
@@ -302,27 +403,27 @@ static int cmd_perft(int argc, char **argv)
 	char err[512];
 	unsigned type = 0;
 	char *end;
+	int rc;
 
-	if (cli_parse(argc, argv, "--type --game", &cli) < 0 || !cli.arg)
-		return usage(stderr, 2);
+	if ((rc = cli_parse(argc, argv, "--type --game", &cli)) != 0)
+		return rc;
+	if (cli.help) {
+		fputs(usage_perft, stdout);
+		return 0;
+	}
+	if (!cli.arg)
+		return usage_error("perft", "%s", "DEPTH is missing");
 	long depth = strtol(cli.arg, &end, 10);
-	if (*end || end == cli.arg || depth < 0 || depth > PERFT_CLI_MAX_DEPTH) {
-		fprintf(stderr, "hivebridge perft: DEPTH must be 0..%d\n", PERFT_CLI_MAX_DEPTH);
-		return 2;
-	}
-	if (cli.type && cli.game) {
-		fprintf(stderr, "hivebridge perft: --type and --game exclude each other\n");
-		return 2;
-	}
-	if (cli.type && hive_gametype_parse(cli.type, &type) != 0) {
-		fprintf(stderr, "hivebridge perft: unknown game type %s\n", cli.type);
-		return 2;
-	}
+	if (*end || end == cli.arg || depth < 0 || depth > PERFT_CLI_MAX_DEPTH)
+		return usage_error("perft", "DEPTH must be 0..20, not %s", cli.arg);
+	if (cli.type && cli.game)
+		return usage_error("perft", "%s", "--type and --game exclude each other");
+	if (cli.type && hive_gametype_parse(cli.type, &type) != 0)
+		return usage_error("perft", "unknown game type %s", cli.type);
 	hive_game_init(&g, type);
 	if (cli.game && hive_game_parse(&g, cli.game, err, sizeof err) != HIVE_OK) {
-		fprintf(stderr, "hivebridge perft: %s\n", err);
 		hive_game_free(&g);
-		return 2;
+		return usage_error("perft", "--game: %s", err);
 	}
 	for (int d = 0; d <= depth; d++) {
 		struct hive_board b = g.board;
@@ -340,28 +441,57 @@ static int cmd_perft(int argc, char **argv)
 	return 0;
 }
 
-/* "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" into the first listener. */
-static int apply_listen(struct config *c, const char *spec)
+/* --listen "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (127.0.0.1) into the first UHP
+ * listener. A name is resolved here, before any loop runs. -1 with *why. */
+static int apply_listen(struct config *c, const char *spec, char **why)
 {
 	const char *colon = strrchr(spec, ':');
-	char *end;
-	if (!colon || c->nlisteners == 0)
+	struct listener_conf *l = NULL;
+	char *end, host[INET6_ADDRSTRLEN];
+
+	for (size_t i = 0; i < c->nlisteners && !l; i++)
+		if (!strcmp(c->listeners[i].protocol, "uhp"))
+			l = &c->listeners[i];
+	if (!l) {
+		*why = strdup("no UHP listener to apply it to (the configuration has none)");
 		return -1;
-	long port = strtol(colon + 1, &end, 10);
-	if (*end || end == colon + 1 || port < 1 || port > 65535)
+	}
+	long port = colon ? strtol(colon + 1, &end, 10) : -1;
+	if (!colon || *end || end == colon + 1 || port < 0 || port > 65535) {
+		*why = strdup("want ADDR:PORT, PORT 0..65535");
 		return -1;
+	}
 	const char *a = spec;
 	size_t alen = (size_t)(colon - spec);
 	if (alen >= 2 && a[0] == '[' && a[alen - 1] == ']') {
 		a++;
 		alen -= 2;
 	}
-	char *addr = alen ? strndup(a, alen) : strdup("127.0.0.1");
-	if (!addr)
+	char *name = alen ? strndup(a, alen) : strdup("127.0.0.1");
+	if (!name)
 		return -1;
-	free(c->listeners[0].address);
-	c->listeners[0].address = addr;
-	c->listeners[0].port = (uint16_t)port;
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+	struct addrinfo *res = NULL;
+	int rc = getaddrinfo(name, NULL, &hints, &res);
+	if (rc != 0 || !res) {
+		if (asprintf(why, "%s: cannot resolve: %s", name, rc ? gai_strerror(rc) : "no address") < 0)
+			*why = NULL;
+		free(name);
+		if (res)
+			freeaddrinfo(res);
+		return -1;
+	}
+	const void *addr = res->ai_family == AF_INET6 ?
+		(const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr :
+		(const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
+	const char *numeric = inet_ntop(res->ai_family, addr, host, sizeof host);
+	freeaddrinfo(res);
+	free(name);
+	if (!numeric || !(name = strdup(numeric)))
+		return -1;
+	free(l->address);
+	l->address = name;
+	l->port = (uint16_t)port;
 	return 0;
 }
 
@@ -370,24 +500,30 @@ static int cmd_serve(int argc, char **argv)
 	struct cli cli;
 	struct config c;
 	char *cause = NULL;
-	int rc;
+	int rc, depth = 0;
 
-	if (cli_parse(argc, argv, "--config --listen --engine --log", &cli) < 0 || cli.arg)
-		return usage(stderr, 2);
-	if (load_config(&c, &cli) < 0)
-		return 1;
-	if (cli.listen && apply_listen(&c, cli.listen) < 0) {
-		fprintf(stderr, "hivebridge serve: bad --listen %s (want ADDR:PORT)\n", cli.listen);
+	if ((rc = cli_parse(argc, argv, "--config --listen --engine --log", &cli)) != 0)
+		return rc;
+	if (cli.help) {
+		fputs(usage_serve, stdout);
+		return 0;
+	}
+	if (cli.arg)
+		return usage_error("serve", "unexpected argument %s", cli.arg);
+	if (load_config("serve", &c, &cli) < 0)
+		return EXIT_FAIL;
+	if (cli.listen && apply_listen(&c, cli.listen, &cause) < 0) {
+		fprintf(stderr, "hivebridge serve: --listen %s: %s\n", cli.listen,
+			cause ? cause : "out of memory");
+		free(cause);
 		config_free(&c);
-		return 2;
+		return EXIT_USAGE;
 	}
 	if (cli.engine) {
-		const struct engine_profile *p = config_add_command(&c, NULL, cli.engine, &cause);
-		if (!p) {
-			fprintf(stderr, "hivebridge serve: %s\n", cause ? cause : "bad --engine");
-			free(cause);
+		const struct engine_profile *p;
+		if ((rc = pick_engine("serve", &c, &cli, &p, &depth)) != 0) {
 			config_free(&c);
-			return 2;
+			return rc;
 		}
 		/* Every listener plays with the engine given on the command line. */
 		for (size_t i = 0; i < c.nlisteners; i++) {
@@ -396,7 +532,32 @@ static int cmd_serve(int argc, char **argv)
 				break;
 			free(c.listeners[i].engine);
 			c.listeners[i].engine = name;
+			if (depth)
+				c.listeners[i].depth = depth;
 		}
+	}
+	/* Every engine a listener will use must be able to work: say so now, not to
+	 * the first client. */
+	rc = 0;
+	for (size_t i = 0; i < c.nlisteners; i++) {
+		const struct listener_conf *l = &c.listeners[i];
+		const struct engine_profile *p = config_profile(&c, l->engine);
+		int seen = 0;
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(c.listeners[j].engine, l->engine);
+		if (!p || seen)
+			continue;
+		if (config_engine_check(&c, p, &cause) < 0) {
+			fprintf(stderr, "hivebridge serve: engine \"%s\" of listener %s: %s\n",
+				cli.engine ? cli.engine : p->name, l->name, cause ? cause : "cannot work");
+			free(cause);
+			cause = NULL;
+			rc = -1;
+		}
+	}
+	if (rc < 0) {
+		config_free(&c);
+		return EXIT_FAIL;
 	}
 	if (cli.log) {
 		char *path = strdup(cli.log);
@@ -405,19 +566,20 @@ static int cmd_serve(int argc, char **argv)
 			c.log_path = path;
 		}
 	}
+	log_warn_stderr(1);
 	evthread_use_pthreads();
 	rc = server_run(&c);
 	config_free(&c);
-	return rc < 0 ? 1 : 0;
+	return rc < 0 ? EXIT_FAIL : 0;
 }
 
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2)
-		return usage(stderr, 2);
+		return usage(stderr, EXIT_USAGE);
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
 		printf("hivebridge %s\n", HIVEBRIDGE_VERSION);
 		return 0;
 	}
@@ -435,6 +597,6 @@ int main(int argc, char **argv)
 		return check_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "match"))
 		return match_main(argc - 1, argv + 1);
-	fprintf(stderr, "hivebridge: unknown command %s\n", cmd);
-	return usage(stderr, 2);
+	fprintf(stderr, "hivebridge: unknown command %s\nTry 'hivebridge --help'.\n", cmd);
+	return EXIT_USAGE;
 }

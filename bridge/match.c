@@ -69,7 +69,9 @@
 
 static const char match_usage[] =
 	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
-	"  ENGINE: builtin | builtin:depth=N | a profile of --config | \"command args\"\n"
+	"  ENGINE: builtin | builtin:depth=N | NAME (a profile of --config) | \"CMD ARGS\"\n"
+	"          | uhp:CMD ARGS | hub:CMD ARGS | trylobot:HOST:PORT\n"
+	"  an engine that never starts aborts the match\n"
 	"  --type GAMETYPE        Base, Base+MLP, ... (default Base)\n"
 	"  --games N              games to play (default 2 per opening, else 2)\n"
 	"  --concurrency K        games at once, each with its own engines (default 1)\n"
@@ -83,7 +85,9 @@ static const char match_usage[] =
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
 	"                         (a viewer that sends \"attach N\" follows game N only)\n"
-	"  --config FILE          engine profiles; --log FILE  protocol trace log\n";
+	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
+	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
+	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n";
 
 enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
 
@@ -114,6 +118,7 @@ struct player {
 	const char                  *label;     /* the ENGINE argument */
 	const struct engine_profile *profile;   /* in match.conf */
 	int                          depth;     /* builtin:depth=N, 0 = none */
+	int                          started;   /* it started once in this match */
 };
 
 struct match;
@@ -635,13 +640,19 @@ static void print_score(const struct match *m)
 	printf("Score of %s vs %s: %u - %u - %u  [%.3f] %u\n", m->pl[0].label, m->pl[1].label,
 	       c->wins, c->losses, c->draws, score, n);
 	if (sprt_elo(c, &elo, &margin) == 0) {
+		char e[64];
 		elo += 0.0;      /* no "-0.0" */
 		if (isfinite(elo) && isfinite(margin))
-			printf("Elo difference: %+.1f +/- %.1f\n", elo, margin);
+			snprintf(e, sizeof e, "%+.1f +/- %.1f", elo, margin);
 		else if (isfinite(elo))
-			printf("Elo difference: %+.1f +/- inf\n", elo);
+			snprintf(e, sizeof e, "%+.1f +/- inf", elo);
 		else
-			printf("Elo difference: %s\n", elo > 0 ? "+inf" : "-inf");
+			snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
+		/* The likelihood of superiority: P(A stronger), from wins and losses. */
+		double wl = (double)c->wins + c->losses;
+		double los = wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5;
+		printf("Elo difference: %s, LOS: %.1f %%, DrawRatio: %.1f %%\n", e, 100 * los,
+		       n ? 100.0 * c->draws / n : 0.0);
 	}
 	if (m->o.sprt_set) {
 		double llr, lo, hi;
@@ -702,6 +713,15 @@ static void match_fail(struct match *m)
 	for (unsigned i = 0; i < m->nslots; i++)
 		slot_abandon(&m->slots[i]);
 	match_check_done(m);
+}
+
+/* An engine that never started in this match: no game can be played with it, so
+ * the match ends rather than record a forfeit per game (as cutechess-cli does). */
+static void match_abort(struct match *m, int p, const char *reason)
+{
+	fprintf(stderr, "hivebridge match: engine \"%s\" %s; match aborted\n", m->pl[p].label,
+		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16));
+	match_fail(m);
 }
 
 /* The game is over: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW. */
@@ -785,9 +805,14 @@ static void on_started(void *arg, const struct engine_result *r)
 		snprintf(reason, sizeof reason, "engine crashed: did not start: %s",
 			 r->message ? r->message : "no reason given");
 		slot_drop_engine(s, p);
+		if (!s->m->pl[p].started) {
+			match_abort(s->m, p, reason);
+			return;
+		}
 		slot_forfeit(s, p, reason);
 		return;
 	}
+	s->m->pl[p].started = 1;
 	s->ready[p] = 1;
 	snprintf(s->engine_id[p], sizeof s->engine_id[p], "%s", s->eng[p]->id);
 	log_note(0, "match: slot %u: %s is \"%s\"", s->id, s->m->pl[p].label, s->eng[p]->id);
@@ -818,7 +843,10 @@ static int slot_prepare(struct slot *s)
 			if (engine_start(s->eng[p], on_started, s) < 0) {
 				s->starting = -1;
 				slot_drop_engine(s, p);
-				slot_forfeit(s, p, "engine crashed: cannot be started");
+				if (!m->pl[p].started)
+					match_abort(m, p, "engine crashed: cannot be started");
+				else
+					slot_forfeit(s, p, "engine crashed: cannot be started");
 			}
 			return 0;
 		}
@@ -868,6 +896,9 @@ static void slot_next(struct slot *s)
 			match_fail(m);
 			return;
 		}
+		printf("Started game %u of %u (%s vs %s)\n", g, m->o.games, m->pl[s->white].label,
+		       m->pl[1 - s->white].label);
+		fflush(stdout);
 		viewer_broadcast(m, s->game_no, &s->game);
 	}
 	if (s->starting >= 0 || s->thinking >= 0)
@@ -1183,7 +1214,8 @@ bad:
 	return 0;
 }
 
-/* Resolves ENGINE_A and ENGINE_B to profiles of m->conf. */
+/* Resolves ENGINE_A and ENGINE_B to profiles of m->conf: 0, 2 for a bad ENGINE,
+ * -1 for one that cannot work. */
 static int players_resolve(struct match *m)
 {
 	char *names[2] = { NULL, NULL };
@@ -1191,36 +1223,33 @@ static int players_resolve(struct match *m)
 
 	for (int p = 0; p < 2; p++) {
 		const char *spec = m->o.spec[p];
+		char *cause = NULL;
 		m->pl[p].label = spec;
-		if (!strncmp(spec, "builtin:", 8)) {
-			unsigned long long v;
-			if (strncmp(spec + 8, "depth=", 6) || parse_uint(spec + 14, 1, MATCH_MAX_DEPTH, &v) < 0) {
-				fprintf(stderr, "hivebridge match: %s: want builtin:depth=N (1..%d)\n",
-					spec, MATCH_MAX_DEPTH);
-				goto out;
-			}
-			m->pl[p].depth = (int)v;
-			names[p] = strdup("builtin");
-		} else if (config_profile(&m->conf, spec)) {
-			names[p] = strdup(spec);
-		} else {
-			char *cause = NULL;
-			const struct engine_profile *pr = config_add_command(&m->conf, "uhp", spec, &cause);
-			if (!pr) {
-				fprintf(stderr, "hivebridge match: %s: %s\n", spec, cause ? cause : "bad engine");
-				free(cause);
-				goto out;
-			}
-			names[p] = strdup(pr->name);
+		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth, &cause);
+		if (!pr) {
+			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", spec, cause ? cause : "bad engine");
+			free(cause);
+			rc = 2;
+			goto out;
 		}
+		names[p] = strdup(pr->name);
 		if (!names[p])
 			goto out;
 	}
 	/* Only now: adding a profile may move the others. */
 	for (int p = 0; p < 2; p++) {
+		char *cause = NULL;
 		m->pl[p].profile = config_profile(&m->conf, names[p]);
 		if (!m->pl[p].profile) {
 			fprintf(stderr, "hivebridge match: no engine profile \"%s\"\n", names[p]);
+			goto out;
+		}
+		/* A command that is not there, or a host that does not resolve, ends the
+		 * match before it starts (and no name is resolved inside the loop). */
+		if (config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
+			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", m->pl[p].label,
+				cause ? cause : "cannot work");
+			free(cause);
 			goto out;
 		}
 	}
@@ -1359,7 +1388,10 @@ int match_main(int argc, char **argv)
 	config_defaults(&m.conf);
 	int prc = parse_args(argc, argv, &m.o);
 	if (prc != 0) {
-		fputs(match_usage, prc > 0 ? stdout : stderr);
+		if (prc > 0)
+			fputs(match_usage, stdout);
+		else
+			fputs("Try 'hivebridge match --help'.\n", stderr);
 		config_free(&m.conf);
 		return prc > 0 ? 0 : 2;
 	}
@@ -1370,11 +1402,13 @@ int match_main(int argc, char **argv)
 		goto out;
 	}
 	if (m.o.log_path && log_open(m.o.log_path) < 0) {
-		fprintf(stderr, "hivebridge match: cannot open log %s\n", m.o.log_path);
+		fprintf(stderr, "hivebridge match: log %s: cannot open: %s\n", m.o.log_path, strerror(errno));
 		goto out;
 	}
-	if (players_resolve(&m) < 0)
+	if ((prc = players_resolve(&m)) != 0) {
+		status = prc == 2 ? 2 : 1;
 		goto out;
+	}
 	if (m.o.openings_path && openings_load(&m) < 0)
 		goto out;
 	if (!m.o.games_set)
@@ -1403,6 +1437,11 @@ int match_main(int argc, char **argv)
 		goto out;
 	}
 
+	/* Without openings, two deterministic engines at fixed depths play the same two
+	 * games over and over: the extra games add nothing. */
+	if (!m.nopenings && m.o.games > 2 && (m.o.depth || (m.pl[0].depth && m.pl[1].depth)))
+		fprintf(stderr, "hivebridge match: warning: no --openings and fixed depths: deterministic "
+			"engines play games 3..%u as copies of games 1 and 2\n", m.o.games);
 	printf("Match %s vs %s: %u games (%u already played), %s, concurrency %u\n",
 	       m.pl[0].label, m.pl[1].label, m.o.games, m.total,
 	       m.nopenings ? "openings from file" : hive_gametype_name(m.o.type), m.nslots);

@@ -507,7 +507,7 @@ int server_run(struct config *c)
 	signal(SIGPIPE, SIG_IGN);
 	raise_fd_limit();
 	if (c->log_path && log_open(c->log_path) < 0) {
-		fprintf(stderr, "hivebridge: cannot open the log %s: %s\n", c->log_path, strerror(errno));
+		fprintf(stderr, "hivebridge serve: log %s: cannot open: %s\n", c->log_path, strerror(errno));
 		return -1;
 	}
 	srv.base = event_base_new();

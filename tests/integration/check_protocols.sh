@@ -321,10 +321,13 @@ must FAIL bestmove.depth-1 'not a legal move'
 
 # --- usage errors exit 2 -------------------------------------------------------------
 for args in "--profile nonesuch" "--config $conf --profile hubgood builtin" "trylobot:nohost" \
-	"trylobot:127.0.0.1:1 extra" "hub:" "--config $tmp/missing.conf --profile x" "--profile"; do
+	"trylobot:127.0.0.1:1 extra" "hub:" "--profile"; do
 	# shellcheck disable=SC2086
 	"$HIVEBRIDGE" check $args >/dev/null 2>&1
 	[ $? = 2 ] || fail "check $args: expected exit status 2"
 done
+# A configuration that cannot be read is a runtime error, as in every subcommand.
+"$HIVEBRIDGE" check --config "$tmp/missing.conf" --profile x >/dev/null 2>&1
+[ $? = 1 ] || fail "check --config missing: expected exit status 1"
 leftovers final
 echo "check_protocols: ok"

@@ -107,5 +107,5 @@ echo "sprt: stopped after $n games: $(grep '^SPRT: llr' "$tmp/sprt.out" | tail -
 "$HIVEBRIDGE" match --depth 1 --movetime 10 builtin builtin >/dev/null 2>&1; [ $? = 2 ] ||
 	fail "--depth with --movetime: want status 2"
 "$HIVEBRIDGE" match --sprt 5,0 builtin builtin >/dev/null 2>&1; [ $? = 2 ] || fail "bad --sprt: want status 2"
-"$HIVEBRIDGE" match builtin:depth=x builtin >/dev/null 2>&1; [ $? = 1 ] || fail "bad builtin:depth: want status 1"
+"$HIVEBRIDGE" match builtin:depth=x builtin >/dev/null 2>&1; [ $? = 2 ] || fail "bad builtin:depth: want status 2"
 echo "match_basic: ok"

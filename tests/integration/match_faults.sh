@@ -53,7 +53,16 @@ run illegal "$fake --fault illegal-move" '^illegal move "[^"]*": ' --depth 1
 run garbage "$fake --fault garbage" '^illegal move: unreadable move' --depth 1
 run crash "$fake --fault crash-on-bestmove" '^engine crashed: killed by signal 6' --depth 1
 run stall stall '^time forfeit \(engine stalled: no ok in time after "bestmove' --depth 1
-run nostart nostart '^engine crashed: did not start: exited with status 3' --depth 1
+# An engine that never starts aborts the match (exit 1, a message), as cutechess-cli
+# does, rather than lose every game.
+timeout 60 "$HIVEBRIDGE" match --config "$conf" --games 4 --depth 1 --results "$tmp/nostart.jsonl" \
+	builtin:depth=1 nostart >"$tmp/nostart.out" 2>"$tmp/nostart.err"
+rc=$?
+[ $rc = 1 ] || { cat "$tmp/nostart.out" "$tmp/nostart.err"; fail "nostart: exit status $rc, want 1"; }
+grep -q '^hivebridge match: engine "nostart" did not start: exited with status 3 during start; match aborted$' \
+	"$tmp/nostart.err" || { cat "$tmp/nostart.err"; fail "nostart: no abort message"; }
+[ ! -s "$tmp/nostart.jsonl" ] || { cat "$tmp/nostart.jsonl"; fail "nostart: games recorded"; }
+echo "nostart: match aborted as expected"
 # The bridge's own clock: the engine thinks 2.5 s with 2 s on its clock.
 run clock slow '^time forfeit$' --clock 2000+10
 

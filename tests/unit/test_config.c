@@ -45,11 +45,16 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(p->hash_mb, 16);
 	CU_ASSERT_EQUAL(p->hash_mb_max, 256);
 	CU_ASSERT_PTR_NULL(p->argv);
-	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 1);
-	CU_ASSERT_STRING_EQUAL(c.listeners[0].protocol, "uhp");
-	CU_ASSERT_STRING_EQUAL(c.listeners[0].address, "127.0.0.1");
-	CU_ASSERT_EQUAL(c.listeners[0].port, 5000);
-	CU_ASSERT_STRING_EQUAL(c.listeners[0].engine, "builtin");
+	/* One listener per protocol, all on loopback with the built-in engine. */
+	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 3);
+	const char *protos[] = { "uhp", "hub", "trylobot" };
+	unsigned ports[] = { 5000, 5002, 51337 };
+	for (int i = 0; i < 3; i++) {
+		CU_ASSERT_STRING_EQUAL(c.listeners[i].protocol, protos[i]);
+		CU_ASSERT_STRING_EQUAL(c.listeners[i].address, "127.0.0.1");
+		CU_ASSERT_EQUAL(c.listeners[i].port, ports[i]);
+		CU_ASSERT_STRING_EQUAL(c.listeners[i].engine, "builtin");
+	}
 	CU_ASSERT_PTR_NULL(config_profile(&c, "nosuch"));
 	config_free(&c);
 }
@@ -231,7 +236,104 @@ static void test_missing_file(void)
 	char *cause = NULL;
 	config_defaults(&c);
 	CU_ASSERT_EQUAL(config_load(&c, "/nonexistent/hivebridge.conf", &cause), -1);
-	CU_ASSERT_PTR_NOT_NULL(cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	CU_ASSERT_STRING_EQUAL(cause, "/nonexistent/hivebridge.conf: cannot open: No such file or directory");
+	free(cause);
+	cause = NULL;
+	/* fopen takes a directory, which then reads as an empty file. */
+	CU_ASSERT_EQUAL(config_load(&c, tmpdir, &cause), -1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "Is a directory"));
+	free(cause);
+	config_free(&c);
+}
+
+/* A file that names a listener gets exactly its listeners, not the defaults too. */
+static void test_listeners_replace(void)
+{
+	struct config c;
+	char *cause = NULL;
+	int rc = load(&c, "[listen h]\nprotocol = hub\nport = 0\n", &cause);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 1);
+	CU_ASSERT_STRING_EQUAL(c.listeners[0].protocol, "hub");
+	config_free(&c);
+	/* A file without listeners keeps the three defaults. */
+	rc = load(&c, "[daemon]\nmax_sessions = 5\n", &cause);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(c.nlisteners, 3);
+	config_free(&c);
+}
+
+/* Every ENGINE form, parsed by the one function. */
+static void test_engine_parse(void)
+{
+	struct config c;
+	char *cause = NULL;
+	int depth = -1;
+	const struct engine_profile *p;
+
+	CU_ASSERT_EQUAL_FATAL(load(&c, "[engine mz]\ncommand = /bin/true\n", &cause), 0);
+	p = config_engine_parse(&c, "builtin", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->kind, "builtin") && depth == 0);
+	p = config_engine_parse(&c, "builtin:depth=3", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->name, "builtin") && depth == 3);
+	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "builtin:depth=0", &depth, &cause));
+	free(cause);
+	cause = NULL;
+	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "builtin:fast", &depth, &cause));
+	free(cause);
+	cause = NULL;
+	p = config_engine_parse(&c, "mz", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->name, "mz"));
+	p = config_engine_parse(&c, "hub:/x/e hub", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->kind, "hub") && !strcmp(p->argv[0], "/x/e") && !strcmp(p->argv[1], "hub"));
+	p = config_engine_parse(&c, "uhp:/x/u", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->kind, "uhp") && !strcmp(p->argv[0], "/x/u"));
+	p = config_engine_parse(&c, "/x/u --a", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->kind, "uhp") && !strcmp(p->argv[1], "--a"));
+	p = config_engine_parse(&c, "trylobot:localhost:51338", &depth, &cause);
+	CU_ASSERT(p && !strcmp(p->kind, "trylobot") && !strcmp(p->host, "localhost") && p->port == 51338);
+	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "", &depth, &cause));
+	free(cause);
+	config_free(&c);
+}
+
+/* What serve checks before it listens. */
+static void test_engine_check(void)
+{
+	struct config c;
+	char *cause = NULL;
+	int depth;
+	const struct engine_profile *p;
+
+	config_defaults(&c);
+	CU_ASSERT_EQUAL(config_engine_check(&c, config_profile(&c, "builtin"), &cause), 0);
+	p = config_engine_parse(&c, "sh -c true", &depth, &cause);       /* on PATH */
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), 0);
+	p = config_engine_parse(&c, "no-such-engine-here", &depth, &cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
+	CU_ASSERT(cause && strstr(cause, "not found on PATH"));
+	free(cause);
+	cause = NULL;
+	p = config_engine_parse(&c, "/nonexistent/engine", &depth, &cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
+	CU_ASSERT(cause && strstr(cause, "No such file"));
+	free(cause);
+	cause = NULL;
+	p = config_engine_parse(&c, "hub:/etc/passwd", &depth, &cause);   /* not executable */
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
+	CU_ASSERT(cause && strstr(cause, "not executable"));
+	free(cause);
+	cause = NULL;
+	/* A name is resolved once, before any loop runs, and kept numeric. */
+	p = config_engine_parse(&c, "trylobot:localhost:51338", &depth, &cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), 0);
+	p = config_profile(&c, p->name);
+	CU_ASSERT(p && (!strcmp(p->host, "127.0.0.1") || !strcmp(p->host, "::1")));
+	p = config_engine_parse(&c, "trylobot:no-such-host.invalid:1", &depth, &cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
+	CU_ASSERT(cause && strstr(cause, "cannot resolve"));
 	free(cause);
 	config_free(&c);
 }
@@ -333,6 +435,9 @@ int main(void)
 	CU_add_test(s, "long line", test_long_line);
 	CU_add_test(s, "missing file", test_missing_file);
 	CU_add_test(s, "add command", test_add_command);
+	CU_add_test(s, "listeners replace the defaults", test_listeners_replace);
+	CU_add_test(s, "engine parse", test_engine_parse);
+	CU_add_test(s, "engine check", test_engine_check);
 	CU_add_test(s, "example conf", test_example_conf);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();

@@ -1,0 +1,158 @@
+#!/bin/sh
+# cli_errors.sh: the command line says what is wrong in one form per mistake, with
+# one exit status per kind (2 usage, 1 runtime or configuration), and every
+# subcommand answers --help and -h on stdout. Also: a config's listeners replace the
+# defaults, --listen takes a name, serve checks its engines at start-up and reports
+# a later engine failure on stderr, match aborts on an engine that never starts, and
+# check finds its data and traces UHP from outside the source tree.
+set -u
+: "${HIVEBRIDGE:?}" "${TOOLS:?}"
+H=$HIVEBRIDGE
+tmp=$(mktemp -d)
+daemon=
+cleanup() {
+	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect STATUS STDERR_LINE CMD...: the exit status and the whole first stderr line.
+expect() {
+	want=$1 line=$2
+	shift 2
+	"$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] || { cat "$tmp/err"; fail "$*: exit status $rc, want $want"; }
+	[ "$(head -n 1 "$tmp/err")" = "$line" ] ||
+		fail "$*: stderr says '$(head -n 1 "$tmp/err")', want '$line'"
+}
+
+# --- help and version -------------------------------------------------------------------
+for sub in uhp hub serve check match perft; do
+	for flag in --help -h; do
+		"$H" $sub $flag </dev/null >"$tmp/out" 2>"$tmp/err" || fail "$sub $flag: exit status $?"
+		head -n 1 "$tmp/out" | grep -q "^usage: hivebridge $sub " || fail "$sub $flag: no usage on stdout"
+		[ ! -s "$tmp/err" ] || fail "$sub $flag: wrote to stderr"
+	done
+done
+[ "$("$H" -V)" = "$("$H" --version)" ] || fail "-V differs from --version"
+"$H" --help | grep -q '^Exit status: 0 success, 1 ' || fail "exit statuses not documented"
+
+# --- usage errors: 2 ----------------------------------------------------------------------
+expect 2 "hivebridge perft: DEPTH is missing" "$H" perft
+expect 2 "hivebridge perft: DEPTH must be 0..20, not 99" "$H" perft 99
+expect 2 "hivebridge serve: unknown option --bogus" "$H" serve --bogus
+expect 2 "hivebridge uhp: --engine needs a value" "$H" uhp --engine
+for sub in uhp hub serve; do
+	expect 2 "hivebridge $sub: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \
+		"$H" $sub --engine builtin:depth=x
+done
+expect 2 "hivebridge match: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \
+	"$H" match builtin:depth=x builtin
+expect 2 "hivebridge check: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \
+	"$H" check builtin:depth=x
+expect 2 "hivebridge serve: --listen no-such-host.invalid:0: no-such-host.invalid: cannot resolve: Name or service not known" \
+	"$H" serve --listen no-such-host.invalid:0
+
+# --- configuration and log errors: 1, the path named once ----------------------------------
+for sub in uhp hub serve; do
+	expect 1 "hivebridge $sub: $tmp: cannot open: Is a directory" "$H" $sub --config "$tmp"
+	expect 1 "hivebridge $sub: $tmp/none.conf: cannot open: No such file or directory" \
+		"$H" $sub --config "$tmp/none.conf"
+	expect 1 "hivebridge $sub: log $tmp/no/log: cannot open: No such file or directory" \
+		"$H" $sub --log "$tmp/no/log"
+done
+expect 1 "hivebridge match: $tmp: cannot open: Is a directory" "$H" match --config "$tmp" builtin builtin
+expect 1 "hivebridge check: $tmp: cannot open: Is a directory" "$H" check --config "$tmp" --profile x
+expect 1 "hivebridge match: log $tmp/no/log: cannot open: No such file or directory" \
+	"$H" match --log "$tmp/no/log" builtin builtin
+expect 1 "hivebridge check: log $tmp/no/log: cannot open: No such file or directory" \
+	"$H" check --log "$tmp/no/log" builtin
+
+# --- engines that cannot work ---------------------------------------------------------------
+expect 1 "hivebridge serve: engine \"/nonexistent/engine\" of listener uhp: /nonexistent/engine: No such file or directory" \
+	"$H" serve --engine /nonexistent/engine
+! grep -q '^listening on' "$tmp/err" || fail "serve listened with a missing engine"
+expect 1 "hivebridge serve: engine \"no-such-engine-on-path\" of listener uhp: no-such-engine-on-path: not found on PATH" \
+	"$H" serve --engine no-such-engine-on-path
+expect 1 "hivebridge match: engine \"/nonexistent\": /nonexistent: No such file or directory" \
+	"$H" match builtin /nonexistent
+expect 1 "hivebridge match: engine \"trylobot:no-such-host.invalid:1\": host no-such-host.invalid: cannot resolve: Name or service not known" \
+	"$H" match builtin trylobot:no-such-host.invalid:1
+
+# --- a config's listeners replace the defaults; --listen takes a name -----------------------
+cat >"$tmp/two.conf" <<EOF
+[listen u]
+port = 1
+[listen h]
+protocol = hub
+port = 0
+EOF
+"$H" serve --config "$tmp/two.conf" --listen localhost:0 2>"$tmp/serve.err" &
+daemon=$!
+i=0
+# Listeners open in order before the loop: once the hub line is there, all are.
+until grep -q '^listening on .* (hub)$' "$tmp/serve.err" 2>/dev/null; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
+	[ $i -lt 200 ] || fail "serve did not start listening"
+	sleep 0.05
+	i=$((i + 1))
+done
+[ "$(grep -c '^listening on' "$tmp/serve.err")" = 2 ] || { cat "$tmp/serve.err"; fail "not exactly the configured listeners"; }
+grep -Eq '^listening on (127\.0\.0\.1|\[::1\]):[0-9]+ \(uhp\)$' "$tmp/serve.err" ||
+	{ cat "$tmp/serve.err"; fail "--listen localhost:0 not applied to the UHP listener"; }
+kill "$daemon"
+wait "$daemon"
+daemon=
+
+# --- an engine that fails later is reported on stderr, not only to the client -----------------
+cat >"$tmp/fail.conf" <<EOF
+[engine dies]
+command = $TOOLS/fake_uhp_engine --fault exit-at-start
+[listen u]
+port = 0
+engine = dies
+EOF
+"$H" serve --config "$tmp/fail.conf" 2>"$tmp/serve.err" &
+daemon=$!
+i=0
+until grep -q '^listening on' "$tmp/serve.err" 2>/dev/null; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
+	[ $i -lt 200 ] || fail "serve did not start listening"
+	sleep 0.05
+	i=$((i + 1))
+done
+port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (uhp)$/\1/p' "$tmp/serve.err")
+timeout 30 python3 - "$port" <<'EOF' || fail "client"
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+s.sendall(b"newgame\n")
+buf = b""
+while b"ok\n" not in buf:
+    d = s.recv(4096)
+    if not d:
+        break
+    buf += d
+assert b"err" in buf, buf
+EOF
+i=0
+until grep -q '^hivebridge: engine dies failed: ' "$tmp/serve.err"; do
+	[ $i -lt 200 ] || { cat "$tmp/serve.err"; fail "engine failure not on stderr"; }
+	sleep 0.05
+	i=$((i + 1))
+done
+kill "$daemon"
+wait "$daemon"
+daemon=
+
+# --- check from outside the source tree: the whole suite, and --log traces UHP ----------------
+(cd / && env -u HIVE_DATA -u HIVEBRIDGE_DATA timeout 300 "$H" check --positions 1 --log "$tmp/check.log" builtin) \
+	>"$tmp/check.out" 2>&1 || { tail -n 5 "$tmp/check.out"; fail "check from / failed"; }
+passed=$(sed -n 's/^summary: \([0-9]*\) passed.*/\1/p' "$tmp/check.out")
+[ "${passed:-0}" -gt 250 ] || fail "check from / ran only ${passed:-0} checks"
+grep -q ' s1 bridge->engine newgame' "$tmp/check.log" || fail "check --log has no UHP traffic"
+expect 1 "hivebridge check: no reference data in $tmp (from --data): nokamute/uhp_tests.txt is missing" \
+	"$H" check --data "$tmp" builtin
+echo "cli_errors: ok"
