@@ -122,9 +122,12 @@ static int check_gamestring(const char *s, char *err, size_t errlen)
 	type[n] = '\0';
 	if (hive_gametype_parse(type, &t) != 0)
 		return fail(err, errlen, "'%s' is not a GameTypeString (Base, Base+M, ..., Base+MLP)", type);
-	for (const char *p = s; *p; p++)
+	for (const char *p = s; *p; p++) {
 		if ((unsigned char)*p < 0x20)
 			return fail(err, errlen, "control byte 0x%02x", (unsigned)(unsigned char)*p);
+		if (*p == '|')
+			return fail(err, errlen, "'|' joins moves of a list, it has no place in a GameString");
+	}
 	return 0;
 }
 

@@ -286,6 +286,7 @@ static void test_bad_input(void)
 	expect_error(H, "rules brandubh", "not a GameTypeString");
 	expect_error(H, "position Tafl;InProgress", "'Tafl' is not a GameTypeString");
 	expect_error(H, "position ;InProgress", "does not start with a GameTypeString");
+	expect_error(H, "move base;move;;|\xff", "'|' joins moves of a list");   /* found by fuzz_otep */
 	expect_error(H, "clock -5 100", "expected White's milliseconds");
 	expect_error(H, "clock 5x 100", "got '5x'");
 	expect_error(H, "clock 1 99999999999999999999999", "expected Black's milliseconds");
