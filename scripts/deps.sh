@@ -11,7 +11,7 @@ mode=${2:-install}
 
 # One list per job, each package with its reason (README: "The two commands").
 run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev"
-test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base systemd"
+test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd"
 fuzz_pkgs="$run_pkgs clang libclang-rt-14-dev"
 case $job in
 run) pkgs=$run_pkgs ;;
@@ -78,7 +78,7 @@ probe() {
 	fi
 	rm -rf "$d"
 	[ "$job" = test ] || return 0
-	for c in python3 pgrep ps groff systemd-analyze; do
+	for c in python3 pgrep ps groff man systemd-analyze; do
 		command -v $c >/dev/null 2>&1 || echo "command $c"
 	done
 	command -v python3 >/dev/null 2>&1 && ! python3 -c 'import jsonschema' 2>/dev/null \
