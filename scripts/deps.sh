@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh JOB [--check]: makes sure this machine can do JOB ("run": build and run
-# the daemon; "test": build and run every test; "fuzz": make fuzz). The check is what the job needs,
+# the daemon; "test": build and run every test; "fuzz": make fuzz; "fresh": make
+# test-fresh). The check is what the job needs,
 # not package names: the tools, a tiny C file compiled and linked against the
 # libraries pkg-config names (with the sanitizers for "test"), the Python modules.
 # When it fails: as root, apt-get update and install the job's whole package list;
@@ -13,17 +14,25 @@ mode=${2:-install}
 run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev"
 test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd"
 fuzz_pkgs="$run_pkgs clang libclang-rt-14-dev"
+fresh_pkgs="make git debootstrap"
 case $job in
 run) pkgs=$run_pkgs ;;
 test) pkgs=$test_pkgs ;;
 fuzz) pkgs=$fuzz_pkgs ;;
-*) echo "usage: scripts/deps.sh run|test|fuzz [--check]" >&2; exit 2 ;;
+fresh) pkgs=$fresh_pkgs ;;
+*) echo "usage: scripts/deps.sh run|test|fuzz|fresh [--check]" >&2; exit 2 ;;
 esac
 update="apt-get update"
 install="apt-get install -y --no-install-recommends $pkgs"
 
 # probe: prints what is missing, one line each; silent when the job can run.
 probe() {
+	if [ "$job" = fresh ]; then
+		for c in make git debootstrap chroot mount; do
+			command -v $c >/dev/null 2>&1 || echo "command $c"
+		done
+		return 0
+	fi
 	for c in make cc ar pkg-config; do
 		command -v $c >/dev/null 2>&1 || echo "command $c"
 	done

@@ -56,9 +56,11 @@ cleanup() {
 		sleep 0.1
 	done
 	[ $left = 0 ] || say "processes still in the root after SIGKILL"
+	t_kill=$(($(date +%s) - t))
 	tac "$work/mounts" | while read -r m; do
 		umount "$m" 2>/dev/null || umount -l "$m" || say "cannot unmount $m"
 	done
+	t_umount=$(($(date +%s) - t - t_kill))
 	if grep -q " $work/" /proc/self/mounts; then
 		say "still mounted under $work: not removing it"; rc=1
 	elif [ "${FRESH_KEEP:-0}" = 1 ]; then
@@ -66,7 +68,8 @@ cleanup() {
 	else
 		rm -rf --one-file-system "$work"
 	fi
-	echo "test-fresh: teardown: $(($(date +%s) - t)) s"
+	d=$(($(date +%s) - t))
+	echo "test-fresh: teardown: $d s (processes $t_kill s, mounts $t_umount s, files $((d - t_kill - t_umount)) s)"
 	printf '%b' "$times"
 	echo "test-fresh: total: $(($(date +%s) - t_all)) s"
 	[ $rc = 0 ] && say "PASS" || say "FAIL (status $rc)"
