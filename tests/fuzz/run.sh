@@ -5,8 +5,9 @@
 # bridge/config.c (and util.c) join them for the INI target. Seeds are written into
 # build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
 # conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
-# Skips cleanly (exit 0) when clang or libFuzzer is missing. Crashes land in
-# build-fuzz/crash-<target>-*; replay one with the gcc build: cc -I. tests/fuzz/X.c ...
+# Fails with the apt-get line when clang or libFuzzer is missing (scripts/deps.sh).
+# Crashes land in build-fuzz/crash-<target>-*; replay one with the gcc build:
+# cc -I. tests/fuzz/X.c ...
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
@@ -18,18 +19,9 @@ DATA=${HIVE_DATA:-$top/../shared/data}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson inih 2>/dev/null)"
 
-if ! command -v "$CLANG" >/dev/null 2>&1; then
-	echo "fuzz: $CLANG not found, skipping"
-	exit 0
-fi
+# No clang or no libFuzzer is a failure that names the packages, never a silent pass.
+sh scripts/deps.sh fuzz --check || exit 1
 mkdir -p "$B/obj" "$B/corpus"
-probe="$B/probe.c"
-printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' > "$probe"
-if ! "$CLANG" -fsanitize=fuzzer $probe -o "$B/probe" >/dev/null 2>&1; then
-	echo "fuzz: $CLANG has no libFuzzer, skipping"
-	exit 0
-fi
-
 # The libraries, instrumented for coverage; a file that does not compile is left out
 # (and said so): it can only matter to a target that needs it, whose link then fails.
 rm -f "$B/libfuzz.a"

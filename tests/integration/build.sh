@@ -1,0 +1,86 @@
+#!/bin/sh
+# build.sh: the Makefile's promises, in a copy of the source tree (the real build
+# directories are left alone): a second make rebuilds nothing; a touched header, or
+# new flags (PREFIX moves the compiled-in DATADIR), rebuild; the daemon does not
+# link CUnit; make fuzz without clang fails with the apt-get line; make install
+# with DESTDIR puts every file in place, the man page renders without a warning
+# and systemd-analyze accepts the installed unit.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+shared=$(cd "${HIVE_DATA:-$top/../shared/data}/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+for c in make cc readelf groff man systemd-analyze; do
+	command -v $c >/dev/null 2>&1 || fail "$c is missing (scripts/deps.sh test installs it)"
+done
+
+src=$tmp/src
+mkdir "$src"
+(cd "$top" && cp -R GNUmakefile setup core adapters bridge tests scripts conf docs schemas "$src/") \
+	|| fail "cannot copy the tree"
+m() { make -C "$src" --no-print-directory SHARED="$shared" OPT=-O0 "$@"; }
+
+m -j2 all >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log"; fail "make all"; }
+m -q all || fail "make -q all: something would be rebuilt right after a build"
+out=$(m -s -n all) || fail "make -n all"
+[ -z "$out" ] || { echo "$out" | head -n 5; fail "make -n all after a build prints commands"; }
+m -q || fail "make -q (the default goal) after a build"
+
+# Dependencies are tracked: a header rebuilds its users, and only then.
+touch "$src/core/board.h"
+m -q all && fail "make -q all after touching core/board.h says nothing to do"
+m -j2 all >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log"; fail "make all after a touch"; }
+m -q all || fail "make -q all after the rebuild"
+
+# Flags are part of the build: a new DATADIR rebuilds.
+m -q PREFIX=/opt/elsewhere all && fail "a new PREFIX (compiled-in DATADIR) rebuilds nothing"
+m -q all || fail "asking about a new PREFIX changed the build"
+
+# make run needs no test package: the daemon does not link CUnit.
+readelf -d "$src/build/hivebridge" | grep -q 'libcunit' && fail "build/hivebridge links CUnit"
+readelf -d "$src/build/tests/test_perft" | grep -q 'libcunit' || fail "the unit tests do not link CUnit"
+
+# make fuzz without clang: fails, and says what to install.
+CLANG=/nonexistent/clang m fuzz >"$tmp/fuzz.log" 2>&1 && fail "make fuzz without clang exits 0"
+grep -q '^  apt-get update && apt-get install -y --no-install-recommends .*clang libclang-rt-14-dev' \
+	"$tmp/fuzz.log" || { cat "$tmp/fuzz.log"; fail "make fuzz without clang does not print the apt-get line"; }
+
+# make install into DESTDIR, at the build's own PREFIX: nothing is rebuilt.
+dest=$tmp/dest
+m install DESTDIR="$dest" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "make install"; }
+grep -q ' -c ' "$tmp/install.log" && fail "make install rebuilt objects"
+for f in /usr/local/bin/hivebridge /usr/local/share/man/man1/hivebridge.1 \
+	/etc/hivebridge/hivebridge.conf /usr/local/lib/systemd/system/hivebridge.service \
+	/usr/local/share/hivebridge/data/perft_startpos.tsv; do
+	[ -f "$dest$f" ] || fail "make install did not install $f"
+done
+[ -x "$dest/usr/local/bin/hivebridge" ] || fail "the installed binary is not executable"
+n_src=$(find "$shared/data" -type f | wc -l)
+n_dst=$(find "$dest/usr/local/share/hivebridge/data" -type f | wc -l)
+[ "$n_src" = "$n_dst" ] && [ "$n_src" -gt 0 ] || fail "data: $n_dst files installed of $n_src"
+# An admin's configuration is never overwritten.
+echo '; mine' >"$dest/etc/hivebridge/hivebridge.conf"
+m install DESTDIR="$dest" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "make install again"; }
+[ "$(cat "$dest/etc/hivebridge/hivebridge.conf")" = '; mine' ] || fail "make install overwrote the configuration"
+
+# The man page: renders, with every warning on, and covers every subcommand.
+page=$dest/usr/local/share/man/man1/hivebridge.1
+warn=$(groff -man -Tutf8 -ww -rCHECKSTYLE=3 -z "$page" 2>&1)
+[ -z "$warn" ] || { echo "$warn"; fail "groff warns about hivebridge.1"; }
+text=$(MANWIDTH=80 man -l "$page" 2>"$tmp/man.err") || { cat "$tmp/man.err"; fail "man -l hivebridge.1"; }
+[ -s "$tmp/man.err" ] && { cat "$tmp/man.err"; fail "man -l warns about hivebridge.1"; }
+for s in "hivebridge uhp" "hivebridge hub" "hivebridge serve" "hivebridge check" "hivebridge match" \
+	"hivebridge perft" CONFIGURATION "[daemon]" "[engine NAME]" "[listen NAME]"; do
+	echo "$text" | grep -qF "$s" || fail "the man page does not cover $s"
+done
+
+# The unit, installed at a real prefix so that its paths exist, passes systemd-analyze.
+pre=$tmp/prefix
+m install PREFIX="$pre" SYSCONFDIR="$pre/etc" >"$tmp/install.log" 2>&1 \
+	|| { cat "$tmp/install.log"; fail "make install PREFIX=$pre"; }
+grep -qx "ExecStart=$pre/bin/hivebridge serve --config $pre/etc/hivebridge/hivebridge.conf" \
+	"$pre/lib/systemd/system/hivebridge.service" || fail "the installed unit does not run the installed binary"
+MANPATH=$pre/share/man systemd-analyze verify "$pre/lib/systemd/system/hivebridge.service" \
+	|| fail "systemd-analyze verify hivebridge.service"
+echo "build: no rebuild after a build, dependencies and flags tracked, install and unit checked"
