@@ -19,12 +19,16 @@
  *   engine = NAME             the profile each session of this listener uses
  *   think_time = 1            seconds a move may take when the protocol sets no limit
  *   depth = 0                 fixed search depth instead (0 = use think_time)
+ *   max_depth = 32            deepest search a client may ask for
+ *   max_think_time = 60       longest search (or perft) a client may ask for, seconds
  *
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
  *   max_sessions = 1000
  *   max_line = 65536          bytes per protocol line
  *   max_buffer = 1048576      bytes buffered per direction per session
+ *   hash_budget_mb = 512      all built-in hash tables together
+ *   search_threads = 0        built-in search pool (0 = one per online CPU)
  */
 #ifndef BRIDGE_CONFIG_H
 #define BRIDGE_CONFIG_H
@@ -58,6 +62,8 @@ struct listener_conf {
 	char    *engine;               /* profile name */
 	unsigned think_ms;             /* search time when the protocol gives none */
 	int      depth;                /* fixed search depth instead, 0 = none */
+	int      max_depth;            /* the deepest search a client may ask for */
+	unsigned max_think_ms;         /* the longest search (and perft) a client may ask for */
 };
 
 struct config {
@@ -65,6 +71,8 @@ struct config {
 	size_t  max_sessions;
 	size_t  max_line;
 	size_t  max_buffer;
+	size_t  hash_budget_mb;        /* all built-in hash tables together */
+	unsigned search_threads;       /* built-in search pool, 0 = online CPUs */
 	size_t  nprofiles;
 	struct engine_profile *profiles;
 	size_t  nlisteners;

@@ -26,6 +26,7 @@
 
 #include "bridge/front.h"
 #include "bridge/config.h"
+#include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
@@ -263,6 +264,8 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	l->limits = srv->limits;
 	l->limits.think_ms = lc->think_ms;
 	l->limits.depth = lc->depth;
+	l->limits.max_depth = lc->max_depth;
+	l->limits.max_think_ms = lc->max_think_ms;
 	l->front = front_find(lc->protocol);
 	if (!l->front) {
 		fprintf(stderr, "hivebridge: listener %s: protocol %s is not served yet\n",
@@ -387,6 +390,7 @@ int server_run(struct config *c)
 	srv.limits.max_line = c->max_line;
 	srv.limits.max_buffer = c->max_buffer;
 	srv.limits.idle_timeout_ms = 0;
+	engine_builtin_configure(c->hash_budget_mb, c->search_threads);
 
 	/* Before the base: the built-in engine hands results over from its threads. */
 	if (evthread_use_pthreads() < 0) {

@@ -336,7 +336,18 @@ static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
 		free(cause);
 		return 0;
 	}
+	if (s->io.lim.max_depth && bm.kind == UHP_BEST_DEPTH && bm.depth > s->io.lim.max_depth) {
+		out_printf(s, "err Depth %d is beyond this server's limit of %d.", bm.depth,
+			   s->io.lim.max_depth);
+		return 0;
+	}
+	if (s->io.lim.max_think_ms && bm.kind == UHP_BEST_TIME && bm.time_ms > s->io.lim.max_think_ms) {
+		out_printf(s, "err A search of %llu s is beyond this server's limit of %u s.",
+			   (unsigned long long)(bm.time_ms / 1000), s->io.lim.max_think_ms / 1000);
+		return 0;
+	}
 	memset(&l, 0, sizeof l);
+	l.max_ms = s->io.lim.max_think_ms;
 	if (bm.kind == UHP_BEST_DEPTH) {
 		l.depth = bm.depth > 0 ? bm.depth : 1;
 	} else {

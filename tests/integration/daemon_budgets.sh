@@ -1,0 +1,269 @@
+#!/bin/sh
+# daemon_budgets.sh: no client, and no number of clients, holds the daemon's search
+# resources. Read from /proc (RSS, threads, descriptors, CPU time):
+#  - a client that leaves mid-search (UHP depth and time, Trylobot far deadline) stops
+#    its work at once, and its table, thread work, session and descriptor are freed;
+#  - a listener's max_depth / max_think_time refuse (UHP err, Hub error) or clamp
+#    (Trylobot) what is beyond them;
+#  - hash tables come out of hash_budget_mb: a request beyond what is left gets a
+#    smaller table, and `options` says so;
+#  - searches run on search_threads workers: many clients add no threads, and a
+#    queued search is answered by its deadline (an error rather than a late move);
+#  - newgame gives the table back: idle sessions stay small after any commands.
+set -u
+: "${HIVEBRIDGE:?}"
+DATA=${HIVE_DATA:-$(dirname "$0")/../../../shared/data}
+tmp=$(mktemp -d)
+daemon=
+cleanup() {
+	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat >"$tmp/conf" <<EOF
+[daemon]
+max_sessions = 100
+search_threads = 2
+hash_budget_mb = 300
+[engine builtin]
+hash_mb = 16
+hash_mb_max = 256
+[listen uhp]
+port = 0
+[listen loose]
+port = 0
+max_depth = 64
+max_think_time = 86400
+[listen tb]
+protocol = trylobot
+port = 0
+max_think_time = 86400
+[listen hub]
+protocol = hub
+port = 0
+[listen tbshort]
+protocol = trylobot
+port = 0
+max_think_time = 1
+EOF
+"$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
+daemon=$!
+i=0
+while [ "$(grep -c '^listening on' "$tmp/err")" -lt 5 ]; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
+	[ $i -lt 100 ] || fail "serve did not start listening"
+	sleep 0.1
+	i=$((i + 1))
+done
+ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/err" | tr '\n' ' ')
+
+timeout 240 python3 - "$daemon" "$DATA/trylobot" $ports <<'PYEOF' || { tail -20 "$tmp/err"; fail "budgets"; }
+import json, os, socket, sys, threading, time
+
+pid = int(sys.argv[1]); frames = sys.argv[2]
+P_UHP, P_LOOSE, P_TB, P_HUB, P_TBSHORT = map(int, sys.argv[3:8])
+POOL = 2
+
+def stats():
+    st = {}
+    with open(f"/proc/{pid}/status") as f:
+        for l in f:
+            k, _, v = l.partition(":")
+            st[k] = v.strip()
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return {"rss_kb": int(st["VmRSS"].split()[0]), "threads": int(st["Threads"]),
+            "tasks": len(os.listdir(f"/proc/{pid}/task")),
+            "fds": len(os.listdir(f"/proc/{pid}/fd")),
+            "cpu": int(fields[11]) + int(fields[12])}
+
+def show(what, s):
+    print(f"  {what}: RSS {s['rss_kb'] / 1024:.1f} MB, threads {s['threads']} "
+          f"(tasks {s['tasks']}), fds {s['fds']}")
+
+def wait_for(what, cond, timeout):
+    t0 = time.monotonic()
+    while True:
+        if cond():
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise SystemExit(f"FAIL: {what} (not within {timeout} s): {stats()}")
+        time.sleep(0.02)
+
+def idle():
+    """True once the daemon burns no CPU over 300 ms (clock ticks are 10 ms)."""
+    a = stats()["cpu"]; time.sleep(0.3); return stats()["cpu"] - a <= 2
+
+class Uhp:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.f = self.s.makefile("rb")
+        self.answer()
+    def send(self, line):
+        self.s.sendall(line.encode() + b"\n")
+    def answer(self):
+        out = []
+        while True:
+            l = self.f.readline()
+            if not l:
+                raise SystemExit(f"FAIL: connection closed after {out}")
+            l = l.decode().rstrip("\n")
+            if l == "ok":
+                return out
+            out.append(l)
+    def cmd(self, line):
+        self.send(line); return self.answer()
+    def close(self):
+        self.f.close(); self.s.close()
+
+def tb_frame(name, deadline_ms):
+    raw = open(os.path.join(frames, name), "rb").read().decode()
+    req = json.loads(raw.split("#", 1)[1])
+    req["response_deadline"] = req["request_timestamp"] + deadline_ms
+    j = json.dumps(req, ensure_ascii=True)
+    return f"{len(j)}#{j}".encode()
+
+base = stats()
+show("at start", base)
+
+# 1. Work that outlives its client.
+def abandon(what, port, start):
+    s0 = stats()
+    conn = start(port)
+    # The search is under way: the CPU is busy.
+    wait_for(what + ": search running", lambda: stats()["cpu"] - s0["cpu"] > 50, 20)
+    during = stats()
+    conn.close()
+    t = wait_for(what + ": work stopped and released",
+                 lambda: idle() and stats()["fds"] <= base["fds"] and
+                 stats()["threads"] <= base["threads"] + POOL, 5)
+    after = stats()
+    show(what + ", during", during); show(what + f", after (quiet in {t:.2f} s)", after)
+    if after["rss_kb"] > base["rss_kb"] + 8 * 1024:
+        raise SystemExit(f"FAIL: {what}: RSS stayed at {after['rss_kb']} kB (start {base['rss_kb']})")
+
+def uhp_depth(port):
+    c = Uhp(port)
+    c.cmd("options set HashMB 256"); c.cmd("newgame Base+MLP"); c.send("bestmove depth 64")
+    return c
+def uhp_time(port):
+    c = Uhp(port)
+    c.cmd("newgame Base+MLP"); c.send("bestmove time 23:59:59")
+    return c
+def tb_far(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(tb_frame("choose-turn-mlp-stack-abilities.frame", 3600 * 1000))
+    return s
+print("a client that leaves mid-search:")
+abandon("UHP bestmove depth 64, HashMB 256", P_LOOSE, uhp_depth)
+abandon("UHP bestmove time 23:59:59", P_LOOSE, uhp_time)
+abandon("Trylobot, deadline in an hour", P_TB, tb_far)
+
+# 2. Per-listener bounds.
+c = Uhp(P_UHP)
+c.cmd("newgame")
+a = c.cmd("bestmove depth 1000")
+assert len(a) == 1 and a[0].startswith("err Depth 1000 is beyond"), a
+a = c.cmd("bestmove time 99:59:59")
+assert len(a) == 1 and a[0].startswith("err A search of 359999 s is beyond"), a
+a = c.cmd("bestmove depth 2")
+assert len(a) == 1 and not a[0].startswith("err"), a
+c.close()
+h = socket.create_connection(("127.0.0.1", P_HUB), timeout=30)
+hf = h.makefile("rb")
+h.sendall(b"hub\n")
+while hf.readline().strip() != b"wait":
+    pass
+h.sendall(b"init\nlevel depth=1000\nping\n")
+got = []
+while True:
+    l = hf.readline().decode().strip()
+    got.append(l)
+    if l == "pong" or not l:
+        break
+assert any(l.startswith("error message=") and "depth=1000" in l for l in got), got
+h.close()
+s = socket.create_connection(("127.0.0.1", P_TBSHORT), timeout=30)
+t0 = time.monotonic()
+s.sendall(tb_frame("choose-turn-mlp-stack-abilities.frame", 3600 * 1000))
+buf = b""
+while not buf.endswith(b"}"):
+    d = s.recv(65536)
+    assert d, "tbshort: closed"
+    buf += d
+el = time.monotonic() - t0
+assert el < 3, f"Trylobot deadline not clamped to max_think_time: {el:.1f} s"
+assert b'"turn_type"' in buf, buf[:200]
+s.close()
+print(f"bounds: UHP and Hub refusals; a Trylobot deadline an hour away answered in {el:.2f} s")
+
+# 3. Memory budget: 256 of 300 MB taken, the next 256 MB request gets 32.
+big = Uhp(P_LOOSE)
+big.cmd("options set HashMB 256"); big.cmd("newgame"); big.cmd("bestmove depth 1")
+small = Uhp(P_LOOSE)
+small.cmd("options set HashMB 256"); small.cmd("newgame"); small.cmd("bestmove depth 1")
+a = small.cmd("options get HashMB")
+assert a and a[0].startswith("HashMB;int;32;"), a
+big.cmd("newgame")      # gives its 256 back
+small.cmd("newgame"); small.cmd("bestmove depth 1")
+a = small.cmd("options get HashMB")
+assert a and a[0].startswith("HashMB;int;256;"), a
+big.close(); small.close()
+print("budget: 256 + 32 MB of 300, then 256 again once given back")
+
+# 4. A fixed pool: 12 clients ask for 2 s searches at once.
+n = 12
+conns = [Uhp(P_LOOSE) for _ in range(n)]
+for c in conns:
+    c.cmd("newgame Base+MLP")
+res = [None] * n
+def ask(i):
+    t0 = time.monotonic()
+    a = conns[i].cmd("bestmove time 00:00:02")
+    res[i] = (time.monotonic() - t0, a)
+ths = [threading.Thread(target=ask, args=(i,)) for i in range(n)]
+for t in ths:
+    t.start()
+peak = stats()
+while any(t.is_alive() for t in ths):
+    s = stats()
+    if s["threads"] > peak["threads"] or s["rss_kb"] > peak["rss_kb"]:
+        peak = s
+    time.sleep(0.05)
+moves = [r for r in res if not r[1][0].startswith("err")]
+errs = [r for r in res if r[1][0].startswith("err")]
+late = [r for r in res if r[0] > 2.6]
+show(f"{n} concurrent 2 s searches, peak", peak)
+print(f"  {len(moves)} moves, {len(errs)} refused, slowest answer {max(r[0] for r in res):.2f} s")
+assert peak["threads"] <= base["threads"] + POOL, f"threads grew to {peak['threads']}"
+assert len(moves) >= POOL, res
+assert not late, f"late answers: {late}"
+assert all("busy" in r[1][0] for r in errs), errs
+for c in conns:
+    c.close()
+
+# 5. newgame gives the table back; idle sessions stay small.
+wait_for("quiet before the newgame test", idle, 5)
+s0 = stats()
+conns = [Uhp(P_LOOSE) for _ in range(50)]
+for c in conns:
+    c.cmd("newgame"); c.cmd("newgame"); c.cmd("bestmove depth 3"); c.cmd("newgame")
+held = stats()
+for c in conns:
+    c.close()
+wait_for("sessions closed", lambda: stats()["fds"] <= s0["fds"], 5)
+after = stats()
+per = (held["rss_kb"] - s0["rss_kb"]) / 50
+show("before 50 sessions", s0)
+show("50 sessions held after newgame, newgame, bestmove, newgame", held)
+show("after they closed", after)
+print(f"  {per:.1f} kB per idle session")
+assert per < 100, f"{per:.0f} kB per idle session"
+assert after["rss_kb"] < s0["rss_kb"] + 5 * 1024, "RSS not back within 5 MB"
+PYEOF
+kill "$daemon"
+wait "$daemon" || fail "daemon exit status $?"
+daemon=
+echo "daemon_budgets: ok"
