@@ -9,7 +9,8 @@
 #    smaller table, and `options` says so;
 #  - searches run on search_threads workers: many clients add no threads, and a
 #    queued search is answered by its deadline (an error rather than a late move);
-#  - newgame gives the table back: idle sessions stay small after any commands.
+#  - newgame gives the table back: idle sessions stay small after any commands;
+#  - perft runs on the pool, not the loop, and stops with its client.
 set -u
 : "${HIVEBRIDGE:?}"
 DATA=${HIVE_DATA:-$(dirname "$0")/../../../shared/data}
@@ -262,6 +263,30 @@ show("after they closed", after)
 print(f"  {per:.1f} kB per idle session")
 assert per < 100, f"{per:.0f} kB per idle session"
 assert after["rss_kb"] < s0["rss_kb"] + 5 * 1024, "RSS not back within 5 MB"
+
+# 6. perft runs on the pool: a bystander is answered at once, and perft stops when
+#    its client goes.
+by = Uhp(P_UHP)
+by.cmd("newgame")
+a = Uhp(P_LOOSE)
+a.cmd("newgame Base+MLP")
+# A middle game where each perft 12 takes seconds (up to the interior-node cap).
+for m in ["wS1", "bG1 -wS1", "wQ wS1/", "bQ /bG1", "wA1 wQ/", "bA1 -bG1", "wA2 wS1\\", "bA2 /bA1"]:
+    r = a.cmd("play " + m)
+    assert r and not r[0].startswith(("err", "invalidmove")), (m, r)
+s0 = stats()
+a.send("perft 12\nperft 12\nperft 12")
+wait_for("perft running", lambda: stats()["cpu"] - s0["cpu"] > 50, 20)
+lat = []
+for _ in range(20):
+    t0 = time.monotonic(); by.cmd("info"); lat.append(time.monotonic() - t0)
+    time.sleep(0.02)
+a.close()
+t = wait_for("perft stopped", idle, 5)
+by.close()
+print(f"perft: bystander's info while 3 perft 12 run: worst {max(lat) * 1000:.1f} ms; "
+      f"quiet {t:.2f} s after the client left")
+assert max(lat) < 0.5, f"bystander waited {max(lat):.2f} s"
 PYEOF
 kill "$daemon"
 wait "$daemon" || fail "daemon exit status $?"
