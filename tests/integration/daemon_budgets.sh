@@ -235,7 +235,7 @@ while any(t.is_alive() for t in ths):
     time.sleep(0.05)
 moves = [r for r in res if not r[1][0].startswith("err")]
 errs = [r for r in res if r[1][0].startswith("err")]
-late = [r for r in res if r[0] > 2.6]
+late = [r for r in res if r[0] > 3.5]     # queued ones would answer at 4, 6, ... s
 show(f"{n} concurrent 2 s searches, peak", peak)
 print(f"  {len(moves)} moves, {len(errs)} refused, slowest answer {max(r[0] for r in res):.2f} s")
 assert peak["threads"] <= base["threads"] + POOL, f"threads grew to {peak['threads']}"
@@ -286,7 +286,7 @@ t = wait_for("perft stopped", idle, 5)
 by.close()
 print(f"perft: bystander's info while 3 perft 12 run: worst {max(lat) * 1000:.1f} ms; "
       f"quiet {t:.2f} s after the client left")
-assert max(lat) < 0.5, f"bystander waited {max(lat):.2f} s"
+assert max(lat) < 1.0, f"bystander waited {max(lat):.2f} s"
 PYEOF
 kill "$daemon"
 wait "$daemon" || fail "daemon exit status $?"
