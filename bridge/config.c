@@ -187,6 +187,8 @@ static struct listener_conf *listener_add(struct config *c, const char *name)
 	l->think_ms = 1000;
 	l->idle_timeout_ms = 300 * 1000;
 	l->game_idle_timeout_ms = 3600 * 1000;
+	l->max_depth = 32;
+	l->max_think_ms = 60000;
 	return l;
 }
 
@@ -197,6 +199,7 @@ void config_defaults(struct config *c)
 	c->max_sessions_per_peer = 32;
 	c->max_line = 65536;
 	c->max_buffer = 1048576;
+	c->hash_budget_mb = 512;
 	profile_add(c, "builtin", "builtin");
 	/* One listener per protocol, so that a client of any of them can connect. */
 	listener_add(c, "uhp");
@@ -423,6 +426,19 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 			l->idle_timeout_ms = ms;
 		else
 			l->game_idle_timeout_ms = ms;
+	} else if (!strcmp(k, "max_depth")) {
+		if (parse_uint(v, 1, 64, &n) < 0) {
+			*why = xasprintf("max_depth must be 1..64, not \"%s\"", v);
+			return -1;
+		}
+		l->max_depth = (int)n;
+	} else if (!strcmp(k, "max_think_time")) {
+		unsigned ms;
+		if (parse_seconds(v, &ms) < 0) {
+			*why = xasprintf("max_think_time must be seconds in (0, 86400], not \"%s\"", v);
+			return -1;
+		}
+		l->max_think_ms = ms;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
 		return -1;
@@ -460,6 +476,18 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 			return -1;
 		}
 		c->max_buffer = (size_t)n;
+	} else if (!strcmp(k, "hash_budget_mb")) {
+		if (parse_uint(v, 1, 1048576, &n) < 0) {
+			*why = xasprintf("hash_budget_mb must be 1..1048576, not \"%s\"", v);
+			return -1;
+		}
+		c->hash_budget_mb = (size_t)n;
+	} else if (!strcmp(k, "search_threads")) {
+		if (parse_uint(v, 0, 256, &n) < 0) {
+			*why = xasprintf("search_threads must be 0..256 (0: one per CPU), not \"%s\"", v);
+			return -1;
+		}
+		c->search_threads = (unsigned)n;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [daemon]", k);
 		return -1;

@@ -22,6 +22,8 @@
  *   idle_timeout = 300        seconds without input before a session with no game in
  *                             progress is closed (0 = never)
  *   game_idle_timeout = 3600  the same for a session with a game in progress
+ *   max_depth = 32            deepest search a client may ask for
+ *   max_think_time = 60       longest search (or perft) a client may ask for, seconds
  *
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
@@ -29,6 +31,8 @@
  *   max_sessions_per_peer = 32  concurrent sessions from one IP address, all listeners
  *   max_line = 65536          bytes per protocol line
  *   max_buffer = 1048576      bytes buffered per direction per session
+ *   hash_budget_mb = 512      all built-in hash tables together
+ *   search_threads = 0        built-in search pool (0 = one per online CPU)
  */
 #ifndef BRIDGE_CONFIG_H
 #define BRIDGE_CONFIG_H
@@ -69,6 +73,8 @@ struct listener_conf {
 	int      depth;                /* fixed search depth instead, 0 = none */
 	unsigned idle_timeout_ms;      /* no game in progress: close after this long silent, 0 = never */
 	unsigned game_idle_timeout_ms; /* the same with a game in progress */
+	int      max_depth;            /* the deepest search a client may ask for */
+	unsigned max_think_ms;         /* the longest search (and perft) a client may ask for */
 };
 
 struct config {
@@ -77,6 +83,8 @@ struct config {
 	size_t  max_sessions_per_peer; /* per client IP address, over all listeners */
 	size_t  max_line;
 	size_t  max_buffer;
+	size_t  hash_budget_mb;        /* all built-in hash tables together */
+	unsigned search_threads;       /* built-in search pool, 0 = online CPUs */
 	size_t  nprofiles;
 	struct engine_profile *profiles;
 	size_t  nlisteners;

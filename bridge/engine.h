@@ -38,6 +38,8 @@ struct engine_limits {
 	uint64_t inc_ms[2];
 	int      moves_to_go;
 	int      infinite;         /* until engine_stop() */
+	uint64_t max_ms;           /* hard cap from the request, whatever the above say
+	                              (0 = none); the built-in engine honours it */
 };
 
 /* Result of one command; pointers are valid only during the callback. */

@@ -1,11 +1,19 @@
 /*
- * engine_builtin.c: the built-in back end. go copies the board and runs the core's
- * search on a worker thread; the thread hands results back through events made
- * active on the loop's base, so every callback runs on the event loop thread and a
- * long search never blocks the loop. The stop flag is an atomic; the deadline is
- * checked in the search's stop callback against CLOCK_MONOTONIC.
+ * engine_builtin.c: the built-in back end. go copies the board and queues the core's
+ * search on the process's search pool (search_pool.h); the worker hands results back
+ * through events made active on the loop's base, so every callback runs on the event
+ * loop thread and a long search never blocks the loop. The stop flag is the job's
+ * atomic; the deadline (request time + limit) is checked in the search's stop
+ * callback against CLOCK_MONOTONIC, and a job that waited past it is not run.
+ *
+ * Memory: a session's searcher (state, frames, table) is one anonymous mapping,
+ * made when a search first needs it and unmapped on reset (newgame) and free, so an
+ * idle session holds no table and forgetting never touches memory. Its table comes
+ * out of the process-wide budget (engine_builtin_configure); when the budget is
+ * short the table is smaller, and `options` shows the size really in use.
  */
 #include <errno.h>
+#include <sys/mman.h>
 #include <event2/event.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,21 +28,37 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
+#include "bridge/search_pool.h"
 #include "bridge/util.h"
 #include "core/search.h"
 
 #define HASH_MB_MIN     1
 #define HASH_MB_MAX     256          /* when the profile does not say (hash_mb_max) */
 #define HASH_MB_DEFAULT 16
+#define HASH_BUDGET_MB_DEFAULT 512
 /* Share of the remaining clock one move may use when no movetime is given. */
 #define CLOCK_MOVES     30
 
+/* Why a go produced no move (b->rc). */
+#define RC_GAMEOVER  (-1)
+#define RC_EXPIRED   (-2)     /* waited in the queue past its deadline */
+
 enum pending { PENDING_NONE, PENDING_START, PENDING_GO, PENDING_OPTIONS };
+
+/* The process's table budget, in MB; taken and given back by the loop threads. */
+static struct {
+	pthread_mutex_t lock;
+	size_t          total_mb;
+	size_t          used_mb;
+} hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0 };
 
 struct builtin {
 	struct engine       e;            /* first: the engine handed out is this struct */
-	struct hive_search *search;
-	size_t              hash_mb;
+	struct hive_search *search;       /* lives in mem; NULL while unmapped */
+	void               *mem;          /* the searcher's mapping, mem_size bytes */
+	size_t              mem_size;
+	size_t              table_mb;     /* taken from the budget while mapped */
+	size_t              hash_mb;      /* asked for */
 	size_t              hash_mb_default;
 	size_t              hash_mb_max;  /* the most a client may ask for */
 	int                 report;       /* ReportIntermediateBestMoves */
@@ -48,9 +72,8 @@ struct builtin {
 	struct event       *info_ev;
 
 	/* Search state shared with the worker. */
-	pthread_t           thread;
-	int                 thread_live;  /* joinable */
-	atomic_int          stop;
+	struct pool_job     job;          /* its stop flag is the search's */
+	int                 refused;      /* go answered without a search (b->result) */
 	int                 has_deadline;
 	struct timespec     deadline;
 	struct hive_board   board;
@@ -82,7 +105,7 @@ static int deadline_passed(const struct builtin *b)
 static int search_should_stop(void *arg)
 {
 	struct builtin *b = arg;
-	return atomic_load(&b->stop) || (b->has_deadline && deadline_passed(b));
+	return atomic_load(&b->job.stop) || (b->has_deadline && deadline_passed(b));
 }
 
 static void search_iteration(void *arg, const struct hive_search_info *info)
@@ -95,18 +118,91 @@ static void search_iteration(void *arg, const struct hive_search_info *info)
 	event_active(b->info_ev, EV_READ, 0);
 }
 
-static void *search_thread(void *arg)
+/* The job (a pool worker): a search that waited past its deadline is not run. */
+static void search_job(struct pool_job *job)
 {
-	struct builtin *b = arg;
+	struct builtin *b = (struct builtin *)((char *)job - offsetof(struct builtin, job));
 	struct hive_move best = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
-	int rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
+	int rc = RC_EXPIRED;
 
+	if (!(b->has_deadline && deadline_passed(b)))
+		rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
 	pthread_mutex_lock(&b->lock);
 	b->rc = rc;
 	b->best = best;
 	pthread_mutex_unlock(&b->lock);
 	event_active(b->done_ev, EV_READ, 0);
-	return NULL;
+}
+
+/* Gives the searcher's mapping back to the kernel and its table to the budget. */
+static void table_drop(struct builtin *b)
+{
+	if (!b->mem)
+		return;
+	munmap(b->mem, b->mem_size);
+	pthread_mutex_lock(&hash_budget.lock);
+	hash_budget.used_mb -= b->table_mb;
+	pthread_mutex_unlock(&hash_budget.lock);
+	b->mem = NULL;
+	b->search = NULL;
+	b->mem_size = 0;
+	b->table_mb = 0;
+}
+
+/* Maps the searcher if it is not: hash_mb, or the largest half of it the budget
+ * still holds. -1 with msg when not even 1 MB is left, or on no memory. */
+static int table_get(struct builtin *b, char *msg, size_t msglen)
+{
+	size_t mb = b->hash_mb, avail;
+
+	if (b->mem)
+		return 0;
+	pthread_mutex_lock(&hash_budget.lock);
+	avail = hash_budget.total_mb - hash_budget.used_mb;
+	while (mb > avail && mb > HASH_MB_MIN)
+		mb /= 2;
+	if (mb <= avail)
+		hash_budget.used_mb += mb;
+	pthread_mutex_unlock(&hash_budget.lock);
+	if (mb > avail) {
+		snprintf(msg, msglen, "No memory left for a hash table: the server's %zu MB "
+			 "(hash_budget_mb) are in use; try again later.", hash_budget.total_mb);
+		return -1;
+	}
+	if (mb < b->hash_mb)
+		log_note(0, "builtin: hash table of %zu MB instead of %zu (hash_budget_mb)", mb, b->hash_mb);
+	b->mem_size = hive_search_size(mb << 20);
+	/* Untouched pages cost nothing: only what the search reaches becomes resident. */
+	b->mem = mmap(NULL, b->mem_size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (b->mem == MAP_FAILED) {
+		b->mem = NULL;
+		b->mem_size = 0;
+		pthread_mutex_lock(&hash_budget.lock);
+		hash_budget.used_mb -= mb;
+		pthread_mutex_unlock(&hash_budget.lock);
+		snprintf(msg, msglen, "Unable to allocate %zu MB for the hash table.", mb);
+		return -1;
+	}
+	b->table_mb = mb;
+	b->search = hive_search_init(b->mem, b->mem_size);
+	return 0;
+}
+
+void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads)
+{
+	pthread_mutex_lock(&hash_budget.lock);
+	hash_budget.total_mb = hash_budget_mb ? hash_budget_mb : HASH_BUDGET_MB_DEFAULT;
+	pthread_mutex_unlock(&hash_budget.lock);
+	search_pool_configure(search_threads);
+}
+
+size_t engine_builtin_hash_used_mb(void)
+{
+	pthread_mutex_lock(&hash_budget.lock);
+	size_t mb = hash_budget.used_mb;
+	pthread_mutex_unlock(&hash_budget.lock);
+	return mb;
 }
 
 /* Hands the latest iteration to the front end, if any is waiting. */
@@ -140,13 +236,19 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 	if (kind == PENDING_NONE)
 		return;
 	memset(&r, 0, sizeof r);
-	if (kind == PENDING_GO) {
-		pthread_join(b->thread, NULL);
-		b->thread_live = 0;
+	if (kind == PENDING_GO && b->refused) {
+		r = b->result;
+	} else if (kind == PENDING_GO) {
+		/* The worker signalled just before leaving the job: wait for it to leave. */
+		search_pool_cancel(&b->job);
 		deliver_info(b);
 		r.status = ENGINE_OK;
 		r.move = b->best;
-		if (b->rc < 0) {
+		if (b->rc == RC_EXPIRED) {
+			r.status = ENGINE_ERROR;
+			r.message = "Every search thread stayed busy past this request's time "
+				"limit; try again.";
+		} else if (b->rc < 0) {
 			r.status = ENGINE_ERROR;
 			r.message = "The game is over.";
 		} else if (!hive_board_find_move(&b->board, b->best, &r.move)) {
@@ -208,11 +310,23 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 {
 	struct builtin *b = (struct builtin *)e;
 	uint64_t budget;
-	int err;
 
-	if (b->pending != PENDING_NONE || !b->search)
+	if (b->pending != PENDING_NONE)
 		return -1;
 	b->board = g->board;
+	b->refused = 0;
+	if (table_get(b, b->message, sizeof b->message) < 0) {
+		b->refused = 1;
+		b->pending = PENDING_GO;
+		b->done = done;
+		b->info = NULL;
+		b->arg = arg;
+		b->result.status = ENGINE_ERROR;
+		b->result.message = b->message;
+		b->result.lines = NULL;
+		event_active(b->done_ev, EV_READ, 0);
+		return 0;
+	}
 	memset(&b->limits, 0, sizeof b->limits);
 	b->limits.depth = l->depth > 0 ? (l->depth < HIVE_MAX_PLY ? l->depth : HIVE_MAX_PLY) : 0;
 	b->limits.nodes = l->nodes;
@@ -221,6 +335,8 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->limits.on_iteration = search_iteration;
 	b->limits.iteration_arg = b;
 	budget = l->infinite ? 0 : move_budget(l, hive_side_to_move(&g->board));
+	if (l->max_ms && (!budget || budget > l->max_ms))
+		budget = l->max_ms;
 	b->has_deadline = budget > 0;
 	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
 	b->deadline.tv_sec += (time_t)(budget / 1000);
@@ -229,29 +345,28 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		b->deadline.tv_sec++;
 		b->deadline.tv_nsec -= 1000000000L;
 	}
-	atomic_store(&b->stop, 0);
 	b->info_ready = 0;
 	b->pending = PENDING_GO;
 	b->done = done;
 	b->info = info;
 	b->arg = arg;
-	err = pthread_create(&b->thread, NULL, search_thread, b);
-	if (err) {
+	b->job.run = search_job;
+	if (search_pool_submit(&b->job) < 0) {
 		b->pending = PENDING_NONE;
 		b->done = NULL;
 		b->info = NULL;
 		b->arg = NULL;
-		log_note(0, "builtin: pthread_create: %s", strerror(err));
+		log_note(0, "builtin: no search thread");
 		return -1;
 	}
-	b->thread_live = 1;
 	return 0;
 }
 
 static void builtin_stop(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
-	atomic_store(&b->stop, 1);
+	if (b->pending == PENDING_GO)
+		atomic_store(&b->job.stop, 1);
 }
 
 /* The option table: each entry formats its line from the engine's state. */
@@ -260,7 +375,7 @@ static void option_hash(const struct builtin *b, struct uhp_option *o)
 	memset(o, 0, sizeof *o);
 	snprintf(o->name, sizeof o->name, "HashMB");
 	o->type = UHP_OPT_INT;
-	snprintf(o->value, sizeof o->value, "%zu", b->hash_mb);
+	snprintf(o->value, sizeof o->value, "%zu", b->mem ? b->table_mb : b->hash_mb);
 	snprintf(o->def, sizeof o->def, "%zu", b->hash_mb_default);
 	snprintf(o->min, sizeof o->min, "%d", HASH_MB_MIN);
 	snprintf(o->max, sizeof o->max, "%zu", b->hash_mb_max);
@@ -289,15 +404,14 @@ static int set_hash(struct builtin *b, const char *value, char *msg, size_t msgl
 		v = HASH_MB_MIN;
 	if (v > (long long)b->hash_mb_max)
 		v = (long long)b->hash_mb_max;
-	if ((size_t)v == b->hash_mb && b->search)
+	pthread_mutex_lock(&hash_budget.lock);
+	if (v > (long long)hash_budget.total_mb)
+		v = (long long)hash_budget.total_mb;
+	pthread_mutex_unlock(&hash_budget.lock);
+	if ((size_t)v == b->hash_mb)
 		return 0;
-	struct hive_search *s = hive_search_new((size_t)v << 20);
-	if (!s) {
-		snprintf(msg, msglen, "Unable to allocate %lld MB for the hash table.", v);
-		return -1;
-	}
-	hive_search_free(b->search);
-	b->search = s;
+	/* Mapped again, at the new size, by the next search. */
+	table_drop(b);
 	b->hash_mb = (size_t)v;
 	return 0;
 }
@@ -401,16 +515,14 @@ static void builtin_free(struct engine *e)
 	struct builtin *b = (struct builtin *)e;
 	if (!b)
 		return;
-	if (b->thread_live) {
-		atomic_store(&b->stop, 1);
-		pthread_join(b->thread, NULL);
-	}
+	/* Stops a running search (within the search's poll interval) or unqueues it. */
+	search_pool_cancel(&b->job);
 	/* event_free also takes a pending activation off the queue: no callback after. */
 	if (b->done_ev)
 		event_free(b->done_ev);
 	if (b->info_ev)
 		event_free(b->info_ev);
-	hive_search_free(b->search);
+	table_drop(b);
 	lines_free(b->lines);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
@@ -419,8 +531,9 @@ static void builtin_free(struct engine *e)
 static void builtin_reset(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
-	if (b->search && b->pending == PENDING_NONE && !b->thread_live)
-		hive_search_clear(b->search);
+	/* Forgetting is giving the memory back, never touching it. */
+	if (b->pending == PENDING_NONE)
+		table_drop(b);
 }
 
 static const struct engine_ops builtin_ops = {
@@ -444,7 +557,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 		return NULL;
 	}
 	pthread_mutex_init(&b->lock, NULL);
-	atomic_init(&b->stop, 0);
+	atomic_init(&b->job.stop, 0);
 	b->e.ops = &builtin_ops;
 	b->e.base = base;
 	b->e.profile = p;
@@ -466,7 +579,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	snprintf(msg, sizeof msg, "%zu", b->hash_mb_default);
 	if (set_hash(b, msg, msg, sizeof msg) < 0) {
 		builtin_free(&b->e);
-		*cause = strdup("cannot allocate the hash table");
+		*cause = strdup("bad hash_mb");
 		return NULL;
 	}
 	for (size_t i = 0; p && i < p->noptions; i++) {

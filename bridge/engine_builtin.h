@@ -7,6 +7,8 @@
 #ifndef BRIDGE_ENGINE_BUILTIN_H
 #define BRIDGE_ENGINE_BUILTIN_H
 
+#include <stddef.h>
+
 #ifndef HIVEBRIDGE_VERSION
 #define HIVEBRIDGE_VERSION "0.1.0"
 #endif
@@ -19,5 +21,11 @@ struct engine_profile;
  * owns the result (engine_free). NULL with *cause set (caller frees) on failure. */
 struct engine *engine_builtin_new(struct event_base *base, const struct engine_profile *p,
 				  char **cause);
+
+/* Process-wide budgets, before the first engine: the MB all hash tables may take
+ * together (0 = 512) and the search threads (0 = online CPUs). */
+void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads);
+/* MB of the budget held by mapped tables now. */
+size_t engine_builtin_hash_used_mb(void);
 
 #endif

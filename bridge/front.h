@@ -19,6 +19,8 @@ struct session_limits {
 	unsigned game_idle_timeout_ms; /* the same with a game in progress */
 	unsigned think_ms;         /* search time when the protocol sets none (0 = 1 s) */
 	int      depth;            /* fixed search depth instead, 0 = none */
+	int      max_depth;        /* deepest search a client may ask for, 0 = no bound */
+	unsigned max_think_ms;     /* longest search or perft a client may ask for, 0 = none */
 };
 
 /* Called once when a session ends by itself; the owner then frees it. */

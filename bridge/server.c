@@ -26,6 +26,7 @@
 
 #include "bridge/front.h"
 #include "bridge/config.h"
+#include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
@@ -380,6 +381,8 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	l->limits.depth = lc->depth;
 	l->limits.idle_timeout_ms = lc->idle_timeout_ms;
 	l->limits.game_idle_timeout_ms = lc->game_idle_timeout_ms;
+	l->limits.max_depth = lc->max_depth;
+	l->limits.max_think_ms = lc->max_think_ms;
 	l->front = front_find(lc->protocol);
 	if (!l->front) {
 		fprintf(stderr, "hivebridge: listener %s: protocol %s is not served yet\n",
@@ -498,6 +501,7 @@ int server_run(struct config *c)
 	srv.conf = c;
 	srv.limits.max_line = c->max_line;
 	srv.limits.max_buffer = c->max_buffer;
+	engine_builtin_configure(c->hash_budget_mb, c->search_threads);
 
 	/* Before the base: the built-in engine hands results over from its threads. */
 	if (evthread_use_pthreads() < 0) {

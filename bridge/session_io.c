@@ -173,6 +173,15 @@ static void io_process(struct session_io *io)
 			break;
 		}
 	}
+	/* A socket client that left while work it asked for is outstanding is gone:
+	 * the work stops now and everything it held is freed with the session (the
+	 * stdio modes, whose input is a pipe, finish their queued commands). */
+	if (io->eof && io->in == io->out && !io->finishing &&
+	    (io->ops->busy ? io->ops->busy(io->arg) : !io->ops->ready(io->arg))) {
+		log_note(io->id, "client gone with a command outstanding: stopping it");
+		session_io_finish(io, 0);
+		return;
+	}
 	/* Input closed and fully handled: the session ends once its answers are out. */
 	if (io_ready(io) && io->eof && !io->discarding && evbuffer_get_length(inb) == 0) {
 		if (io->ops->eof)

@@ -50,7 +50,7 @@ struct hive_search {
 	struct hive_move pv[HIVE_MAX_PLY][HIVE_MAX_PLY];
 	int pvlen[HIVE_MAX_PLY];
 	uint64_t path[HIVE_MAX_PLY];        /* keys from the root, for cycle detection */
-	struct frame *frames;               /* HIVE_MAX_PLY of them */
+	struct frame *frames;               /* HIVE_MAX_PLY of them, in the same block */
 
 	/* One run. */
 	struct hive_board b;
@@ -91,44 +91,50 @@ static inline uint64_t node_key(const struct hive_board *b)
 	return k;
 }
 
-struct hive_search *hive_search_new(size_t tt_bytes)
+/* The block: the searcher, its move frames, then the table, each 64-byte aligned. */
+#define ALIGN64(x)   (((x) + 63) & ~(size_t)63)
+#define HEAD_BYTES   (ALIGN64(sizeof(struct hive_search)) + ALIGN64(HIVE_MAX_PLY * sizeof(struct frame)))
+
+/* Buckets of the largest power-of-two table that fits in tt_bytes (at least one). */
+static size_t tt_buckets(size_t tt_bytes)
 {
-	struct hive_search *s = calloc(1, sizeof *s);
-	if (!s)
-		return NULL;
 	size_t n = 1;
 	while (n * 2 * sizeof(struct tt_bucket) <= tt_bytes)
 		n *= 2;
-	s->tt = calloc(n, sizeof *s->tt);
-	s->frames = malloc(HIVE_MAX_PLY * sizeof *s->frames);
-	if (!s->tt || !s->frames) {
-		hive_search_free(s);
+	return n;
+}
+
+size_t hive_search_size(size_t tt_bytes)
+{
+	return HEAD_BYTES + tt_buckets(tt_bytes) * sizeof(struct tt_bucket);
+}
+
+struct hive_search *hive_search_init(void *mem, size_t size)
+{
+	struct hive_search *s = mem;
+	if (!mem || size < hive_search_size(0))
 		return NULL;
-	}
-	s->tt_mask = n - 1;
+	s->frames = (struct frame *)((char *)mem + ALIGN64(sizeof *s));
+	s->tt = (struct tt_bucket *)((char *)mem + HEAD_BYTES);
+	s->tt_mask = tt_buckets(size - HEAD_BYTES) - 1;
 	return s;
+}
+
+struct hive_search *hive_search_new(size_t tt_bytes)
+{
+	size_t size = hive_search_size(tt_bytes);
+	void *mem = calloc(1, size);
+	return mem ? hive_search_init(mem, size) : NULL;
 }
 
 void hive_search_free(struct hive_search *s)
 {
-	if (!s)
-		return;
-	free(s->tt);
-	free(s->frames);
 	free(s);
 }
 
 void hive_search_clear(struct hive_search *s)
 {
-	/* A fresh zeroed table costs nothing until used (and gives the memory back);
-	 * if it cannot be had, zero the old one. */
-	struct tt_bucket *fresh = calloc(s->tt_mask + 1, sizeof *s->tt);
-	if (fresh) {
-		free(s->tt);
-		s->tt = fresh;
-	} else {
-		memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
-	}
+	memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
 	memset(s->history, 0, sizeof s->history);
 	memset(s->killer, 0, sizeof s->killer);
 	s->gen = 0;

@@ -35,10 +35,22 @@ struct hive_search_limits {
 
 struct hive_search;   /* opaque: transposition table and history tables */
 
-/* Allocates a searcher with a table of about tt_bytes; NULL on failure. Caller frees. */
+/* A searcher is one block of memory: its state, move frames and table. The caller
+ * may hand the block in (hive_search_init: a fresh mmap costs only the pages the
+ * search touches, and forgetting is giving the block back), or let the core take it
+ * from the heap (hive_search_new). */
+
+/* Bytes of the block for a table of about tt_bytes (a power of two, at least one bucket). */
+size_t hive_search_size(size_t tt_bytes);
+/* Lays a searcher out in mem (zeroed, malloc-aligned, size from hive_search_size);
+ * the caller keeps owning mem, and the searcher lives in it. NULL if size is too small. */
+struct hive_search *hive_search_init(void *mem, size_t size);
+/* Heap-allocated searcher with a table of about tt_bytes; NULL on failure. Caller frees
+ * with hive_search_free (only for hive_search_new's). */
 struct hive_search *hive_search_new(size_t tt_bytes);
 void hive_search_free(struct hive_search *s);
-/* Forgets everything learnt (UHP newgame, Hub new-game). */
+/* Forgets everything learnt by zeroing it (a caller owning an mmap'd block rather
+ * gives it back to the kernel and calls hive_search_init again). */
 void hive_search_clear(struct hive_search *s);
 
 /* Searches the position; fills *best with a legal move (a pass when that is the only

@@ -370,6 +370,8 @@ static void search_limits(const struct hub_front *s, enum hub_go_mode mode, stru
 	int side = hive_side_to_move(&s->game.board);
 
 	memset(l, 0, sizeof *l);
+	/* Every search ends by the listener's max_think_time, pondering and analysis too. */
+	l->max_ms = s->io.lim.max_think_ms;
 	if (mode == HUB_GO_PONDER) {
 		l->infinite = 1;         /* the clock starts at ponder-hit */
 		return;
@@ -755,6 +757,14 @@ static void cmd_level(struct hub_front *s, const struct hub_msg *m)
 
 	if (hub_level_parse(m, &lv, err, sizeof err) < 0) {
 		out_error(s, "%s", err);
+		return;
+	}
+	if (s->io.lim.max_depth && lv.depth > s->io.lim.max_depth) {
+		out_error(s, "depth=%d is beyond this server's limit (%d)", lv.depth, s->io.lim.max_depth);
+		return;
+	}
+	if (s->io.lim.max_think_ms && lv.has_move_time && lv.move_time_ms > s->io.lim.max_think_ms) {
+		out_error(s, "move-time is beyond this server's limit (%u s)", s->io.lim.max_think_ms / 1000);
 		return;
 	}
 	s->level = lv;

@@ -426,6 +426,10 @@ static int cmd_choose_turn(struct tb_front *s)
 	if (s->rq.response_deadline > s->rq.request_timestamp && s->rq.request_timestamp > 0) {
 		/* The core's clock: only the difference means anything here. */
 		uint64_t budget = (uint64_t)(s->rq.response_deadline - s->rq.request_timestamp);
+		/* The spec has no refusal for Choose Turn, and answering early is always
+		 * allowed: a deadline beyond the listener's max_think_time is clamped. */
+		if (s->io.lim.max_think_ms && budget > s->io.lim.max_think_ms)
+			budget = s->io.lim.max_think_ms;
 		uint64_t margin = DEADLINE_MARGIN_MS(budget);
 		l.movetime_ms = budget > 2 * margin ? budget - margin : budget / 2;
 		if (!l.movetime_ms)
@@ -442,6 +446,9 @@ static int cmd_choose_turn(struct tb_front *s)
 		soft = l.movetime_ms + STOP_SLACK_MS;
 		hard = l.movetime_ms + cmd_ms;
 	}
+	/* Bounded whatever the listener's own think_time or depth say. */
+	if (s->io.lim.max_think_ms)
+		l.max_ms = s->io.lim.max_think_ms > s->think_ms ? s->io.lim.max_think_ms : s->think_ms;
 	s->busy = BUSY_THINKING;
 	if (engine_go(e, &s->rp.game, &l, NULL, bestmove_cb, s) < 0) {
 		s->busy = BUSY_NONE;

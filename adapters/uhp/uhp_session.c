@@ -24,13 +24,16 @@
 #include "bridge/engine_builtin.h"
 #include "bridge/engine_uhp.h"
 #include "bridge/log.h"
+#include "bridge/search_pool.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
 
-/* perft refuses a depth whose interior nodes (the previous depth's count) pass this:
- * it runs on the loop thread. */
+/* perft refuses a depth whose interior nodes (the previous depth's count) pass this;
+ * it runs on the search pool, stops when the client goes and by max_think_time. */
 #define PERFT_MAX_DEPTH  12
 #define PERFT_MAX_NODES  4000000ull
+/* Subtrees this shallow are counted in one go (well under a millisecond each). */
+#define PERFT_BULK_DEPTH 3
 /* Slack on top of a bestmove time before the session itself asks the engine to stop. */
 #define STOP_SLACK_MS    10
 
@@ -38,7 +41,22 @@
 #define ERR_NOGAME   "err No game in progress. Try 'newgame' to start a new game."
 #define ERR_GAMEOVER "err The game is over. Try 'newgame' to start a new game."
 
-enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS };
+enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS, BUSY_PERFT };
+
+/* A perft on the search pool; the worker fills the counts, the loop prints them. */
+struct perft_job {
+	struct pool_job    job;          /* first */
+	struct hive_board  board;
+	int                depth;
+	int                has_deadline;
+	struct timespec    deadline;     /* request time + max_think_time */
+	/* Written by the worker, read after done_ev. */
+	int                reached;      /* depths 0..reached-1 are complete */
+	int                why;          /* 0 done, 1 stopped by the deadline, 2 too many nodes */
+	uint64_t           count[PERFT_MAX_DEPTH + 1];
+	uint64_t           us[PERFT_MAX_DEPTH + 1];
+	struct event      *done_ev;
+};
 
 struct uhp_session {
 	struct session_io      io;           /* the client: bufferevents, limits, closing */
@@ -53,6 +71,7 @@ struct uhp_session {
 	enum busy              busy;         /* engine command outstanding */
 
 	struct event          *stop_ev;      /* bestmove time limit */
+	struct perft_job      *perft;        /* made on first use */
 	char                  *opt_argv[3];  /* options command in flight, owned */
 };
 
@@ -336,7 +355,18 @@ static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
 		free(cause);
 		return 0;
 	}
+	if (s->io.lim.max_depth && bm.kind == UHP_BEST_DEPTH && bm.depth > s->io.lim.max_depth) {
+		out_printf(s, "err Depth %d is beyond this server's limit of %d.", bm.depth,
+			   s->io.lim.max_depth);
+		return 0;
+	}
+	if (s->io.lim.max_think_ms && bm.kind == UHP_BEST_TIME && bm.time_ms > s->io.lim.max_think_ms) {
+		out_printf(s, "err A search of %llu s is beyond this server's limit of %u s.",
+			   (unsigned long long)(bm.time_ms / 1000), s->io.lim.max_think_ms / 1000);
+		return 0;
+	}
 	memset(&l, 0, sizeof l);
+	l.max_ms = s->io.lim.max_think_ms;
 	if (bm.kind == UHP_BEST_DEPTH) {
 		l.depth = bm.depth > 0 ? bm.depth : 1;
 	} else {
@@ -430,33 +460,137 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static void cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
+static int perft_should_stop(struct perft_job *p)
 {
-	int depth;
+	struct timespec now;
+	if (atomic_load(&p->job.stop))
+		return 1;
+	if (!p->has_deadline)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > p->deadline.tv_sec ||
+	    (now.tv_sec == p->deadline.tv_sec && now.tv_nsec >= p->deadline.tv_nsec)) {
+		p->why = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* hive_perft, checking for a stop between shallow subtrees; sets job.stop when it
+ * gives up (the count is then meaningless). */
+static uint64_t perft_stoppable(struct perft_job *p, struct hive_board *b, int depth)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	uint64_t total = 0;
+
+	if (depth <= PERFT_BULK_DEPTH)
+		return hive_perft(b, depth);
+	size_t n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n; i++) {
+		struct hive_undo u;
+		if (perft_should_stop(p)) {
+			atomic_store(&p->job.stop, 1);
+			return 0;
+		}
+		hive_board_do(b, moves[i], &u);
+		total += perft_stoppable(p, b, depth - 1);
+		hive_board_undo(b, &u);
+	}
+	return total;
+}
+
+/* The job (a pool worker). */
+static void perft_run(struct pool_job *job)
+{
+	struct perft_job *p = (struct perft_job *)job;
 	uint64_t prev = 1;
 
-	if (uhp_perft_parse(arg, arg_len, PERFT_MAX_DEPTH, &depth) < 0) {
-		out_printf(s, "err Usage: perft DEPTH (0 to %d).", PERFT_MAX_DEPTH);
+	for (int d = 0; d <= p->depth; d++) {
+		struct hive_board b = p->board;
+		if (d > 1 && prev > PERFT_MAX_NODES) {
+			p->why = 2;
+			break;
+		}
+		uint64_t t0 = now_us();
+		uint64_t n = perft_stoppable(p, &b, d);
+		if (atomic_load(&p->job.stop)) {
+			if (!p->why)
+				p->why = 1;
+			break;
+		}
+		p->count[d] = n;
+		p->us[d] = now_us() - t0;
+		p->reached = d + 1;
+		prev = n;
+	}
+	event_active(p->done_ev, EV_READ, 0);
+}
+
+static void perft_done(evutil_socket_t fd, short what, void *arg)
+{
+	struct uhp_session *s = arg;
+	struct perft_job *p = s->perft;
+
+	if (s->busy != BUSY_PERFT)
 		return;
+	search_pool_cancel(&p->job);      /* the worker may still be leaving it */
+	for (int d = 0; d < p->reached; d++) {
+		uint64_t n = p->count[d], us = p->us[d];
+		out_printf(s, "perft(%d) = %llu in %llu ms. %llu KN/s", d, (unsigned long long)n,
+			   (unsigned long long)(us / 1000), (unsigned long long)(us ? n * 1000 / us : 0));
+	}
+	if (p->why == 2)
+		out_printf(s, "err perft(%d) would take too long here; use 'hivebridge perft'.", p->reached);
+	else if (p->why == 1)
+		out_printf(s, "err perft(%d) stopped at this server's limit of %u s.", p->reached,
+			   s->io.lim.max_think_ms / 1000);
+	engine_command_done(s);
+}
+
+/* Returns 1 when the perft went to the pool (the answer comes later). */
+static int cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
+{
+	struct perft_job *p;
+	int depth, max = PERFT_MAX_DEPTH;
+
+	if (s->io.lim.max_depth && s->io.lim.max_depth < max)
+		max = s->io.lim.max_depth;
+	if (uhp_perft_parse(arg, arg_len, max, &depth) < 0) {
+		out_printf(s, "err Usage: perft DEPTH (0 to %d).", max);
+		return 0;
 	}
 	if (!s->have_game) {
 		out_str(s, ERR_NOGAME);
-		return;
+		return 0;
 	}
-	for (int d = 0; d <= depth; d++) {
-		struct hive_board b = s->game.board;
-		if (d > 1 && prev > PERFT_MAX_NODES) {
-			out_printf(s, "err perft(%d) would take too long here; use 'hivebridge perft'.", d);
-			return;
+	if (!s->perft) {
+		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->base, -1, 0, perft_done, s))) {
+			free(p);
+			out_str(s, "err Out of memory.");
+			return 0;
 		}
-		uint64_t t0 = now_us();
-		uint64_t n = hive_perft(&b, d);
-		uint64_t us = now_us() - t0;
-		uint64_t ms = us / 1000;
-		out_printf(s, "perft(%d) = %llu in %llu ms. %llu KN/s", d, (unsigned long long)n,
-			   (unsigned long long)ms, (unsigned long long)(us ? n * 1000 / us : 0));
-		prev = n;
+		p->job.run = perft_run;
+		s->perft = p;
 	}
+	p = s->perft;
+	p->board = s->game.board;
+	p->depth = depth;
+	p->reached = 0;
+	p->why = 0;
+	p->has_deadline = s->io.lim.max_think_ms > 0;
+	clock_gettime(CLOCK_MONOTONIC, &p->deadline);
+	p->deadline.tv_sec += (time_t)(s->io.lim.max_think_ms / 1000);
+	p->deadline.tv_nsec += (long)(s->io.lim.max_think_ms % 1000) * 1000000L;
+	if (p->deadline.tv_nsec >= 1000000000L) {
+		p->deadline.tv_sec++;
+		p->deadline.tv_nsec -= 1000000000L;
+	}
+	if (search_pool_submit(&p->job) < 0) {
+		out_str(s, "err No thread to run perft on.");
+		return 0;
+	}
+	s->busy = BUSY_PERFT;
+	return 1;
 }
 
 static void cmd_help(struct uhp_session *s)
@@ -536,7 +670,8 @@ static void session_command(struct uhp_session *s, char *line, size_t len)
 		session_io_finish(&s->io, 1);
 		return;
 	case UHP_CMD_PERFT:
-		cmd_perft(s, arg, c.arg_len);
+		if (cmd_perft(s, arg, c.arg_len))
+			return;
 		break;
 	case UHP_CMD_HELP:
 		cmd_help(s);
@@ -629,8 +764,14 @@ void uhp_session_free(struct uhp_session *s)
 {
 	if (!s)
 		return;
-	/* The engine first: it stops and joins any search, and calls nothing after. */
+	/* The engine first: it stops and joins any search, and calls nothing after;
+	 * likewise a perft. */
 	engine_free(s->engine);
+	if (s->perft) {
+		search_pool_cancel(&s->perft->job);
+		event_free(s->perft->done_ev);
+		free(s->perft);
+	}
 	if (s->stop_ev)
 		event_free(s->stop_ev);
 	session_io_free(&s->io);

@@ -1,15 +1,19 @@
 #!/bin/sh
-# daemon_budgets.sh: connection budgets of `hivebridge serve`.
-#   - max_sessions_per_peer: one address holding its limit is refused on every
-#     listener, each refusal in the listener's own protocol (UHP err + ok, a Hub
-#     error line, a Trylobot error frame), while a client from another loopback
-#     address (127.0.0.2) is still served;
-#   - idle_timeout / game_idle_timeout: a silent session with no game is closed after
-#     idle_timeout, one with a game in progress only after game_idle_timeout, an
-#     active one never; the daemon's descriptors (/proc/PID/fd) go back to where
-#     they were.
+# daemon_budgets.sh: no client, and no number of clients, holds the daemon's search
+# resources. Read from /proc (RSS, threads, descriptors, CPU time):
+#  - a client that leaves mid-search (UHP depth and time, Trylobot far deadline) stops
+#    its work at once, and its table, thread work, session and descriptor are freed;
+#  - a listener's max_depth / max_think_time refuse (UHP err, Hub error) or clamp
+#    (Trylobot) what is beyond them;
+#  - hash tables come out of hash_budget_mb: a request beyond what is left gets a
+#    smaller table, and `options` says so;
+#  - searches run on search_threads workers: many clients add no threads, and a
+#    queued search is answered by its deadline (an error rather than a late move);
+#  - newgame gives the table back: idle sessions stay small after any commands;
+#  - perft runs on the pool, not the loop, and stops with its client.
 set -u
 : "${HIVEBRIDGE:?}"
+DATA=${HIVE_DATA:-$(dirname "$0")/../../../shared/data}
 tmp=$(mktemp -d)
 daemon=
 cleanup() {
@@ -21,29 +25,35 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cat >"$tmp/conf" <<EOF
 [daemon]
-log = $tmp/trace.log
-max_sessions_per_peer = 4
+max_sessions = 100
+max_sessions_per_peer = 100
+search_threads = 2
+hash_budget_mb = 300
 [engine builtin]
-hash_mb = 1
+hash_mb = 16
+hash_mb_max = 256
 [listen uhp]
 port = 0
-idle_timeout = 0
-game_idle_timeout = 0
+[listen loose]
+port = 0
+max_depth = 64
+max_think_time = 86400
+[listen tb]
+protocol = trylobot
+port = 0
+max_think_time = 86400
 [listen hub]
 protocol = hub
 port = 0
-[listen trylobot]
+[listen tbshort]
 protocol = trylobot
 port = 0
-[listen idle]
-port = 0
-idle_timeout = 1
-game_idle_timeout = 4
+max_think_time = 1
 EOF
 "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
 daemon=$!
 i=0
-while [ "$(grep -c '^listening on' "$tmp/err")" -lt 4 ]; do
+while [ "$(grep -c '^listening on' "$tmp/err")" -lt 5 ]; do
 	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
 	[ $i -lt 100 ] || fail "serve did not start listening"
 	sleep 0.1
@@ -51,159 +61,235 @@ while [ "$(grep -c '^listening on' "$tmp/err")" -lt 4 ]; do
 done
 ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/err" | tr '\n' ' ')
 
-timeout 120 python3 - "$daemon" $ports <<'EOF' || { tail -n 30 "$tmp/trace.log"; fail "clients"; }
-import os, socket, sys, time
+timeout 240 python3 - "$daemon" "$DATA/trylobot" $ports <<'PYEOF' || { tail -20 "$tmp/err"; fail "budgets"; }
+import json, os, socket, sys, threading, time
 
-daemon = int(sys.argv[1])
-uhp, hub, tb, idle = (int(p) for p in sys.argv[2:6])
+pid = int(sys.argv[1]); frames = sys.argv[2]
+P_UHP, P_LOOSE, P_TB, P_HUB, P_TBSHORT = map(int, sys.argv[3:8])
+POOL = 2
 
-def fds():
-    return len(os.listdir("/proc/%d/fd" % daemon))
+def stats():
+    st = {}
+    with open(f"/proc/{pid}/status") as f:
+        for l in f:
+            k, _, v = l.partition(":")
+            st[k] = v.strip()
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return {"rss_kb": int(st["VmRSS"].split()[0]), "threads": int(st["Threads"]),
+            "tasks": len(os.listdir(f"/proc/{pid}/task")),
+            "fds": len(os.listdir(f"/proc/{pid}/fd")),
+            "cpu": int(fields[11]) + int(fields[12])}
 
-def connect(port, src="127.0.0.1"):
-    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
-    return s, s.makefile("rb")
+def show(what, s):
+    print(f"  {what}: RSS {s['rss_kb'] / 1024:.1f} MB, threads {s['threads']} "
+          f"(tasks {s['tasks']}), fds {s['fds']}")
 
-def reply(f):
-    lines = []
+def wait_for(what, cond, timeout):
+    t0 = time.monotonic()
     while True:
-        line = f.readline()
-        if not line:
-            return lines, False
-        line = line.rstrip(b"\r\n").decode()
-        if line == "ok":
-            return lines, True
-        lines.append(line)
-
-def close(s, f):
-    f.close()     # the socket stays open while its file is
-    s.close()
-
-def wait_for(what, cond, secs=15):
-    deadline = time.time() + secs
-    while time.time() < deadline:
         if cond():
-            return
-        time.sleep(0.05)
-    raise SystemExit("timed out waiting for " + what)
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > timeout:
+            raise SystemExit(f"FAIL: {what} (not within {timeout} s): {stats()}")
+        time.sleep(0.02)
 
-base = fds()
+def idle():
+    """True once the daemon burns no CPU over 300 ms (clock ticks are 10 ms)."""
+    a = stats()["cpu"]; time.sleep(0.3); return stats()["cpu"] - a <= 2
 
-# Per-peer limit: 127.0.0.1 takes its 4 sessions (an info block each).
-held = []
-for i in range(4):
-    s, f = connect(uhp)
-    info, ok = reply(f)
-    assert ok and info[0].startswith("id "), info
-    held.append((s, f))
+class Uhp:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.f = self.s.makefile("rb")
+        self.answer()
+    def send(self, line):
+        self.s.sendall(line.encode() + b"\n")
+    def answer(self):
+        out = []
+        while True:
+            l = self.f.readline()
+            if not l:
+                raise SystemExit(f"FAIL: connection closed after {out}")
+            l = l.decode().rstrip("\n")
+            if l == "ok":
+                return out
+            out.append(l)
+    def cmd(self, line):
+        self.send(line); return self.answer()
+    def close(self):
+        self.f.close(); self.s.close()
 
-# A fifth from the same address is refused, in each listener's protocol, then closed.
-s, f = connect(uhp)
-lines, ok = reply(f)
-assert ok and lines == ["err Too many sessions from this address."], (lines, ok)
-assert f.readline() == b"", "refused UHP connection not closed"
-close(s, f)
+def tb_frame(name, deadline_ms):
+    raw = open(os.path.join(frames, name), "rb").read().decode()
+    req = json.loads(raw.split("#", 1)[1])
+    req["response_deadline"] = req["request_timestamp"] + deadline_ms
+    j = json.dumps(req, ensure_ascii=True)
+    return f"{len(j)}#{j}".encode()
 
-s, f = connect(hub)
-line = f.readline()
-assert line == b'error message="Too many sessions from this address."\n', line
-assert f.readline() == b"", "refused Hub connection not closed"
-close(s, f)
+base = stats()
+show("at start", base)
 
-s, f = connect(tb)
-data = f.read()
-want = b'{"success":false,"error":"Error: Too many sessions from this address."}'
-assert data == b"%d#%s" % (len(want), want), data
-close(s, f)
-print("per-peer refusals in each protocol: ok")
+# 1. Work that outlives its client.
+def abandon(what, port, start):
+    s0 = stats()
+    conn = start(port)
+    # The search is under way: the CPU is busy.
+    wait_for(what + ": search running", lambda: stats()["cpu"] - s0["cpu"] > 50, 20)
+    during = stats()
+    conn.close()
+    t = wait_for(what + ": work stopped and released",
+                 lambda: idle() and stats()["fds"] <= base["fds"] and
+                 stats()["threads"] <= base["threads"] + POOL, 5)
+    after = stats()
+    show(what + ", during", during); show(what + f", after (quiet in {t:.2f} s)", after)
+    if after["rss_kb"] > base["rss_kb"] + 8 * 1024:
+        raise SystemExit(f"FAIL: {what}: RSS stayed at {after['rss_kb']} kB (start {base['rss_kb']})")
 
-# Another address is served meanwhile, on every listener.
-s, f = connect(uhp, "127.0.0.2")
-info, ok = reply(f)
-assert ok and info[0].startswith("id "), info
-s.sendall(b"newgame Base\n")
-lines, ok = reply(f)
-assert ok and lines == ["Base;NotStarted;White[1]"], lines
-close(s, f)
-s, f = connect(tb, "127.0.0.2")
-req = b'{"request_type":"Greetings","request_id":"x"}'
-s.sendall(b"%d#%s" % (len(req), req))
-head = b""
-while not head.endswith(b"#"):
-    c = f.read(1)
-    assert c, "no Greetings answer"
-    head += c
-body = f.read(int(head[:-1]))
-assert b'"response_type":"Greetings"' in body, body
-close(s, f)
-print("another address served: ok")
+def uhp_depth(port):
+    c = Uhp(port)
+    c.cmd("options set HashMB 256"); c.cmd("newgame Base+MLP"); c.send("bestmove depth 64")
+    return c
+def uhp_time(port):
+    c = Uhp(port)
+    c.cmd("newgame Base+MLP"); c.send("bestmove time 23:59:59")
+    return c
+def tb_far(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(tb_frame("choose-turn-mlp-stack-abilities.frame", 3600 * 1000))
+    return s
+print("a client that leaves mid-search:")
+abandon("UHP bestmove depth 64, HashMB 256", P_LOOSE, uhp_depth)
+abandon("UHP bestmove time 23:59:59", P_LOOSE, uhp_time)
+abandon("Trylobot, deadline in an hour", P_TB, tb_far)
 
-# A freed slot is given back to the peer.
-close(*held.pop())
-def slot_back():
-    s, f = connect(uhp)
-    info, ok = reply(f)
-    if info and info[0].startswith("id "):
-        held.append((s, f))
-        return True
-    close(s, f)
-    return False
-wait_for("the freed slot", slot_back)
-for s, f in held:
-    close(s, f)
-held = []
-wait_for("the descriptors of closed sessions", lambda: fds() <= base)
-print("slot reused: ok")
+# 2. Per-listener bounds.
+c = Uhp(P_UHP)
+c.cmd("newgame")
+a = c.cmd("bestmove depth 1000")
+assert len(a) == 1 and a[0].startswith("err Depth 1000 is beyond"), a
+a = c.cmd("bestmove time 99:59:59")
+assert len(a) == 1 and a[0].startswith("err A search of 359999 s is beyond"), a
+a = c.cmd("bestmove depth 2")
+assert len(a) == 1 and not a[0].startswith("err"), a
+c.close()
+h = socket.create_connection(("127.0.0.1", P_HUB), timeout=30)
+hf = h.makefile("rb")
+h.sendall(b"hub\n")
+while hf.readline().strip() != b"wait":
+    pass
+h.sendall(b"init\nlevel depth=1000\nping\n")
+got = []
+while True:
+    l = hf.readline().decode().strip()
+    got.append(l)
+    if l == "pong" or not l:
+        break
+assert any(l.startswith("error message=") and "depth=1000" in l for l in got), got
+h.close()
+s = socket.create_connection(("127.0.0.1", P_TBSHORT), timeout=30)
+t0 = time.monotonic()
+s.sendall(tb_frame("choose-turn-mlp-stack-abilities.frame", 3600 * 1000))
+buf = b""
+while not buf.endswith(b"}"):
+    d = s.recv(65536)
+    assert d, "tbshort: closed"
+    buf += d
+el = time.monotonic() - t0
+assert el < 3, f"Trylobot deadline not clamped to max_think_time: {el:.1f} s"
+assert b'"turn_type"' in buf, buf[:200]
+s.close()
+print(f"bounds: UHP and Hub refusals; a Trylobot deadline an hour away answered in {el:.2f} s")
 
-# Idle time-outs (idle listener: 1 s without a game, 4 s with one).
-quiet, qf = connect(idle)
-assert reply(qf)[1]
-game, gf = connect(idle)
-assert reply(gf)[1]
-game.sendall(b"newgame Base\n")
-assert reply(gf)[1]
-busy, bf = connect(idle)
-assert reply(bf)[1]
-assert fds() >= base + 3
+# 3. Memory budget: 256 of 300 MB taken, the next 256 MB request gets 32.
+big = Uhp(P_LOOSE)
+big.cmd("options set HashMB 256"); big.cmd("newgame"); big.cmd("bestmove depth 1")
+small = Uhp(P_LOOSE)
+small.cmd("options set HashMB 256"); small.cmd("newgame"); small.cmd("bestmove depth 1")
+a = small.cmd("options get HashMB")
+assert a and a[0].startswith("HashMB;int;32;"), a
+big.cmd("newgame")      # gives its 256 back
+small.cmd("newgame"); small.cmd("bestmove depth 1")
+a = small.cmd("options get HashMB")
+assert a and a[0].startswith("HashMB;int;256;"), a
+big.close(); small.close()
+print("budget: 256 + 32 MB of 300, then 256 again once given back")
 
-t0 = time.time()
-closed_at = {}
-quiet.settimeout(0.2)
-game.settimeout(0.2)
-def eof(sock, name):
-    if name in closed_at:
-        return True
-    try:
-        if sock.recv(1) == b"":
-            closed_at[name] = time.time() - t0
-            return True
-    except socket.timeout:
-        pass
-    return False
+# 4. A fixed pool: 12 clients ask for 2 s searches at once.
+n = 12
+conns = [Uhp(P_LOOSE) for _ in range(n)]
+for c in conns:
+    c.cmd("newgame Base+MLP")
+res = [None] * n
+def ask(i):
+    t0 = time.monotonic()
+    a = conns[i].cmd("bestmove time 00:00:02")
+    res[i] = (time.monotonic() - t0, a)
+ths = [threading.Thread(target=ask, args=(i,)) for i in range(n)]
+for t in ths:
+    t.start()
+peak = stats()
+while any(t.is_alive() for t in ths):
+    s = stats()
+    if s["threads"] > peak["threads"] or s["rss_kb"] > peak["rss_kb"]:
+        peak = s
+    time.sleep(0.05)
+moves = [r for r in res if not r[1][0].startswith("err")]
+errs = [r for r in res if r[1][0].startswith("err")]
+late = [r for r in res if r[0] > 3.5]     # queued ones would answer at 4, 6, ... s
+show(f"{n} concurrent 2 s searches, peak", peak)
+print(f"  {len(moves)} moves, {len(errs)} refused, slowest answer {max(r[0] for r in res):.2f} s")
+assert peak["threads"] <= base["threads"] + POOL, f"threads grew to {peak['threads']}"
+assert len(moves) >= POOL, res
+assert not late, f"late answers: {late}"
+assert all("busy" in r[1][0] for r in errs), errs
+for c in conns:
+    c.close()
 
-deadline = time.time() + 30
-while time.time() < deadline and len(closed_at) < 2:
-    eof(quiet, "quiet")
-    eof(game, "game")
-    # The active client talks every 0.3 s and must never be closed.
-    busy.sendall(b"info\n")
-    lines, ok = reply(bf)
-    assert ok and lines[0].startswith("id "), "active session closed"
-    time.sleep(0.3)
-assert "quiet" in closed_at, "the session without a game was never closed"
-assert "game" in closed_at, "the session with a game was never closed"
-# Ordering, not timing: the same silence closed the one without a game first, and
-# the one in a game only once its longer limit had passed.
-assert closed_at["quiet"] < closed_at["game"], closed_at
-assert closed_at["game"] >= 4 - 0.5, closed_at
-print("idle time-outs: quiet after %.1f s, in a game after %.1f s, active kept: ok"
-      % (closed_at["quiet"], closed_at["game"]))
-close(quiet, qf)
-close(game, gf)
-close(busy, bf)
-wait_for("the descriptors of timed-out sessions", lambda: fds() <= base)
-print("descriptors back to %d: ok" % base)
-EOF
-kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
-grep -q 'idle time-out' "$tmp/trace.log" || fail "no idle time-out in the log"
+# 5. newgame gives the table back; idle sessions stay small.
+wait_for("quiet before the newgame test", idle, 5)
+s0 = stats()
+conns = [Uhp(P_LOOSE) for _ in range(50)]
+for c in conns:
+    c.cmd("newgame"); c.cmd("newgame"); c.cmd("bestmove depth 3"); c.cmd("newgame")
+held = stats()
+for c in conns:
+    c.close()
+wait_for("sessions closed", lambda: stats()["fds"] <= s0["fds"], 5)
+after = stats()
+per = (held["rss_kb"] - s0["rss_kb"]) / 50
+show("before 50 sessions", s0)
+show("50 sessions held after newgame, newgame, bestmove, newgame", held)
+show("after they closed", after)
+print(f"  {per:.1f} kB per idle session")
+assert per < 100, f"{per:.0f} kB per idle session"
+assert after["rss_kb"] < s0["rss_kb"] + 5 * 1024, "RSS not back within 5 MB"
+
+# 6. perft runs on the pool: a bystander is answered at once, and perft stops when
+#    its client goes.
+by = Uhp(P_UHP)
+by.cmd("newgame")
+a = Uhp(P_LOOSE)
+a.cmd("newgame Base+MLP")
+# A middle game where each perft 12 takes seconds (up to the interior-node cap).
+for m in ["wS1", "bG1 -wS1", "wQ wS1/", "bQ /bG1", "wA1 wQ/", "bA1 -bG1", "wA2 wS1\\", "bA2 /bA1"]:
+    r = a.cmd("play " + m)
+    assert r and not r[0].startswith(("err", "invalidmove")), (m, r)
+s0 = stats()
+a.send("perft 12\nperft 12\nperft 12")
+wait_for("perft running", lambda: stats()["cpu"] - s0["cpu"] > 50, 20)
+lat = []
+for _ in range(20):
+    t0 = time.monotonic(); by.cmd("info"); lat.append(time.monotonic() - t0)
+    time.sleep(0.02)
+a.close()
+t = wait_for("perft stopped", idle, 5)
+by.close()
+print(f"perft: bystander's info while 3 perft 12 run: worst {max(lat) * 1000:.1f} ms; "
+      f"quiet {t:.2f} s after the client left")
+assert max(lat) < 1.0, f"bystander waited {max(lat):.2f} s"
+PYEOF
+kill "$daemon"
+wait "$daemon" || fail "daemon exit status $?"
+daemon=
 echo "daemon_budgets: ok"

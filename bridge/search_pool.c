@@ -1,0 +1,183 @@
+/*
+ * search_pool.c: a fixed set of worker threads over one FIFO queue (search_pool.h).
+ * One mutex guards the queue and every job's state; a condition variable wakes the
+ * workers, another wakes an owner waiting for its running job to end. Workers are
+ * started with the first job and joined at exit.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bridge/log.h"
+#include "bridge/search_pool.h"
+
+#define POOL_MAX_THREADS 256
+
+enum { JOB_IDLE, JOB_QUEUED, JOB_RUNNING };
+
+static struct {
+	pthread_mutex_t  lock;
+	pthread_cond_t   work;          /* a job was queued, or quit */
+	pthread_cond_t   finished;      /* a running job ended */
+	struct pool_job *head, *tail;
+	unsigned         queued;
+	unsigned         want;          /* configured count, 0 = online CPUs */
+	unsigned         nthreads;      /* started */
+	pthread_t        threads[POOL_MAX_THREADS];
+	struct pool_job *running[POOL_MAX_THREADS];
+	int              quit;
+	int              atexit_done;
+} pool = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.work = PTHREAD_COND_INITIALIZER,
+	.finished = PTHREAD_COND_INITIALIZER,
+};
+
+void search_pool_configure(unsigned threads)
+{
+	pthread_mutex_lock(&pool.lock);
+	if (pool.nthreads == 0)
+		pool.want = threads > POOL_MAX_THREADS ? POOL_MAX_THREADS : threads;
+	pthread_mutex_unlock(&pool.lock);
+}
+
+static unsigned wanted(void)
+{
+	if (pool.want)
+		return pool.want;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : (unsigned)n;
+}
+
+unsigned search_pool_threads(void)
+{
+	pthread_mutex_lock(&pool.lock);
+	unsigned n = pool.nthreads ? pool.nthreads : wanted();
+	pthread_mutex_unlock(&pool.lock);
+	return n;
+}
+
+unsigned search_pool_queued(void)
+{
+	pthread_mutex_lock(&pool.lock);
+	unsigned n = pool.queued;
+	pthread_mutex_unlock(&pool.lock);
+	return n;
+}
+
+static void *worker(void *arg)
+{
+	unsigned me = (unsigned)(size_t)arg;
+
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		while (!pool.head && !pool.quit)
+			pthread_cond_wait(&pool.work, &pool.lock);
+		if (pool.quit)
+			break;
+		struct pool_job *j = pool.head;
+		pool.head = j->next;
+		if (!pool.head)
+			pool.tail = NULL;
+		pool.queued--;
+		j->next = NULL;
+		j->state = JOB_RUNNING;
+		pool.running[me] = j;
+		pthread_mutex_unlock(&pool.lock);
+		j->run(j);
+		pthread_mutex_lock(&pool.lock);
+		pool.running[me] = NULL;
+		j->state = JOB_IDLE;
+		pthread_cond_broadcast(&pool.finished);
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return NULL;
+}
+
+/* At exit: stop what runs, then join every worker. */
+static void pool_shutdown(void)
+{
+	pthread_mutex_lock(&pool.lock);
+	pool.quit = 1;
+	for (unsigned i = 0; i < pool.nthreads; i++)
+		if (pool.running[i])
+			atomic_store(&pool.running[i]->stop, 1);
+	pthread_cond_broadcast(&pool.work);
+	unsigned n = pool.nthreads;
+	pthread_mutex_unlock(&pool.lock);
+	for (unsigned i = 0; i < n; i++)
+		pthread_join(pool.threads[i], NULL);
+	pthread_mutex_lock(&pool.lock);
+	pool.nthreads = 0;
+	pool.quit = 0;
+	pthread_mutex_unlock(&pool.lock);
+}
+
+/* Starts the workers (lock held); -1 if not even one could be started. */
+static int pool_start(void)
+{
+	unsigned n = wanted();
+	for (unsigned i = 0; i < n; i++) {
+		int err = pthread_create(&pool.threads[i], NULL, worker, (void *)(size_t)i);
+		if (err) {
+			log_note(0, "search pool: pthread_create: %s", strerror(err));
+			break;
+		}
+		pool.nthreads++;
+	}
+	if (!pool.atexit_done && pool.nthreads) {
+		pool.atexit_done = 1;
+		atexit(pool_shutdown);
+	}
+	return pool.nthreads ? 0 : -1;
+}
+
+int search_pool_submit(struct pool_job *job)
+{
+	int rc = -1;
+
+	pthread_mutex_lock(&pool.lock);
+	if (job->state != JOB_IDLE || pool.quit || (!pool.nthreads && pool_start() < 0))
+		goto out;
+	atomic_store(&job->stop, 0);
+	job->next = NULL;
+	job->state = JOB_QUEUED;
+	if (pool.tail)
+		pool.tail->next = job;
+	else
+		pool.head = job;
+	pool.tail = job;
+	pool.queued++;
+	pthread_cond_signal(&pool.work);
+	rc = 0;
+out:
+	pthread_mutex_unlock(&pool.lock);
+	return rc;
+}
+
+void search_pool_cancel(struct pool_job *job)
+{
+	pthread_mutex_lock(&pool.lock);
+	if (job->state == JOB_QUEUED) {
+		struct pool_job **pp = &pool.head, *prev = NULL;
+		while (*pp && *pp != job) {
+			prev = *pp;
+			pp = &(*pp)->next;
+		}
+		if (*pp) {
+			*pp = job->next;
+			if (pool.tail == job)
+				pool.tail = prev;
+			pool.queued--;
+		}
+		job->next = NULL;
+		job->state = JOB_IDLE;
+	}
+	if (job->state == JOB_RUNNING) {
+		atomic_store(&job->stop, 1);
+		while (job->state == JOB_RUNNING)
+			pthread_cond_wait(&pool.finished, &pool.lock);
+	}
+	pthread_mutex_unlock(&pool.lock);
+}

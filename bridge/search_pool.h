@@ -1,0 +1,40 @@
+/*
+ * search_pool.h: the process's search threads. A fixed number of workers take jobs
+ * (a search, a perft) from one FIFO queue, so no number of clients adds threads, and
+ * each session has at most one job queued or running, which makes the queue fair
+ * across sessions. A job finishes by itself (its run function signals its owner,
+ * typically with event_active on the owner's loop); the owner may take it back at
+ * any time with search_pool_cancel.
+ */
+#ifndef BRIDGE_SEARCH_POOL_H
+#define BRIDGE_SEARCH_POOL_H
+
+#include <stdatomic.h>
+
+struct pool_job;
+/* Runs on a worker; polls job->stop and returns soon after it is set. */
+typedef void pool_run_fn(struct pool_job *job);
+
+/* Embedded in its owner; zero it, set run, then submit. */
+struct pool_job {
+	pool_run_fn     *run;
+	atomic_int       stop;       /* set by search_pool_cancel (or the owner) */
+	int              state;      /* the pool's: idle, queued, running */
+	struct pool_job *next;
+};
+
+/* Worker count for the process (before the first job; 0 = online CPUs). */
+void search_pool_configure(unsigned threads);
+/* The worker count in use or to be used. */
+unsigned search_pool_threads(void);
+/* Queues job (clears its stop flag first); the workers start with the first job.
+ * 0, or -1 when no worker can be started or the job is already in the pool. */
+int  search_pool_submit(struct pool_job *job);
+/* Takes job back: a queued job never runs; a running one is told to stop and waited
+ * for (the run functions poll every few thousand nodes: well under a millisecond).
+ * Afterwards run is not running and will not run. Safe on a job never submitted. */
+void search_pool_cancel(struct pool_job *job);
+/* Jobs waiting for a worker (for tests and figures). */
+unsigned search_pool_queued(void);
+
+#endif

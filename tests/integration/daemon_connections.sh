@@ -1,0 +1,209 @@
+#!/bin/sh
+# daemon_connections.sh: connection budgets of `hivebridge serve`.
+#   - max_sessions_per_peer: one address holding its limit is refused on every
+#     listener, each refusal in the listener's own protocol (UHP err + ok, a Hub
+#     error line, a Trylobot error frame), while a client from another loopback
+#     address (127.0.0.2) is still served;
+#   - idle_timeout / game_idle_timeout: a silent session with no game is closed after
+#     idle_timeout, one with a game in progress only after game_idle_timeout, an
+#     active one never; the daemon's descriptors (/proc/PID/fd) go back to where
+#     they were.
+set -u
+: "${HIVEBRIDGE:?}"
+tmp=$(mktemp -d)
+daemon=
+cleanup() {
+	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat >"$tmp/conf" <<EOF
+[daemon]
+log = $tmp/trace.log
+max_sessions_per_peer = 4
+[engine builtin]
+hash_mb = 1
+[listen uhp]
+port = 0
+idle_timeout = 0
+game_idle_timeout = 0
+[listen hub]
+protocol = hub
+port = 0
+[listen trylobot]
+protocol = trylobot
+port = 0
+[listen idle]
+port = 0
+idle_timeout = 1
+game_idle_timeout = 4
+EOF
+"$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
+daemon=$!
+i=0
+while [ "$(grep -c '^listening on' "$tmp/err")" -lt 4 ]; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
+	[ $i -lt 100 ] || fail "serve did not start listening"
+	sleep 0.1
+	i=$((i + 1))
+done
+ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/err" | tr '\n' ' ')
+
+timeout 120 python3 - "$daemon" $ports <<'EOF' || { tail -n 30 "$tmp/trace.log"; fail "clients"; }
+import os, socket, sys, time
+
+daemon = int(sys.argv[1])
+uhp, hub, tb, idle = (int(p) for p in sys.argv[2:6])
+
+def fds():
+    return len(os.listdir("/proc/%d/fd" % daemon))
+
+def connect(port, src="127.0.0.1"):
+    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
+    return s, s.makefile("rb")
+
+def reply(f):
+    lines = []
+    while True:
+        line = f.readline()
+        if not line:
+            return lines, False
+        line = line.rstrip(b"\r\n").decode()
+        if line == "ok":
+            return lines, True
+        lines.append(line)
+
+def close(s, f):
+    f.close()     # the socket stays open while its file is
+    s.close()
+
+def wait_for(what, cond, secs=15):
+    deadline = time.time() + secs
+    while time.time() < deadline:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise SystemExit("timed out waiting for " + what)
+
+base = fds()
+
+# Per-peer limit: 127.0.0.1 takes its 4 sessions (an info block each).
+held = []
+for i in range(4):
+    s, f = connect(uhp)
+    info, ok = reply(f)
+    assert ok and info[0].startswith("id "), info
+    held.append((s, f))
+
+# A fifth from the same address is refused, in each listener's protocol, then closed.
+s, f = connect(uhp)
+lines, ok = reply(f)
+assert ok and lines == ["err Too many sessions from this address."], (lines, ok)
+assert f.readline() == b"", "refused UHP connection not closed"
+close(s, f)
+
+s, f = connect(hub)
+line = f.readline()
+assert line == b'error message="Too many sessions from this address."\n', line
+assert f.readline() == b"", "refused Hub connection not closed"
+close(s, f)
+
+s, f = connect(tb)
+data = f.read()
+want = b'{"success":false,"error":"Error: Too many sessions from this address."}'
+assert data == b"%d#%s" % (len(want), want), data
+close(s, f)
+print("per-peer refusals in each protocol: ok")
+
+# Another address is served meanwhile, on every listener.
+s, f = connect(uhp, "127.0.0.2")
+info, ok = reply(f)
+assert ok and info[0].startswith("id "), info
+s.sendall(b"newgame Base\n")
+lines, ok = reply(f)
+assert ok and lines == ["Base;NotStarted;White[1]"], lines
+close(s, f)
+s, f = connect(tb, "127.0.0.2")
+req = b'{"request_type":"Greetings","request_id":"x"}'
+s.sendall(b"%d#%s" % (len(req), req))
+head = b""
+while not head.endswith(b"#"):
+    c = f.read(1)
+    assert c, "no Greetings answer"
+    head += c
+body = f.read(int(head[:-1]))
+assert b'"response_type":"Greetings"' in body, body
+close(s, f)
+print("another address served: ok")
+
+# A freed slot is given back to the peer.
+close(*held.pop())
+def slot_back():
+    s, f = connect(uhp)
+    info, ok = reply(f)
+    if info and info[0].startswith("id "):
+        held.append((s, f))
+        return True
+    close(s, f)
+    return False
+wait_for("the freed slot", slot_back)
+for s, f in held:
+    close(s, f)
+held = []
+wait_for("the descriptors of closed sessions", lambda: fds() <= base)
+print("slot reused: ok")
+
+# Idle time-outs (idle listener: 1 s without a game, 4 s with one).
+quiet, qf = connect(idle)
+assert reply(qf)[1]
+game, gf = connect(idle)
+assert reply(gf)[1]
+game.sendall(b"newgame Base\n")
+assert reply(gf)[1]
+busy, bf = connect(idle)
+assert reply(bf)[1]
+assert fds() >= base + 3
+
+t0 = time.time()
+closed_at = {}
+quiet.settimeout(0.2)
+game.settimeout(0.2)
+def eof(sock, name):
+    if name in closed_at:
+        return True
+    try:
+        if sock.recv(1) == b"":
+            closed_at[name] = time.time() - t0
+            return True
+    except socket.timeout:
+        pass
+    return False
+
+deadline = time.time() + 30
+while time.time() < deadline and len(closed_at) < 2:
+    eof(quiet, "quiet")
+    eof(game, "game")
+    # The active client talks every 0.3 s and must never be closed.
+    busy.sendall(b"info\n")
+    lines, ok = reply(bf)
+    assert ok and lines[0].startswith("id "), "active session closed"
+    time.sleep(0.3)
+assert "quiet" in closed_at, "the session without a game was never closed"
+assert "game" in closed_at, "the session with a game was never closed"
+# Ordering, not timing: the same silence closed the one without a game first, and
+# the one in a game only once its longer limit had passed.
+assert closed_at["quiet"] < closed_at["game"], closed_at
+assert closed_at["game"] >= 4 - 0.5, closed_at
+print("idle time-outs: quiet after %.1f s, in a game after %.1f s, active kept: ok"
+      % (closed_at["quiet"], closed_at["game"]))
+close(quiet, qf)
+close(game, gf)
+close(busy, bf)
+wait_for("the descriptors of timed-out sessions", lambda: fds() <= base)
+print("descriptors back to %d: ok" % base)
+EOF
+kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+grep -q 'idle time-out' "$tmp/trace.log" || fail "no idle time-out in the log"
+echo "daemon_budgets: ok"
