@@ -340,7 +340,8 @@ static int cmd_perft(int argc, char **argv)
 	return 0;
 }
 
-/* "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" into the first listener. */
+/* "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" into the first listener; port 0 lets
+ * the system choose (the "listening on" line says which). */
 static int apply_listen(struct config *c, const char *spec)
 {
 	const char *colon = strrchr(spec, ':');
@@ -348,7 +349,7 @@ static int apply_listen(struct config *c, const char *spec)
 	if (!colon || c->nlisteners == 0)
 		return -1;
 	long port = strtol(colon + 1, &end, 10);
-	if (*end || end == colon + 1 || port < 1 || port > 65535)
+	if (*end || end == colon + 1 || port < 0 || port > 65535)
 		return -1;
 	const char *a = spec;
 	size_t alen = (size_t)(colon - spec);
