@@ -118,7 +118,8 @@ procs_count_listening() {   # FILE [PROTO]: $_pn
 	_pn=0
 	[ -f "$1" ] || return 0
 	while IFS= read -r _pl; do
-		case $_pl in "listening on "*" (${2:-*})") _pn=$((_pn + 1)) ;; esac
+		case $_pl in "listening on "*" ("*")") ;; *) continue ;; esac
+		[ -z "${2:-}" ] || [ "${_pl##* }" = "($2)" ] && _pn=$((_pn + 1))
 	done <"$1"
 }
 
@@ -247,4 +248,10 @@ need() {
 		*) command -v "$_pt" >/dev/null 2>&1 || procs_fail "$_pt is missing: this test cannot run" ;;
 		esac
 	done
+}
+
+# count PATTERN FILE: how many lines of FILE match (0 while FILE does not exist).
+count() {
+	_pc=$(grep -cs -- "$1" "$2")
+	echo "${_pc:-0}"
 }
