@@ -18,6 +18,10 @@
 #   engines_left PATH [SECONDS]  processes running the program at PATH, live ones
 #                            anywhere and zombies under this shell; tests copy their
 #                            engine to a private PATH that marks their processes only.
+#   procs_children PID       $procs_kids: the children of PID, zombies included.
+#   procs_alive PID          true while PID runs (a zombie is not alive).
+#   count PATTERN FILE       matching lines of FILE, 0 while it does not exist yet.
+#   need TOOL...             fail (never skip) when python3, jsonschema, ... is missing.
 
 procs_fail() {
 	echo "FAIL: tests/lib/procs.sh: $*" >&2
