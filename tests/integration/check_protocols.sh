@@ -226,6 +226,9 @@ what="trylobot:hivebridge serve"
 cat >"$tmp/serve.conf" <<EOF
 [engine builtin]
 hash_mb = 2
+; Named like the embedded default listener, so that it replaces it: no port 5000.
+[listen uhp]
+port = 0
 [listen tb]
 protocol = trylobot
 address = 127.0.0.1

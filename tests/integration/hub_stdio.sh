@@ -225,7 +225,8 @@ grep -q 'client->bridge go think' "$tmp/trace.log" || fail "no trace of the Hub 
 
 # --- TCP: hivebridge serve with a Hub listener ----------------------------------
 conf=$tmp/hub.conf
-printf '[listen hub]\nprotocol = hub\nport = 0\nengine = builtin\n' >"$conf"
+# [listen uhp] is named like the embedded default listener and replaces it: no port 5000.
+printf '[listen uhp]\nport = 0\n[listen hub]\nprotocol = hub\nport = 0\nengine = builtin\n' >"$conf"
 spawn "$HIVEBRIDGE" serve --config "$conf" 2>"$tmp/serve.err"
 daemon=$spawned
 wait_listening "$tmp/serve.err" "$daemon" 1 hub
