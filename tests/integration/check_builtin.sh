@@ -4,8 +4,10 @@
 # used, --json is valid JSON that says the same, and bad command lines exit 2.
 set -u
 : "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 

@@ -5,18 +5,19 @@
 # engine process is left behind. The healthy fake engine passes everything.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
-
 
 # A private copy of the engine: its path marks our children and nobody else's.
 fake=$tmp/fake_engine_$$
 cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
 
 leftovers() {
-	pgrep -f "$fake" >/dev/null 2>&1 && fail "$1: engine processes left behind: $(pgrep -f "$fake" | tr '\n' ' ')"
-	return 0
+	left=$(engines_left "$fake")
+	[ "$left" = 0 ] || fail "$1: $left engine processes left behind"
 }
 
 # Runs the checker with short deadlines; $report gets the text, $rc the status, and

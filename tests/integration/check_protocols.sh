@@ -14,15 +14,12 @@
 #     errors, and --json reports valid against schemas/check-report.json.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
+. tests/lib/procs.sh
+need python3 jsonschema timeout
 tmp=$(mktemp -d)
+procs_trap
 modpid=
 daemon=
-cleanup() {
-	[ -n "$modpid" ] && kill "$modpid" 2>/dev/null
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A private copy of the engine: its path marks our children and nobody else's.
@@ -31,12 +28,8 @@ cp "$TOOLS/fake_hub_engine" "$fake" || fail "no fake_hub_engine in $TOOLS"
 [ -x "$TOOLS/fake_trylobot_module" ] || fail "no fake_trylobot_module in $TOOLS"
 
 leftovers() {
-	i=0
-	while pgrep -f "$fake" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ $i -lt 20 ] || fail "$1: engine processes left behind: $(pgrep -f "$fake" | tr '\n' ' ')"
-		sleep 0.1
-	done
+	left=$(engines_left "$fake")
+	[ "$left" = 0 ] || fail "$1: $left engine processes left behind"
 }
 
 # Runs the checker with short deadlines; $report gets the text, $rc the status, and
@@ -154,15 +147,11 @@ leftovers "$what"
 start_module() {   # start_module NAME ARGS...: sets $port and $modpid
 	name=$1
 	shift
-	"$TOOLS/fake_trylobot_module" --port-file "$tmp/$name.port" --log "$tmp/$name.log" "$@" \
-		2>"$tmp/$name.err" &
-	modpid=$!
-	i=0
-	until [ -s "$tmp/$name.port" ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "module $name did not start"
-		sleep 0.05
-	done
+	spawn "$TOOLS/fake_trylobot_module" --port-file "$tmp/$name.port" --log "$tmp/$name.log" "$@" \
+		2>"$tmp/$name.err"
+	modpid=$spawned
+	wait_for '[ -s "$tmp/$name.port" ] || ! procs_alive $modpid' 30 && [ -s "$tmp/$name.port" ] ||
+		fail "module $name did not start: $(cat "$tmp/$name.err")"
 	port=$(cat "$tmp/$name.port")
 }
 stop_module() {
@@ -237,6 +226,9 @@ what="trylobot:hivebridge serve"
 cat >"$tmp/serve.conf" <<EOF
 [engine builtin]
 hash_mb = 2
+; Named like the embedded default listener, so that it replaces it: no port 5000.
+[listen uhp]
+port = 0
 [listen tb]
 protocol = trylobot
 address = 127.0.0.1
@@ -244,16 +236,11 @@ port = 0
 engine = builtin
 think_time = 0.03
 EOF
-"$HIVEBRIDGE" serve --config "$tmp/serve.conf" 2>"$tmp/serve.err" &
-daemon=$!
-i=0
-until grep -q '(trylobot)$' "$tmp/serve.err"; do
-	kill -0 "$daemon" 2>/dev/null || fail "$what: serve died at start"
-	[ $i -lt 100 ] || fail "$what: serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/serve.err")
+spawn "$HIVEBRIDGE" serve --config "$tmp/serve.conf" 2>"$tmp/serve.err"
+daemon=$spawned
+wait_listening "$tmp/serve.err" "$daemon" 1 trylobot
+port=$(listen_port "$tmp/serve.err" trylobot)
+[ -n "$port" ] || { cat "$tmp/serve.err"; fail "$what: no trylobot listener"; }
 run 120 "trylobot:127.0.0.1:$port"
 [ $rc = 0 ] || { cat "$report"; fail "$what: exit status $rc"; }
 must PASS bestmove.forced-pass

@@ -8,13 +8,10 @@ set -u
 : "${HIVEBRIDGE:?}"
 SESSIONS=${SESSIONS:-200}
 PLIES=${PLIES:-12}
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Port 0: the system picks a free port and the daemon says which.
@@ -28,16 +25,10 @@ hash_mb = 1
 address = 127.0.0.1
 port = 0
 EOF
-"$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
-daemon=$!
-i=0
-until grep -q '^listening on' "$tmp/err"; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
-	[ $i -lt 100 ] || fail "serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (uhp)$/\1/p' "$tmp/err")
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" "$daemon" 1 uhp
+port=$(listen_port "$tmp/err" uhp)
 [ -n "$port" ] || { cat "$tmp/err"; fail "no 'listening on 127.0.0.1:PORT (uhp)' line"; }
 
 timeout 300 python3 - "$port" "$SESSIONS" "$PLIES" <<'EOF' || fail "sessions"
@@ -117,11 +108,10 @@ print("%d/%d sessions finished, %d plies in %.1f s" %
       (len(finished), nsessions, moves_played[0], time.time() - t0))
 sys.exit(1 if errors or len(finished) != nsessions else 0)
 EOF
-kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+procs_alive "$daemon" || fail "the daemon died"
 
 kill -TERM "$daemon"
 wait "$daemon"
 rc=$?
-daemon=
 [ $rc = 0 ] || { tail -n 20 "$tmp/err"; fail "serve exit status $rc after SIGTERM"; }
 echo "daemon_concurrency: ok"

@@ -5,18 +5,14 @@
 # (clean exit 0 within seconds, and no engine process left behind).
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 fake=$tmp/fake_engine_$$
 cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 cat >"$tmp/conf" <<EOF
 [daemon]
@@ -34,17 +30,15 @@ port = 1
 port = 0
 engine = stall
 EOF
-"$HIVEBRIDGE" serve --config "$tmp/conf" --listen "127.0.0.1:$port" 2>"$tmp/err" &
-daemon=$!
-i=0
-while [ "$(grep -c '^listening on' "$tmp/err")" -lt 2 ]; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
-	[ $i -lt 100 ] || fail "serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-grep -qx "listening on 127.0.0.1:$port (uhp)" "$tmp/err" || { cat "$tmp/err"; fail "--listen not applied"; }
-busy=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (uhp)$/\1/p' "$tmp/err" | sed -n 2p)
+# --listen 127.0.0.1:0 replaces the configured port 1: the first uhp listener is on
+# a port the system chose, never on 1.
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --listen "127.0.0.1:0" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" "$daemon" 2 uhp
+port=$(listen_port "$tmp/err" uhp 1)
+busy=$(listen_port "$tmp/err" uhp 2)
+case $port in '' | 0 | 1) cat "$tmp/err"; fail "--listen not applied" ;; esac
+[ -n "$busy" ] || { cat "$tmp/err"; fail "no busy listener"; }
 
 timeout 60 python3 - "$port" "$busy" "$daemon" "$tmp/trace.log" <<'EOF' || fail "clients"
 import os, signal, socket, sys, time
@@ -82,39 +76,43 @@ print("refusal: ok")
 
 # A freed slot is taken again.
 held.pop()[0].close()
-for attempt in range(50):
+deadline = time.monotonic() + 30
+while True:
     s, f = connect(port)
     info, ok = reply(f)
     if info and info[0].startswith("id "):
         break
     s.close()
-    time.sleep(0.1)
-else:
-    raise SystemExit("slot not freed")
+    if time.monotonic() > deadline:
+        raise SystemExit("slot not freed")
+    time.sleep(0.05)
 held.append((s, f))
 print("slot reused: ok")
 
 # SIGHUP after rotation: the log is opened again under its name.
 os.rename(trace, trace + ".1")
 os.kill(daemon, signal.SIGHUP)
-time.sleep(0.3)
+# The daemon notes the reopening in the new file: only then is a command sure to
+# be traced there.
+def wait_trace(what):
+    deadline = time.monotonic() + 30
+    while not (os.path.exists(trace) and what in open(trace, "rb").read()):
+        if time.monotonic() > deadline:
+            raise SystemExit("SIGHUP did not reopen the log (no %r)" % what)
+        time.sleep(0.05)
+wait_trace(b"SIGHUP: log reopened")
 s, f = held[0]
 s.sendall(b"newgame Base\n")
 assert reply(f)[1]
-for attempt in range(50):
-    if os.path.exists(trace) and b"client->bridge newgame Base" in open(trace, "rb").read():
-        break
-    time.sleep(0.1)
-else:
-    raise SystemExit("SIGHUP did not reopen the log")
+wait_trace(b"client->bridge newgame Base")
 print("SIGHUP reopen: ok")
 for s, f in held:
     s.close()
 EOF
-kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+procs_alive "$daemon" || fail "the daemon died"
 
 # SIGTERM while an external engine is searching (and would never answer).
-python3 - "$busy" >"$tmp/busy.out" 2>&1 <<'EOF' &
+spawn python3 - "$busy" >"$tmp/busy.out" 2>&1 <<'EOF'
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
 s.sendall(b"newgame Base\nbestmove depth 1\n")
@@ -122,24 +120,23 @@ f = s.makefile("rb")
 while f.readline():
     pass
 EOF
-client=$!
-i=0
-until pgrep -P "$daemon" >/dev/null && grep -q 'bridge->engine bestmove' "$tmp/trace.log"; do
-	[ $i -lt 100 ] || fail "the busy engine never started"
-	sleep 0.1
-	i=$((i + 1))
-done
-engine=$(pgrep -P "$daemon")
+client=$spawned
+wait_for 'procs_children "$daemon"; [ -n "$procs_kids" ] && grep -q "bridge->engine bestmove" "$tmp/trace.log"' 30 ||
+	fail "the busy engine never started"
+engine=$procs_kids
 t0=$(date +%s)
 kill -TERM "$daemon"
 wait "$daemon"
 rc=$?
-daemon=
 t1=$(date +%s)
 [ $rc = 0 ] || { tail -n 20 "$tmp/err"; fail "serve exit status $rc after SIGTERM"; }
 [ $((t1 - t0)) -le 5 ] || fail "shutdown took $((t1 - t0)) s"
 wait "$client"
-kill -0 "$engine" 2>/dev/null && fail "engine $engine outlived the daemon"
+for e in $engine; do
+	[ ! -e "/proc/$e" ] || fail "engine $e outlived the daemon"
+done
+left=$(engines_left "$fake")
+[ "$left" = 0 ] || fail "$left engine processes left after the daemon"
 grep -q 'engine-stderr\|bridge->engine exit' "$tmp/trace.log" || fail "no engine trace in the log"
 echo "shutdown with a busy engine: $((t1 - t0)) s"
 echo "daemon_lifecycle: ok"

@@ -5,13 +5,10 @@
 # serving, and no engine process or descriptor may be left behind.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
+. tests/lib/procs.sh
+need python3 timeout awk
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A private copy of the engine: its path marks our children and nobody else's.
@@ -43,8 +40,6 @@ bestmove_for() {
 	esac
 }
 
-. tests/lib/procs.sh
-
 # --- stdio: hivebridge uhp ------------------------------------------------------
 for f in $faults; do
 	out=$tmp/stdio.$f
@@ -68,14 +63,9 @@ left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the stdio runs"
 
 # --- TCP: hivebridge serve -------------------------------------------------------
-"$HIVEBRIDGE" serve --config "$conf" 2>"$tmp/serve.err" &
-daemon=$!
-i=0
-while [ "$(grep -c '^listening on' "$tmp/serve.err")" -lt 11 ] && [ $i -lt 100 ]; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
-	sleep 0.1
-	i=$((i + 1))
-done
+spawn "$HIVEBRIDGE" serve --config "$conf" 2>"$tmp/serve.err"
+daemon=$spawned
+wait_listening "$tmp/serve.err" "$daemon" 11
 ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/serve.err")
 [ "$(echo "$ports" | wc -l)" = 11 ] || { cat "$tmp/serve.err"; fail "expected 11 listeners"; }
 good_port=$(echo "$ports" | sed -n 1p)
@@ -157,25 +147,23 @@ for t in threads: t.join()
 for e in errors: print("FAIL " + e)
 sys.exit(1 if errors else 0)
 EOF
-kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+procs_alive "$daemon" || fail "the daemon died"
 
 # Sessions are gone once their clients are: engines reaped, descriptors back.
-i=0
-while [ $i -lt 50 ]; do
+settled() {
 	fds_after=$(ls "/proc/$daemon/fd" | wc -l)
-	kids=$(pgrep -P "$daemon" | wc -l)
-	[ "$fds_after" = "$fds_before" ] && [ "$kids" = 0 ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
+	procs_children "$daemon"
+	[ "$fds_after" = "$fds_before" ] && [ -z "$procs_kids" ]
+}
+wait_for settled 20
+kids=$(children_left "$daemon" 0)
 echo "daemon descriptors: $fds_before before, $fds_after after; children left: $kids"
-[ "$kids" = 0 ] || { ps -o pid,stat,args --ppid "$daemon"; fail "children left"; }
+[ "$kids" = 0 ] || fail "children left"
 [ "$fds_after" = "$fds_before" ] || { ls -l "/proc/$daemon/fd"; fail "descriptors leaked"; }
 
 kill -TERM "$daemon"
 wait "$daemon"
 rc=$?
-daemon=
 [ $rc = 0 ] || fail "serve exit status $rc after SIGTERM"
 left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the daemon"

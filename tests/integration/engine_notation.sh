@@ -8,7 +8,10 @@ set -u
 H=${HIVEBRIDGE:-build/hivebridge}
 T=${TOOLS:-build/tools}
 D=${HIVE_DATA:-../shared/data}
-timeout 120 python3 - "$H" "$T/fake_uhp_engine" "$D/mzinga/Board_ValidMovesFromRealGamesTest.csv" <<'PY'
+. tests/lib/procs.sh
+need python3 timeout
+procs_trap
+timeout 120 python3 - "$H" "$T/fake_uhp_engine" "$D/mzinga/Board_ValidMovesFromRealGamesTest.csv" <<'PY' || exit 1
 import os, subprocess, sys
 hb, fake, csv = sys.argv[1:4]
 
@@ -64,3 +67,4 @@ if rewritten < len(positions) // 2:
     sys.exit("FAIL: only %d of %d answers needed rewriting: the fake is not sloppy enough" % (rewritten, len(positions)))
 print("ok engine notation: %d positions, %d non-canonical answers rewritten" % (len(positions), rewritten))
 PY
+echo "engine_notation: ok"

@@ -9,8 +9,10 @@
 # No engine process may be left behind.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
+. tests/lib/procs.sh
+need python3 timeout awk
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A private copy of the engine: its path marks our children and nobody else's.
@@ -28,8 +30,6 @@ conf=$tmp/hub.conf
 		printf 'start_timeout = 1\ncommand_timeout = 1\nstop_timeout = 0.5\n'
 	done
 } >"$conf"
-
-. tests/lib/procs.sh
 
 # --- happy path: a UHP client plays against the Hub engine ------------------------
 timeout 60 python3 - "$HIVEBRIDGE" "$conf" <<'EOF' || fail "UHP client against the Hub engine"
@@ -112,7 +112,7 @@ left=$(engines_left "$fake")
 # --- a Hub GUI on a Hub engine ----------------------------------------------------
 printf 'hub\ninit\npos variant=Base moves="wG1;bG1 wG1-"\nlevel move-time=0.2\ngo think\n' >"$tmp/hubin"
 # Keep stdin open until done came (EOF would be quit).
-( cat "$tmp/hubin"; sleep 2 ) |
+( cat "$tmp/hubin"; wait_for '[ $(count "^done " "$tmp/hubout") -ge 1 ]' 15 ) |
 	timeout 20 "$HIVEBRIDGE" hub --engine "hub:$fake --sloppy" >"$tmp/hubout" 2>&1 ||
 	fail "hub --engine hub:...: exit status $?"
 grep -q '^param name=style value=calm type=enum values="calm wild"$' "$tmp/hubout" ||
@@ -128,8 +128,10 @@ grep -q '^err\|^invalidmove' "$tmp/replay" && { cat "$tmp/replay"; fail "illegal
 printf 'ok hub on hub: %s\n' "$done_line"
 # A back end that breaks during a search: one error, still exactly one done (a legal
 # fall-back move), and the next go works on a restarted engine.
-( printf 'hub\ninit\npos variant=Base moves="wG1"\nlevel depth=1\ngo think\n'; sleep 1
-  printf 'go think\n'; sleep 1 ) |
+( printf 'hub\ninit\npos variant=Base moves="wG1"\nlevel depth=1\ngo think\n'
+  wait_for '[ $(count "^done " "$tmp/crashout") -ge 1 ]' 15
+  printf 'go think\n'
+  wait_for '[ $(count "^done " "$tmp/crashout") -ge 2 ]' 15 ) |
 	timeout 20 "$HIVEBRIDGE" hub --engine "hub:$fake --fault crash" >"$tmp/crashout" 2>&1 ||
 	fail "hub on a crashing engine: exit status $?"
 [ "$(grep -c '^error message="engine failed: ' "$tmp/crashout")" = 2 ] &&

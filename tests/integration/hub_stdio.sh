@@ -5,13 +5,10 @@
 # Env: HIVEBRIDGE (binary), run from the repo root.
 set -u
 : "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # --- stdio: one long interactive session ----------------------------------------
@@ -228,16 +225,12 @@ grep -q 'client->bridge go think' "$tmp/trace.log" || fail "no trace of the Hub 
 
 # --- TCP: hivebridge serve with a Hub listener ----------------------------------
 conf=$tmp/hub.conf
-printf '[listen hub]\nprotocol = hub\nport = 0\nengine = builtin\n' >"$conf"
-"$HIVEBRIDGE" serve --config "$conf" 2>"$tmp/serve.err" &
-daemon=$!
-i=0
-while ! grep -q '(hub)' "$tmp/serve.err" && [ $i -lt 100 ]; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
-	sleep 0.1
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (hub).*/\1/p' "$tmp/serve.err")
+# [listen uhp] is named like the embedded default listener and replaces it: no port 5000.
+printf '[listen uhp]\nport = 0\n[listen hub]\nprotocol = hub\nport = 0\nengine = builtin\n' >"$conf"
+spawn "$HIVEBRIDGE" serve --config "$conf" 2>"$tmp/serve.err"
+daemon=$spawned
+wait_listening "$tmp/serve.err" "$daemon" 1 hub
+port=$(listen_port "$tmp/serve.err" hub)
 [ -n "$port" ] || { cat "$tmp/serve.err"; fail "no hub listener"; }
 timeout 60 python3 - "$port" <<'EOF' || fail "TCP sessions"
 import socket, sys, threading
@@ -283,6 +276,5 @@ EOF
 kill -TERM "$daemon"
 wait "$daemon"
 rc=$?
-daemon=
 [ $rc = 0 ] || fail "serve exit status $rc after SIGTERM"
 echo "hub_stdio: ok"

@@ -6,8 +6,10 @@
 # with openings and two games at once, and an SPRT that must stop early.
 set -u
 : "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 top=$(pwd)
 

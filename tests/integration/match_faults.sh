@@ -6,8 +6,10 @@
 # process may be left behind.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A private copy of the engine: its path marks our children and nobody else's.
@@ -22,8 +24,6 @@ conf=$tmp/match.conf
 	printf '[engine slow]\ncommand = %s --delay-ms 2500\n' "$fake"
 	printf '[engine nostart]\ncommand = %s --fault exit-at-start\n' "$fake"
 } >"$conf"
-
-. tests/lib/procs.sh
 
 # run NAME ENGINE_B REASON_REGEX [extra match options...]: ENGINE_A is the built-in
 # engine; B must lose all 4 games with a reason matching the regex.

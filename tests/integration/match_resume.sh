@@ -5,31 +5,25 @@
 # dropped, and the summary counts the old games with the new.
 set -u
 : "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 top=$(pwd)
 res=$tmp/results.jsonl
 games=6
 
 # Slow enough to be killed mid-match: 50 ms a move, at most 24 plies a game.
-"$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games $games --movetime 50 \
-	--max-plies 24 --results "$res" builtin builtin:depth=2 >"$tmp/run1.out" 2>&1 &
-pid=$!
-i=0
-while [ ! -s "$res" ] && [ $i -lt 600 ]; do
-	kill -0 "$pid" 2>/dev/null || { cat "$tmp/run1.out"; fail "the match ended before it was killed"; }
-	sleep 0.05
-	i=$((i + 1))
-done
+spawn "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games $games --movetime 50 \
+	--max-plies 24 --results "$res" builtin builtin:depth=2 >"$tmp/run1.out" 2>&1
+pid=$spawned
+# One whole line (a newline) written, or the match gone.
+wait_for '! procs_alive $pid || { [ -f "$res" ] && [ "$(wc -l <"$res")" -ge 1 ]; }' 120 ||
+	fail "no game written within 120 s"
+procs_alive "$pid" || { cat "$tmp/run1.out"; fail "the match ended before it was killed"; }
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-pid=
 n1=$(wc -l <"$res")
 [ "$n1" -ge 1 ] && [ "$n1" -lt $games ] || fail "killed with $n1 games written"
 cp "$res" "$tmp/before.jsonl"
@@ -66,4 +60,4 @@ timeout 60 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games 
 grep -q "^Match finished: 0 games played now, $games of $games" "$tmp/run3.out" ||
 	{ cat "$tmp/run3.out"; fail "a finished match was replayed"; }
 [ "$(wc -l <"$res")" = $games ] || fail "lines added to a finished match"
-echo "match_resume: killed after $n1 games, resumed to $games"
+echo "match_resume: ok (killed after $n1 games, resumed to $games)"

@@ -6,30 +6,34 @@
 # end must be the one in the results file. The match closes the connection at its end.
 set -u
 : "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$HIVEBRIDGE" match --games 2 --movetime 40 --max-plies 30 --viewer 127.0.0.1:0 \
-	--results "$tmp/results.jsonl" builtin builtin:depth=1 >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-i=0
-while ! grep -q '^viewer listening on' "$tmp/err" && [ $i -lt 100 ]; do
-	kill -0 "$pid" 2>/dev/null || { cat "$tmp/err"; fail "match died at start"; }
-	sleep 0.05
-	i=$((i + 1))
-done
+# Engine A is the built-in engine behind `hivebridge uhp`, started only once the
+# gate file given as its argument exists: the viewer client opens the gate when it
+# is connected, so no game can move (or end) before it watches, however busy the
+# machine.
+cat >"$tmp/gated" <<EOF
+#!/bin/sh
+while [ ! -e "\$1" ]; do sleep 0.02; done
+exec "$HIVEBRIDGE" uhp
+EOF
+chmod +x "$tmp/gated"
+
+spawn "$HIVEBRIDGE" match --games 2 --movetime 40 --max-plies 30 --viewer 127.0.0.1:0 \
+	--results "$tmp/results.jsonl" "$tmp/gated $tmp/gate1" builtin:depth=1 >"$tmp/out" 2>"$tmp/err"
+pid=$spawned
+wait_for '[ $(count "^viewer listening on" "$tmp/err") -ge 1 ] || ! procs_alive $pid' 30
 port=$(sed -n 's/^viewer listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/err")
 [ -n "$port" ] || { cat "$tmp/err"; fail "no viewer port"; }
 
-timeout 60 python3 - "$port" >"$tmp/seen" <<'EOF' || fail "viewer client"
+timeout 60 python3 - "$port" "$tmp/gate1" >"$tmp/seen" <<'EOF' || fail "viewer client"
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+open(sys.argv[2], "w").close()
 data = b""
 while True:
     chunk = s.recv(65536)
@@ -63,21 +67,17 @@ for e in ends:
 print("viewer: %d lines, %d game ends seen" % (len(lines), len(ends)))
 EOF
 # Two games at once: a viewer that attaches to game 2 sees that game only.
-"$HIVEBRIDGE" match --games 2 --concurrency 2 --movetime 150 --max-plies 40 --viewer 127.0.0.1:0 \
-	--results "$tmp/results2.jsonl" builtin builtin:depth=1 >"$tmp/out2" 2>"$tmp/err2" &
-pid=$!
-i=0
-while ! grep -q '^viewer listening on' "$tmp/err2" && [ $i -lt 100 ]; do
-	kill -0 "$pid" 2>/dev/null || { cat "$tmp/err2"; fail "second match died at start"; }
-	sleep 0.05
-	i=$((i + 1))
-done
+spawn "$HIVEBRIDGE" match --games 2 --concurrency 2 --movetime 150 --max-plies 40 --viewer 127.0.0.1:0 \
+	--results "$tmp/results2.jsonl" "$tmp/gated $tmp/gate2" builtin:depth=1 >"$tmp/out2" 2>"$tmp/err2"
+pid=$spawned
+wait_for '[ $(count "^viewer listening on" "$tmp/err2") -ge 1 ] || ! procs_alive $pid' 30
 port=$(sed -n 's/^viewer listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/err2")
-timeout 60 python3 - "$port" >"$tmp/seen2" <<'EOF' || fail "attached viewer client"
+timeout 60 python3 - "$port" "$tmp/gate2" >"$tmp/seen2" <<'EOF' || fail "attached viewer client"
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
 # Junk first (an overlong line, an unknown word): ignored, the attach still counts.
 s.sendall(b"x" * 1000 + b"\nnonsense\nattach two\nattach 2\n")
+open(sys.argv[2], "w").close()
 data = b""
 while True:
     chunk = s.recv(65536)

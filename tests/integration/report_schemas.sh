@@ -5,8 +5,10 @@
 set -u
 H=${HIVEBRIDGE:-build/hivebridge}
 T=${TOOLS:-build/tools}
+. tests/lib/procs.sh
+need python3 jsonschema timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A conformant engine and a faulty one: both reports must fit the schema.
@@ -39,3 +41,4 @@ for i, l in enumerate(lines):
     assert l['a_score'] == 1, l
 print('ok report schemas: 2 check reports, %d match results' % len(lines))
 PY
+echo "report_schemas: ok"

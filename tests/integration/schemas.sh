@@ -8,10 +8,11 @@ top=$(pwd)
 HIVE_DATA=${HIVE_DATA:-$top/../shared/data}
 dumper="$(dirname "$HIVEBRIDGE")/tests/test_trylobot"
 [ -x "$dumper" ] || { echo "schemas: $dumper is not built"; exit 1; }
-python3 -c 'import jsonschema' || { echo "schemas: python3-jsonschema is missing"; exit 1; }
-
+. tests/lib/procs.sh
+need python3 jsonschema
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+procs_cleanup_hook='rm -rf "$dir"'
+procs_trap
 mkdir "$dir/ours" "$dir/real"
 "$dumper" --dump "$dir/ours"
 
@@ -25,7 +26,7 @@ for f in "$HIVE_DATA"/trylobot/*.frame; do
 	sed 's/^[0-9]*#//' "$f" >"$dir/real/$schema.$name.json"
 done
 
-python3 - "$top/schemas" "$dir" <<'EOF'
+python3 - "$top/schemas" "$dir" <<'EOF' || exit 1
 import glob, json, os, sys
 from jsonschema import Draft202012Validator
 
@@ -90,3 +91,4 @@ for (origin, kind), n in sorted(counts.items()):
 print("schemas:", "FAILED" if failed else "all messages valid")
 sys.exit(1 if failed else 0)
 EOF
+echo "schemas: ok"

@@ -10,8 +10,10 @@
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 fake="$TOOLS/fake_trylobot_module"
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$fake" ] || fail "no $fake"
 
@@ -22,16 +24,22 @@ bridge, fake, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 errors = []
 COMMAND_TIMEOUT = 1.0
 
+def wait_until(cond, what, limit=30):
+    """Polls cond until it holds; a deadline, never a bare sleep."""
+    end = time.monotonic() + limit
+    while not cond():
+        if time.monotonic() > end:
+            raise RuntimeError("%s: not within %d s" % (what, limit))
+        time.sleep(0.02)
+
 class Module:
     def __init__(self, name, *args):
         self.portfile = os.path.join(tmp, name + ".port")
         self.log = os.path.join(tmp, name + ".log")
         self.p = subprocess.Popen([fake, "--port-file", self.portfile, "--log", self.log] + list(args),
                                   stderr=open(os.path.join(tmp, name + ".err"), "w"))
-        for _ in range(100):
-            if os.path.exists(self.portfile):
-                break
-            time.sleep(0.05)
+        wait_until(lambda: os.path.exists(self.portfile) or self.p.poll() is not None,
+                   name + ": module port file")
         self.port = int(open(self.portfile).read())
     def lines(self):
         return open(self.log).read().splitlines() if os.path.exists(self.log) else []
@@ -169,7 +177,9 @@ u.reply(5)
 u.ask("newgame Base")
 good_move(u, "extra 1")
 good_move(u, "extra 2")
-time.sleep(0.2)
+# The unasked-for frame must have been seen (and the connection dropped) first.
+trace = os.path.join(tmp, "extra.trace")
+wait_until(lambda: b"frame nobody asked for" in open(trace, "rb").read(), "extra: the second answer")
 good_move(u, "extra 3")
 u.close()
 m.stop()

@@ -10,15 +10,10 @@ set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 DATA=${HIVE_DATA:-../shared/data}
 client="$TOOLS/trylobot_client"
+. tests/lib/procs.sh
+need timeout
 tmp=$(mktemp -d)
-daemon=
-fpid=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	[ -n "$fpid" ] && kill -9 "$fpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; [ -f "$tmp/err" ] && tail -n 20 "$tmp/err" >&2; exit 1; }
 
 [ -x "$client" ] || fail "no $client"
@@ -36,16 +31,10 @@ engine = builtin
 think_time = 0.03
 EOF
 
-"$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err" &
-daemon=$!
-i=0
-until grep -q '(trylobot)$' "$tmp/err"; do
-	kill -0 "$daemon" 2>/dev/null || fail "serve died at start"
-	[ $i -lt 100 ] || fail "serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/err")
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" "$daemon" 1 trylobot
+port=$(listen_port "$tmp/err" trylobot)
 [ -n "$port" ] || fail "no 'listening on 127.0.0.1:PORT (trylobot)' line"
 
 run() {
@@ -62,10 +51,10 @@ run play "$port" --games 1 --type Base+MLP --sides both --deadline 40 --plies 12
 run interleave "$port" --type Base+MLP --deadline 40 --plies 80 --seed 5
 
 # Two connections at once.
-timeout 300 "$client" play "$port" --games 2 --type Base+LP --sides white --deadline 50 --seed 6 >"$tmp/c1" 2>&1 &
-c1=$!
-timeout 300 "$client" interleave "$port" --type Base+ML --deadline 50 --plies 60 --seed 7 >"$tmp/c2" 2>&1 &
-c2=$!
+spawn timeout 300 "$client" play "$port" --games 2 --type Base+LP --sides white --deadline 50 --seed 6 >"$tmp/c1" 2>&1
+c1=$spawned
+spawn timeout 300 "$client" interleave "$port" --type Base+ML --deadline 50 --plies 60 --seed 7 >"$tmp/c2" 2>&1
+c2=$spawned
 wait $c1 || { cat "$tmp/c1"; fail "concurrent play"; }
 wait $c2 || { cat "$tmp/c2"; fail "concurrent interleave"; }
 cat "$tmp/c1" "$tmp/c2"
@@ -78,7 +67,6 @@ stop_daemon() {
 	kill -TERM "$daemon"
 	wait "$daemon"
 	status=$?
-	daemon=
 	[ $status -eq 0 ] || fail "serve exited with status $status after SIGTERM"
 }
 stop_daemon
@@ -89,14 +77,10 @@ stop_daemon
 fake="$TOOLS/fake_trylobot_module"
 for mode in garbage slow; do
 	rm -f "$tmp/fport"
-	"$fake" --port-file "$tmp/fport" --mode $mode --slow-ms 800 --after 2 --count 3 2>"$tmp/ferr" &
-	fpid=$!
-	i=0
-	until [ -s "$tmp/fport" ]; do
-		[ $i -lt 100 ] || fail "the fake module did not start"
-		sleep 0.05
-		i=$((i + 1))
-	done
+	spawn "$fake" --port-file "$tmp/fport" --mode $mode --slow-ms 800 --after 2 --count 3 2>"$tmp/ferr"
+	fpid=$spawned
+	wait_for '[ -s "$tmp/fport" ] || ! procs_alive $fpid' 30 && [ -s "$tmp/fport" ] ||
+		fail "the fake module did not start: $(cat "$tmp/ferr")"
 	cat >"$tmp/conf2" <<EOF
 [engine fake]
 kind = trylobot
@@ -112,21 +96,15 @@ port = 0
 engine = fake
 EOF
 	: >"$tmp/err"
-	"$HIVEBRIDGE" serve --config "$tmp/conf2" --log "$tmp/log2" 2>"$tmp/err" &
-	daemon=$!
-	i=0
-	until grep -q '(trylobot)$' "$tmp/err"; do
-		kill -0 "$daemon" 2>/dev/null || fail "serve died at start"
-		[ $i -lt 100 ] || fail "serve did not start listening"
-		sleep 0.1
-		i=$((i + 1))
-	done
-	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/err")
+	spawn "$HIVEBRIDGE" serve --config "$tmp/conf2" --log "$tmp/log2" 2>"$tmp/err"
+	daemon=$spawned
+	wait_listening "$tmp/err" "$daemon" 1 trylobot
+	port=$(listen_port "$tmp/err" trylobot)
+	[ -n "$port" ] || fail "no trylobot listener"
 	run play "$port" --games 1 --type Base --sides white --deadline 400 --plies 24 --seed 8
 	stop_daemon
 	kill "$fpid" 2>/dev/null
 	wait "$fpid" 2>/dev/null
-	fpid=
 	case $mode in
 	garbage) want="engine failed: garbage from the module" ;;
 	slow) want="engine time-out; answering the best sendable move" ;;

@@ -5,8 +5,10 @@
 # Env: HIVEBRIDGE (binary), run from the repo root.
 set -u
 H=${HIVEBRIDGE:-build/hivebridge}
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+procs_trap
 fails=0
 VERSION=$("$H" --version | sed 's/^hivebridge //')
 INFO="id hivebridge v$VERSION
@@ -403,7 +405,9 @@ else fail "/dev/null (rc $rc)"; cat "$tmp/out"; fi
 # Small limits from a config file: max_buffer 4096 makes the session pause its input.
 printf '[daemon]\nmax_buffer = 4096\nmax_line = 256\n' > "$tmp/small.conf"
 yes validmoves | head -n 20000 | sed '1i newgame Base+MLP' > "$tmp/in"
-"$H" uhp --config "$tmp/small.conf" --log "$tmp/bp.log" < "$tmp/in" | { sleep 1; wc -l; } > "$tmp/count"
+# The reader starts once the bridge says it paused its input (or after 30 s).
+"$H" uhp --config "$tmp/small.conf" --log "$tmp/bp.log" < "$tmp/in" |
+	{ wait_for 'grep -qs "input paused" "$tmp/bp.log"' 30; wc -l; } > "$tmp/count"
 if [ "$(cat "$tmp/count")" = $((3 + 2 + 20000 * 2)) ] && grep -q 'input paused' "$tmp/bp.log"; then
 	echo "ok slow reader (back-pressure engaged)"
 else
@@ -437,4 +441,5 @@ printf 'perft(0) = 1\nperft(1) = 7\nperft(2) = 294\nperft(3) = 6678\n' > "$tmp/w
 if diff -u "$tmp/want" "$tmp/out"; then echo "ok perft subcommand"; else fail "perft subcommand"; fi
 
 echo "$fails failure(s)"
-[ $fails = 0 ]
+[ $fails = 0 ] || exit 1
+echo "uhp_stdio: ok"

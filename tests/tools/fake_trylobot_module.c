@@ -146,6 +146,12 @@ static int choose_turn(struct fake *f, int fd, const struct tb_request *rq)
 	t = good_turn(rq);
 	int fault = faulty(f);
 	int rc = 0;
+	/* Logged before the answer: once the bridge has it, the test may count. */
+	if (f->log) {
+		fprintf(f->log, "request %ld (ply %ld): %s\n", f->requests, rq->state.turn_number,
+			fault ? f->mode : "ok");
+		fflush(f->log);
+	}
 	if (!fault || is(f, "ok")) {
 		rc = send_msg(fd, tb_turn_answer_json(&t, rq->request_id, rq->game_id));
 	} else if (is(f, "garbage")) {
@@ -186,9 +192,6 @@ static int choose_turn(struct fake *f, int fd, const struct tb_request *rq)
 	} else {
 		rc = send_msg(fd, tb_turn_answer_json(&t, rq->request_id, rq->game_id));
 	}
-	if (f->log)
-		fprintf(f->log, "request %ld (ply %ld): %s\n", f->requests, rq->state.turn_number,
-			fault ? f->mode : "ok");
 	tb_replay_free(&rp);
 	return rc;
 }
