@@ -9,9 +9,9 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/engine_hub.h"
-#include "bridge/engine_trylobot.h"
-#include "bridge/engine_uhp.h"
+#include "adapters/hub/hub_back.h"
+#include "adapters/trylobot/trylobot_back.h"
+#include "adapters/uhp/uhp_back.h"
 
 static const struct engine_kind {
 	const char *kind;
@@ -19,9 +19,9 @@ static const struct engine_kind {
 				 char **cause);
 } engine_kinds[] = {
 	{ "builtin", engine_builtin_new },
-	{ "uhp", engine_uhp_new },
-	{ "hub", engine_hub_new },
-	{ "trylobot", engine_trylobot_new },
+	{ "uhp", uhp_back_new },
+	{ "hub", hub_back_new },
+	{ "trylobot", trylobot_back_new },
 };
 
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause)

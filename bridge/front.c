@@ -6,19 +6,19 @@
 #include "adapters/trylobot/trylobot_front.h"
 #include "adapters/hub/hub_codec.h"
 #include "adapters/hub/hub_front.h"
-#include "adapters/uhp/uhp_session.h"
+#include "adapters/uhp/uhp_front.h"
 #include "bridge/front.h"
 
 static void *uhp_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
 		     unsigned id, const struct engine_profile *profile,
 		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	return uhp_session_new(base, in, out, id, profile, lim, closed, arg);
+	return uhp_front_new(base, in, out, id, profile, lim, closed, arg);
 }
 
 static void uhp_free(void *s)
 {
-	uhp_session_free(s);
+	uhp_front_free(s);
 }
 
 /* "err WHY" and the "ok" that ends every UHP answer. */

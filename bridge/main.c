@@ -29,7 +29,7 @@
 #include "bridge/engine_builtin.h"
 #include "bridge/front.h"
 #include "bridge/log.h"
-#include "bridge/match.h"
+#include "bridge/match/match.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
 #include "core/game.h"

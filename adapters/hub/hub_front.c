@@ -27,8 +27,8 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/engine_hub.h"
-#include "bridge/engine_uhp.h"
+#include "adapters/hub/hub_back.h"
+#include "adapters/uhp/uhp_back.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -155,9 +155,9 @@ static struct engine *session_engine(struct hub_front *s, char **cause)
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
 		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "uhp"))
-			engine_uhp_set_log_id(s->engine, s->id);
+			uhp_back_set_log_id(s->engine, s->id);
 		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "hub"))
-			engine_hub_set_log_id(s->engine, s->id);
+			hub_back_set_log_id(s->engine, s->id);
 	}
 	return s->engine;
 }

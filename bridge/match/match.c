@@ -38,13 +38,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adapters/uhp/uhp_back.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_uhp.h"
 #include "bridge/log.h"
-#include "bridge/match.h"
+#include "bridge/match/match.h"
+#include "bridge/match/sprt.h"
 #include "bridge/proc.h"
-#include "bridge/sprt.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -836,7 +836,7 @@ static int slot_prepare(struct slot *s)
 				return 0;
 			}
 			if (!strcmp(s->eng[p]->ops->name, "uhp"))
-				engine_uhp_set_log_id(s->eng[p], s->id * 2 + (unsigned)p + 1);
+				uhp_back_set_log_id(s->eng[p], s->id * 2 + (unsigned)p + 1);
 		}
 		if (!s->ready[p]) {
 			s->starting = p;
