@@ -805,7 +805,7 @@ static void he_free(struct engine *e)
 	free(h);
 }
 
-void hub_back_set_log_id(struct engine *e, unsigned id)
+static void he_set_log_id(struct engine *e, unsigned id)
 {
 	struct he *h = e->priv;
 
@@ -853,5 +853,6 @@ static const struct engine_ops he_ops = {
 	.go = he_go,
 	.stop = he_stop,
 	.options = he_options,
+	.set_log_id = he_set_log_id,
 	.free = he_free,
 };

@@ -30,7 +30,5 @@ struct engine_profile;
 struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p,
 			      char **cause);
 
-/* Session number its lines are logged under (default 0). */
-void hub_back_set_log_id(struct engine *e, unsigned id);
 
 #endif

@@ -27,8 +27,6 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "adapters/hub/hub_back.h"
-#include "adapters/uhp/uhp_back.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -154,10 +152,7 @@ static struct engine *session_engine(struct hub_front *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
-		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "uhp"))
-			uhp_back_set_log_id(s->engine, s->id);
-		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "hub"))
-			hub_back_set_log_id(s->engine, s->id);
+		engine_set_log_id(s->engine, s->id);
 	}
 	return s->engine;
 }

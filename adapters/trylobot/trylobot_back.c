@@ -570,7 +570,7 @@ static void te_free(struct engine *e)
 	free(t);
 }
 
-void trylobot_back_set_log_id(struct engine *e, unsigned id)
+static void te_set_log_id(struct engine *e, unsigned id)
 {
 	((struct te *)e->priv)->log_id = id;
 }
@@ -617,5 +617,6 @@ static const struct engine_ops te_ops = {
 	.go = te_go,
 	.stop = te_stop,
 	.options = te_options,
+	.set_log_id = te_set_log_id,
 	.free = te_free,
 };

@@ -21,7 +21,5 @@ struct engine_profile;
 struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p,
 				   char **cause);
 
-/* Session number its frames are logged under (default 0). */
-void trylobot_back_set_log_id(struct engine *e, unsigned id);
 
 #endif

@@ -654,7 +654,7 @@ static void ue_free(struct engine *e)
 	free(u);
 }
 
-void uhp_back_set_log_id(struct engine *e, unsigned id)
+static void ue_set_log_id(struct engine *e, unsigned id)
 {
 	struct ue *u = e->priv;
 
@@ -700,5 +700,6 @@ static const struct engine_ops ue_ops = {
 	.go = ue_go,
 	.stop = ue_stop,
 	.options = ue_options,
+	.set_log_id = ue_set_log_id,
 	.free = ue_free,
 };

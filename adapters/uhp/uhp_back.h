@@ -20,7 +20,5 @@ struct engine_profile;
 struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p,
 			      char **cause);
 
-/* Session number its lines are logged under (default 0). */
-void uhp_back_set_log_id(struct engine *e, unsigned id);
 
 #endif

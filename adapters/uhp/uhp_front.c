@@ -22,7 +22,6 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "adapters/uhp/uhp_back.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -127,8 +126,7 @@ static struct engine *session_engine(struct uhp_session *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
-		if (s->engine && s->engine->ops->name && strcmp(s->engine->ops->name, "uhp") == 0)
-			uhp_back_set_log_id(s->engine, s->id);
+		engine_set_log_id(s->engine, s->id);
 	}
 	return s->engine;
 }

@@ -38,7 +38,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "adapters/uhp/uhp_back.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/log.h"
@@ -835,8 +834,7 @@ static int slot_prepare(struct slot *s)
 				match_fail(m);
 				return 0;
 			}
-			if (!strcmp(s->eng[p]->ops->name, "uhp"))
-				uhp_back_set_log_id(s->eng[p], s->id * 2 + (unsigned)p + 1);
+			engine_set_log_id(s->eng[p], s->id * 2 + (unsigned)p + 1);
 		}
 		if (!s->ready[p]) {
 			s->starting = p;
