@@ -18,58 +18,38 @@
  * odd, so each opening is played twice with colours swapped. Results go to the
  * results file, one JSON line per game, flushed as each game ends; --resume reads
  * them back, skips the games already there and plays the rest.
+ *
+ * The files: match.c (this: the referee and the game loop), match_setup.c (options,
+ * engines, openings), match_results.c (results file, resume, score), match_viewer.c
+ * (TCP viewers), sprt.c (the statistics).
  */
-#include <arpa/inet.h>
-#include <cJSON.h>
 #include <errno.h>
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
-#include <event2/listener.h>
 #include <event2/thread.h>
-#include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
-#include "bridge/match/sprt.h"
+#include "bridge/match/match_int.h"
 #include "bridge/proc.h"
+#include "bridge/protocol.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
-#define MATCH_DEFAULT_MOVETIME_MS 1000
-#define MATCH_MAX_CONCURRENCY     64
-#define MATCH_MAX_GAMES           1000000
-#define MATCH_MAX_DEPTH           64
-/* Two deterministic engines can shuffle forever: a game is adjudicated a draw after
- * this many plies or this many repetitions unless the options say otherwise. The
- * ply cap also keeps a game far below the board's 16-bit ply counter. */
-#define MATCH_DEFAULT_MAX_PLIES   1000
-#define MATCH_PLY_CAP             60000
-#define MATCH_DEFAULT_REPETITION  3
 /* At shutdown, how long engines get to exit before they are killed. */
 #define MATCH_DRAIN_MS            3000
-/* A viewer whose unread output passes this is dropped: it cannot slow a match. */
-#define VIEWER_MAX_PENDING        (1024 * 1024)
-/* At the end, how long viewers get to receive the last positions. */
-#define VIEWER_FLUSH_MS           2000
 /* Folded into the position key when black is to move. */
 #define SIDE_KEY                  0x9e3779b97f4a7c15ULL
 
 static const char match_usage[] =
 	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
-	"  ENGINE: builtin | builtin:depth=N | NAME (a profile of --config) | \"CMD ARGS\"\n"
-	"          | uhp:CMD ARGS | hub:CMD ARGS | trylobot:HOST:PORT\n"
 	"  an engine that never starts aborts the match\n"
 	"  --type GAMETYPE        Base, Base+MLP, ... (default Base)\n"
 	"  --games N              games to play (default 2 per opening, else 2)\n"
@@ -86,121 +66,12 @@ static const char match_usage[] =
 	"                         (a viewer that sends \"attach N\" follows game N only)\n"
 	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
-	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n";
-
-enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
-
-struct match_opts {
-	unsigned              type;
-	int                   type_set;
-	unsigned              games;
-	int                   games_set;
-	unsigned              concurrency;
-	const char           *openings_path;
-	int                   depth;
-	uint64_t              movetime_ms;
-	uint64_t              clock_ms;
-	uint64_t              inc_ms;
-	unsigned              max_plies;
-	unsigned              repetition;
-	const char           *results_path;
-	int                   resume;
-	int                   sprt_set;
-	struct sprt_test      sprt;
-	const char           *viewer;
-	const char           *config_path;
-	const char           *log_path;
-	const char           *spec[2];
-};
-
-struct player {
-	const char                  *label;     /* the ENGINE argument */
-	const struct engine_profile *profile;   /* in match.conf */
-	int                          depth;     /* builtin:depth=N, 0 = none */
-	int                          started;   /* it started once in this match */
-};
-
-struct match;
-
-/* One game at a time, with its own two engines. */
-struct slot {
-	struct match     *m;
-	unsigned          id;
-	struct engine    *eng[2];        /* by player; NULL until created */
-	int               ready[2];      /* started */
-	char              engine_id[2][128]; /* their "id" lines, for the results */
-	int               starting;      /* player whose start is outstanding, -1 */
-	int               thinking;      /* player whose go is outstanding, -1 */
-	unsigned          game_no;       /* 0 = idle */
-	int               white;         /* player with white */
-	int               opening;       /* index, -1 = none */
-	struct hive_game  game;
-	int64_t           clock_us[2];   /* by colour, when clocks are on */
-	struct timespec   t0;            /* when the outstanding go was sent */
-	uint64_t         *keys;          /* position keys, one per position so far */
-	size_t            nkeys, capkeys;
-	uint64_t         *times_ms;      /* think time of each engine move */
-	size_t            ntimes, captimes;
-	struct event     *flag;          /* time forfeit */
-	struct event     *kick;          /* next step, from the loop */
-};
-
-struct viewer_client {
-	struct bufferevent   *bev;
-	unsigned              game;          /* attached to this game number, 0 = all */
-	struct viewer_client *next;
-};
-
-struct match {
-	struct match_opts     o;
-	struct config         conf;
-	struct event_base    *base;
-	struct player         pl[2];
-	char                **openings;      /* GameStrings, owned */
-	size_t                nopenings;
-	unsigned char        *done;          /* done[g]: game g has a result */
-	unsigned              next_game;
-	unsigned              played;        /* games finished in this run */
-	unsigned              total;         /* games with a result (resumed included) */
-	struct sprt_counts    rec;           /* from ENGINE_A's view */
-	FILE                 *results;
-	struct slot          *slots;
-	unsigned              nslots;
-	int                   stopping;      /* start no new game */
-	int                   interrupted;
-	int                   failed;        /* a fatal error stopped the match */
-	int                   finishing;     /* the loop ends once viewers have their data */
-	enum sprt_verdict     verdict;
-	struct event         *sig_int, *sig_term;
-	struct evconnlistener *listener;
-	struct viewer_client *viewers;
-};
+	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
+	"ENGINE:\n";
 
 static void slot_play(struct slot *s);
 static void slot_abandon(struct slot *s);
 static void match_check_done(struct match *m);
-
-/* --- small helpers ----------------------------------------------------------- */
-
-/* "MS" or "MS+INC". */
-static int parse_clock(const char *s, uint64_t *ms, uint64_t *inc)
-{
-	char buf[64];
-	unsigned long long a, b = 0;
-	const char *plus = strchr(s, '+');
-	size_t n = plus ? (size_t)(plus - s) : strlen(s);
-	if (n == 0 || n >= sizeof buf)
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	if (parse_uint(buf, 1, 86400000ULL * 7, &a) < 0)
-		return -1;
-	if (plus && parse_uint(plus + 1, 0, 86400000ULL, &b) < 0)
-		return -1;
-	*ms = a;
-	*inc = b;
-	return 0;
-}
 
 static int key_count(const struct slot *s, uint64_t key)
 {
@@ -230,437 +101,13 @@ static int push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
 }
 
 /* The canonical GameString of g; the caller frees it. NULL on no memory. */
-static char *game_string(const struct hive_game *g)
+char *match_game_string(const struct hive_game *g)
 {
 	size_t n = hive_game_format(g, NULL, 0);
 	char *s = malloc(n + 1);
 	if (s)
 		hive_game_format(g, s, n + 1);
 	return s;
-}
-
-/* --- viewers ------------------------------------------------------------------- */
-
-static void viewer_drop(struct match *m, struct viewer_client *c)
-{
-	for (struct viewer_client **p = &m->viewers; *p; p = &(*p)->next) {
-		if (*p == c) {
-			*p = c->next;
-			break;
-		}
-	}
-	bufferevent_free(c->bev);
-	free(c);
-	if (m->finishing && !m->viewers)
-		event_base_loopexit(m->base, NULL);
-}
-
-static void viewer_send(struct match *m, struct viewer_client *c, const char *line)
-{
-	struct evbuffer *out = bufferevent_get_output(c->bev);
-	if (evbuffer_get_length(out) > VIEWER_MAX_PENDING) {
-		log_note(0, "match: viewer too slow, dropped");
-		viewer_drop(m, c);
-		return;
-	}
-	evbuffer_add_printf(out, "%s\n", line);
-}
-
-/* Every viewer attached to game (or to all) gets its GameString, a line as UHP prints one. */
-static void viewer_broadcast(struct match *m, unsigned game, const struct hive_game *g)
-{
-	if (!m->viewers)
-		return;
-	char *gs = game_string(g);
-	if (!gs)
-		return;
-	struct viewer_client *c = m->viewers, *next;
-	for (; c; c = next) {
-		next = c->next;
-		if (!c->game || c->game == game)
-			viewer_send(m, c, gs);
-	}
-	free(gs);
-}
-
-/* The games under way (or game n alone), so that a viewer need not wait for a move. */
-static void viewer_catch_up(struct match *m, struct viewer_client *c)
-{
-	for (unsigned i = 0; i < m->nslots; i++) {
-		unsigned g = m->slots[i].game_no;
-		if (!g || (c->game && c->game != g))
-			continue;
-		char *gs = game_string(&m->slots[i].game);
-		if (gs) {
-			viewer_send(m, c, gs);
-			free(gs);
-		}
-	}
-}
-
-/* A viewer may say "attach N" to follow game N only ("attach 0": every game);
- * anything else is ignored, and lines are bounded. */
-static void viewer_read(struct bufferevent *bev, void *arg)
-{
-	struct match *m = arg;
-	struct evbuffer *in = bufferevent_get_input(bev);
-	struct viewer_client *c = m->viewers;
-	char *line;
-	size_t len;
-
-	while (c && c->bev != bev)
-		c = c->next;
-	while (c && (line = evbuffer_readln(in, &len, EVBUFFER_EOL_CRLF)) != NULL) {
-		unsigned long long n;
-		if (!strncmp(line, "attach ", 7) && parse_uint(line + 7, 0, UINT32_MAX, &n) == 0) {
-			c->game = (unsigned)n;
-			log_note(0, "match: viewer attached to %s %llu", n ? "game" : "every game", n);
-			viewer_catch_up(m, c);
-		}
-		free(line);
-	}
-	if (evbuffer_get_length(in) > 256)
-		evbuffer_drain(in, evbuffer_get_length(in));
-}
-
-static void viewer_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct match *m = arg;
-	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
-		return;
-	for (struct viewer_client *c = m->viewers; c; c = c->next) {
-		if (c->bev == bev) {
-			viewer_drop(m, c);
-			return;
-		}
-	}
-}
-
-static void viewer_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-			  int salen, void *arg)
-{
-	struct match *m = arg;
-	struct viewer_client *c = calloc(1, sizeof *c);
-	if (!c) {
-		evutil_closesocket(fd);
-		return;
-	}
-	c->bev = bufferevent_socket_new(m->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	if (!c->bev) {
-		evutil_closesocket(fd);
-		free(c);
-		return;
-	}
-	bufferevent_setcb(c->bev, viewer_read, NULL, viewer_event, m);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-	c->next = m->viewers;
-	m->viewers = c;
-	log_note(0, "match: viewer connected");
-	viewer_catch_up(m, c);
-}
-
-/* "ADDR:PORT" or "[V6ADDR]:PORT", numeric; port 0 picks a free one. */
-static int parse_addr_port(const char *spec, struct sockaddr_storage *ss, int *len)
-{
-	const char *colon = strrchr(spec, ':');
-	char host[INET6_ADDRSTRLEN + 2];
-	unsigned long long port;
-
-	if (!colon || parse_uint(colon + 1, 0, 65535, &port) < 0)
-		return -1;
-	size_t hlen = (size_t)(colon - spec);
-	if (hlen >= 2 && spec[0] == '[' && spec[hlen - 1] == ']') {
-		spec++;
-		hlen -= 2;
-	}
-	if (hlen == 0 || hlen >= sizeof host)
-		return -1;
-	memcpy(host, spec, hlen);
-	host[hlen] = 0;
-	memset(ss, 0, sizeof *ss);
-	struct sockaddr_in *in = (struct sockaddr_in *)ss;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-	if (inet_pton(AF_INET, host, &in->sin_addr) == 1) {
-		in->sin_family = AF_INET;
-		in->sin_port = htons((uint16_t)port);
-		*len = sizeof *in;
-	} else if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((uint16_t)port);
-		*len = sizeof *in6;
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
-/* At the end: the viewer has everything. */
-static void viewer_flushed(struct bufferevent *bev, void *arg)
-{
-	struct match *m = arg;
-	for (struct viewer_client *c = m->viewers; c; c = c->next) {
-		if (c->bev == bev) {
-			viewer_drop(m, c);
-			return;
-		}
-	}
-}
-
-/* Ends the loop once every viewer has its last lines (or after VIEWER_FLUSH_MS). */
-static void match_exit(struct match *m)
-{
-	struct viewer_client *c, *next;
-
-	if (m->finishing)
-		return;
-	m->finishing = 1;
-	if (m->listener) {
-		evconnlistener_free(m->listener);
-		m->listener = NULL;
-	}
-	for (c = m->viewers; c; c = next) {
-		next = c->next;
-		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
-			viewer_drop(m, c);
-		else
-			bufferevent_setcb(c->bev, viewer_read, viewer_flushed, viewer_event, m);
-	}
-	if (!m->viewers) {
-		event_base_loopexit(m->base, NULL);
-		return;
-	}
-	struct timeval tv = { VIEWER_FLUSH_MS / 1000, (VIEWER_FLUSH_MS % 1000) * 1000 };
-	event_base_loopexit(m->base, &tv);
-}
-
-static int viewer_listen(struct match *m, const char *spec)
-{
-	struct sockaddr_storage ss;
-	int len = 0;
-
-	if (parse_addr_port(spec, &ss, &len) < 0) {
-		fprintf(stderr, "hivebridge match: bad --viewer %s (want ADDR:PORT)\n", spec);
-		return -1;
-	}
-	m->listener = evconnlistener_new_bind(m->base, viewer_accept, m,
-					      LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 16,
-					      (struct sockaddr *)&ss, len);
-	if (!m->listener) {
-		fprintf(stderr, "hivebridge match: cannot listen on %s: %s\n", spec, strerror(errno));
-		return -1;
-	}
-	/* Port 0 asks for a free one: say which (tests read it). */
-	struct sockaddr_storage bound;
-	socklen_t blen = sizeof bound;
-	char host[INET6_ADDRSTRLEN] = "?";
-	unsigned port = 0;
-	if (getsockname(evconnlistener_get_fd(m->listener), (struct sockaddr *)&bound, &blen) == 0) {
-		if (bound.ss_family == AF_INET) {
-			struct sockaddr_in *in = (struct sockaddr_in *)&bound;
-			inet_ntop(AF_INET, &in->sin_addr, host, sizeof host);
-			port = ntohs(in->sin_port);
-		} else if (bound.ss_family == AF_INET6) {
-			struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&bound;
-			inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
-			port = ntohs(in6->sin6_port);
-		}
-	}
-	fprintf(stderr, "viewer listening on %s:%u\n", host, port);
-	return 0;
-}
-
-/* --- results ------------------------------------------------------------------- */
-
-static const char *result_text(int state)
-{
-	switch (state) {
-	case HIVE_WHITE_WINS: return "1-0";
-	case HIVE_BLACK_WINS: return "0-1";
-	default: return "1/2-1/2";
-	}
-}
-
-/* ENGINE_A's score of a finished game. */
-static double a_score(int state, int white)
-{
-	if (state == HIVE_DRAW)
-		return 0.5;
-	int winner_white = state == HIVE_WHITE_WINS;
-	return winner_white == (white == PLAYER_A) ? 1.0 : 0.0;
-}
-
-static void record_add(struct sprt_counts *rec, double score)
-{
-	if (score > 0.75)
-		rec->wins++;
-	else if (score < 0.25)
-		rec->losses++;
-	else
-		rec->draws++;
-}
-
-/* Writes the game's JSON line and flushes it; -1 if the file cannot take it. */
-static int results_write(struct match *m, const struct slot *s, int state, const char *reason)
-{
-	if (!m->results)
-		return 0;
-	cJSON *o = cJSON_CreateObject();
-	char *gs = game_string(&s->game);
-	char *line = NULL;
-	int rc = -1;
-
-	if (!o || !gs)
-		goto out;
-	cJSON_AddNumberToObject(o, "game", s->game_no);
-	cJSON_AddStringToObject(o, "white", m->pl[s->white].label);
-	cJSON_AddStringToObject(o, "black", m->pl[1 - s->white].label);
-	cJSON_AddStringToObject(o, "engine_a", s->white == PLAYER_A ? "white" : "black");
-	if (s->engine_id[s->white][0])
-		cJSON_AddStringToObject(o, "white_id", s->engine_id[s->white]);
-	if (s->engine_id[1 - s->white][0])
-		cJSON_AddStringToObject(o, "black_id", s->engine_id[1 - s->white]);
-	if (s->opening >= 0)
-		cJSON_AddStringToObject(o, "opening", m->openings[s->opening]);
-	cJSON_AddStringToObject(o, "gamestring", gs);
-	cJSON_AddStringToObject(o, "result", result_text(state));
-	cJSON_AddStringToObject(o, "reason", reason);
-	cJSON_AddNumberToObject(o, "plies", (double)s->game.len);
-	cJSON_AddNumberToObject(o, "a_score", a_score(state, s->white));
-	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
-	for (size_t i = 0; t && i < s->ntimes; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)s->times_ms[i]));
-	line = cJSON_PrintUnformatted(o);
-	if (!line)
-		goto out;
-	if (fprintf(m->results, "%s\n", line) < 0 || fflush(m->results) != 0)
-		goto out;
-	rc = 0;
-out:
-	if (rc < 0)
-		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
-			strerror(errno));
-	cJSON_free(line);
-	free(gs);
-	cJSON_Delete(o);
-	return rc;
-}
-
-/* Reads an earlier run's results: marks their games done and counts them. A last
- * line cut short by a kill is cut off the file; any other bad line is an error. */
-static int results_resume(struct match *m, FILE *f)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	long good_end = 0;
-	int lineno = 0, rc = 0;
-
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		int complete = n > 0 && line[n - 1] == '\n';
-		cJSON *o = cJSON_Parse(line);
-		cJSON *g = o ? cJSON_GetObjectItemCaseSensitive(o, "game") : NULL;
-		cJSON *sc = o ? cJSON_GetObjectItemCaseSensitive(o, "a_score") : NULL;
-		if (!complete) {
-			cJSON_Delete(o);
-			break;               /* the interrupted write: cut off below */
-		}
-		if (!cJSON_IsNumber(g) || !cJSON_IsNumber(sc) || g->valuedouble < 1 ||
-		    g->valuedouble > MATCH_MAX_GAMES) {
-			cJSON_Delete(o);
-			fprintf(stderr, "hivebridge match: %s line %d is not a result\n",
-				m->o.results_path, lineno);
-			rc = -1;
-			break;
-		}
-		unsigned game = (unsigned)g->valuedouble;
-		if (game <= m->o.games && !m->done[game]) {
-			m->done[game] = 1;
-			m->total++;
-			record_add(&m->rec, sc->valuedouble);
-		}
-		cJSON_Delete(o);
-		good_end = ftell(f);
-	}
-	free(line);
-	if (rc == 0 && ftruncate(fileno(f), good_end) < 0) {
-		fprintf(stderr, "hivebridge match: cannot truncate %s: %s\n", m->o.results_path,
-			strerror(errno));
-		rc = -1;
-	}
-	return rc;
-}
-
-static int results_open(struct match *m)
-{
-	if (!m->o.results_path)
-		return 0;
-	if (m->o.resume) {
-		m->results = fopen(m->o.results_path, "a+");
-		if (m->results) {
-			rewind(m->results);
-			if (results_resume(m, m->results) < 0)
-				return -1;
-			fseek(m->results, 0, SEEK_END);
-		}
-	} else {
-		m->results = fopen(m->o.results_path, "w");
-	}
-	if (!m->results) {
-		fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path,
-			strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* --- progress and summary -------------------------------------------------------- */
-
-/* The match's LLR: the BayesElo model (cutechess) once the record has a win, a loss
- * and a draw; until then the GSPRT logistic model, which needs none of them, so a
- * one-sided match can still be decided. Returns the model's name, NULL if neither
- * is defined yet (*llr = 0). */
-static const char *match_llr(const struct match *m, double *llr)
-{
-	if (sprt_llr(&m->rec, &m->o.sprt, llr) == 0)
-		return "BayesElo";
-	if (sprt_llr_logistic(&m->rec, &m->o.sprt, llr) == 0)
-		return "logistic";
-	return NULL;
-}
-
-static void print_score(const struct match *m)
-{
-	const struct sprt_counts *c = &m->rec;
-	unsigned n = c->wins + c->losses + c->draws;
-	double score = 0, elo, margin;
-
-	sprt_score(c, &score);
-	printf("Score of %s vs %s: %u - %u - %u  [%.3f] %u\n", m->pl[0].label, m->pl[1].label,
-	       c->wins, c->losses, c->draws, score, n);
-	if (sprt_elo(c, &elo, &margin) == 0) {
-		char e[64];
-		elo += 0.0;      /* no "-0.0" */
-		if (isfinite(elo) && isfinite(margin))
-			snprintf(e, sizeof e, "%+.1f +/- %.1f", elo, margin);
-		else if (isfinite(elo))
-			snprintf(e, sizeof e, "%+.1f +/- inf", elo);
-		else
-			snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
-		/* The likelihood of superiority: P(A stronger), from wins and losses. */
-		double wl = (double)c->wins + c->losses;
-		double los = wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5;
-		printf("Elo difference: %s, LOS: %.1f %%, DrawRatio: %.1f %%\n", e, 100 * los,
-		       n ? 100.0 * c->draws / n : 0.0);
-	}
-	if (m->o.sprt_set) {
-		double llr, lo, hi;
-		const char *model = match_llr(m, &llr);
-		sprt_bounds(&m->o.sprt, &lo, &hi);
-		printf("SPRT: llr %.3f (%.3f, %.3f) elo0 %g elo1 %g, %s model\n", llr + 0.0, lo, hi,
-		       m->o.sprt.elo0, m->o.sprt.elo1, model ? model : "no");
-	}
-	fflush(stdout);
 }
 
 /* --- slots ------------------------------------------------------------------------ */
@@ -727,24 +174,24 @@ static void match_abort(struct match *m, int p, const char *reason)
 static void slot_end(struct slot *s, int state, const char *reason)
 {
 	struct match *m = s->m;
-	double score = a_score(state, s->white);
+	double score = results_a_score(state, s->white);
 
 	evtimer_del(s->flag);
 	if (results_write(m, s, state, reason) < 0) {
 		match_fail(m);
 		return;
 	}
-	record_add(&m->rec, score);
+	results_record(&m->rec, score);
 	m->done[s->game_no] = 1;
 	m->played++;
 	m->total++;
 	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
-	       m->pl[s->white].label, m->pl[1 - s->white].label, result_text(state), reason,
+	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
 	       s->game.len);
-	print_score(m);
+	results_print_score(m);
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
-		if (match_llr(m, &llr))
+		if (results_llr(m, &llr))
 			m->verdict = sprt_decide(&m->o.sprt, llr);
 		if (m->verdict != SPRT_CONTINUE) {
 			printf("SPRT: %s accepted after %u games (llr %.3f)\n",
@@ -1094,229 +541,6 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	event_base_loopexit(m->base, NULL);
 }
 
-/* --- set-up -------------------------------------------------------------------- */
-
-static int parse_args(int argc, char **argv, struct match_opts *o)
-{
-	int nspec = 0;
-	memset(o, 0, sizeof *o);
-	o->concurrency = 1;
-	o->max_plies = MATCH_DEFAULT_MAX_PLIES;
-	o->repetition = MATCH_DEFAULT_REPETITION;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		unsigned long long v;
-		char err[160];
-
-		if (a[0] != '-' || a[1] == 0) {
-			if (nspec == 2) {
-				fprintf(stderr, "hivebridge match: unexpected argument %s\n", a);
-				return -1;
-			}
-			o->spec[nspec++] = a;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return 1;
-		if (!strcmp(a, "--resume")) {
-			o->resume = 1;
-			continue;
-		}
-		/* Every other option takes a value: "--opt value" or "--opt=value". */
-		const char *eq = strchr(a, '=');
-		char name[32];
-		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-		if (nlen >= sizeof name) {
-			fprintf(stderr, "hivebridge match: unknown option %s\n", a);
-			return -1;
-		}
-		memcpy(name, a, nlen);
-		name[nlen] = 0;
-		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val) {
-			fprintf(stderr, "hivebridge match: %s needs a value\n", name);
-			return -1;
-		}
-		if (!strcmp(name, "--type")) {
-			if (hive_gametype_parse(val, &o->type) != 0) {
-				fprintf(stderr, "hivebridge match: unknown game type %s\n", val);
-				return -1;
-			}
-			o->type_set = 1;
-		} else if (!strcmp(name, "--games")) {
-			if (parse_uint(val, 1, MATCH_MAX_GAMES, &v) < 0)
-				goto bad;
-			o->games = (unsigned)v;
-			o->games_set = 1;
-		} else if (!strcmp(name, "--concurrency")) {
-			if (parse_uint(val, 1, MATCH_MAX_CONCURRENCY, &v) < 0)
-				goto bad;
-			o->concurrency = (unsigned)v;
-		} else if (!strcmp(name, "--openings")) {
-			o->openings_path = val;
-		} else if (!strcmp(name, "--depth")) {
-			if (parse_uint(val, 1, MATCH_MAX_DEPTH, &v) < 0)
-				goto bad;
-			o->depth = (int)v;
-		} else if (!strcmp(name, "--movetime")) {
-			if (parse_uint(val, 1, 86400000ULL, &v) < 0)
-				goto bad;
-			o->movetime_ms = v;
-		} else if (!strcmp(name, "--clock")) {
-			if (parse_clock(val, &o->clock_ms, &o->inc_ms) < 0)
-				goto bad;
-		} else if (!strcmp(name, "--max-plies")) {
-			if (parse_uint(val, 1, MATCH_PLY_CAP, &v) < 0)
-				goto bad;
-			o->max_plies = (unsigned)v;
-		} else if (!strcmp(name, "--repetition")) {
-			if (parse_uint(val, 0, 1000, &v) < 0 || v == 1)
-				goto bad;
-			o->repetition = (unsigned)v;
-		} else if (!strcmp(name, "--results")) {
-			o->results_path = val;
-		} else if (!strcmp(name, "--sprt")) {
-			if (sprt_parse(val, &o->sprt, err, sizeof err) < 0) {
-				fprintf(stderr, "hivebridge match: %s\n", err);
-				return -1;
-			}
-			o->sprt_set = 1;
-		} else if (!strcmp(name, "--viewer")) {
-			o->viewer = val;
-		} else if (!strcmp(name, "--config")) {
-			o->config_path = val;
-		} else if (!strcmp(name, "--log")) {
-			o->log_path = val;
-		} else {
-			fprintf(stderr, "hivebridge match: unknown option %s\n", name);
-			return -1;
-		}
-		continue;
-bad:
-		fprintf(stderr, "hivebridge match: bad value for %s: %s\n", name, val);
-		return -1;
-	}
-	if (nspec != 2) {
-		fprintf(stderr, "hivebridge match: two engines needed\n");
-		return -1;
-	}
-	if (!!o->depth + !!o->movetime_ms + !!o->clock_ms > 1) {
-		fprintf(stderr, "hivebridge match: --depth, --movetime and --clock exclude each other\n");
-		return -1;
-	}
-	if (o->resume && !o->results_path) {
-		fprintf(stderr, "hivebridge match: --resume needs --results FILE\n");
-		return -1;
-	}
-	return 0;
-}
-
-/* Resolves ENGINE_A and ENGINE_B to profiles of m->conf: 0, 2 for a bad ENGINE,
- * -1 for one that cannot work. */
-static int players_resolve(struct match *m)
-{
-	char *names[2] = { NULL, NULL };
-	int rc = -1;
-
-	for (int p = 0; p < 2; p++) {
-		const char *spec = m->o.spec[p];
-		char *cause = NULL;
-		m->pl[p].label = spec;
-		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth, &cause);
-		if (!pr) {
-			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", spec, cause ? cause : "bad engine");
-			free(cause);
-			rc = 2;
-			goto out;
-		}
-		names[p] = strdup(pr->name);
-		if (!names[p])
-			goto out;
-	}
-	/* Only now: adding a profile may move the others. */
-	for (int p = 0; p < 2; p++) {
-		char *cause = NULL;
-		m->pl[p].profile = config_profile(&m->conf, names[p]);
-		if (!m->pl[p].profile) {
-			fprintf(stderr, "hivebridge match: no engine profile \"%s\"\n", names[p]);
-			goto out;
-		}
-		/* A command that is not there, or a host that does not resolve, ends the
-		 * match before it starts (and no name is resolved inside the loop). */
-		if (config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
-			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", m->pl[p].label,
-				cause ? cause : "cannot work");
-			free(cause);
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	free(names[0]);
-	free(names[1]);
-	return rc;
-}
-
-/* Reads the openings: one GameString per line; blank lines and '#' comments skipped. */
-static int openings_load(struct match *m)
-{
-	FILE *f = fopen(m->o.openings_path, "r");
-	char *line = NULL, err[256];
-	size_t cap = 0, capo = 0;
-	ssize_t n;
-	int lineno = 0, rc = 0;
-
-	if (!f) {
-		fprintf(stderr, "hivebridge match: %s: %s\n", m->o.openings_path, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
-			line[--n] = 0;
-		char *s = line + strspn(line, " \t");
-		if (!*s || *s == '#')
-			continue;
-		struct hive_game g;
-		hive_game_init(&g, 0);
-		if (hive_game_parse(&g, s, err, sizeof err) != HIVE_OK) {
-			fprintf(stderr, "hivebridge match: %s line %d: %s\n", m->o.openings_path, lineno, err);
-			rc = -1;
-		} else if (hive_game_over(&g.board)) {
-			fprintf(stderr, "hivebridge match: %s line %d: the game is over\n",
-				m->o.openings_path, lineno);
-			rc = -1;
-		} else if (m->o.type_set && g.type != m->o.type) {
-			fprintf(stderr, "hivebridge match: %s line %d: %s, not --type %s\n",
-				m->o.openings_path, lineno, hive_gametype_name(g.type),
-				hive_gametype_name(m->o.type));
-			rc = -1;
-		} else {
-			if (m->nopenings == capo) {
-				capo = capo ? capo * 2 : 16;
-				char **o = realloc(m->openings, capo * sizeof *o);
-				if (!o)
-					rc = -1;
-				else
-					m->openings = o;
-			}
-			if (rc == 0 && !(m->openings[m->nopenings] = strdup(s)))
-				rc = -1;
-			if (rc == 0)
-				m->nopenings++;
-		}
-		hive_game_free(&g);
-	}
-	free(line);
-	fclose(f);
-	if (rc == 0 && m->nopenings == 0) {
-		fprintf(stderr, "hivebridge match: %s has no opening\n", m->o.openings_path);
-		rc = -1;
-	}
-	return rc;
-}
-
 static int slots_create(struct match *m)
 {
 	m->nslots = m->o.concurrency < m->o.games ? m->o.concurrency : m->o.games;
@@ -1353,10 +577,7 @@ static void match_free(struct match *m)
 		free(s->times_ms);
 	}
 	free(m->slots);
-	while (m->viewers)
-		viewer_drop(m, m->viewers);
-	if (m->listener)
-		evconnlistener_free(m->listener);
+	viewer_free_all(m);
 	if (m->sig_int)
 		event_free(m->sig_int);
 	if (m->sig_term)
@@ -1384,11 +605,12 @@ int match_main(int argc, char **argv)
 
 	memset(&m, 0, sizeof m);
 	config_defaults(&m.conf);
-	int prc = parse_args(argc, argv, &m.o);
+	int prc = match_parse_args(argc, argv, &m.o);
 	if (prc != 0) {
-		if (prc > 0)
+		if (prc > 0) {
 			fputs(match_usage, stdout);
-		else
+			protocol_usage_engines(stdout);
+		} else
 			fputs("Try 'hivebridge match --help'.\n", stderr);
 		config_free(&m.conf);
 		return prc > 0 ? 0 : 2;
@@ -1403,11 +625,11 @@ int match_main(int argc, char **argv)
 		fprintf(stderr, "hivebridge match: log %s: cannot open: %s\n", m.o.log_path, strerror(errno));
 		goto out;
 	}
-	if ((prc = players_resolve(&m)) != 0) {
+	if ((prc = match_players_resolve(&m)) != 0) {
 		status = prc == 2 ? 2 : 1;
 		goto out;
 	}
-	if (m.o.openings_path && openings_load(&m) < 0)
+	if (m.o.openings_path && match_openings_load(&m) < 0)
 		goto out;
 	if (!m.o.games_set)
 		m.o.games = m.nopenings ? (unsigned)(2 * m.nopenings) : 2;
@@ -1444,10 +666,10 @@ int match_main(int argc, char **argv)
 	       m.pl[0].label, m.pl[1].label, m.o.games, m.total,
 	       m.nopenings ? "openings from file" : hive_gametype_name(m.o.type), m.nslots);
 	if (m.total)
-		print_score(&m);
+		results_print_score(&m);
 	if (m.o.sprt_set && m.total) {
 		double llr;
-		if (match_llr(&m, &llr))
+		if (results_llr(&m, &llr))
 			m.verdict = sprt_decide(&m.o.sprt, llr);
 		m.stopping = m.verdict != SPRT_CONTINUE;
 	}
@@ -1458,7 +680,7 @@ int match_main(int argc, char **argv)
 
 	printf("Match finished: %u games played now, %u of %u with a result%s\n", m.played, m.total,
 	       m.o.games, m.interrupted ? " (interrupted)" : "");
-	print_score(&m);
+	results_print_score(&m);
 	if (m.o.sprt_set)
 		printf("SPRT: %s\n", m.verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
 		       m.verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
