@@ -2,6 +2,8 @@
  * hub_front.c: the bridge as a Hub engine (docs/hub-hive.md). The session owns the
  * canonical game; pos, level and the parameters are answered from the core and the
  * codec, go and the engine's options go to the engine through bridge/engine.h.
+ * (Over 800 lines: Hub's whole command set, pos, level, go/ponder/stop and the
+ * parameter table, is one session state machine; the codec is apart.)
  *
  * Unlike UHP, Hub keeps reading during a search (ping, stop and ponder-hit must get
  * through), so the input is a queue only while an engine start or option command is
