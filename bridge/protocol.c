@@ -61,15 +61,18 @@ char *protocol_names(char *buf, size_t len, int backs)
 {
 	size_t n = 0;
 
-	if (len)
-		buf[0] = 0;
+	if (len == 0)
+		return buf;
+	buf[0] = 0;
 	for (size_t i = 0; i < NPROTOCOLS; i++) {
 		const struct protocol *p = protocols[i];
 		if (backs ? !p->back_new : !p->front.session_new)
 			continue;
 		int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", p->name);
-		if (w < 0 || (size_t)w >= len - n)
+		if (w < 0 || (size_t)w >= len - n) {
+			buf[n] = 0;          /* whole names only */
 			break;
+		}
 		n += (size_t)w;
 	}
 	return buf;
