@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bridge/config.h"
+#include "bridge/protocol.h"
 #include "bridge/util.h"
 
 #define DEFAULT_START_MS   10000
@@ -180,9 +181,9 @@ static struct listener_conf *listener_add(struct config *c, const char *name)
 	struct listener_conf *l = &c->listeners[c->nlisteners++];
 	memset(l, 0, sizeof *l);
 	l->name = xstrdup(name);
-	l->protocol = xstrdup("uhp");
+	l->protocol = xstrdup(protocol_default()->name);
 	l->address = xstrdup("127.0.0.1");
-	l->port = CONFIG_UHP_PORT;
+	l->port = protocol_default()->default_port;
 	l->engine = xstrdup("builtin");
 	l->think_ms = 1000;
 	l->idle_timeout_ms = 300 * 1000;
@@ -202,12 +203,14 @@ void config_defaults(struct config *c)
 	c->hash_budget_mb = 512;
 	profile_add(c, "builtin", "builtin");
 	/* One listener per protocol, so that a client of any of them can connect. */
-	listener_add(c, "uhp");
-	set_str(&listener_add(c, "hub")->protocol, "hub");
-	struct listener_conf *t = listener_add(c, "trylobot");
-	set_str(&t->protocol, "trylobot");
-	t->port = CONFIG_TRYLOBOT_PORT;
-	c->listeners[1].port = CONFIG_HUB_PORT;
+	const struct protocol *pr;
+	for (size_t i = 0; (pr = protocol_at(i)) != NULL; i++) {
+		if (!pr->front.session_new || !pr->default_port)
+			continue;
+		struct listener_conf *l = listener_add(c, pr->name);
+		set_str(&l->protocol, pr->name);
+		l->port = pr->default_port;
+	}
 	c->listeners_default = 1;
 }
 
@@ -231,22 +234,18 @@ void config_free(struct config *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* "builtin" or a protocol with a back end. */
 static int kind_known(const char *s)
 {
-	static const char *const kinds[] = { "builtin", "uhp", "hub", "trylobot" };
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		if (!strcmp(s, kinds[i]))
-			return 1;
-	return 0;
+	const struct protocol *pr = protocol_by_kind(s);
+	return !strcmp(s, "builtin") || (pr && pr->back_new);
 }
 
+/* A protocol with a front end. */
 static int protocol_known(const char *s)
 {
-	static const char *const protocols[] = { "uhp", "trylobot", "hub" };
-	for (size_t i = 0; i < sizeof protocols / sizeof protocols[0]; i++)
-		if (!strcmp(s, protocols[i]))
-			return 1;
-	return 0;
+	const struct protocol *pr = protocol_find(s);
+	return pr && pr->front.session_new;
 }
 
 /* Seconds (decimals allowed) to milliseconds, in (0, one day]; -1 if not. */
@@ -313,10 +312,12 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 	unsigned long long n;
 
 	if (!p)
-		p = profile_add(c, pname, "uhp");
+		p = profile_add(c, pname, protocol_default()->kind);
 	if (!strcmp(k, "kind")) {
 		if (!kind_known(v)) {
-			*why = xasprintf("unknown engine kind \"%s\" (builtin, uhp, hub, trylobot)", v);
+			char names[256];
+			*why = xasprintf("unknown engine kind \"%s\" (builtin, %s)", v,
+					 protocol_names(names, sizeof names, 1));
 			return -1;
 		}
 		set_str(&p->kind, v);
@@ -384,7 +385,9 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 		l = listener_add(c, lname);
 	if (!strcmp(k, "protocol")) {
 		if (!protocol_known(v)) {
-			*why = xasprintf("unknown protocol \"%s\" (uhp, trylobot, hub)", v);
+			char names[256];
+			*why = xasprintf("unknown protocol \"%s\" (%s)", v,
+					 protocol_names(names, sizeof names, 0));
 			return -1;
 		}
 		set_str(&l->protocol, v);
@@ -567,16 +570,14 @@ static int config_check(const struct config *c, char **why)
 {
 	for (size_t i = 0; i < c->nprofiles; i++) {
 		const struct engine_profile *p = &c->profiles[i];
-		if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
-			if (!p->argv) {
-				*why = xasprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
-				return -1;
-			}
-		} else if (!strcmp(p->kind, "trylobot")) {
-			if (!p->host || !p->port) {
-				*why = xasprintf("[engine %s]: kind trylobot needs host and port", p->name);
-				return -1;
-			}
+		const struct protocol *pr = protocol_by_kind(p->kind);
+		if (pr && pr->target == PROTOCOL_COMMAND && !p->argv) {
+			*why = xasprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
+			return -1;
+		}
+		if (pr && pr->target == PROTOCOL_ADDRESS && (!p->host || !p->port)) {
+			*why = xasprintf("[engine %s]: kind %s needs host and port", p->name, p->kind);
+			return -1;
 		}
 	}
 	for (size_t i = 0; i < c->nlisteners; i++) {
@@ -641,34 +642,31 @@ int config_load(struct config *c, const char *path, char **cause)
 const struct engine_profile *config_add_command(struct config *c, const char *kind,
 						const char *command, char **cause)
 {
-	char kbuf[16];
+	const struct protocol *pr = NULL;
 	if (!kind && command) {
-		/* "builtin", "uhp:CMD", "hub:CMD", "trylobot:HOST:PORT", or a bare UHP command. */
-		const char *colon = strchr(command, ':');
-		size_t klen = colon ? (size_t)(colon - command) : 0;
+		/* "builtin", a protocol's "PREFIX..." (uhp:CMD, trylobot:HOST:PORT, ...), or a
+		 * bare command of the default protocol. */
+		const char *rest;
 		if (!strcmp(command, "builtin")) {
 			kind = "builtin";
-		} else if (colon && klen < sizeof kbuf && !memchr(command, ' ', klen) && !memchr(command, '/', klen)) {
-			memcpy(kbuf, command, klen);
-			kbuf[klen] = 0;
-			if (kind_known(kbuf)) {
-				kind = kbuf;
-				command = colon + 1;
-			}
+		} else if ((pr = protocol_for_engine(command, &rest)) != NULL) {
+			kind = pr->kind;
+			command = rest;
 		}
 	}
 	if (!kind)
-		kind = "uhp";
+		kind = protocol_default()->kind;
 	if (!kind_known(kind)) {
 		*cause = xasprintf("unknown engine kind \"%s\"", kind);
 		return NULL;
 	}
-	if (!strcmp(kind, "trylobot")) {
-		/* A module's address, HOST:PORT. */
+	pr = protocol_by_kind(kind);
+	if (pr && pr->target == PROTOCOL_ADDRESS) {
+		/* A server's address, HOST:PORT. */
 		const char *colon = command ? strrchr(command, ':') : NULL;
 		unsigned long long port;
 		if (!colon || colon == command || parse_uint(colon + 1, 1, 65535, &port) < 0) {
-			*cause = xasprintf("a trylobot engine is HOST:PORT, not \"%s\"", command ? command : "");
+			*cause = xasprintf("a %s engine is HOST:PORT, not \"%s\"", kind, command ? command : "");
 			return NULL;
 		}
 		char name[32];
@@ -769,9 +767,10 @@ static int command_runnable(const char *cmd, const char *workdir, char **why)
 int config_engine_check(struct config *c, const struct engine_profile *cp, char **cause)
 {
 	struct engine_profile *p = &c->profiles[cp - c->profiles];
+	const struct protocol *pr = protocol_by_kind(p->kind);
 	struct stat st;
 
-	if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
+	if (pr && pr->target == PROTOCOL_COMMAND) {
 		if (p->workdir && stat(p->workdir, &st) < 0) {
 			*cause = xasprintf("workdir %s: %s", p->workdir, strerror(errno));
 			return -1;
@@ -786,7 +785,7 @@ int config_engine_check(struct config *c, const struct engine_profile *cp, char 
 		}
 		return command_runnable(p->argv[0], p->workdir, cause);
 	}
-	if (!strcmp(p->kind, "trylobot")) {
+	if (pr && pr->target == PROTOCOL_ADDRESS) {
 		/* Resolved once, here: a name never blocks the event loop later. */
 		struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG };
 		struct addrinfo *res = NULL;

@@ -2,8 +2,10 @@
  * config.h: the daemon's configuration (INI file via inih, then command-line flags).
  *
  *   [engine NAME]            an engine profile
- *   kind = builtin|uhp        (later hub, trylobot)
+ *   kind = builtin|PROTOCOL   builtin, or a protocol's kind (bridge/protocol.h); default
+ *                             the default protocol's (uhp)
  *   command = ./engine --flag a command line, split on spaces (quotes allowed)
+ *   host = HOST, port = PORT   a protocol reached at an address (trylobot)
  *   workdir = /path
  *   start_timeout = 10        seconds until the info block / ready must arrive
  *   command_timeout = 10      seconds until a command's "ok" must arrive (bestmove: limit + this)
@@ -13,7 +15,7 @@
  *   hash_mb_max = 256         builtin: the most a client may ask for
  *
  *   [listen NAME]            a listener
- *   protocol = uhp            (later trylobot, hub)
+ *   protocol = NAME           a protocol of the table with a front end (default uhp)
  *   address = 127.0.0.1
  *   port = 5000
  *   engine = NAME             the profile each session of this listener uses
@@ -42,17 +44,13 @@
 
 #define CONFIG_MAX_OPTIONS 32
 #define CONFIG_MAX_DEPTH   64
-/* The embedded default listeners, all on 127.0.0.1 with the built-in engine. */
-#define CONFIG_UHP_PORT      5000
-#define CONFIG_HUB_PORT      5002
-#define CONFIG_TRYLOBOT_PORT 51337     /* Trylobot's own default */
 
 struct engine_profile {
 	char    *name;
-	char    *kind;                 /* "builtin" or "uhp" (later "hub", "trylobot") */
+	char    *kind;                 /* "builtin" or a protocol's kind */
 	char   **argv;                 /* NULL-terminated; NULL for builtin */
 	char    *workdir;              /* NULL = inherit */
-	char    *host;                 /* trylobot: module address */
+	char    *host;                 /* a protocol reached at an address: HOST */
 	uint16_t port;
 	unsigned start_timeout_ms;
 	unsigned command_timeout_ms;
@@ -65,7 +63,7 @@ struct engine_profile {
 
 struct listener_conf {
 	char    *name;
-	char    *protocol;             /* "uhp" (later "trylobot", "hub") */
+	char    *protocol;             /* a protocol's name (bridge/protocol.h) */
 	char    *address;              /* default 127.0.0.1 */
 	uint16_t port;
 	char    *engine;               /* profile name */
@@ -93,23 +91,26 @@ struct config {
 };
 
 /* Fills c with the embedded defaults: the built-in profile "builtin" and, on
- * 127.0.0.1 with it, a listener per protocol: uhp on CONFIG_UHP_PORT, hub on
- * CONFIG_HUB_PORT, trylobot on CONFIG_TRYLOBOT_PORT. A file with any [listen]
- * section replaces all three. */
+ * 127.0.0.1 with it, a listener per protocol with a front end and a default port
+ * (uhp on 5000, hub on 5002, trylobot on 51337). A file with any [listen] section
+ * replaces them all. */
 void config_defaults(struct config *c);
 /* Reads an INI file over the current values; -1 with *cause (caller frees) on error. */
 int  config_load(struct config *c, const char *path, char **cause);
 /* Profile by name, or NULL. */
 const struct engine_profile *config_profile(const struct config *c, const char *name);
-/* A profile built from a command line ("builtin" or an external UHP command), owned by c. */
+/* A profile built from a command line, owned by c: kind "builtin", kind K with
+ * K's command or HOST:PORT, or (kind NULL) "builtin", "PREFIX..." of a protocol or a
+ * bare command of the default protocol. NULL with *cause on error. */
 const struct engine_profile *config_add_command(struct config *c, const char *kind, const char *command, char **cause);
 /* An ENGINE argument, the one syntax of every subcommand: a profile NAME (of the
- * config, "builtin" included), builtin:depth=N (N into *depth, else 0), uhp:CMD,
- * a bare CMD (UHP), hub:CMD or trylobot:HOST:PORT. NULL with *cause on error. */
+ * config, "builtin" included), builtin:depth=N (N into *depth, else 0), a
+ * protocol's "PREFIX..." (uhp:CMD, hub:CMD, trylobot:HOST:PORT) or a bare CMD (the
+ * default protocol's). NULL with *cause on error. */
 const struct engine_profile *config_engine_parse(struct config *c, const char *spec, int *depth,
 						 char **cause);
 /* Whether p can work, checked before use: an external command exists and is
- * executable (on PATH if bare, from its workdir), a Trylobot module's host
+ * executable (on PATH if bare, from its workdir), a server's host (trylobot)
  * resolves (its address is then kept numeric, so no later connect blocks on a
  * name). -1 with *cause (caller frees) if not. */
 int  config_engine_check(struct config *c, const struct engine_profile *p, char **cause);

@@ -1,7 +1,7 @@
 /*
- * engine.h: the one engine interface. Every back end (built-in core, external UHP
- * program, and later Hub and Trylobot) implements struct engine_ops; every front end
- * (UHP on stdio or TCP, later Hub, Trylobot, match referee) calls engine_*().
+ * engine.h: the one engine interface. Every back end (the built-in core here, and
+ * each protocol's adapters/<name>/<name>_back.c) implements struct engine_ops; every
+ * front end (each protocol's <name>_front.c, the match referee, check) calls engine_*().
  *
  * Asynchronous: a command returns at once; its result arrives through a callback on
  * the event loop thread. At most one command is outstanding per engine; a front end
@@ -55,7 +55,7 @@ typedef void engine_done_cb(void *arg, const struct engine_result *r);
 typedef void engine_info_cb(void *arg, const struct hive_search_info *info);
 
 struct engine_ops {
-	const char *name;                                  /* "builtin", "uhp", ... */
+	const char *name;                                  /* "builtin" or the protocol's */
 	/* Starts (spawns/connects); done gets OK once the engine is ready. */
 	int  (*start)(struct engine *e, engine_done_cb *done, void *arg);
 	/* Searches the given game (the back end syncs its own copy first). */
@@ -68,6 +68,9 @@ struct engine_ops {
 	/* Optional (NULL: nothing to forget): a new game starts, so drop what was learnt
 	 * (hash tables, histories). Only called while no command is outstanding. */
 	void (*reset)(struct engine *e);
+	/* Optional (NULL: nothing logged per session): the session number its protocol
+	 * lines are logged under (default 0). */
+	void (*set_log_id)(struct engine *e, unsigned id);
 	/* Tears down at once: no callback fires after this returns; frees e. */
 	void (*free)(struct engine *e);
 };
@@ -93,6 +96,8 @@ static inline void engine_stop(struct engine *e) { e->ops->stop(e); }
 static inline int engine_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
 { return e->ops->options(e, argc, argv, done, arg); }
 static inline void engine_reset(struct engine *e) { if (e && e->ops->reset) e->ops->reset(e); }
+static inline void engine_set_log_id(struct engine *e, unsigned id)
+{ if (e && e->ops->set_log_id) e->ops->set_log_id(e, id); }
 static inline void engine_free(struct engine *e) { if (e) e->ops->free(e); }
 
 #endif

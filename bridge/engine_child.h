@@ -1,6 +1,6 @@
 /*
  * engine_child.h: the plumbing an external, line-oriented engine back end needs
- * (engine_uhp, engine_hub): its child process (bridge/proc.h) with stdout read as
+ * (uhp_back, hub_back): its child process (bridge/proc.h) with stdout read as
  * bounded lines, stderr logged line by line, one timer for the wait in progress,
  * and the child's end turned into a reason. The protocol stays with the back end,
  * which owns the struct engine_child and hears from it through engine_child_ops.

@@ -1,7 +1,7 @@
 /*
- * front.h: the front-end registry. A front end speaks one protocol to one client
- * over bufferevents and drives one engine (bridge/engine.h); the daemon looks the
- * listener's protocol up here, so adding a protocol is one table row in front.c.
+ * front.h: the front-end interface. A front end speaks one protocol to one client
+ * over bufferevents and drives one engine (bridge/engine.h); each protocol's row of
+ * the protocol table (bridge/protocol.h) holds its struct front.
  */
 #ifndef BRIDGE_FRONT_H
 #define BRIDGE_FRONT_H
@@ -27,7 +27,6 @@ struct session_limits {
 typedef void front_closed_cb(void *arg);
 
 struct front {
-	const char *protocol;      /* listener "protocol =" value */
 	/* Takes ownership of in and out (the same one for TCP), also on failure. */
 	void *(*session_new)(struct event_base *base, struct bufferevent *in,
 			     struct bufferevent *out, unsigned id,
@@ -40,8 +39,5 @@ struct front {
 	 * length (< len), 0 if it does not fit. */
 	size_t (*refusal)(char *buf, size_t len, const char *why);
 };
-
-/* The front end of a protocol, or NULL. */
-const struct front *front_find(const char *protocol);
 
 #endif

@@ -1,10 +1,11 @@
 /*
  * main.c: the hivebridge command line. One binary, a few subcommands:
  *
- *   hivebridge uhp [--engine CMD | --profile NAME] [--config FILE] [--log FILE]
- *   hivebridge hub [--engine CMD | --profile NAME] [--config FILE] [--log FILE]
+ *   hivebridge NAME [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]
+ *                                   (NAME: uhp, hub, each protocol served on stdio)
  *   hivebridge perft [--type GAMETYPE | --game GAMESTRING] DEPTH
- *   hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine CMD] [--log FILE]
+ *   hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]
+ *   hivebridge check ... | match ...  (bridge/check.c, bridge/match/)
  *   hivebridge --version | help
  */
 #include <event2/bufferevent.h>
@@ -27,9 +28,9 @@
 #include "bridge/check.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/front.h"
 #include "bridge/log.h"
-#include "bridge/match.h"
+#include "bridge/match/match.h"
+#include "bridge/protocol.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
 #include "core/game.h"
@@ -40,17 +41,13 @@
 #define EXIT_USAGE 2      /* a bad command line: unknown option, bad value, missing argument */
 #define EXIT_FAIL  1      /* the configuration, the log, an engine or the system failed */
 
-static const char usage_text[] =
-	"usage: hivebridge COMMAND [OPTIONS]     (hivebridge COMMAND --help for each)\n"
-	"\n"
-	"  uhp [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
-	"        speak UHP on stdin/stdout; the moves are played by ENGINE\n"
-	"  hub [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
-	"        speak Hub (docs/hub-hive.md) on stdin/stdout, with the same engines\n"
+/* The help texts; what depends on the protocols is printed from their table. */
+static const char usage_daemon[] =
 	"  serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
 	"        run the daemon until SIGINT or SIGTERM; without listeners in --config it\n"
-	"        serves UHP on 127.0.0.1:5000, Hub on 127.0.0.1:5002 and Trylobot on\n"
-	"        127.0.0.1:51337, each with the built-in engine\n"
+	"        serves, on 127.0.0.1 and each with the built-in engine:\n"
+	"        ";
+static const char usage_tools[] =
 	"  check [OPTIONS] ENGINE | [--config FILE] --profile NAME\n"
 	"        run the conformance suite against an engine and report\n"
 	"  match [OPTIONS] ENGINE_A ENGINE_B\n"
@@ -60,54 +57,38 @@ static const char usage_text[] =
 	"  --version, -V    print the version\n"
 	"  help, --help, -h print this text\n"
 	"\n"
-	"ENGINE, in every command:\n"
-	"  builtin | builtin:depth=N   the built-in engine (at a fixed depth)\n"
-	"  NAME                        an [engine NAME] profile of --config\n"
-	"  \"CMD ARGS\" | uhp:CMD ARGS  an external UHP engine (the command split like in\n"
-	"                              a config file)\n"
-	"  hub:CMD ARGS                an external Hub engine\n"
-	"  trylobot:HOST:PORT          a Trylobot AI module\n"
+	"ENGINE, in every command:\n";
+static const char usage_exit[] =
 	"\n"
 	"Exit status: 0 success, 1 a runtime or configuration error (or, for check, a\n"
 	"required check failed), 2 a usage error.\n";
 
-static const char usage_uhp[] =
-	"usage: hivebridge uhp [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
-	"  speak UHP on stdin/stdout, the moves played by ENGINE (default builtin)\n"
-	"  --engine ENGINE   builtin, builtin:depth=N, NAME, \"CMD ARGS\", uhp:CMD, hub:CMD,\n"
-	"                    trylobot:HOST:PORT\n"
+static const char usage_stdio_flags[] =
+	"  --engine ENGINE   the engine (below; default builtin)\n"
 	"  --profile NAME    an [engine NAME] of --config\n"
 	"  --config FILE     configuration file\n"
 	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
-	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n";
-
-static const char usage_hub[] =
-	"usage: hivebridge hub [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
-	"  speak Hub (docs/hub-hive.md) on stdin/stdout, the moves played by ENGINE\n"
-	"  (default builtin)\n"
-	"  --engine ENGINE   builtin, builtin:depth=N, NAME, \"CMD ARGS\", uhp:CMD, hub:CMD,\n"
-	"                    trylobot:HOST:PORT\n"
-	"  --profile NAME    an [engine NAME] of --config\n"
-	"  --config FILE     configuration file\n"
-	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
-	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n";
+	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n"
+	"ENGINE:\n";
 
 static const char usage_serve[] =
 	"usage: hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
 	"  run the daemon until SIGINT or SIGTERM (SIGHUP reopens the log)\n"
 	"  listeners: those of --config; if it has none, the defaults, all on 127.0.0.1\n"
-	"  with the built-in engine: UHP on 5000, Hub on 5002, Trylobot on 51337\n"
+	"  with the built-in engine:\n"
+	"  ";
+static const char usage_serve_flags[] =
 	"  --config FILE       configuration file\n"
-	"  --listen ADDR:PORT  where the UHP listener listens (the first one with protocol\n"
-	"                      uhp; the others are kept); ADDR may be a name, resolved at\n"
-	"                      start-up, \"[V6ADDR]:PORT\" or empty for 127.0.0.1\n"
-	"  --engine ENGINE     every listener plays with ENGINE: builtin, builtin:depth=N,\n"
-	"                      NAME, \"CMD ARGS\", uhp:CMD, hub:CMD, trylobot:HOST:PORT\n"
+	"  --listen ADDR:PORT  where the listener of the default protocol listens (the\n"
+	"                      first one; the others are kept); ADDR may be a name,\n"
+	"                      resolved at start-up, \"[V6ADDR]:PORT\" or empty for 127.0.0.1\n"
+	"  --engine ENGINE     every listener plays with ENGINE (below)\n"
 	"  --log FILE          protocol trace log (\"-\" = stderr)\n"
 	"  every engine a listener uses is checked at start-up (the command runs, a\n"
-	"  Trylobot module's host resolves); engine failures are reported on stderr\n"
+	"  server's host resolves); engine failures are reported on stderr\n"
 	"  exit status: 0 after SIGINT/SIGTERM, 1 on a runtime, configuration or engine\n"
-	"  error, 2 on a usage error\n";
+	"  error, 2 on a usage error\n"
+	"ENGINE:\n";
 
 static const char usage_perft[] =
 	"usage: hivebridge perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
@@ -116,10 +97,47 @@ static const char usage_perft[] =
 	"  --game GAMESTRING   from this position\n"
 	"  exit status: 0 success, 2 on a usage error\n";
 
+/* "UHP on 5000, Hub on 5002, ...": the embedded default listeners. */
+static void usage_listeners(FILE *f)
+{
+	const struct protocol *pr;
+	const char *sep = "";
+
+	for (size_t i = 0; (pr = protocol_at(i)) != NULL; i++) {
+		if (!pr->front.session_new || !pr->default_port)
+			continue;
+		fprintf(f, "%s%s on %u", sep, pr->title, (unsigned)pr->default_port);
+		sep = ", ";
+	}
+	fputs("\n", f);
+}
+
 static int usage(FILE *f, int status)
 {
-	fputs(usage_text, f);
+	const struct protocol *pr;
+
+	fputs("usage: hivebridge COMMAND [OPTIONS]     (hivebridge COMMAND --help for each)\n\n", f);
+	for (size_t i = 0; (pr = protocol_at(i)) != NULL; i++)
+		if (pr->stdio)
+			fprintf(f, "  %s [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+				"        speak %s on stdin/stdout; the moves are played by ENGINE\n",
+				pr->name, pr->title);
+	fputs(usage_daemon, f);
+	usage_listeners(f);
+	fputs(usage_tools, f);
+	protocol_usage_engines(f);
+	fputs(usage_exit, f);
 	return status;
+}
+
+/* `hivebridge NAME --help` of a protocol served on stdio. */
+static void usage_stdio(const struct protocol *pr)
+{
+	printf("usage: hivebridge %s [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	       "  speak %s on stdin/stdout, the moves played by ENGINE\n"
+	       "  (%s)\n", pr->name, pr->title, pr->description);
+	fputs(usage_stdio_flags, stdout);
+	protocol_usage_engines(stdout);
 }
 
 /* A usage error of a subcommand: the message, a pointer to --help, status 2. */
@@ -237,7 +255,7 @@ static int pick_engine(const char *cmd, struct config *c, const struct cli *cli,
 	return 0;
 }
 
-/* State of `hivebridge uhp`. */
+/* State of a stdio command (`hivebridge uhp`, ...). */
 struct stdio_run {
 	struct event_base  *base;
 	int                 done;
@@ -270,11 +288,12 @@ static int epoll_ok(int fd)
 	return fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-/* `hivebridge uhp` and `hivebridge hub`: one session of the protocol's front end on
+/* `hivebridge NAME` (uhp, hub, ...): one session of the protocol's front end on
  * stdin/stdout, driving the engine --engine or --profile names. */
-static int cmd_stdio(const char *protocol, int argc, char **argv)
+static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 {
-	const struct front *front = front_find(protocol);
+	const char *protocol = pr->name;
+	const struct front *front = &pr->front;
 	void *session = NULL;
 	struct cli cli;
 	struct config c;
@@ -289,7 +308,7 @@ static int cmd_stdio(const char *protocol, int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, "--engine --profile --config --log", &cli)) != 0)
 		return rc;
 	if (cli.help) {
-		fputs(!strcmp(protocol, "uhp") ? usage_uhp : usage_hub, stdout);
+		usage_stdio(pr);
 		return 0;
 	}
 	if (cli.arg)
@@ -384,18 +403,6 @@ out:
 	return status;
 }
 
-/* `hivebridge hub`: cmd_uhp with a Hub session. "--engine hub:CMD" names an external
- * Hub engine; any other --engine is what cmd_uhp takes. */
-static int cmd_uhp(int argc, char **argv)
-{
-	return cmd_stdio("uhp", argc, argv);
-}
-
-static int cmd_hub(int argc, char **argv)
-{
-	return cmd_stdio("hub", argc, argv);
-}
-
 static int cmd_perft(int argc, char **argv)
 {
 	struct cli cli;
@@ -441,19 +448,23 @@ static int cmd_perft(int argc, char **argv)
 	return 0;
 }
 
-/* --listen "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (127.0.0.1) into the first UHP
- * listener. A name is resolved here, before any loop runs. -1 with *why. */
+/* --listen "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (127.0.0.1) into the first
+ * listener of the default protocol. A name is resolved here, before any loop runs.
+ * -1 with *why. */
 static int apply_listen(struct config *c, const char *spec, char **why)
 {
 	const char *colon = strrchr(spec, ':');
+	const struct protocol *d = protocol_default();
 	struct listener_conf *l = NULL;
 	char *end, host[INET6_ADDRSTRLEN];
 
 	for (size_t i = 0; i < c->nlisteners && !l; i++)
-		if (!strcmp(c->listeners[i].protocol, "uhp"))
+		if (!strcmp(c->listeners[i].protocol, d->name))
 			l = &c->listeners[i];
 	if (!l) {
-		*why = strdup("no UHP listener to apply it to (the configuration has none)");
+		if (asprintf(why, "no %s listener to apply it to (the configuration has none)",
+			     d->title) < 0)
+			*why = NULL;
 		return -1;
 	}
 	long port = colon ? strtol(colon + 1, &end, 10) : -1;
@@ -506,6 +517,9 @@ static int cmd_serve(int argc, char **argv)
 		return rc;
 	if (cli.help) {
 		fputs(usage_serve, stdout);
+		usage_listeners(stdout);
+		fputs(usage_serve_flags, stdout);
+		protocol_usage_engines(stdout);
 		return 0;
 	}
 	if (cli.arg)
@@ -585,10 +599,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
 		return usage(stdout, 0);
-	if (!strcmp(cmd, "uhp"))
-		return cmd_uhp(argc - 1, argv + 1);
-	if (!strcmp(cmd, "hub"))
-		return cmd_hub(argc - 1, argv + 1);
+	const struct protocol *pr = protocol_find(cmd);
+	if (pr && pr->stdio)
+		return cmd_stdio(pr, argc - 1, argv + 1);
 	if (!strcmp(cmd, "perft"))
 		return cmd_perft(argc - 1, argv + 1);
 	if (!strcmp(cmd, "serve"))

@@ -24,7 +24,7 @@
 #include <event2/listener.h>
 #include <event2/thread.h>
 
-#include "bridge/front.h"
+#include "bridge/protocol.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
@@ -383,7 +383,8 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	l->limits.game_idle_timeout_ms = lc->game_idle_timeout_ms;
 	l->limits.max_depth = lc->max_depth;
 	l->limits.max_think_ms = lc->max_think_ms;
-	l->front = front_find(lc->protocol);
+	const struct protocol *pr = protocol_find(lc->protocol);
+	l->front = pr && pr->front.session_new ? &pr->front : NULL;
 	if (!l->front) {
 		fprintf(stderr, "hivebridge: listener %s: protocol %s is not served yet\n",
 			lc->name, lc->protocol);

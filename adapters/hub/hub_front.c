@@ -2,6 +2,8 @@
  * hub_front.c: the bridge as a Hub engine (docs/hub-hive.md). The session owns the
  * canonical game; pos, level and the parameters are answered from the core and the
  * codec, go and the engine's options go to the engine through bridge/engine.h.
+ * (Over 800 lines: Hub's whole command set, pos, level, go/ponder/stop and the
+ * parameter table, is one session state machine; the codec is apart.)
  *
  * Unlike UHP, Hub keeps reading during a search (ping, stop and ponder-hit must get
  * through), so the input is a queue only while an engine start or option command is
@@ -27,8 +29,6 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/engine_hub.h"
-#include "bridge/engine_uhp.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -154,10 +154,7 @@ static struct engine *session_engine(struct hub_front *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
-		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "uhp"))
-			engine_uhp_set_log_id(s->engine, s->id);
-		if (s->engine && s->engine->ops->name && !strcmp(s->engine->ops->name, "hub"))
-			engine_hub_set_log_id(s->engine, s->id);
+		engine_set_log_id(s->engine, s->id);
 	}
 	return s->engine;
 }

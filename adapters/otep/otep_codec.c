@@ -1,5 +1,7 @@
 /*
  * otep_codec.c: tokenizer and writer of OTEP lines with Hive contents.
+ * (Over 800 lines: a reader and a writer for every OTEP command, side by side so
+ * that the writer checks exactly what the parser checks.)
  *
  * A line is bytes: tokens are runs of bytes above 0x20 separated by blanks (space,
  * tab, CR, VT, FF); only status and error carry free text, which runs to the end of

@@ -1,6 +1,8 @@
 /*
  * trylobot_codec.c: framing and messages of Trylobot's remote AI protocol.
  * See /work/shared/notes/trylobot-protocol.md for what the real core sends and reads.
+ * (Over 800 lines: the framing and every message of the protocol in both
+ * directions, each JSON reader beside its writer.)
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -37,8 +37,6 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/engine_trylobot.h"
-#include "bridge/engine_uhp.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -120,12 +118,7 @@ static struct engine *session_engine(struct tb_front *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
-		if (s->engine && s->engine->ops->name) {
-			if (!strcmp(s->engine->ops->name, "uhp"))
-				engine_uhp_set_log_id(s->engine, s->id);
-			else if (!strcmp(s->engine->ops->name, "trylobot"))
-				engine_trylobot_set_log_id(s->engine, s->id);
-		}
+		engine_set_log_id(s->engine, s->id);
 	}
 	return s->engine;
 }

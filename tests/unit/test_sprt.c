@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bridge/sprt.h"
+#include "bridge/match/sprt.h"
 
 #define NEAR(a, b, eps) CU_ASSERT(fabs((a) - (b)) < (eps))
 

@@ -1,5 +1,5 @@
 /*
- * uhp_session.c: one UHP session. The session owns the canonical game; every command
+ * uhp_front.c: one UHP session. The session owns the canonical game; every command
  * is answered from the core, except bestmove and options, which go to the engine.
  *
  * Commands are answered strictly in order: the input buffer is the queue. While an
@@ -18,11 +18,10 @@
 #include <time.h>
 
 #include "adapters/uhp/uhp_codec.h"
-#include "adapters/uhp/uhp_session.h"
+#include "adapters/uhp/uhp_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/engine_uhp.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 #include "bridge/session_io.h"
@@ -146,8 +145,7 @@ static struct engine *session_engine(struct uhp_session *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
-		if (s->engine && s->engine->ops->name && strcmp(s->engine->ops->name, "uhp") == 0)
-			engine_uhp_set_log_id(s->engine, s->id);
+		engine_set_log_id(s->engine, s->id);
 	}
 	return s->engine;
 }
@@ -718,11 +716,11 @@ static const struct session_io_ops uhp_io_ops = {
 	.max_line_default = 65536,
 };
 
-struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent *in,
+struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *in,
 				    struct bufferevent *out, unsigned id,
 				    const struct engine_profile *profile,
 				    const struct session_limits *lim,
-				    uhp_session_closed_cb *closed, void *arg)
+				    front_closed_cb *closed, void *arg)
 {
 	struct uhp_session *s = calloc(1, sizeof *s);
 	char *cause = NULL;
@@ -736,7 +734,7 @@ struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent 
 	s->profile = profile;
 	if (session_io_init(&s->io, base, in, out, id, lim, &uhp_io_ops, s, closed, arg) < 0 ||
 	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
-		uhp_session_free(s);
+		uhp_front_free(s);
 		return NULL;
 	}
 	log_note(id, "UHP session opened, engine profile %s",
@@ -760,7 +758,7 @@ struct uhp_session *uhp_session_new(struct event_base *base, struct bufferevent 
 	return s;
 }
 
-void uhp_session_free(struct uhp_session *s)
+void uhp_front_free(struct uhp_session *s)
 {
 	if (!s)
 		return;

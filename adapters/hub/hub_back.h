@@ -1,5 +1,5 @@
 /*
- * engine_hub.h: the external Hub engine back end of the engine interface (profile
+ * hub_back.h: the external Hub engine back end of the engine interface (profile
  * kind "hub"): a child process spoken to in Hub (docs/hub-hive.md) over its
  * stdin/stdout, every wait bounded by a timer.
  *
@@ -13,24 +13,22 @@
  * crash: ENGINE_FAILED, the child is killed and reaped, and the next command spawns
  * a fresh one.
  */
-#ifndef BRIDGE_ENGINE_HUB_H
-#define BRIDGE_ENGINE_HUB_H
+#ifndef ADAPTERS_HUB_BACK_H
+#define ADAPTERS_HUB_BACK_H
 
 struct event_base;
 struct engine;
 struct engine_profile;
 
 /* Longest line the engine may print. */
-#define ENGINE_HUB_MAX_LINE 65536
+#define HUB_BACK_MAX_LINE 65536
 
 /* An external Hub engine for profile p (p->argv, p->workdir, timeouts, options,
  * hash_mb); the child is spawned by engine_start() or on first use. The caller owns
  * the result (engine_free) and keeps p alive as long. NULL with *cause (caller
  * frees) on failure. */
-struct engine *engine_hub_new(struct event_base *base, const struct engine_profile *p,
+struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p,
 			      char **cause);
 
-/* Session number its lines are logged under (default 0). */
-void engine_hub_set_log_id(struct engine *e, unsigned id);
 
 #endif

@@ -1,26 +1,24 @@
 /*
- * engine_uhp.h: the external UHP engine back end of the engine interface: a child
+ * uhp_back.h: the external UHP engine back end of the engine interface: a child
  * process spoken to in UHP over its stdin/stdout, every wait bounded by a timer.
  */
-#ifndef BRIDGE_ENGINE_UHP_H
-#define BRIDGE_ENGINE_UHP_H
+#ifndef ADAPTERS_UHP_BACK_H
+#define ADAPTERS_UHP_BACK_H
 
 struct event_base;
 struct engine;
 struct engine_profile;
 
 /* Longest line the engine may print, and most bytes of one reply kept. */
-#define ENGINE_UHP_MAX_LINE  65536
-#define ENGINE_UHP_MAX_REPLY (1024 * 1024)
+#define UHP_BACK_MAX_LINE  65536
+#define UHP_BACK_MAX_REPLY (1024 * 1024)
 
 /* An external engine for profile p (p->argv, p->workdir, timeouts, options); the
  * child is spawned by engine_start() or on first use, and again after a failure.
  * The caller owns the result (engine_free) and keeps p alive as long. NULL with
  * *cause (caller frees) on failure. */
-struct engine *engine_uhp_new(struct event_base *base, const struct engine_profile *p,
+struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p,
 			      char **cause);
 
-/* Session number its lines are logged under (default 0). */
-void engine_uhp_set_log_id(struct engine *e, unsigned id);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bridge/sprt.h"
+#include "bridge/match/sprt.h"
 
 /* Standard normal quantile at 0.975: the two-sided 95% interval. */
 #define SPRT_Z95 1.959963984540054

@@ -1,5 +1,5 @@
 /*
- * engine_trylobot.h: a remote Trylobot AI module as a back end of the engine
+ * trylobot_back.h: a remote Trylobot AI module as a back end of the engine
  * interface. The bridge connects to the module (profile host and port), greets it
  * once, and sends one Choose Turn request per engine_go with a full game_state and
  * possible_turns built by the core; the answer is checked with the core.
@@ -8,8 +8,8 @@
  * the time-out or the connection closing end the command with ENGINE_FAILED and drop
  * the connection; the next command reconnects.
  */
-#ifndef BRIDGE_ENGINE_TRYLOBOT_H
-#define BRIDGE_ENGINE_TRYLOBOT_H
+#ifndef ADAPTERS_TRYLOBOT_BACK_H
+#define ADAPTERS_TRYLOBOT_BACK_H
 
 struct event_base;
 struct engine;
@@ -18,10 +18,8 @@ struct engine_profile;
 /* A Trylobot back end for profile p (p->host, p->port, timeouts); it connects on
  * engine_start() or on first use. The caller owns the result (engine_free) and keeps
  * p alive as long. NULL with *cause (caller frees) on failure. */
-struct engine *engine_trylobot_new(struct event_base *base, const struct engine_profile *p,
+struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p,
 				   char **cause);
 
-/* Session number its frames are logged under (default 0). */
-void engine_trylobot_set_log_id(struct engine *e, unsigned id);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * engine_trylobot.c: a remote Trylobot AI module as a back end (engine_trylobot.h).
+ * trylobot_back.c: a remote Trylobot AI module as a back end (engine_trylobot.h).
  *
  * One job at a time (start, go, options). The connection goes DOWN -> CONNECTING ->
  * GREETING -> IDLE, and IDLE -> WAITING -> IDLE for each Choose Turn; every wait
@@ -25,12 +25,12 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "adapters/trylobot/trylobot_back.h"
 #include "adapters/trylobot/trylobot_codec.h"
 #include "adapters/trylobot/trylobot_coords.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
-#include "bridge/engine_trylobot.h"
 #include "bridge/log.h"
 #include "core/game.h"
 
@@ -570,12 +570,12 @@ static void te_free(struct engine *e)
 	free(t);
 }
 
-void engine_trylobot_set_log_id(struct engine *e, unsigned id)
+static void te_set_log_id(struct engine *e, unsigned id)
 {
 	((struct te *)e->priv)->log_id = id;
 }
 
-struct engine *engine_trylobot_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->host || !p->port) {
 		if (asprintf(cause, "engine %s: kind trylobot needs host and port", p->name) < 0)
@@ -617,5 +617,6 @@ static const struct engine_ops te_ops = {
 	.go = te_go,
 	.stop = te_stop,
 	.options = te_options,
+	.set_log_id = te_set_log_id,
 	.free = te_free,
 };

@@ -1,6 +1,8 @@
 /*
- * engine_hub.c: an external Hub engine (docs/hub-hive.md) as a back end of the
+ * hub_back.c: an external Hub engine (docs/hub-hive.md) as a back end of the
  * engine interface.
+ * (Over 800 lines: the whole Hub dialogue, hello/init, the parameter table and
+ * go/stop, is one state machine and reads best in one place.)
  *
  * One job at a time (start, go, options). The child is brought up on first use:
  * "hub" until "wait" (collecting id and param lines), one set-param per profile
@@ -21,12 +23,12 @@
 
 #include <event2/event.h>
 
+#include "adapters/hub/hub_back.h"
 #include "adapters/hub/hub_codec.h"
 #include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
-#include "bridge/engine_hub.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -601,7 +603,7 @@ static void he_line(void *arg, const char *line, size_t len)
 	char err[256];
 	const struct engine_profile *p = h->e.profile;
 
-	if (hub_line_parse_max(line, len, ENGINE_HUB_MAX_LINE, &m, err, sizeof err) < 0) {
+	if (hub_line_parse_max(line, len, HUB_BACK_MAX_LINE, &m, err, sizeof err) < 0) {
 		hub_msg_free(&m);
 		engine_child_fail(h->child, "unreadable line: %s", err);
 		return;
@@ -805,7 +807,7 @@ static void he_free(struct engine *e)
 	free(h);
 }
 
-void engine_hub_set_log_id(struct engine *e, unsigned id)
+static void he_set_log_id(struct engine *e, unsigned id)
 {
 	struct he *h = e->priv;
 
@@ -813,7 +815,7 @@ void engine_hub_set_log_id(struct engine *e, unsigned id)
 	engine_child_set_log_id(h->child, id);
 }
 
-struct engine *engine_hub_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->argv || !p->argv[0]) {
 		*cause = xasprintf("engine %s: no command", p->name);
@@ -830,7 +832,7 @@ struct engine *engine_hub_new(struct event_base *base, const struct engine_profi
 	h->e.priv = h;
 	hive_game_init(&h->want, 0);
 	/* A CR before the LF may come on top; hub_line_parse_max checks the rest. */
-	h->child = engine_child_new(base, p->name, ENGINE_HUB_MAX_LINE, 1, &he_child_ops, h);
+	h->child = engine_child_new(base, p->name, HUB_BACK_MAX_LINE, 1, &he_child_ops, h);
 	h->kick = event_new(base, -1, 0, he_kick_cb, h);
 	h->info_ev = event_new(base, -1, 0, he_info_cb, h);
 	if (!h->child || !h->kick || !h->info_ev) {
@@ -853,5 +855,6 @@ static const struct engine_ops he_ops = {
 	.go = he_go,
 	.stop = he_stop,
 	.options = he_options,
+	.set_log_id = he_set_log_id,
 	.free = he_free,
 };

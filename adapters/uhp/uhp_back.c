@@ -1,5 +1,5 @@
 /*
- * engine_uhp.c: an external UHP engine as a back end of the engine interface.
+ * uhp_back.c: an external UHP engine as a back end of the engine interface.
  *
  * One job at a time (start, go, options). A job is a chain of UHP commands, each
  * answered by lines up to "ok" under a timer: start = the info block, then one
@@ -18,11 +18,11 @@
 
 #include <event2/event.h>
 
+#include "adapters/uhp/uhp_back.h"
 #include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
-#include "bridge/engine_uhp.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -274,7 +274,7 @@ static void ue_spawn(struct ue *u)
 static void ue_advance(struct ue *u)
 {
 	const struct engine_profile *p = u->e.profile;
-	char line[ENGINE_UHP_MAX_LINE];
+	char line[UHP_BACK_MAX_LINE];
 
 	if (u->job == UE_JOB_NONE || u->step != UE_STEP_NONE)
 		return;
@@ -488,9 +488,9 @@ static void ue_line(void *arg, const char *line, size_t len)
 	if (u->step == UE_STEP_NONE)
 		return;        /* unasked output between commands: logged, ignored */
 	u->reply_bytes += len + 1;
-	if (u->reply_bytes > ENGINE_UHP_MAX_REPLY) {
+	if (u->reply_bytes > UHP_BACK_MAX_REPLY) {
 		engine_child_fail(u->child, "reply to \"%s\" longer than %d bytes", u->cmd,
-				  ENGINE_UHP_MAX_REPLY);
+				  UHP_BACK_MAX_REPLY);
 		return;
 	}
 	enum uhp_reply kind = uhp_reply_parse(line, len, &rest, &rlen);
@@ -624,7 +624,7 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 		line = xasprintf("options set %s %s", argv[1], argv[2]);
 	else
 		return -1;
-	if (strlen(line) >= ENGINE_UHP_MAX_LINE || strpbrk(line, "\r\n")) {
+	if (strlen(line) >= UHP_BACK_MAX_LINE || strpbrk(line, "\r\n")) {
 		free(line);
 		return -1;
 	}
@@ -654,7 +654,7 @@ static void ue_free(struct engine *e)
 	free(u);
 }
 
-void engine_uhp_set_log_id(struct engine *e, unsigned id)
+static void ue_set_log_id(struct engine *e, unsigned id)
 {
 	struct ue *u = e->priv;
 
@@ -662,7 +662,7 @@ void engine_uhp_set_log_id(struct engine *e, unsigned id)
 	engine_child_set_log_id(u->child, id);
 }
 
-struct engine *engine_uhp_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->argv || !p->argv[0]) {
 		*cause = xasprintf("engine %s: no command", p->name);
@@ -679,7 +679,7 @@ struct engine *engine_uhp_new(struct event_base *base, const struct engine_profi
 	u->e.priv = u;
 	hive_game_init(&u->mirror, 0);
 	hive_game_init(&u->want, 0);
-	u->child = engine_child_new(base, p->name, ENGINE_UHP_MAX_LINE, 0, &ue_child_ops, u);
+	u->child = engine_child_new(base, p->name, UHP_BACK_MAX_LINE, 0, &ue_child_ops, u);
 	u->kick = event_new(base, -1, 0, ue_kick_cb, u);
 	if (!u->child || !u->kick) {
 		engine_child_free(u->child);
@@ -700,5 +700,6 @@ static const struct engine_ops ue_ops = {
 	.go = ue_go,
 	.stop = ue_stop,
 	.options = ue_options,
+	.set_log_id = ue_set_log_id,
 	.free = ue_free,
 };

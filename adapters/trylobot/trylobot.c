@@ -1,0 +1,21 @@
+/*
+ * trylobot.c: Trylobot's row of the protocol table (bridge/protocol.h).
+ */
+#include "adapters/trylobot/trylobot_back.h"
+#include "adapters/trylobot/trylobot_front.h"
+#include "bridge/protocol.h"
+
+const struct protocol protocol_trylobot = {
+	.name = "trylobot",
+	.engine_prefix = "trylobot:",
+	.kind = "trylobot",
+	.title = "Trylobot",
+	.description = "Trylobot's AI-module API: length-prefixed JSON frames over TCP",
+	.target = PROTOCOL_ADDRESS,
+	.default_port = 51337,         /* Trylobot's own default */
+	.stdio = 0,
+	.engine_help = "a Trylobot AI module",
+	.front = { .session_new = tb_front_session_new,
+		   .session_free = tb_front_session_free, .refusal = tb_front_refusal },
+	.back_new = trylobot_back_new,
+};

@@ -1,0 +1,692 @@
+/*
+ * match.c: `hivebridge match [options] ENGINE_A ENGINE_B`, refereed games between
+ * two engines on one event loop.
+ *
+ * The arbiter model of the UHP remote-play proposal: each player is its own engine
+ * session (struct engine), the canonical game lives here, and a player only ever
+ * gets "search this game" (engine_go). Every move that comes back is checked with
+ * the core before it is played; a bad move, a broken engine, a stall or an empty
+ * clock loses the game for that engine, and a broken engine is replaced (engine_free
+ * + engine_new) before its next game.
+ *
+ * A slot runs one game at a time with its own pair of engines; --concurrency K
+ * runs K slots. A slot is a small state machine driven by engine callbacks (always
+ * delivered from the loop), its clock timer, and a kick event that starts the next
+ * game from the loop rather than from deep inside the previous one.
+ *
+ * Game g (1-based) uses opening (g - 1) / 2 and gives white to ENGINE_A when g is
+ * odd, so each opening is played twice with colours swapped. Results go to the
+ * results file, one JSON line per game, flushed as each game ends; --resume reads
+ * them back, skips the games already there and plays the rest.
+ *
+ * The files: match.c (this: the referee and the game loop), match_setup.c (options,
+ * engines, openings), match_results.c (results file, resume, score), match_viewer.c
+ * (TCP viewers), sprt.c (the statistics).
+ */
+#include <errno.h>
+#include <event2/event.h>
+#include <event2/thread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/log.h"
+#include "bridge/match/match.h"
+#include "bridge/match/match_int.h"
+#include "bridge/proc.h"
+#include "bridge/protocol.h"
+#include "bridge/util.h"
+#include "core/game.h"
+
+/* At shutdown, how long engines get to exit before they are killed. */
+#define MATCH_DRAIN_MS            3000
+/* Folded into the position key when black is to move. */
+#define SIDE_KEY                  0x9e3779b97f4a7c15ULL
+
+static const char match_usage[] =
+	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
+	"  an engine that never starts aborts the match\n"
+	"  --type GAMETYPE        Base, Base+MLP, ... (default Base)\n"
+	"  --games N              games to play (default 2 per opening, else 2)\n"
+	"  --concurrency K        games at once, each with its own engines (default 1)\n"
+	"  --openings FILE        GameStrings, one per line, each played twice\n"
+	"  --depth N | --movetime MS | --clock MS[+INC]   search limits (default movetime 1000)\n"
+	"  --max-plies N          adjudicate a draw after N plies (default 1000)\n"
+	"  --repetition N         adjudicate a draw when a position occurs N times\n"
+	"                         (default 3, 0 = never)\n"
+	"  --results FILE         one JSON line per finished game\n"
+	"  --resume               skip the games already in --results FILE\n"
+	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
+	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
+	"                         (a viewer that sends \"attach N\" follows game N only)\n"
+	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
+	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
+	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
+	"ENGINE:\n";
+
+static void slot_play(struct slot *s);
+static void slot_abandon(struct slot *s);
+static void match_check_done(struct match *m);
+
+static int key_count(const struct slot *s, uint64_t key)
+{
+	int n = 0;
+	for (size_t i = 0; i < s->nkeys; i++)
+		n += s->keys[i] == key;
+	return n;
+}
+
+static uint64_t position_key(const struct hive_board *b)
+{
+	return b->hash ^ (hive_side_to_move(b) ? SIDE_KEY : 0);
+}
+
+static int push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		uint64_t *p = realloc(*a, c * sizeof *p);
+		if (!p)
+			return -1;
+		*a = p;
+		*cap = c;
+	}
+	(*a)[(*n)++] = v;
+	return 0;
+}
+
+/* The canonical GameString of g; the caller frees it. NULL on no memory. */
+char *match_game_string(const struct hive_game *g)
+{
+	size_t n = hive_game_format(g, NULL, 0);
+	char *s = malloc(n + 1);
+	if (s)
+		hive_game_format(g, s, n + 1);
+	return s;
+}
+
+/* --- slots ------------------------------------------------------------------------ */
+
+/* Next game without a result, 0 when there is none. */
+static unsigned match_take_game(struct match *m)
+{
+	while (m->next_game <= m->o.games && m->done[m->next_game])
+		m->next_game++;
+	if (m->next_game > m->o.games)
+		return 0;
+	return m->next_game++;
+}
+
+static void slot_kick(struct slot *s)
+{
+	event_active(s->kick, EV_TIMEOUT, 1);
+}
+
+static void slot_drop_engine(struct slot *s, int p)
+{
+	engine_free(s->eng[p]);
+	s->eng[p] = NULL;
+	s->ready[p] = 0;
+	if (s->starting == p)
+		s->starting = -1;
+	if (s->thinking == p) {
+		s->thinking = -1;
+		evtimer_del(s->flag);
+	}
+}
+
+static void slot_reset(struct slot *s)
+{
+	hive_game_free(&s->game);
+	s->game_no = 0;
+	s->opening = -1;
+	s->nkeys = 0;
+	s->ntimes = 0;
+	s->thinking = -1;
+	evtimer_del(s->flag);
+}
+
+/* A fatal error (out of memory, results file): stop everything. */
+static void match_fail(struct match *m)
+{
+	m->failed = 1;
+	m->stopping = 1;
+	for (unsigned i = 0; i < m->nslots; i++)
+		slot_abandon(&m->slots[i]);
+	match_check_done(m);
+}
+
+/* An engine that never started in this match: no game can be played with it, so
+ * the match ends rather than record a forfeit per game (as cutechess-cli does). */
+static void match_abort(struct match *m, int p, const char *reason)
+{
+	fprintf(stderr, "hivebridge match: engine \"%s\" %s; match aborted\n", m->pl[p].label,
+		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16));
+	match_fail(m);
+}
+
+/* The game is over: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW. */
+static void slot_end(struct slot *s, int state, const char *reason)
+{
+	struct match *m = s->m;
+	double score = results_a_score(state, s->white);
+
+	evtimer_del(s->flag);
+	if (results_write(m, s, state, reason) < 0) {
+		match_fail(m);
+		return;
+	}
+	results_record(&m->rec, score);
+	m->done[s->game_no] = 1;
+	m->played++;
+	m->total++;
+	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
+	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
+	       s->game.len);
+	results_print_score(m);
+	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
+		double llr;
+		if (results_llr(m, &llr))
+			m->verdict = sprt_decide(&m->o.sprt, llr);
+		if (m->verdict != SPRT_CONTINUE) {
+			printf("SPRT: %s accepted after %u games (llr %.3f)\n",
+			       m->verdict == SPRT_ACCEPT_H1 ? "H1" : "H0", m->total, llr);
+			fflush(stdout);
+			m->stopping = 1;
+		}
+	}
+	slot_reset(s);
+	if (m->stopping) {
+		/* Decided: the games still running no longer matter. */
+		for (unsigned i = 0; i < m->nslots; i++)
+			if (&m->slots[i] != s)
+				slot_abandon(&m->slots[i]);
+	}
+	slot_kick(s);
+}
+
+/* The player loses the game for the reason given. */
+static void slot_forfeit(struct slot *s, int p, const char *reason)
+{
+	int white_loses = p == s->white;
+	log_note(0, "match: game %u: %s loses: %s", s->game_no, s->m->pl[p].label, reason);
+	slot_end(s, white_loses ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
+}
+
+/* An engine's failure as the recorded reason. */
+static void failure_reason(const struct engine_result *r, char *buf, size_t len)
+{
+	const char *msg = r->message ? r->message : "no reason given";
+	if (r->status == ENGINE_FAILED) {
+		if (!strncmp(msg, "illegal move", 12))
+			snprintf(buf, len, "%s", msg);
+		else if (!strncmp(msg, "unreadable move", 15))
+			snprintf(buf, len, "illegal move: %s", msg);
+		else if (strstr(msg, "in time") || strstr(msg, "did not stop"))
+			snprintf(buf, len, "time forfeit (engine stalled: %s)", msg);
+		else
+			snprintf(buf, len, "engine crashed: %s", msg);
+	} else if (r->status == ENGINE_INVALID) {
+		snprintf(buf, len, "engine refused a legal move: %s", msg);
+	} else {
+		snprintf(buf, len, "engine error: %s", msg);
+	}
+}
+
+static void on_started(void *arg, const struct engine_result *r)
+{
+	struct slot *s = arg;
+	int p = s->starting;
+	char reason[512];
+
+	s->starting = -1;
+	if (p < 0 || !s->game_no)
+		return;
+	if (r->status != ENGINE_OK) {
+		snprintf(reason, sizeof reason, "engine crashed: did not start: %s",
+			 r->message ? r->message : "no reason given");
+		slot_drop_engine(s, p);
+		if (!s->m->pl[p].started) {
+			match_abort(s->m, p, reason);
+			return;
+		}
+		slot_forfeit(s, p, reason);
+		return;
+	}
+	s->m->pl[p].started = 1;
+	s->ready[p] = 1;
+	snprintf(s->engine_id[p], sizeof s->engine_id[p], "%s", s->eng[p]->id);
+	log_note(0, "match: slot %u: %s is \"%s\"", s->id, s->m->pl[p].label, s->eng[p]->id);
+	slot_kick(s);
+}
+
+/* Creates and starts what the slot's players lack; 1 once both are ready. */
+static int slot_prepare(struct slot *s)
+{
+	struct match *m = s->m;
+
+	for (int p = 0; p < 2; p++) {
+		if (!s->eng[p]) {
+			char *cause = NULL;
+			s->eng[p] = engine_new(m->base, m->pl[p].profile, &cause);
+			if (!s->eng[p]) {
+				fprintf(stderr, "hivebridge match: %s: %s\n", m->pl[p].label,
+					cause ? cause : "cannot create the engine");
+				free(cause);
+				match_fail(m);
+				return 0;
+			}
+			engine_set_log_id(s->eng[p], s->id * 2 + (unsigned)p + 1);
+		}
+		if (!s->ready[p]) {
+			s->starting = p;
+			if (engine_start(s->eng[p], on_started, s) < 0) {
+				s->starting = -1;
+				slot_drop_engine(s, p);
+				if (!m->pl[p].started)
+					match_abort(m, p, "engine crashed: cannot be started");
+				else
+					slot_forfeit(s, p, "engine crashed: cannot be started");
+			}
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Sets up game g: the opening, the clocks, the keys; 0 or -1 (no memory). */
+static int slot_setup(struct slot *s, unsigned g)
+{
+	struct match *m = s->m;
+	char err[256];
+
+	s->game_no = g;
+	s->white = g % 2 == 1 ? PLAYER_A : PLAYER_B;
+	s->opening = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+	hive_game_init(&s->game, m->o.type);
+	if (s->opening >= 0 &&
+	    hive_game_parse(&s->game, m->openings[s->opening], err, sizeof err) != HIVE_OK) {
+		/* Checked at load: only memory can fail here. */
+		fprintf(stderr, "hivebridge match: opening %d: %s\n", s->opening + 1, err);
+		return -1;
+	}
+	s->clock_us[HIVE_WHITE] = s->clock_us[HIVE_BLACK] = (int64_t)m->o.clock_ms * 1000;
+	s->nkeys = s->ntimes = 0;
+	/* Each game starts from a clean slate, as a fresh engine would. */
+	for (int p = 0; p < 2; p++)
+		if (s->ready[p])
+			engine_reset(s->eng[p]);
+	if (push_u64(&s->keys, &s->nkeys, &s->capkeys, position_key(&s->game.board)) < 0)
+		return -1;
+	return 0;
+}
+
+static void slot_next(struct slot *s)
+{
+	struct match *m = s->m;
+
+	if (!s->game_no) {
+		unsigned g = m->stopping ? 0 : match_take_game(m);
+		if (!g) {
+			match_check_done(m);
+			return;
+		}
+		if (slot_setup(s, g) < 0) {
+			slot_reset(s);
+			match_fail(m);
+			return;
+		}
+		printf("Started game %u of %u (%s vs %s)\n", g, m->o.games, m->pl[s->white].label,
+		       m->pl[1 - s->white].label);
+		fflush(stdout);
+		viewer_broadcast(m, s->game_no, &s->game);
+	}
+	if (s->starting >= 0 || s->thinking >= 0)
+		return;
+	if (slot_prepare(s))
+		slot_play(s);
+}
+
+static void slot_kick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	slot_next(arg);
+}
+
+static void on_flag(evutil_socket_t fd, short what, void *arg)
+{
+	struct slot *s = arg;
+	int p = s->thinking;
+
+	if (p < 0)
+		return;
+	/* Its search is abandoned with it: a fresh engine plays the next game. */
+	s->clock_us[hive_side_to_move(&s->game.board)] = 0;
+	if (push_u64(&s->times_ms, &s->ntimes, &s->captimes,
+		     (uint64_t)((elapsed_us(&s->t0) + 500) / 1000)) < 0) {
+		slot_drop_engine(s, p);
+		match_fail(s->m);
+		return;
+	}
+	slot_drop_engine(s, p);
+	slot_forfeit(s, p, "time forfeit");
+}
+
+static void on_move(void *arg, const struct engine_result *r)
+{
+	struct slot *s = arg;
+	struct match *m = s->m;
+	int p = s->thinking;
+	int side = hive_side_to_move(&s->game.board);
+	char reason[512], ms[HIVE_MOVESTR_MAX];
+	struct hive_move legal;
+
+	if (p < 0)
+		return;
+	s->thinking = -1;
+	evtimer_del(s->flag);
+	int64_t used = elapsed_us(&s->t0);
+	if (push_u64(&s->times_ms, &s->ntimes, &s->captimes, (uint64_t)((used + 500) / 1000)) < 0) {
+		match_fail(m);
+		return;
+	}
+	if (m->o.clock_ms) {
+		if (used > s->clock_us[side]) {
+			s->clock_us[side] = 0;
+			if (r->status == ENGINE_FAILED)
+				slot_drop_engine(s, p);
+			slot_forfeit(s, p, "time forfeit");
+			return;
+		}
+		s->clock_us[side] += (int64_t)m->o.inc_ms * 1000 - used;
+	}
+	if (r->status != ENGINE_OK) {
+		failure_reason(r, reason, sizeof reason);
+		if (r->status == ENGINE_FAILED)
+			slot_drop_engine(s, p);
+		slot_forfeit(s, p, reason);
+		return;
+	}
+	/* The referee's own check: nobody's word is taken for a move. */
+	if (!hive_board_find_move(&s->game.board, r->move, &legal)) {
+		if (r->move.piece == HIVE_PASS_PIECE)
+			snprintf(reason, sizeof reason, "illegal move: pass while moves exist");
+		else if (r->move.piece < HIVE_PIECES)
+			snprintf(reason, sizeof reason, "illegal move: %s to cell %u",
+				 hive_piece_name(r->move.piece), (unsigned)r->move.to);
+		else
+			snprintf(reason, sizeof reason, "illegal move: no such piece");
+		slot_drop_engine(s, p);
+		slot_forfeit(s, p, reason);
+		return;
+	}
+	hive_move_format(&s->game.board, legal, ms, sizeof ms);
+	log_note(0, "match: game %u ply %zu: %s plays %s (%lld ms)", s->game_no, s->game.len + 1,
+		 m->pl[p].label, ms, (long long)(used / 1000));
+	if (hive_game_play(&s->game, legal) != HIVE_OK ||
+	    push_u64(&s->keys, &s->nkeys, &s->capkeys, position_key(&s->game.board)) < 0) {
+		match_fail(m);
+		return;
+	}
+	viewer_broadcast(m, s->game_no, &s->game);
+	slot_play(s);
+}
+
+/* Ends the game if the rules or the adjudication say so, else asks for a move. */
+static void slot_play(struct slot *s)
+{
+	struct match *m = s->m;
+	const struct hive_board *b = &s->game.board;
+	char reason[128];
+
+	switch (b->state) {
+	case HIVE_WHITE_WINS:
+		slot_end(s, HIVE_WHITE_WINS, "black queen surrounded");
+		return;
+	case HIVE_BLACK_WINS:
+		slot_end(s, HIVE_BLACK_WINS, "white queen surrounded");
+		return;
+	case HIVE_DRAW:
+		slot_end(s, HIVE_DRAW, "both queens surrounded");
+		return;
+	default:
+		break;
+	}
+	if (m->o.max_plies && s->game.len >= m->o.max_plies) {
+		snprintf(reason, sizeof reason, "adjudicated: %u plies played", m->o.max_plies);
+		slot_end(s, HIVE_DRAW, reason);
+		return;
+	}
+	if (m->o.repetition && s->nkeys &&
+	    key_count(s, s->keys[s->nkeys - 1]) >= (int)m->o.repetition) {
+		snprintf(reason, sizeof reason, "adjudicated: position occurred %u times",
+			 m->o.repetition);
+		slot_end(s, HIVE_DRAW, reason);
+		return;
+	}
+
+	int side = hive_side_to_move(b);
+	int p = side == HIVE_WHITE ? s->white : 1 - s->white;
+	struct engine_limits l;
+	memset(&l, 0, sizeof l);
+	l.depth = m->pl[p].depth ? m->pl[p].depth : m->o.depth;
+	l.movetime_ms = m->o.movetime_ms;
+	if (m->o.clock_ms) {
+		for (int c = 0; c < 2; c++) {
+			l.time_ms[c] = s->clock_us[c] > 0 ? (uint64_t)s->clock_us[c] / 1000 : 1;
+			l.inc_ms[c] = m->o.inc_ms;
+		}
+	}
+	if (!l.depth && !l.movetime_ms && !m->o.clock_ms)
+		l.movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
+
+	s->thinking = p;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	if (m->o.clock_ms) {
+		int64_t us = s->clock_us[side] + 1000;
+		struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
+		evtimer_add(s->flag, &tv);
+	}
+	if (engine_go(s->eng[p], &s->game, &l, NULL, on_move, s) < 0) {
+		s->thinking = -1;
+		evtimer_del(s->flag);
+		slot_drop_engine(s, p);
+		slot_forfeit(s, p, "engine crashed: cannot start a search");
+	}
+}
+
+/* Drops the slot's game without a result (the match is stopping). */
+static void slot_abandon(struct slot *s)
+{
+	if (!s->game_no)
+		return;
+	log_note(0, "match: game %u abandoned", s->game_no);
+	/* An engine busy with a command is freed: no callback fires after that. */
+	if (s->thinking >= 0)
+		slot_drop_engine(s, s->thinking);
+	if (s->starting >= 0)
+		slot_drop_engine(s, s->starting);
+	slot_reset(s);
+}
+
+static void match_check_done(struct match *m)
+{
+	for (unsigned i = 0; i < m->nslots; i++)
+		if (m->slots[i].game_no)
+			return;
+	if (!m->stopping) {
+		/* A game left to play: an idle slot's kick will take it. */
+		unsigned g = m->next_game;
+		while (g <= m->o.games && m->done[g])
+			g++;
+		if (g <= m->o.games)
+			return;
+	}
+	match_exit(m);
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct match *m = arg;
+	log_note(0, "match: signal %d: stopping", (int)sig);
+	fprintf(stderr, "hivebridge match: interrupted\n");
+	m->interrupted = 1;
+	m->stopping = 1;
+	for (unsigned i = 0; i < m->nslots; i++)
+		slot_abandon(&m->slots[i]);
+	event_base_loopexit(m->base, NULL);
+}
+
+static int slots_create(struct match *m)
+{
+	m->nslots = m->o.concurrency < m->o.games ? m->o.concurrency : m->o.games;
+	m->slots = calloc(m->nslots, sizeof *m->slots);
+	if (!m->slots)
+		return -1;
+	for (unsigned i = 0; i < m->nslots; i++) {
+		struct slot *s = &m->slots[i];
+		s->m = m;
+		s->id = i;
+		s->starting = s->thinking = -1;
+		s->opening = -1;
+		hive_game_init(&s->game, m->o.type);
+		s->flag = evtimer_new(m->base, on_flag, s);
+		s->kick = event_new(m->base, -1, 0, slot_kick_cb, s);
+		if (!s->flag || !s->kick)
+			return -1;
+	}
+	return 0;
+}
+
+static void match_free(struct match *m)
+{
+	for (unsigned i = 0; m->slots && i < m->nslots; i++) {
+		struct slot *s = &m->slots[i];
+		engine_free(s->eng[0]);
+		engine_free(s->eng[1]);
+		if (s->flag)
+			event_free(s->flag);
+		if (s->kick)
+			event_free(s->kick);
+		hive_game_free(&s->game);
+		free(s->keys);
+		free(s->times_ms);
+	}
+	free(m->slots);
+	viewer_free_all(m);
+	if (m->sig_int)
+		event_free(m->sig_int);
+	if (m->sig_term)
+		event_free(m->sig_term);
+	if (m->base) {
+		/* Engines still exiting get a moment, then are killed and reaped. */
+		proc_drain(m->base, MATCH_DRAIN_MS);
+		event_base_free(m->base);
+	}
+	if (m->results)
+		fclose(m->results);
+	for (size_t i = 0; i < m->nopenings; i++)
+		free(m->openings[i]);
+	free(m->openings);
+	free(m->done);
+	config_free(&m->conf);
+	log_close();
+}
+
+int match_main(int argc, char **argv)
+{
+	struct match m;
+	char *cause = NULL;
+	int status = 1;
+
+	memset(&m, 0, sizeof m);
+	config_defaults(&m.conf);
+	int prc = match_parse_args(argc, argv, &m.o);
+	if (prc != 0) {
+		if (prc > 0) {
+			fputs(match_usage, stdout);
+			protocol_usage_engines(stdout);
+		} else
+			fputs("Try 'hivebridge match --help'.\n", stderr);
+		config_free(&m.conf);
+		return prc > 0 ? 0 : 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (m.o.config_path && config_load(&m.conf, m.o.config_path, &cause) < 0) {
+		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "cannot load the configuration");
+		free(cause);
+		goto out;
+	}
+	if (m.o.log_path && log_open(m.o.log_path) < 0) {
+		fprintf(stderr, "hivebridge match: log %s: cannot open: %s\n", m.o.log_path, strerror(errno));
+		goto out;
+	}
+	if ((prc = match_players_resolve(&m)) != 0) {
+		status = prc == 2 ? 2 : 1;
+		goto out;
+	}
+	if (m.o.openings_path && match_openings_load(&m) < 0)
+		goto out;
+	if (!m.o.games_set)
+		m.o.games = m.nopenings ? (unsigned)(2 * m.nopenings) : 2;
+	m.done = calloc((size_t)m.o.games + 1, 1);
+	if (!m.done)
+		goto out;
+	m.next_game = 1;
+	if (results_open(&m) < 0)
+		goto out;
+
+	/* The built-in engine hands its results over from a worker thread. */
+	evthread_use_pthreads();
+	m.base = event_base_new();
+	if (!m.base || slots_create(&m) < 0) {
+		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
+		goto out;
+	}
+	if (m.o.viewer && viewer_listen(&m, m.o.viewer) < 0)
+		goto out;
+	m.sig_int = evsignal_new(m.base, SIGINT, on_signal, &m);
+	m.sig_term = evsignal_new(m.base, SIGTERM, on_signal, &m);
+	if (!m.sig_int || !m.sig_term || evsignal_add(m.sig_int, NULL) < 0 ||
+	    evsignal_add(m.sig_term, NULL) < 0) {
+		fprintf(stderr, "hivebridge match: cannot catch signals\n");
+		goto out;
+	}
+
+	/* Without openings, two deterministic engines at fixed depths play the same two
+	 * games over and over: the extra games add nothing. */
+	if (!m.nopenings && m.o.games > 2 && (m.o.depth || (m.pl[0].depth && m.pl[1].depth)))
+		fprintf(stderr, "hivebridge match: warning: no --openings and fixed depths: deterministic "
+			"engines play games 3..%u as copies of games 1 and 2\n", m.o.games);
+	printf("Match %s vs %s: %u games (%u already played), %s, concurrency %u\n",
+	       m.pl[0].label, m.pl[1].label, m.o.games, m.total,
+	       m.nopenings ? "openings from file" : hive_gametype_name(m.o.type), m.nslots);
+	if (m.total)
+		results_print_score(&m);
+	if (m.o.sprt_set && m.total) {
+		double llr;
+		if (results_llr(&m, &llr))
+			m.verdict = sprt_decide(&m.o.sprt, llr);
+		m.stopping = m.verdict != SPRT_CONTINUE;
+	}
+	fflush(stdout);
+	for (unsigned i = 0; i < m.nslots; i++)
+		slot_kick(&m.slots[i]);
+	event_base_dispatch(m.base);
+
+	printf("Match finished: %u games played now, %u of %u with a result%s\n", m.played, m.total,
+	       m.o.games, m.interrupted ? " (interrupted)" : "");
+	results_print_score(&m);
+	if (m.o.sprt_set)
+		printf("SPRT: %s\n", m.verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
+		       m.verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
+	fflush(stdout);
+	status = m.interrupted || m.failed ? 1 : 0;
+out:
+	match_free(&m);
+	return status;
+}

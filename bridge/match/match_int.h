@@ -1,0 +1,161 @@
+/*
+ * match_int.h: what the files of `hivebridge match` share (match.c the referee and
+ * game loop, match_setup.c the options, engines and openings, match_results.c the
+ * results file, resume and score, match_viewer.c the TCP viewers). Not for use
+ * outside bridge/match/.
+ */
+#ifndef BRIDGE_MATCH_INT_H
+#define BRIDGE_MATCH_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "bridge/config.h"
+#include "bridge/match/sprt.h"
+#include "core/game.h"
+
+struct engine;
+struct event;
+struct event_base;
+struct evconnlistener;
+struct bufferevent;
+
+#define MATCH_DEFAULT_MOVETIME_MS 1000
+#define MATCH_MAX_CONCURRENCY     64
+#define MATCH_MAX_GAMES           1000000
+#define MATCH_MAX_DEPTH           64
+/* Two deterministic engines can shuffle forever: a game is adjudicated a draw after
+ * this many plies or this many repetitions unless the options say otherwise. The
+ * ply cap also keeps a game far below the board's 16-bit ply counter. */
+#define MATCH_DEFAULT_MAX_PLIES   1000
+#define MATCH_PLY_CAP             60000
+#define MATCH_DEFAULT_REPETITION  3
+
+enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
+
+struct match_opts {
+	unsigned              type;
+	int                   type_set;
+	unsigned              games;
+	int                   games_set;
+	unsigned              concurrency;
+	const char           *openings_path;
+	int                   depth;
+	uint64_t              movetime_ms;
+	uint64_t              clock_ms;
+	uint64_t              inc_ms;
+	unsigned              max_plies;
+	unsigned              repetition;
+	const char           *results_path;
+	int                   resume;
+	int                   sprt_set;
+	struct sprt_test      sprt;
+	const char           *viewer;
+	const char           *config_path;
+	const char           *log_path;
+	const char           *spec[2];
+};
+
+struct player {
+	const char                  *label;     /* the ENGINE argument */
+	const struct engine_profile *profile;   /* in match.conf */
+	int                          depth;     /* builtin:depth=N, 0 = none */
+	int                          started;   /* it started once in this match */
+};
+
+struct match;
+
+/* One game at a time, with its own two engines. */
+struct slot {
+	struct match     *m;
+	unsigned          id;
+	struct engine    *eng[2];        /* by player; NULL until created */
+	int               ready[2];      /* started */
+	char              engine_id[2][128]; /* their "id" lines, for the results */
+	int               starting;      /* player whose start is outstanding, -1 */
+	int               thinking;      /* player whose go is outstanding, -1 */
+	unsigned          game_no;       /* 0 = idle */
+	int               white;         /* player with white */
+	int               opening;       /* index, -1 = none */
+	struct hive_game  game;
+	int64_t           clock_us[2];   /* by colour, when clocks are on */
+	struct timespec   t0;            /* when the outstanding go was sent */
+	uint64_t         *keys;          /* position keys, one per position so far */
+	size_t            nkeys, capkeys;
+	uint64_t         *times_ms;      /* think time of each engine move */
+	size_t            ntimes, captimes;
+	struct event     *flag;          /* time forfeit */
+	struct event     *kick;          /* next step, from the loop */
+};
+
+struct viewer_client {
+	struct bufferevent   *bev;
+	unsigned              game;          /* attached to this game number, 0 = all */
+	struct viewer_client *next;
+};
+
+struct match {
+	struct match_opts     o;
+	struct config         conf;
+	struct event_base    *base;
+	struct player         pl[2];
+	char                **openings;      /* GameStrings, owned */
+	size_t                nopenings;
+	unsigned char        *done;          /* done[g]: game g has a result */
+	unsigned              next_game;
+	unsigned              played;        /* games finished in this run */
+	unsigned              total;         /* games with a result (resumed included) */
+	struct sprt_counts    rec;           /* from ENGINE_A's view */
+	FILE                 *results;
+	struct slot          *slots;
+	unsigned              nslots;
+	int                   stopping;      /* start no new game */
+	int                   interrupted;
+	int                   failed;        /* a fatal error stopped the match */
+	int                   finishing;     /* the loop ends once viewers have their data */
+	enum sprt_verdict     verdict;
+	struct event         *sig_int, *sig_term;
+	struct evconnlistener *listener;
+	struct viewer_client *viewers;
+};
+
+/* match.c: the canonical GameString of g; the caller frees it. NULL on no memory. */
+char *match_game_string(const struct hive_game *g);
+
+/* match_setup.c */
+/* The command line into o: 0, 1 for --help, -1 after saying what is wrong. */
+int  match_parse_args(int argc, char **argv, struct match_opts *o);
+/* ENGINE_A and ENGINE_B to profiles of m->conf: 0, 2 for a bad ENGINE, -1 for one
+ * that cannot work. */
+int  match_players_resolve(struct match *m);
+/* --openings into m->openings (owned by m); -1 after saying what is wrong. */
+int  match_openings_load(struct match *m);
+
+/* match_results.c */
+/* "1-0", "0-1" or "1/2-1/2" for a finished game's state. */
+const char *results_text(int state);
+/* ENGINE_A's score of a finished game (state HIVE_WHITE_WINS, ...). */
+double results_a_score(int state, int white);
+/* One more game of ENGINE_A's score into rec. */
+void results_record(struct sprt_counts *rec, double score);
+/* Opens --results (reading an earlier run's first with --resume); -1 after saying why. */
+int  results_open(struct match *m);
+/* Writes the game's JSON line and flushes it; -1 if the file cannot take it. */
+int  results_write(struct match *m, const struct slot *s, int state, const char *reason);
+/* The match's LLR and the model's name, NULL if none is defined yet (*llr = 0). */
+const char *results_llr(const struct match *m, double *llr);
+/* The score line, the Elo line and the SPRT line on stdout. */
+void results_print_score(const struct match *m);
+
+/* match_viewer.c */
+/* Listens for viewers on --viewer ADDR:PORT; -1 after saying why. */
+int  viewer_listen(struct match *m, const char *spec);
+/* Every viewer attached to game (or to all) gets its GameString. */
+void viewer_broadcast(struct match *m, unsigned game, const struct hive_game *g);
+/* Ends the loop once every viewer has its last lines (or after a bound). */
+void match_exit(struct match *m);
+/* Drops every viewer and the listener at once. */
+void viewer_free_all(struct match *m);
+
+#endif

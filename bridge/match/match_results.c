@@ -1,0 +1,205 @@
+/*
+ * match_results.c: the results of `hivebridge match`: one JSON line per finished
+ * game, flushed as it ends; --resume reads an earlier run's lines back; the score,
+ * Elo and SPRT lines printed as the match goes.
+ */
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "bridge/match/match_int.h"
+
+const char *results_text(int state)
+{
+	switch (state) {
+	case HIVE_WHITE_WINS: return "1-0";
+	case HIVE_BLACK_WINS: return "0-1";
+	default: return "1/2-1/2";
+	}
+}
+
+/* ENGINE_A's score of a finished game. */
+double results_a_score(int state, int white)
+{
+	if (state == HIVE_DRAW)
+		return 0.5;
+	int winner_white = state == HIVE_WHITE_WINS;
+	return winner_white == (white == PLAYER_A) ? 1.0 : 0.0;
+}
+
+void results_record(struct sprt_counts *rec, double score)
+{
+	if (score > 0.75)
+		rec->wins++;
+	else if (score < 0.25)
+		rec->losses++;
+	else
+		rec->draws++;
+}
+
+/* Writes the game's JSON line and flushes it; -1 if the file cannot take it. */
+int results_write(struct match *m, const struct slot *s, int state, const char *reason)
+{
+	if (!m->results)
+		return 0;
+	cJSON *o = cJSON_CreateObject();
+	char *gs = match_game_string(&s->game);
+	char *line = NULL;
+	int rc = -1;
+
+	if (!o || !gs)
+		goto out;
+	cJSON_AddNumberToObject(o, "game", s->game_no);
+	cJSON_AddStringToObject(o, "white", m->pl[s->white].label);
+	cJSON_AddStringToObject(o, "black", m->pl[1 - s->white].label);
+	cJSON_AddStringToObject(o, "engine_a", s->white == PLAYER_A ? "white" : "black");
+	if (s->engine_id[s->white][0])
+		cJSON_AddStringToObject(o, "white_id", s->engine_id[s->white]);
+	if (s->engine_id[1 - s->white][0])
+		cJSON_AddStringToObject(o, "black_id", s->engine_id[1 - s->white]);
+	if (s->opening >= 0)
+		cJSON_AddStringToObject(o, "opening", m->openings[s->opening]);
+	cJSON_AddStringToObject(o, "gamestring", gs);
+	cJSON_AddStringToObject(o, "result", results_text(state));
+	cJSON_AddStringToObject(o, "reason", reason);
+	cJSON_AddNumberToObject(o, "plies", (double)s->game.len);
+	cJSON_AddNumberToObject(o, "a_score", results_a_score(state, s->white));
+	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
+	for (size_t i = 0; t && i < s->ntimes; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)s->times_ms[i]));
+	line = cJSON_PrintUnformatted(o);
+	if (!line)
+		goto out;
+	if (fprintf(m->results, "%s\n", line) < 0 || fflush(m->results) != 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0)
+		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
+			strerror(errno));
+	cJSON_free(line);
+	free(gs);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* Reads an earlier run's results: marks their games done and counts them. A last
+ * line cut short by a kill is cut off the file; any other bad line is an error. */
+static int results_resume(struct match *m, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long good_end = 0;
+	int lineno = 0, rc = 0;
+
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		int complete = n > 0 && line[n - 1] == '\n';
+		cJSON *o = cJSON_Parse(line);
+		cJSON *g = o ? cJSON_GetObjectItemCaseSensitive(o, "game") : NULL;
+		cJSON *sc = o ? cJSON_GetObjectItemCaseSensitive(o, "a_score") : NULL;
+		if (!complete) {
+			cJSON_Delete(o);
+			break;               /* the interrupted write: cut off below */
+		}
+		if (!cJSON_IsNumber(g) || !cJSON_IsNumber(sc) || g->valuedouble < 1 ||
+		    g->valuedouble > MATCH_MAX_GAMES) {
+			cJSON_Delete(o);
+			fprintf(stderr, "hivebridge match: %s line %d is not a result\n",
+				m->o.results_path, lineno);
+			rc = -1;
+			break;
+		}
+		unsigned game = (unsigned)g->valuedouble;
+		if (game <= m->o.games && !m->done[game]) {
+			m->done[game] = 1;
+			m->total++;
+			results_record(&m->rec, sc->valuedouble);
+		}
+		cJSON_Delete(o);
+		good_end = ftell(f);
+	}
+	free(line);
+	if (rc == 0 && ftruncate(fileno(f), good_end) < 0) {
+		fprintf(stderr, "hivebridge match: cannot truncate %s: %s\n", m->o.results_path,
+			strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+int results_open(struct match *m)
+{
+	if (!m->o.results_path)
+		return 0;
+	if (m->o.resume) {
+		m->results = fopen(m->o.results_path, "a+");
+		if (m->results) {
+			rewind(m->results);
+			if (results_resume(m, m->results) < 0)
+				return -1;
+			fseek(m->results, 0, SEEK_END);
+		}
+	} else {
+		m->results = fopen(m->o.results_path, "w");
+	}
+	if (!m->results) {
+		fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The match's LLR: the BayesElo model (cutechess) once the record has a win, a loss
+ * and a draw; until then the GSPRT logistic model, which needs none of them, so a
+ * one-sided match can still be decided. Returns the model's name, NULL if neither
+ * is defined yet (*llr = 0). */
+const char *results_llr(const struct match *m, double *llr)
+{
+	if (sprt_llr(&m->rec, &m->o.sprt, llr) == 0)
+		return "BayesElo";
+	if (sprt_llr_logistic(&m->rec, &m->o.sprt, llr) == 0)
+		return "logistic";
+	return NULL;
+}
+
+void results_print_score(const struct match *m)
+{
+	const struct sprt_counts *c = &m->rec;
+	unsigned n = c->wins + c->losses + c->draws;
+	double score = 0, elo, margin;
+
+	sprt_score(c, &score);
+	printf("Score of %s vs %s: %u - %u - %u  [%.3f] %u\n", m->pl[0].label, m->pl[1].label,
+	       c->wins, c->losses, c->draws, score, n);
+	if (sprt_elo(c, &elo, &margin) == 0) {
+		char e[64];
+		elo += 0.0;      /* no "-0.0" */
+		if (isfinite(elo) && isfinite(margin))
+			snprintf(e, sizeof e, "%+.1f +/- %.1f", elo, margin);
+		else if (isfinite(elo))
+			snprintf(e, sizeof e, "%+.1f +/- inf", elo);
+		else
+			snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
+		/* The likelihood of superiority: P(A stronger), from wins and losses. */
+		double wl = (double)c->wins + c->losses;
+		double los = wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5;
+		printf("Elo difference: %s, LOS: %.1f %%, DrawRatio: %.1f %%\n", e, 100 * los,
+		       n ? 100.0 * c->draws / n : 0.0);
+	}
+	if (m->o.sprt_set) {
+		double llr, lo, hi;
+		const char *model = results_llr(m, &llr);
+		sprt_bounds(&m->o.sprt, &lo, &hi);
+		printf("SPRT: llr %.3f (%.3f, %.3f) elo0 %g elo1 %g, %s model\n", llr + 0.0, lo, hi,
+		       m->o.sprt.elo0, m->o.sprt.elo1, model ? model : "no");
+	}
+	fflush(stdout);
+}

@@ -1,0 +1,256 @@
+/*
+ * match_setup.c: what `hivebridge match` needs before the first game: its options,
+ * the two engines (the one ENGINE syntax, checked before the match starts) and the
+ * openings file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "bridge/config.h"
+#include "bridge/match/match_int.h"
+#include "bridge/util.h"
+#include "core/game.h"
+
+/* "MS" or "MS+INC". */
+static int parse_clock(const char *s, uint64_t *ms, uint64_t *inc)
+{
+	char buf[64];
+	unsigned long long a, b = 0;
+	const char *plus = strchr(s, '+');
+	size_t n = plus ? (size_t)(plus - s) : strlen(s);
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	if (parse_uint(buf, 1, 86400000ULL * 7, &a) < 0)
+		return -1;
+	if (plus && parse_uint(plus + 1, 0, 86400000ULL, &b) < 0)
+		return -1;
+	*ms = a;
+	*inc = b;
+	return 0;
+}
+
+int match_parse_args(int argc, char **argv, struct match_opts *o)
+{
+	int nspec = 0;
+	memset(o, 0, sizeof *o);
+	o->concurrency = 1;
+	o->max_plies = MATCH_DEFAULT_MAX_PLIES;
+	o->repetition = MATCH_DEFAULT_REPETITION;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long long v;
+		char err[160];
+
+		if (a[0] != '-' || a[1] == 0) {
+			if (nspec == 2) {
+				fprintf(stderr, "hivebridge match: unexpected argument %s\n", a);
+				return -1;
+			}
+			o->spec[nspec++] = a;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return 1;
+		if (!strcmp(a, "--resume")) {
+			o->resume = 1;
+			continue;
+		}
+		/* Every other option takes a value: "--opt value" or "--opt=value". */
+		const char *eq = strchr(a, '=');
+		char name[32];
+		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+		if (nlen >= sizeof name) {
+			fprintf(stderr, "hivebridge match: unknown option %s\n", a);
+			return -1;
+		}
+		memcpy(name, a, nlen);
+		name[nlen] = 0;
+		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!val) {
+			fprintf(stderr, "hivebridge match: %s needs a value\n", name);
+			return -1;
+		}
+		if (!strcmp(name, "--type")) {
+			if (hive_gametype_parse(val, &o->type) != 0) {
+				fprintf(stderr, "hivebridge match: unknown game type %s\n", val);
+				return -1;
+			}
+			o->type_set = 1;
+		} else if (!strcmp(name, "--games")) {
+			if (parse_uint(val, 1, MATCH_MAX_GAMES, &v) < 0)
+				goto bad;
+			o->games = (unsigned)v;
+			o->games_set = 1;
+		} else if (!strcmp(name, "--concurrency")) {
+			if (parse_uint(val, 1, MATCH_MAX_CONCURRENCY, &v) < 0)
+				goto bad;
+			o->concurrency = (unsigned)v;
+		} else if (!strcmp(name, "--openings")) {
+			o->openings_path = val;
+		} else if (!strcmp(name, "--depth")) {
+			if (parse_uint(val, 1, MATCH_MAX_DEPTH, &v) < 0)
+				goto bad;
+			o->depth = (int)v;
+		} else if (!strcmp(name, "--movetime")) {
+			if (parse_uint(val, 1, 86400000ULL, &v) < 0)
+				goto bad;
+			o->movetime_ms = v;
+		} else if (!strcmp(name, "--clock")) {
+			if (parse_clock(val, &o->clock_ms, &o->inc_ms) < 0)
+				goto bad;
+		} else if (!strcmp(name, "--max-plies")) {
+			if (parse_uint(val, 1, MATCH_PLY_CAP, &v) < 0)
+				goto bad;
+			o->max_plies = (unsigned)v;
+		} else if (!strcmp(name, "--repetition")) {
+			if (parse_uint(val, 0, 1000, &v) < 0 || v == 1)
+				goto bad;
+			o->repetition = (unsigned)v;
+		} else if (!strcmp(name, "--results")) {
+			o->results_path = val;
+		} else if (!strcmp(name, "--sprt")) {
+			if (sprt_parse(val, &o->sprt, err, sizeof err) < 0) {
+				fprintf(stderr, "hivebridge match: %s\n", err);
+				return -1;
+			}
+			o->sprt_set = 1;
+		} else if (!strcmp(name, "--viewer")) {
+			o->viewer = val;
+		} else if (!strcmp(name, "--config")) {
+			o->config_path = val;
+		} else if (!strcmp(name, "--log")) {
+			o->log_path = val;
+		} else {
+			fprintf(stderr, "hivebridge match: unknown option %s\n", name);
+			return -1;
+		}
+		continue;
+bad:
+		fprintf(stderr, "hivebridge match: bad value for %s: %s\n", name, val);
+		return -1;
+	}
+	if (nspec != 2) {
+		fprintf(stderr, "hivebridge match: two engines needed\n");
+		return -1;
+	}
+	if (!!o->depth + !!o->movetime_ms + !!o->clock_ms > 1) {
+		fprintf(stderr, "hivebridge match: --depth, --movetime and --clock exclude each other\n");
+		return -1;
+	}
+	if (o->resume && !o->results_path) {
+		fprintf(stderr, "hivebridge match: --resume needs --results FILE\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Resolves ENGINE_A and ENGINE_B to profiles of m->conf: 0, 2 for a bad ENGINE,
+ * -1 for one that cannot work. */
+int match_players_resolve(struct match *m)
+{
+	char *names[2] = { NULL, NULL };
+	int rc = -1;
+
+	for (int p = 0; p < 2; p++) {
+		const char *spec = m->o.spec[p];
+		char *cause = NULL;
+		m->pl[p].label = spec;
+		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth, &cause);
+		if (!pr) {
+			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", spec, cause ? cause : "bad engine");
+			free(cause);
+			rc = 2;
+			goto out;
+		}
+		names[p] = strdup(pr->name);
+		if (!names[p])
+			goto out;
+	}
+	/* Only now: adding a profile may move the others. */
+	for (int p = 0; p < 2; p++) {
+		char *cause = NULL;
+		m->pl[p].profile = config_profile(&m->conf, names[p]);
+		if (!m->pl[p].profile) {
+			fprintf(stderr, "hivebridge match: no engine profile \"%s\"\n", names[p]);
+			goto out;
+		}
+		/* A command that is not there, or a host that does not resolve, ends the
+		 * match before it starts (and no name is resolved inside the loop). */
+		if (config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
+			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", m->pl[p].label,
+				cause ? cause : "cannot work");
+			free(cause);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(names[0]);
+	free(names[1]);
+	return rc;
+}
+
+/* Reads the openings: one GameString per line; blank lines and '#' comments skipped. */
+int match_openings_load(struct match *m)
+{
+	FILE *f = fopen(m->o.openings_path, "r");
+	char *line = NULL, err[256];
+	size_t cap = 0, capo = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "hivebridge match: %s: %s\n", m->o.openings_path, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+			line[--n] = 0;
+		char *s = line + strspn(line, " \t");
+		if (!*s || *s == '#')
+			continue;
+		struct hive_game g;
+		hive_game_init(&g, 0);
+		if (hive_game_parse(&g, s, err, sizeof err) != HIVE_OK) {
+			fprintf(stderr, "hivebridge match: %s line %d: %s\n", m->o.openings_path, lineno, err);
+			rc = -1;
+		} else if (hive_game_over(&g.board)) {
+			fprintf(stderr, "hivebridge match: %s line %d: the game is over\n",
+				m->o.openings_path, lineno);
+			rc = -1;
+		} else if (m->o.type_set && g.type != m->o.type) {
+			fprintf(stderr, "hivebridge match: %s line %d: %s, not --type %s\n",
+				m->o.openings_path, lineno, hive_gametype_name(g.type),
+				hive_gametype_name(m->o.type));
+			rc = -1;
+		} else {
+			if (m->nopenings == capo) {
+				capo = capo ? capo * 2 : 16;
+				char **o = realloc(m->openings, capo * sizeof *o);
+				if (!o)
+					rc = -1;
+				else
+					m->openings = o;
+			}
+			if (rc == 0 && !(m->openings[m->nopenings] = strdup(s)))
+				rc = -1;
+			if (rc == 0)
+				m->nopenings++;
+		}
+		hive_game_free(&g);
+	}
+	free(line);
+	fclose(f);
+	if (rc == 0 && m->nopenings == 0) {
+		fprintf(stderr, "hivebridge match: %s has no opening\n", m->o.openings_path);
+		rc = -1;
+	}
+	return rc;
+}

@@ -1,0 +1,69 @@
+/*
+ * protocol.h: the one table of protocols. A protocol is one row (a const struct
+ * protocol defined in its own folder, adapters/<name>/<name>.c) listed in protocol.c,
+ * the only file of the runtime that names protocols. The daemon's listeners, the
+ * stdio commands, the ENGINE syntax, the configuration's kind and protocol keys,
+ * check and match all look protocols up here. "builtin" is no protocol: it is the
+ * runtime's own back end (bridge/engine_builtin.c).
+ */
+#ifndef BRIDGE_PROTOCOL_H
+#define BRIDGE_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "bridge/front.h"
+
+struct checker;
+struct engine;
+struct engine_profile;
+struct event_base;
+
+/* How an engine that speaks the protocol is reached: what follows the ENGINE prefix
+ * and which profile keys it needs. */
+enum protocol_target {
+	PROTOCOL_COMMAND,          /* a program to run: "CMD ARGS", keys command and workdir */
+	PROTOCOL_ADDRESS,          /* a server to connect to: "HOST:PORT", keys host and port */
+};
+
+struct protocol {
+	const char *name;          /* listener "protocol =", and `hivebridge NAME` if stdio */
+	const char *engine_prefix; /* ENGINE "PREFIX..." names an engine of this protocol */
+	const char *kind;          /* [engine] "kind =" of such an engine */
+	const char *title;         /* how help texts name it: "UHP" */
+	const char *description;   /* one line, for docs and help */
+	enum protocol_target target;
+	uint16_t    default_port;  /* the embedded default listener's port, 0 = none */
+	int         stdio;         /* `hivebridge NAME` serves it on stdin/stdout */
+	const char *engine_help;   /* the ENGINE form's line in help: "an external UHP engine" */
+	/* The front end (the bridge serving the protocol to a client); its session_new
+	 * NULL if there is none. */
+	struct front front;
+	/* The back end (the bridge driving an engine that speaks it), NULL if none: an
+	 * engine for profile p, owned by the caller (engine_free), who keeps p alive as
+	 * long. NULL with *cause (caller frees) on failure. */
+	struct engine *(*back_new)(struct event_base *base, const struct engine_profile *p,
+				   char **cause);
+	/* Its conformance suite for `hivebridge check`, NULL if none. */
+	void (*check_suite)(struct checker *ck);
+};
+
+/* Every protocol in table order, then NULL: for (i = 0; (p = protocol_at(i)); i++). */
+const struct protocol *protocol_at(size_t i);
+/* The protocol of a listener's "protocol =" (and of `hivebridge NAME`), or NULL. */
+const struct protocol *protocol_find(const char *name);
+/* The protocol of an engine profile's kind, or NULL ("builtin" included). */
+const struct protocol *protocol_by_kind(const char *kind);
+/* The protocol whose prefix starts ENGINE spec ("uhp:CMD ARGS"), with *rest after the
+ * prefix; NULL if none does. */
+const struct protocol *protocol_for_engine(const char *spec, const char **rest);
+/* What a bare ENGINE command speaks, and the protocol of a [listen] section or an
+ * [engine] section that names none. */
+const struct protocol *protocol_default(void);
+/* The names of the protocols with a front end (backs = 0) or with a back end
+ * (backs = 1), ", "-separated into buf (truncated to len). Returns buf. */
+char *protocol_names(char *buf, size_t len, int backs);
+/* The ENGINE forms of every command's help, one line each, indented by two spaces. */
+void protocol_usage_engines(FILE *f);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * test_protocol.c: the protocol table (bridge/protocol.c): every row complete and
+ * unambiguous, and the lookups the daemon, the ENGINE syntax and the configuration
+ * make through it.
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bridge/config.h"
+#include "bridge/protocol.h"
+
+static void test_rows(void)
+{
+	const struct protocol *p, *q;
+	size_t n = 0;
+
+	for (size_t i = 0; (p = protocol_at(i)) != NULL; i++, n++) {
+		CU_ASSERT(p->name && *p->name && p->kind && *p->kind && p->title && p->description);
+		size_t pl = p->engine_prefix ? strlen(p->engine_prefix) : 0;
+		CU_ASSERT(pl > 1 && p->engine_prefix[pl - 1] == ':');
+		CU_ASSERT(p->back_new || p->front.session_new);
+		if (p->back_new)
+			CU_ASSERT(p->engine_help != NULL);
+		if (p->front.session_new)
+			CU_ASSERT(p->front.session_free && p->front.refusal);
+		CU_ASSERT(!p->stdio || p->front.session_new);
+		CU_ASSERT(protocol_find(p->name) == p);
+		CU_ASSERT(protocol_by_kind(p->kind) == p);
+		/* No row's name, kind or prefix is another's, nor the runtime's "builtin". */
+		CU_ASSERT(strcmp(p->kind, "builtin") && strcmp(p->name, "builtin"));
+		for (size_t j = 0; j < i; j++) {
+			q = protocol_at(j);
+			CU_ASSERT(strcmp(p->name, q->name) && strcmp(p->kind, q->kind));
+			CU_ASSERT(strncmp(p->engine_prefix, q->engine_prefix, pl) &&
+				  strncmp(q->engine_prefix, p->engine_prefix, strlen(q->engine_prefix)));
+			CU_ASSERT(!p->default_port || p->default_port != q->default_port);
+		}
+	}
+	CU_ASSERT(n >= 3);
+	CU_ASSERT(protocol_at(n) == NULL);
+	p = protocol_default();
+	CU_ASSERT(p == protocol_at(0) && p->back_new && p->front.session_new);
+	CU_ASSERT(protocol_find("nope") == NULL && protocol_by_kind("builtin") == NULL);
+}
+
+/* A refused client gets the whole answer in its protocol, or nothing if it does not fit. */
+static void test_refusals(void)
+{
+	const struct protocol *p;
+	char buf[256];
+
+	for (size_t i = 0; (p = protocol_at(i)) != NULL; i++) {
+		if (!p->front.refusal)
+			continue;
+		size_t len = p->front.refusal(buf, sizeof buf, "Too many sessions.");
+		CU_ASSERT(len > 0 && len < sizeof buf && strlen(buf) == len);
+		CU_ASSERT(strstr(buf, "Too many sessions.") != NULL);
+		CU_ASSERT(p->front.refusal(buf, 4, "Too many sessions.") == 0);
+	}
+	p = protocol_find("uhp");
+	CU_ASSERT(p && p->front.refusal(buf, sizeof buf, "No.") == strlen("err No.\nok\n") &&
+		  !strcmp(buf, "err No.\nok\n"));
+}
+
+static void test_engine_prefix(void)
+{
+	const char *rest = NULL;
+	const struct protocol *p;
+
+	p = protocol_for_engine("uhp:/opt/e --x a:b", &rest);
+	CU_ASSERT(p && !strcmp(p->name, "uhp") && !strcmp(rest, "/opt/e --x a:b"));
+	p = protocol_for_engine("hub:./scan hub", &rest);
+	CU_ASSERT(p && !strcmp(p->name, "hub") && !strcmp(rest, "./scan hub"));
+	p = protocol_for_engine("trylobot:127.0.0.1:51337", &rest);
+	CU_ASSERT(p && p->target == PROTOCOL_ADDRESS && !strcmp(rest, "127.0.0.1:51337"));
+	CU_ASSERT(protocol_for_engine("/opt/e --x a:b", &rest) == NULL);
+	CU_ASSERT(protocol_for_engine("uhp", &rest) == NULL);
+	CU_ASSERT(protocol_for_engine("builtin:depth=3", &rest) == NULL);
+}
+
+static void test_names(void)
+{
+	char buf[256], small[6];
+
+	CU_ASSERT_STRING_EQUAL(protocol_names(buf, sizeof buf, 1), "uhp, hub, trylobot");
+	CU_ASSERT_STRING_EQUAL(protocol_names(buf, sizeof buf, 0), "uhp, hub, trylobot");
+	CU_ASSERT_STRING_EQUAL(protocol_names(small, sizeof small, 1), "uhp");
+}
+
+/* The embedded listeners come from the table: one per protocol with a front end
+ * and a default port, in table order. */
+static void test_default_listeners(void)
+{
+	struct config c;
+	const struct protocol *p;
+	size_t k = 0;
+
+	config_defaults(&c);
+	for (size_t i = 0; (p = protocol_at(i)) != NULL; i++) {
+		if (!p->front.session_new || !p->default_port)
+			continue;
+		CU_ASSERT_FATAL(k < c.nlisteners);
+		CU_ASSERT_STRING_EQUAL(c.listeners[k].protocol, p->name);
+		CU_ASSERT_EQUAL(c.listeners[k].port, p->default_port);
+		k++;
+	}
+	CU_ASSERT_EQUAL(k, c.nlisteners);
+	CU_ASSERT_EQUAL(c.listeners[0].port, 5000);
+	config_free(&c);
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
+	if (!s ||
+	    !CU_add_test(s, "every row complete and unambiguous", test_rows) ||
+	    !CU_add_test(s, "refusals", test_refusals) ||
+	    !CU_add_test(s, "ENGINE prefixes", test_engine_prefix) ||
+	    !CU_add_test(s, "names for messages", test_names) ||
+	    !CU_add_test(s, "default listeners", test_default_listeners)) {
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
