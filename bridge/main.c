@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bridge/check.h"
+#include "bridge/check/check.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/front.h"
