@@ -201,11 +201,8 @@ void uhp_group_movegen_realgames(struct checker *ck)
 	char why[300];
 	size_t idx = 0;
 
-	if (check_data_read(ck, "mzinga/Board_ValidMovesFromRealGamesTest.csv", &lines, why, sizeof why) < 0) {
-		struct result *r = check_push(ck, 1, xstrdup("movegen.realgames"));
-		check_fail(r, "%s", why);
+	if (check_data_lines(ck, "mzinga/Board_ValidMovesFromRealGamesTest.csv", "movegen.realgames", &lines) < 0)
 		return;
-	}
 	for (size_t i = 0; i < lines.n; i++) {
 		char *s = lines.v[i];
 		struct hive_game g;
@@ -253,11 +250,8 @@ void uhp_group_movegen_nokamute(struct checker *ck)
 	char why[300];
 	const char *title = "case";
 
-	if (check_data_read(ck, "nokamute/uhp_tests.txt", &lines, why, sizeof why) < 0) {
-		struct result *r = check_push(ck, 1, xstrdup("movegen.nokamute"));
-		check_fail(r, "%s", why);
+	if (check_data_lines(ck, "nokamute/uhp_tests.txt", "movegen.nokamute", &lines) < 0)
 		return;
-	}
 	for (size_t i = 0; i < lines.n; i++) {
 		const char *s = lines.v[i];
 		char type[32];
@@ -574,11 +568,8 @@ void uhp_group_rejections_byrule(struct checker *ck)
 	const char *rule = "a rule";
 	size_t idx = 0;
 
-	if (check_data_read(ck, "mzinga/Board_InvalidMovesByRuleTest.csv", &lines, why, sizeof why) < 0) {
-		struct result *r = check_push(ck, 1, xstrdup("rejections.byrule"));
-		check_fail(r, "%s", why);
+	if (check_data_lines(ck, "mzinga/Board_InvalidMovesByRuleTest.csv", "rejections.byrule", &lines) < 0)
 		return;
-	}
 	for (size_t i = 0; i < lines.n; i++) {
 		char *s = lines.v[i], *tab;
 		struct hive_game g;

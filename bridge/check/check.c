@@ -277,7 +277,7 @@ unsigned check_random_type(struct checker *ck)
 }
 
 /* The reference data file's lines, without BOM, CR or LF. */
-int check_data_read(const struct checker *ck, const char *rel, struct strlist *lines, char *why, size_t len)
+static int data_read(const struct checker *ck, const char *rel, struct strlist *lines, char *why, size_t len)
 {
 	char *path = xasprintf("%s/%s", ck->data, rel);
 	FILE *f = fopen(path, "r");
@@ -404,4 +404,14 @@ int check_run(struct checker *ck)
 	ck->deadline = NULL;
 	ck->base = NULL;
 	return 0;
+}
+
+int check_data_lines(struct checker *ck, const char *rel, const char *name, struct strlist *lines)
+{
+	char why[300];
+
+	if (data_read(ck, rel, lines, why, sizeof why) == 0)
+		return 0;
+	check_fail(check_push(ck, 1, xstrdup(name)), "%s", why);
+	return -1;
 }

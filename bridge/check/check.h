@@ -164,9 +164,9 @@ void  check_random_game(struct checker *ck, struct hive_game *g, unsigned type, 
 unsigned check_random_type(struct checker *ck);
 /* The capability line: the expansions it names into ck; unknown flags listed. */
 void  check_caps_parse(struct checker *ck, const char *line, struct sbuf *unknown);
-/* The reference data file's lines (rel to --data), without BOM, CR or LF. */
-int   check_data_read(const struct checker *ck, const char *rel, struct strlist *lines,
-		      char *why, size_t len);
+/* The reference data file's lines (rel to --data), without BOM, CR or LF; -1
+ * when it cannot be read, after recording a failed required check name. */
+int   check_data_lines(struct checker *ck, const char *rel, const char *name, struct strlist *lines);
 
 /* --- the reports (report.c) --- */
 
