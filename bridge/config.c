@@ -36,28 +36,6 @@ struct config_parse {
 	int            cause_line;
 };
 
-static char *xstrdup(const char *s)
-{
-	if (!s)
-		return NULL;
-	char *d = strdup(s);
-	if (!d) {
-		perror("strdup");
-		abort();
-	}
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n, size_t size)
-{
-	void *q = reallocarray(p, n, size);
-	if (!q) {
-		perror("reallocarray");
-		abort();
-	}
-	return q;
-}
-
 static void argv_free(char **argv)
 {
 	if (!argv)
@@ -73,8 +51,8 @@ static void argv_free(char **argv)
 static char **command_split(const char *s, char **cause)
 {
 	size_t n = 0, cap = 4;
-	char **argv = xrealloc(NULL, cap, sizeof *argv);
-	char *word = xrealloc(NULL, strlen(s) + 1, 1);
+	char **argv = xreallocarray(NULL, cap, sizeof *argv);
+	char *word = xreallocarray(NULL, strlen(s) + 1, 1);
 
 	for (;;) {
 		while (*s == ' ' || *s == '\t')
@@ -111,7 +89,7 @@ static char **command_split(const char *s, char **cause)
 		word[len] = 0;
 		if (n + 2 > cap) {
 			cap *= 2;
-			argv = xrealloc(argv, cap, sizeof *argv);
+			argv = xreallocarray(argv, cap, sizeof *argv);
 		}
 		argv[n++] = xstrdup(word);
 	}
@@ -153,7 +131,7 @@ static void profile_clear(struct engine_profile *p)
 
 static struct engine_profile *profile_add(struct config *c, const char *name, const char *kind)
 {
-	c->profiles = xrealloc(c->profiles, c->nprofiles + 1, sizeof *c->profiles);
+	c->profiles = xreallocarray(c->profiles, c->nprofiles + 1, sizeof *c->profiles);
 	struct engine_profile *p = &c->profiles[c->nprofiles++];
 	profile_init(p, name, kind);
 	return p;
@@ -177,7 +155,7 @@ static void listener_clear(struct listener_conf *l)
 
 static struct listener_conf *listener_add(struct config *c, const char *name)
 {
-	c->listeners = xrealloc(c->listeners, c->nlisteners + 1, sizeof *c->listeners);
+	c->listeners = xreallocarray(c->listeners, c->nlisteners + 1, sizeof *c->listeners);
 	struct listener_conf *l = &c->listeners[c->nlisteners++];
 	memset(l, 0, sizeof *l);
 	l->name = xstrdup(name);

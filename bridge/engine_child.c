@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <event2/buffer.h>
@@ -71,6 +72,18 @@ void engine_child_fail(struct engine_child *c, const char *fmt, ...)
 	free(why);
 }
 
+/* A line over the limit: shown to an overflow op, then the child fails. */
+static void ec_overflow(struct engine_child *c, struct evbuffer *in)
+{
+	if (c->ops->overflow) {
+		size_t len = evbuffer_get_length(in);
+		const char *head = (const char *)evbuffer_pullup(in, (ev_ssize_t)len);
+		if (head)
+			c->ops->overflow(c->arg, head, len);
+	}
+	engine_child_fail(c, "line longer than %zu bytes", c->max_line);
+}
+
 /* Hands over whole lines from the child's stdout; fails it on an over-long one. */
 static void ec_read_lines(struct engine_child *c)
 {
@@ -81,11 +94,11 @@ static void ec_read_lines(struct engine_child *c)
 		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
 		if (eol.pos < 0) {
 			if (evbuffer_get_length(in) > c->max_line)
-				engine_child_fail(c, "line longer than %zu bytes", c->max_line);
+				ec_overflow(c, in);
 			return;
 		}
 		if ((size_t)eol.pos > c->max_line + c->line_slack) {
-			engine_child_fail(c, "line longer than %zu bytes", c->max_line);
+			ec_overflow(c, in);
 			return;
 		}
 		size_t len = (size_t)eol.pos;
@@ -231,6 +244,54 @@ int engine_child_send(struct engine_child *c, const char *line)
 	/* The engine's clock starts now, not after a trip round the event loop. */
 	bev_flush_now(proc_stdio(c->proc));
 	return 0;
+}
+
+size_t engine_child_pending(const struct engine_child *c, char *buf, size_t len)
+{
+	if (!c->proc)
+		return 0;
+	return (size_t)evbuffer_copyout(bufferevent_get_input(proc_stdio(c->proc)), buf, len);
+}
+
+size_t engine_child_unsent(const struct engine_child *c)
+{
+	return c->proc ? evbuffer_get_length(bufferevent_get_output(proc_stdio(c->proc))) : 0;
+}
+
+int engine_child_close_input(struct engine_child *c)
+{
+	if (!c->proc)
+		return -1;
+	struct bufferevent *io = proc_stdio(c->proc);
+	bev_flush_now(io);
+	log_note(c->log_id, "engine %s: end of input", c->name);
+	/* stdin and stdout are one socket: end only our direction. */
+	return shutdown(bufferevent_getfd(io), SHUT_WR);
+}
+
+static void ec_wait_cb(evutil_socket_t fd, short what, void *arg)
+{
+	*(int *)arg = 1;
+}
+
+int engine_child_wait_exit(struct engine_child *c, unsigned ms, int *status)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	int expired = 0;
+
+	if (!c->proc)
+		return -1;
+	struct event *t = evtimer_new(c->base, ec_wait_cb, &expired);
+	if (!t)
+		return -1;
+	evtimer_add(t, &tv);
+	while (c->proc && !proc_exited(c->proc, status) && !expired)
+		if (event_base_loop(c->base, EVLOOP_ONCE) < 0)
+			break;
+	event_free(t);
+	if (!c->proc)
+		return -1;
+	return proc_exited(c->proc, status);
 }
 
 int engine_child_signal(struct engine_child *c, int sig)

@@ -29,6 +29,9 @@ struct engine_child_ops {
 	/* The child has been killed for why (logged already): the back end forgets it
 	 * and fails its job. */
 	void (*failed)(void *arg, const char *why);
+	/* Optional: the start of a line over the limit (what is buffered of it), just
+	 * before the child is failed for it; for a report that shows the bytes. */
+	void (*overflow)(void *arg, const char *head, size_t len);
 };
 
 /* A back end's child slot, empty until engine_child_spawn(). name (the profile's,
@@ -51,6 +54,16 @@ int  engine_child_eof(const struct engine_child *c);
 /* Logs line (no newline) as bridge->engine and writes it at once; -1 after
  * ops->failed if it cannot be written. */
 int  engine_child_send(struct engine_child *c, const char *line);
+/* Copies up to len bytes of stdout that are not yet a whole line into buf;
+ * returns how many (0 without a child). */
+size_t engine_child_pending(const struct engine_child *c, char *buf, size_t len);
+/* Bytes written to the child that it has not taken yet (0 without a child). */
+size_t engine_child_unsent(const struct engine_child *c);
+/* Ends the child's input (what was sent is still delivered); -1 without a child. */
+int  engine_child_close_input(struct engine_child *c);
+/* Runs the event loop until the child has exited (1, *status as from waitpid()) or
+ * ms pass (0); -1 without a child. Callbacks fire meanwhile, as from the loop. */
+int  engine_child_wait_exit(struct engine_child *c, unsigned ms, int *status);
 /* Sends sig to the child; -1 if there is none or it is reaped. */
 int  engine_child_signal(struct engine_child *c, int sig);
 

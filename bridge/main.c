@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bridge/check.h"
+#include "bridge/check/check.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"

@@ -7,19 +7,127 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bridge/util.h"
+
+static void out_of_memory(void)
+{
+	fputs("hivebridge: out of memory\n", stderr);
+	abort();
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
+}
 
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		perror("vasprintf");
-		abort();
-	}
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+	if (!q)
+		out_of_memory();
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	return memcpy(xreallocarray(NULL, n, 1), s, n);
+}
+
+void sbuf_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xreallocarray(b->s, b->cap, 1);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void sbuf_str(struct sbuf *b, const char *s)
+{
+	sbuf_add(b, s, strlen(s));
+}
+
+void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	sbuf_str(b, s);
+	free(s);
+}
+
+void sbuf_escaped(struct sbuf *b, const char *s, size_t n, size_t max)
+{
+	size_t shown = 0, i;
+	for (i = 0; i < n && shown < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char tmp[8];
+		if (c == '\n')
+			strcpy(tmp, "\\n");
+		else if (c == '\r')
+			strcpy(tmp, "\\r");
+		else if (c == '\t')
+			strcpy(tmp, "\\t");
+		else if (c < 0x20 || c >= 0x7f)
+			snprintf(tmp, sizeof tmp, "\\x%02x", c);
+		else {
+			tmp[0] = (char)c;
+			tmp[1] = 0;
+		}
+		sbuf_str(b, tmp);
+		shown += strlen(tmp);
+	}
+	if (i < n)
+		sbuf_printf(b, "...(%zu more bytes)", n - i);
+}
+
+char *sbuf_take(struct sbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+	memset(b, 0, sizeof *b);
+	return s;
+}
+
+void sbuf_free(struct sbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+void strlist_add(struct strlist *l, const char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 8;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = xstrdup(s);
+}
+
+void strlist_free(struct strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
 }
 
 int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
@@ -50,6 +158,13 @@ int64_t elapsed_us(const struct timespec *t0)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000000 + (now.tv_nsec - t0->tv_nsec) / 1000;
+}
+
+int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void bev_flush_now(struct bufferevent *bev)

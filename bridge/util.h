@@ -4,11 +4,44 @@
 #ifndef BRIDGE_UTIL_H
 #define BRIDGE_UTIL_H
 
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 /* printf into a new string; aborts when memory is out (the caller frees). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* reallocarray and strdup that abort when memory is out (the caller frees);
+ * xstrdup(NULL) is NULL. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+/* A growable string; s is NUL-terminated once anything was added, NULL before. */
+struct sbuf {
+	char  *s;
+	size_t len;
+	size_t cap;
+};
+void sbuf_add(struct sbuf *b, const char *s, size_t n);
+void sbuf_str(struct sbuf *b, const char *s);
+void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Appends s escaped (untrusted bytes: control and non-ASCII bytes become \n, \r,
+ * \t or \xNN), cut after about max bytes with a note of how much was left out. */
+void sbuf_escaped(struct sbuf *b, const char *s, size_t n, size_t max);
+/* Takes the string out of b, leaving b empty ("" if nothing was added); caller frees. */
+char *sbuf_take(struct sbuf *b);
+void sbuf_free(struct sbuf *b);
+
+/* A growable list of owned strings. */
+struct strlist {
+	char  **v;
+	size_t  n;
+	size_t  cap;
+};
+/* Appends a copy of s. */
+void strlist_add(struct strlist *l, const char *s);
+void strlist_free(struct strlist *l);
 
 /* An unsigned decimal in [lo, hi], digits only; -1 if not. */
 int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
@@ -24,5 +57,7 @@ void bev_flush_now(struct bufferevent *bev);
 
 /* Microseconds of CLOCK_MONOTONIC since t0. */
 int64_t elapsed_us(const struct timespec *t0);
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t now_ms(void);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <event2/event.h>
 
@@ -224,6 +225,108 @@ static void test_eof_then_exit(void)
 	check_no_children();
 }
 
+/* As a synchronous caller does: the end is noted, the child kept for its status. */
+static void quiet_ended(void *arg, const char *what)
+{
+	struct seen *s = arg;
+
+	snprintf(s->ended, sizeof s->ended, "%s", what);
+}
+
+/* Ending the child's input: a child that quits at end of input is seen to exit,
+ * one that ignores it is still running at the deadline. */
+static void test_close_input_wait(void)
+{
+	static const struct engine_child_ops ops = {
+		.line = seen_line, .ended = quiet_ended, .timeout = seen_timeout,
+		.failed = seen_failed,
+	};
+	char *argv[] = { "sh", "-c", "cat >/dev/null; exit 5", NULL };
+	struct seen s;
+	int status = 0;
+
+	memset(&s, 0, sizeof s);
+	struct engine_child *c = s.c = engine_child_new(base, "test", 100, 0, &ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL_FATAL(engine_child_spawn(c, argv, NULL), 0);
+
+	CU_ASSERT_EQUAL(engine_child_send(c, "anything"), 0);
+	CU_ASSERT_EQUAL(engine_child_close_input(c), 0);
+	CU_ASSERT_EQUAL(engine_child_wait_exit(c, 3000, &status), 1);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 5);
+	CU_ASSERT_EQUAL(s.failed, 0);
+	engine_child_free(c);
+
+	c = child_sh(&s, 100, 0, "trap '' TERM; sleep 5");
+	CU_ASSERT_EQUAL(engine_child_close_input(c), 0);
+	CU_ASSERT_EQUAL(engine_child_wait_exit(c, 100, &status), 0);
+	CU_ASSERT(engine_child_running(c));
+	engine_child_free(c);
+	check_no_children();
+
+	/* No child: nothing to close or wait for. */
+	memset(&s, 0, sizeof s);
+	s.c = c = engine_child_new(base, "test", 100, 0, &seen_ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(engine_child_close_input(c), -1);
+	CU_ASSERT_EQUAL(engine_child_wait_exit(c, 10, &status), -1);
+	engine_child_free(c);
+}
+
+static char overflow_head[64];
+static size_t overflow_len;
+
+static void seen_overflow(void *arg, const char *head, size_t len)
+{
+	snprintf(overflow_head, sizeof overflow_head, "%.*s", (int)(len < 63 ? len : 63), head);
+	overflow_len = len;
+}
+
+/* What is not a line yet can be looked at; an over-long line is shown to the
+ * overflow op before the child fails. */
+static void test_pending_and_overflow(void)
+{
+	static const struct engine_child_ops ops = {
+		.line = seen_line, .ended = seen_ended, .timeout = seen_timeout,
+		.failed = seen_failed, .overflow = seen_overflow,
+	};
+	char *argv[] = { "sh", "-c", "printf 'one\\npart'; sleep 5", NULL };
+	struct seen s;
+	char buf[16];
+
+	memset(&s, 0, sizeof s);
+	s.c = engine_child_new(base, "test", 100, 0, &ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.c);
+	CU_ASSERT_EQUAL(engine_child_spawn(s.c, argv, NULL), 0);
+	s.stop_on_line = 1;
+	run_loop();
+	CU_ASSERT_STRING_EQUAL(s.lines[0], "one");
+	/* "part" may come in a later read: wait for it under a deadline. */
+	size_t n = 0;
+	for (int i = 0; i < 200 && (n = engine_child_pending(s.c, buf, sizeof buf)) < 4; i++) {
+		struct timeval tv = { 0, 10000 };
+		event_base_loopexit(base, &tv);
+		event_base_dispatch(base);
+	}
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT_EQUAL(memcmp(buf, "part", 4), 0);
+	CU_ASSERT_EQUAL(engine_child_unsent(s.c), 0);
+	engine_child_free(s.c);
+
+	argv[2] = "printf 'abcdefghijklmnop'; sleep 5";
+	memset(&s, 0, sizeof s);
+	s.c = engine_child_new(base, "test", 10, 0, &ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.c);
+	CU_ASSERT_EQUAL(engine_child_spawn(s.c, argv, NULL), 0);
+	run_loop();
+	CU_ASSERT_STRING_EQUAL(s.why, "line longer than 10 bytes");
+	CU_ASSERT_EQUAL(overflow_len, 16);
+	CU_ASSERT_STRING_EQUAL(overflow_head, "abcdefghijklmnop");
+	CU_ASSERT_EQUAL(engine_child_pending(s.c, buf, sizeof buf), 0);
+	engine_child_free(s.c);
+	check_no_children();
+}
+
 static void test_spawn_failure(void)
 {
 	struct seen s;
@@ -256,7 +359,9 @@ int main(void)
 	    !CU_add_test(s, "line limit and CR slack", test_line_limit) ||
 	    !CU_add_test(s, "command timer", test_timer) ||
 	    !CU_add_test(s, "EOF, then exit or grace", test_eof_then_exit) ||
-	    !CU_add_test(s, "spawn failure", test_spawn_failure)) {
+	    !CU_add_test(s, "spawn failure", test_spawn_failure) ||
+	    !CU_add_test(s, "close input, wait for the exit", test_close_input_wait) ||
+	    !CU_add_test(s, "pending bytes and overflow", test_pending_and_overflow)) {
 		CU_cleanup_registry();
 		return 1;
 	}
