@@ -5,6 +5,7 @@
 #include "adapters/hub/hub_codec.h"
 #include "adapters/hub/hub_front.h"
 #include "bridge/protocol.h"
+#include "adapters/hub/hub_check.h"
 
 static void *hub_session_new(struct event_base *base, struct bufferevent *in,
 			     struct bufferevent *out, unsigned id,
@@ -43,4 +44,5 @@ const struct protocol protocol_hub = {
 	.front = { .session_new = hub_session_new,
 		   .session_free = hub_session_free, .refusal = hub_refusal },
 	.back_new = hub_back_new,
+	.check_suite = hub_check_suite,
 };

@@ -4,6 +4,7 @@
 #include "adapters/trylobot/trylobot_back.h"
 #include "adapters/trylobot/trylobot_front.h"
 #include "bridge/protocol.h"
+#include "adapters/trylobot/trylobot_check.h"
 
 const struct protocol protocol_trylobot = {
 	.name = "trylobot",
@@ -18,4 +19,5 @@ const struct protocol protocol_trylobot = {
 	.front = { .session_new = tb_front_session_new,
 		   .session_free = tb_front_session_free, .refusal = tb_front_refusal },
 	.back_new = trylobot_back_new,
+	.check_suite = trylobot_check_suite,
 };

@@ -5,6 +5,7 @@
 #include "adapters/uhp/uhp_back.h"
 #include "adapters/uhp/uhp_front.h"
 #include "bridge/protocol.h"
+#include "adapters/uhp/uhp_check.h"
 
 static void *uhp_session_new(struct event_base *base, struct bufferevent *in,
 			     struct bufferevent *out, unsigned id,
@@ -39,4 +40,5 @@ const struct protocol protocol_uhp = {
 	.front = { .session_new = uhp_session_new,
 		   .session_free = uhp_session_free, .refusal = uhp_refusal },
 	.back_new = uhp_back_new,
+	.check_suite = uhp_check_suite,
 };

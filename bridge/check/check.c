@@ -12,9 +12,7 @@
 
 #include <event2/event.h>
 
-#include "adapters/hub/hub_check.h"
-#include "adapters/trylobot/trylobot_check.h"
-#include "adapters/uhp/uhp_check.h"
+#include "bridge/protocol.h"
 #include "bridge/check/check.h"
 #include "bridge/proc.h"
 
@@ -365,24 +363,11 @@ int ewait_run(struct checker *ck, struct ewait *w, int64_t ms)
 	return w->finished ? 0 : -1;
 }
 
-/* The suite of each protocol: the one place that names them, until the protocol
- * table (bridge/protocol.h) points to them. */
-static const struct {
-	const char     *protocol;
-	check_suite_fn *run;
-} check_suites[] = {
-	{ "uhp", uhp_check_suite },
-	{ "hub", hub_check_suite },
-	{ "trylobot", trylobot_check_suite },
-};
-
 int check_run(struct checker *ck)
 {
-	check_suite_fn *run = NULL;
+	const struct protocol *pr = protocol_find(ck->protocol);
+	check_suite_fn *run = pr ? pr->check_suite : NULL;
 
-	for (size_t i = 0; i < sizeof check_suites / sizeof check_suites[0]; i++)
-		if (!strcmp(check_suites[i].protocol, ck->protocol))
-			run = check_suites[i].run;
 	if (!run) {
 		fprintf(stderr, "hivebridge check: no checks for protocol %s\n", ck->protocol);
 		return -1;

@@ -14,6 +14,7 @@
 #include "bridge/check/check.h"
 #include "bridge/config.h"
 #include "bridge/log.h"
+#include "bridge/protocol.h"
 
 #define CHECK_TIMEOUT_MS    5000        /* default deadline of a command's "ok" */
 #define CHECK_MARGIN_MS     500         /* default grace over a bestmove time limit */
@@ -159,8 +160,9 @@ static void cmdline_free(struct cmdline *c)
 }
 
 /* The engine named on the command line, as a profile owned by cfg, or NULL for
- * "builtin" (*builtin set) and for a raw UHP command (ck->argv set). The words
- * after a "hub:" or "uhp:" word are its arguments and go into c->argv. -1 on error. */
+ * "builtin" (*builtin set) and for a raw command of the default protocol (ck->argv
+ * set). The words after a "PREFIX:CMD" word are its arguments and go into c->argv.
+ * -1 on error. */
 static int engine_from_args(struct checker *ck, struct config *cfg, int n, char **words,
 			    const struct engine_profile **out, int *builtin, struct cmdline *c)
 {
@@ -175,7 +177,8 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 	if (n == 1) {
 		int depth;
 		*out = config_engine_parse(cfg, words[0], &depth, &cause);
-		if (!*out || ((!strcmp((*out)->kind, "uhp") || !strcmp((*out)->kind, "hub")) &&
+		const struct protocol *pr = *out ? protocol_by_kind((*out)->kind) : NULL;
+		if (!*out || (pr && pr->target == PROTOCOL_COMMAND &&
 			      (!(*out)->argv || !(*out)->argv[0]))) {
 			fprintf(stderr, "hivebridge check: engine \"%s\": %s\n", words[0],
 				cause ? cause : "empty engine command");
@@ -187,30 +190,27 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 			c->spec = words[0];     /* the child parses it the same way */
 		return 0;
 	}
-	const char *kind = NULL;
-	if (!strncmp(words[0], "hub:", 4))
-		kind = "hub";
-	else if (!strncmp(words[0], "uhp:", 4))
-		kind = "uhp";
-	else if (!strncmp(words[0], "trylobot:", 9)) {
-		fprintf(stderr, "hivebridge check: trylobot:HOST:PORT takes no arguments\n");
-		return -1;
-	}
-	if (!kind) {
-		ck->argv = words;      /* a UHP command, as it is */
+	const char *rest;
+	const struct protocol *pr = protocol_for_engine(words[0], &rest);
+	if (!pr) {
+		ck->argv = words;      /* a command of the default protocol, as it is */
 		return 0;
 	}
-	if (!words[0][4]) {
+	if (pr->target != PROTOCOL_COMMAND) {
+		fprintf(stderr, "hivebridge check: %sHOST:PORT takes no arguments\n", pr->engine_prefix);
+		return -1;
+	}
+	if (!*rest) {
 		fprintf(stderr, "hivebridge check: %s: no command\n", words[0]);
 		return -1;
 	}
 	c->argv = xreallocarray(NULL, ((size_t)n + 1) * sizeof *c->argv, 1);
-	c->argv[0] = words[0] + 4;
+	c->argv[0] = (char *)rest;
 	for (int i = 1; i < n; i++)
 		c->argv[i] = words[i];
 	c->argv[n] = NULL;
 	/* A profile with the defaults of its kind; its command is replaced by c->argv. */
-	*out = config_add_command(cfg, kind, "-", &cause);
+	*out = config_add_command(cfg, pr->kind, "-", &cause);
 	if (!*out) {
 		fprintf(stderr, "hivebridge check: %s\n", cause ? cause : "bad engine");
 		free(cause);
@@ -223,7 +223,8 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 static int engine_setup(struct checker *ck, const struct engine_profile *p, int builtin, struct cmdline *c)
 {
 	if (builtin) {
-		/* This binary's own UHP front end (with the profile's settings, if named). */
+		/* This binary's own front end of the default protocol (with the profile's
+		 * settings, if named), checked like any engine that speaks it. */
 		char path[PATH_MAX];
 		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
 		if (n <= 0) {
@@ -235,7 +236,7 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 		c->argv = xreallocarray(NULL, 7 * sizeof *c->argv, 1);
 		size_t k = 0;
 		c->argv[k++] = c->self;
-		c->argv[k++] = "uhp";
+		c->argv[k++] = (char *)protocol_default()->name;
 		if (ck->config_path) {
 			c->argv[k++] = "--config";
 			c->argv[k++] = (char *)ck->config_path;
@@ -249,25 +250,20 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 		}
 		c->argv[k] = NULL;
 		ck->argv = c->argv;
-		ck->protocol = "uhp";
+		ck->protocol = protocol_default()->name;
 		return 0;
 	}
 	if (!p) {
-		ck->protocol = "uhp";      /* ck->argv is set */
+		ck->protocol = protocol_default()->name;      /* ck->argv is set */
 		return 0;
 	}
-	if (!strcmp(p->kind, "uhp")) {
-		ck->argv = c->argv ? c->argv : p->argv;
-		ck->workdir = p->workdir;
-		ck->protocol = "uhp";
-		return 0;
-	}
-	if (strcmp(p->kind, "hub") && strcmp(p->kind, "trylobot")) {
+	const struct protocol *pr = protocol_by_kind(p->kind);
+	if (!pr || !pr->check_suite) {
 		fprintf(stderr, "hivebridge check: cannot check an engine of kind \"%s\"\n", p->kind);
 		return -1;
 	}
 	ck->prof = *p;        /* shallow: the strings stay the config's */
-	ck->protocol = p->kind;
+	ck->protocol = pr->name;
 	if (c->argv)
 		ck->prof.argv = c->argv;
 	if (!ck->profile_name || ck->timeout_set) {
@@ -276,12 +272,13 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 		if (ck->prof.stop_timeout_ms > (unsigned)ck->timeout_ms)
 			ck->prof.stop_timeout_ms = (unsigned)ck->timeout_ms;
 	}
-	if (!strcmp(p->kind, "hub")) {
+	if (pr->target == PROTOCOL_COMMAND) {
 		if (!ck->prof.argv || !ck->prof.argv[0]) {
 			fprintf(stderr, "hivebridge check: profile %s has no command\n", p->name);
 			return -1;
 		}
 		ck->argv = ck->prof.argv;
+		ck->workdir = ck->prof.workdir;
 	} else {
 		c->addr = xasprintf("%s:%u", p->host ? p->host : "?", (unsigned)p->port);
 		c->addr_argv[0] = c->addr;
@@ -400,7 +397,8 @@ int check_main(int argc, char **argv)
 		goto out;
 	}
 	/* A Trylobot module's host is resolved now, not inside the loop. */
-	if (p && !strcmp(p->kind, "trylobot") && config_engine_check(&cfg, p, &cause) < 0) {
+	const struct protocol *pr = p ? protocol_by_kind(p->kind) : NULL;
+	if (pr && pr->target == PROTOCOL_ADDRESS && config_engine_check(&cfg, p, &cause) < 0) {
 		fprintf(stderr, "hivebridge check: engine \"%s\": %s\n",
 			ck.profile_name ? ck.profile_name : argv[first], cause ? cause : "cannot work");
 		free(cause);
