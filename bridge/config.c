@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adapters/otep/otep_back.h"
+#include "adapters/otep/otep_ini.h"
 #include "bridge/config.h"
 #include "bridge/util.h"
 
@@ -233,7 +235,7 @@ void config_free(struct config *c)
 
 static int kind_known(const char *s)
 {
-	static const char *const kinds[] = { "builtin", "uhp", "hub", "trylobot" };
+	static const char *const kinds[] = { "builtin", "uhp", "hub", "trylobot", "otep" };
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (!strcmp(s, kinds[i]))
 			return 1;
@@ -242,7 +244,7 @@ static int kind_known(const char *s)
 
 static int protocol_known(const char *s)
 {
-	static const char *const protocols[] = { "uhp", "trylobot", "hub" };
+	static const char *const protocols[] = { "uhp", "trylobot", "hub", "otep" };
 	for (size_t i = 0; i < sizeof protocols / sizeof protocols[0]; i++)
 		if (!strcmp(s, protocols[i]))
 			return 1;
@@ -316,7 +318,7 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 		p = profile_add(c, pname, "uhp");
 	if (!strcmp(k, "kind")) {
 		if (!kind_known(v)) {
-			*why = xasprintf("unknown engine kind \"%s\" (builtin, uhp, hub, trylobot)", v);
+			*why = xasprintf("unknown engine kind \"%s\" (builtin, uhp, hub, trylobot, otep)", v);
 			return -1;
 		}
 		set_str(&p->kind, v);
@@ -384,7 +386,7 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 		l = listener_add(c, lname);
 	if (!strcmp(k, "protocol")) {
 		if (!protocol_known(v)) {
-			*why = xasprintf("unknown protocol \"%s\" (uhp, trylobot, hub)", v);
+			*why = xasprintf("unknown protocol \"%s\" (uhp, trylobot, hub, otep)", v);
 			return -1;
 		}
 		set_str(&l->protocol, v);
@@ -567,7 +569,7 @@ static int config_check(const struct config *c, char **why)
 {
 	for (size_t i = 0; i < c->nprofiles; i++) {
 		const struct engine_profile *p = &c->profiles[i];
-		if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
+		if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub") || !strcmp(p->kind, "otep")) {
 			if (!p->argv) {
 				*why = xasprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
 				return -1;
@@ -771,7 +773,9 @@ int config_engine_check(struct config *c, const struct engine_profile *cp, char 
 	struct engine_profile *p = &c->profiles[cp - c->profiles];
 	struct stat st;
 
-	if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub")) {
+	if (!strcmp(p->kind, "otep") && p->argv && p->argv[0] && !p->argv[1] && otep_ini_is_path(p->argv[0]))
+		return otep_back_check(p, cause);
+	if (!strcmp(p->kind, "uhp") || !strcmp(p->kind, "hub") || !strcmp(p->kind, "otep")) {
 		if (p->workdir && stat(p->workdir, &st) < 0) {
 			*cause = xasprintf("workdir %s: %s", p->workdir, strerror(errno));
 			return -1;

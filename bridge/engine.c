@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapters/otep/otep_back.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
@@ -22,6 +23,7 @@ static const struct engine_kind {
 	{ "uhp", engine_uhp_new },
 	{ "hub", engine_hub_new },
 	{ "trylobot", engine_trylobot_new },
+	{ "otep", otep_back_new },
 };
 
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause)
