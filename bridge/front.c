@@ -6,6 +6,7 @@
 #include "adapters/trylobot/trylobot_front.h"
 #include "adapters/hub/hub_codec.h"
 #include "adapters/hub/hub_front.h"
+#include "adapters/otep/otep_front.h"
 #include "adapters/uhp/uhp_session.h"
 #include "bridge/front.h"
 
@@ -57,6 +58,8 @@ static const struct front fronts[] = {
 	  .refusal = hub_refusal },
 	{ .protocol = "trylobot", .session_new = tb_front_session_new,
 	  .session_free = tb_front_session_free, .refusal = tb_front_refusal },
+	{ .protocol = "otep", .session_new = otep_front_new, .session_free = otep_front_free,
+	  .refusal = otep_front_refusal },
 };
 
 const struct front *front_find(const char *protocol)

@@ -47,6 +47,8 @@ static const char usage_text[] =
 	"        speak UHP on stdin/stdout; the moves are played by ENGINE\n"
 	"  hub [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
 	"        speak Hub (docs/hub-hive.md) on stdin/stdout, with the same engines\n"
+	"  otep [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	"        speak OTEP (docs/otep-hive.md) on stdin/stdout, with the same engines\n"
 	"  serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
 	"        run the daemon until SIGINT or SIGTERM; without listeners in --config it\n"
 	"        serves UHP on 127.0.0.1:5000, Hub on 127.0.0.1:5002 and Trylobot on\n"
@@ -67,6 +69,8 @@ static const char usage_text[] =
 	"                              a config file)\n"
 	"  hub:CMD ARGS                an external Hub engine\n"
 	"  trylobot:HOST:PORT          a Trylobot AI module\n"
+	"  otep:PATH.ini | otep:CMD    an external OTEP engine, from its .ini file or a\n"
+	"                              command line\n"
 	"\n"
 	"Exit status: 0 success, 1 a runtime or configuration error (or, for check, a\n"
 	"required check failed), 2 a usage error.\n";
@@ -87,6 +91,17 @@ static const char usage_hub[] =
 	"  (default builtin)\n"
 	"  --engine ENGINE   builtin, builtin:depth=N, NAME, \"CMD ARGS\", uhp:CMD, hub:CMD,\n"
 	"                    trylobot:HOST:PORT\n"
+	"  --profile NAME    an [engine NAME] of --config\n"
+	"  --config FILE     configuration file\n"
+	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
+	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n";
+
+static const char usage_otep[] =
+	"usage: hivebridge otep [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
+	"  speak OTEP (docs/otep-hive.md) on stdin/stdout as an engine, the moves played by\n"
+	"  ENGINE (default builtin)\n"
+	"  --engine ENGINE   builtin, builtin:depth=N, NAME, \"CMD ARGS\", uhp:CMD, hub:CMD,\n"
+	"                    trylobot:HOST:PORT, otep:PATH.ini, otep:CMD\n"
 	"  --profile NAME    an [engine NAME] of --config\n"
 	"  --config FILE     configuration file\n"
 	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
@@ -289,7 +304,7 @@ static int cmd_stdio(const char *protocol, int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, "--engine --profile --config --log", &cli)) != 0)
 		return rc;
 	if (cli.help) {
-		fputs(!strcmp(protocol, "uhp") ? usage_uhp : usage_hub, stdout);
+		fputs(!strcmp(protocol, "uhp") ? usage_uhp : !strcmp(protocol, "hub") ? usage_hub : usage_otep, stdout);
 		return 0;
 	}
 	if (cli.arg)
@@ -589,6 +604,8 @@ int main(int argc, char **argv)
 		return cmd_uhp(argc - 1, argv + 1);
 	if (!strcmp(cmd, "hub"))
 		return cmd_hub(argc - 1, argv + 1);
+	if (!strcmp(cmd, "otep"))
+		return cmd_stdio("otep", argc - 1, argv + 1);
 	if (!strcmp(cmd, "perft"))
 		return cmd_perft(argc - 1, argv + 1);
 	if (!strcmp(cmd, "serve"))
