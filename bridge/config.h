@@ -2,7 +2,7 @@
  * config.h: the daemon's configuration (INI file via inih, then command-line flags).
  *
  *   [engine NAME]            an engine profile
- *   kind = builtin|uhp        (later hub, trylobot)
+ *   kind = builtin|uhp|hub|trylobot|otep
  *   command = ./engine --flag a command line, split on spaces (quotes allowed)
  *   workdir = /path
  *   start_timeout = 10        seconds until the info block / ready must arrive
