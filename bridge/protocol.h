@@ -44,6 +44,10 @@ struct protocol {
 	 * long. NULL with *cause (caller frees) on failure. */
 	struct engine *(*back_new)(struct event_base *base, const struct engine_profile *p,
 				   char **cause);
+	/* Optional: checks a profile of this kind before anything starts (beyond the
+	 * runtime's own command or address check). -1 with *cause (caller frees) if it
+	 * cannot work, 1 if it checked everything, 0 to go on with the runtime's check. */
+	int (*back_check)(const struct engine_profile *p, char **cause);
 	/* Its conformance suite for `hivebridge check`, NULL if none. */
 	void (*check_suite)(struct checker *ck);
 };

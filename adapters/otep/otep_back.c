@@ -1,0 +1,813 @@
+/*
+ * otep_back.c: an external OTEP Hive engine (docs/otep-hive.md) as a back end of
+ * the engine interface: the bridge as an OTEP host.
+ *
+ * One job at a time (start, go, options), over the child plumbing of
+ * bridge/engine_child.h. The child is brought up on first use and must say
+ * "hello" within start_timeout. A go sends rules when needed, then opponent-move,
+ * play and clock, and waits for "move" under a timer of the time given plus
+ * command_timeout; an infinite go analyses in slices. Results and infos are
+ * delivered from deferred events, never from inside an engine_* call or a
+ * bufferevent callback, so a callback may free the engine or start the next job.
+ *
+ * Any breakage kills the child after "finish 0" and "goodbye" and leaves the back
+ * end down; the next job spawns a fresh one.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "adapters/otep/otep_back.h"
+#include "adapters/otep/otep_codec.h"
+#include "adapters/otep/otep_hive.h"
+#include "adapters/otep/otep_ini.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_child.h"
+#include "bridge/log.h"
+#include "bridge/util.h"
+#include "core/game.h"
+
+/* go without any limit the caller set. */
+#define OB_DEFAULT_MOVETIME_MS 5000
+/* Analysis slices: the first, and the longest (a stop waits for the one running). */
+#define OB_SLICE_FIRST_S       1
+#define OB_SLICE_MAX_S         4
+/* Move lists asked of an analysis (the engine interface has no number of its own). */
+#define OB_ANALYSIS_LINES      8
+#define OB_INI_MAX             (64 * 1024)
+
+enum ob_state { OB_DOWN, OB_HELLO, OB_IDLE };
+enum ob_job { OB_JOB_NONE, OB_JOB_START, OB_JOB_GO, OB_JOB_OPTIONS };
+enum ob_wait { OB_W_NONE, OB_W_HELLO, OB_W_MOVE, OB_W_ANALYSIS };
+
+struct ob {
+	struct engine         e;
+	struct engine_child  *child;
+	enum ob_state         state;
+	unsigned              log_id;
+
+	/* What to run: from the .ini or the profile. */
+	char                **argv;          /* owned copy when from the .ini, else the profile's */
+	char                 *workdir;
+	char                 *filename;      /* .ini: the executable checked before starting */
+	char                 *name;          /* shown as the engine's id */
+	int                   own_argv;
+
+	int                   rules_type;    /* rules sent since hello, -1 none */
+
+	/* The job. */
+	enum ob_job           job;
+	engine_done_cb       *done;
+	engine_info_cb       *info;
+	void                 *arg;
+	struct hive_game      want;          /* go: the game to search */
+	struct engine_limits  limits;
+	int                   stop_requested;
+	int                   opt_argc;
+	char                 *opt_name;
+
+	enum ob_wait          wait;
+	unsigned              slice_s;       /* analysis: the slice running */
+	unsigned              slices;        /* analysis answers so far (the infos' depth) */
+	struct hive_move      best;          /* analysis: first move of the last answer */
+	int                   have_best;
+
+	/* Infos waiting for info_ev, in order. */
+	struct hive_search_info infos[OTEP_ANALYSIS_MAX];
+	size_t                ninfos;
+
+	/* The finished job's result, delivered by the kick event. */
+	int                   result_ready;
+	engine_done_cb       *res_done;
+	void                 *res_arg;
+	struct engine_result  res;
+	char                 *res_message;
+	char                **res_lines;
+
+	struct event         *kick;
+	struct event         *info_ev;
+};
+
+static const struct engine_ops ob_ops;
+
+static void ob_kick(struct ob *h)
+{
+	event_active(h->kick, EV_TIMEOUT, 1);
+}
+
+/* Ends the job with a result; the kick event delivers it. Takes lines. */
+static void ob_finish(struct ob *h, enum engine_status st, const char *msg,
+		      const struct hive_move *move, char **lines)
+{
+	free(h->res_message);
+	lines_free(h->res_lines);
+	memset(&h->res, 0, sizeof h->res);
+	h->res.status = st;
+	h->res_message = msg ? strdup(msg) : NULL;
+	/* Messages quote the engine: keep them one printable line for any protocol. */
+	for (char *c = h->res_message; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
+	h->res.message = h->res_message;
+	if (move)
+		h->res.move = *move;
+	h->res_lines = lines;
+	h->res.lines = (const char **)lines;
+	h->res_done = h->done;
+	h->res_arg = h->arg;
+	h->result_ready = 1;
+
+	h->job = OB_JOB_NONE;
+	h->done = NULL;
+	h->arg = NULL;
+	h->wait = OB_W_NONE;
+	h->stop_requested = 0;
+	free(h->opt_name);
+	h->opt_name = NULL;
+	engine_child_disarm(h->child);
+	ob_kick(h);
+}
+
+/* The child has been killed (engine_child_fail): fail the job (if any). */
+static void ob_failed(void *arg, const char *why)
+{
+	struct ob *h = arg;
+
+	h->state = OB_DOWN;
+	h->wait = OB_W_NONE;
+	h->rules_type = -1;
+	if (h->job != OB_JOB_NONE) {
+		h->info = NULL;
+		h->ninfos = 0;
+		ob_finish(h, ENGINE_FAILED, why, NULL, NULL);
+	}
+}
+
+/* The engine broke while it still reads: tell it the game is off, then kill it. */
+static void ob_fail(struct ob *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ob_fail(struct ob *h, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (h->state == OB_IDLE && engine_child_running(h->child) && !engine_child_eof(h->child) &&
+	    (engine_child_send(h->child, "finish 0") < 0 || engine_child_send(h->child, "goodbye") < 0))
+		return;    /* it failed already, with why it could not be written */
+	engine_child_fail(h->child, "%s", why);
+}
+
+/* Formats with f into a buffer that fits a GameString of g, and sends it. */
+static int ob_send_game(struct ob *h, int (*f)(char *, size_t, const struct hive_game *),
+			const struct hive_game *g)
+{
+	size_t n = 2 * hive_game_format(g, NULL, 0) + 256;
+	char *buf = malloc(n);
+
+	if (!buf) {
+		ob_fail(h, "out of memory");
+		return -1;
+	}
+	if (f(buf, n, g) < 0) {
+		free(buf);
+		ob_fail(h, "cannot write the game as an OTEP line");
+		return -1;
+	}
+	int rc = engine_child_send(h->child, buf);
+	free(buf);
+	return rc;
+}
+
+static void ob_expect(struct ob *h, enum ob_wait w, uint64_t ms)
+{
+	h->wait = w;
+	engine_child_arm(h->child, ms);
+}
+
+static void ob_spawn(struct ob *h)
+{
+	const struct engine_profile *p = h->e.profile;
+
+	if (h->filename && access(h->filename, X_OK) < 0) {
+		int err = errno;
+		/* No child yet: fail the job as the plumbing would. */
+		char *why = xasprintf("cannot start: %s (the .ini's filename): %s", h->filename,
+				      strerror(err));
+		log_note(h->log_id, "engine %s failed: %s", p->name, why);
+		ob_failed(h, why);
+		free(why);
+		return;
+	}
+	if (engine_child_spawn(h->child, h->argv, h->workdir) < 0)
+		return;
+	h->state = OB_HELLO;
+	h->rules_type = -1;
+	ob_expect(h, OB_W_HELLO, p->start_timeout_ms);
+}
+
+/* The clock line for the job's limits; *budget_ms gets the time the move may take. */
+static void ob_clock(const struct ob *h, struct otep_clock *c, uint64_t *budget_ms)
+{
+	const struct engine_limits *l = &h->limits;
+	int side = hive_side_to_move(&h->want.board);
+	uint64_t cap = l->max_ms;
+
+	memset(c, 0, sizeof *c);
+	if (l->time_ms[0] || l->time_ms[1]) {
+		/* A Fischer increment has no field: it is part of the time left. */
+		for (int s = 0; s < 2; s++) {
+			uint64_t t = l->time_ms[s] ? l->time_ms[s] + l->inc_ms[s] : 1;
+			if (cap && t > cap)
+				t = cap;
+			c->ms[s] = (int64_t)(t > (uint64_t)OTEP_MS_MAX ? (uint64_t)OTEP_MS_MAX : t);
+		}
+		*budget_ms = (uint64_t)c->ms[side];
+		return;
+	}
+	/* A time per move is an overtime period running out: the engine may use it all. */
+	uint64_t mt = l->movetime_ms ? l->movetime_ms : OB_DEFAULT_MOVETIME_MS;
+	if (cap && mt > cap)
+		mt = cap;
+	for (int s = 0; s < 2; s++) {
+		c->ms[s] = (int64_t)mt;
+		c->in_overtime[s] = 1;
+		c->overtimes[s] = 1;
+	}
+	c->has_overtime = 1;
+	c->overtime_s = (int64_t)((mt + 999) / 1000);
+	*budget_ms = mt;
+}
+
+static int ob_send_clock(struct ob *h, uint64_t *budget_ms)
+{
+	struct otep_clock c;
+	char line[256];
+
+	ob_clock(h, &c, budget_ms);
+	if (otep_format_clock(line, sizeof line, &c) < 0) {
+		ob_fail(h, "cannot write the clock");
+		return -1;
+	}
+	return engine_child_send(h->child, line);
+}
+
+static int ob_send_analyze(struct ob *h)
+{
+	char line[64];
+
+	if (otep_format_analyze(line, sizeof line, OB_ANALYSIS_LINES, (int)h->slice_s) < 0 ||
+	    engine_child_send(h->child, line) < 0)
+		return -1;
+	ob_expect(h, OB_W_ANALYSIS, h->slice_s * 1000ULL + h->e.profile->command_timeout_ms);
+	return 0;
+}
+
+/* go: rules when the engine has another game type (or a new game began), then the
+ * move request or the analysis. */
+static void ob_send_go(struct ob *h)
+{
+	const struct engine_profile *p = h->e.profile;
+	enum otep_side side = otep_side_to_move(&h->want.board);
+	char line[64];
+	uint64_t budget;
+
+	if (h->rules_type != (int)h->want.type) {
+		if (ob_send_game(h, otep_format_game_rules, &h->want) < 0)
+			return;
+		h->rules_type = (int)h->want.type;
+	}
+	if (h->limits.infinite) {
+		h->slice_s = OB_SLICE_FIRST_S;
+		h->slices = 0;
+		h->have_best = 0;
+		if (ob_send_game(h, otep_format_game_position, &h->want) < 0 ||
+		    otep_format_side(line, sizeof line, side) < 0 ||
+		    engine_child_send(h->child, line) < 0 || ob_send_clock(h, &budget) < 0)
+			return;
+		ob_send_analyze(h);
+		return;
+	}
+	/* opponent-move comes before every play, "-" before the first move. */
+	if (ob_send_game(h, otep_format_game_opponent_move, &h->want) < 0 ||
+	    otep_format_play(line, sizeof line, side) < 0 || engine_child_send(h->child, line) < 0 ||
+	    ob_send_clock(h, &budget) < 0)
+		return;
+	ob_expect(h, OB_W_MOVE, budget + p->command_timeout_ms);
+}
+
+/* Sends the next command of the job, or finishes it. */
+static void ob_advance(struct ob *h)
+{
+	if (h->job == OB_JOB_NONE || h->wait != OB_W_NONE || engine_child_eof(h->child))
+		return;
+	if (h->state == OB_DOWN) {
+		ob_spawn(h);
+		return;
+	}
+	if (h->state != OB_IDLE)
+		return;
+	switch (h->job) {
+	case OB_JOB_START:
+		ob_finish(h, ENGINE_OK, NULL, NULL, NULL);
+		return;
+	case OB_JOB_GO:
+		ob_send_go(h);
+		return;
+	case OB_JOB_OPTIONS: {
+		/* OTEP has no options: an empty list, and no option to get or set. */
+		if (h->opt_argc == 0) {
+			char **lines = calloc(1, sizeof *lines);
+			ob_finish(h, lines ? ENGINE_OK : ENGINE_ERROR, lines ? NULL : "Out of memory.",
+				  NULL, lines);
+			return;
+		}
+		char *msg = xasprintf("The option \"%s\" is not valid.", h->opt_name);
+		ob_finish(h, ENGINE_ERROR, msg, NULL, NULL);
+		free(msg);
+		return;
+	}
+	case OB_JOB_NONE:
+		return;
+	}
+}
+
+static void ob_kick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ob *h = arg;
+
+	if (h->result_ready) {
+		h->result_ready = 0;
+		engine_done_cb *done = h->res_done;
+		void *darg = h->res_arg;
+		h->res_done = NULL;
+		/* Last thing: the callback may free the engine or start a job. */
+		if (done)
+			done(darg, &h->res);
+		return;
+	}
+	ob_advance(h);
+}
+
+/* Hands the queued infos over, in order (none of them may free the engine). */
+static void ob_info_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct ob *h = arg;
+	size_t n = h->ninfos;
+
+	h->ninfos = 0;
+	for (size_t i = 0; i < n && h->info && h->job == OB_JOB_GO; i++)
+		h->info(h->arg, &h->infos[i]);
+}
+
+/* The engine's move for the play in progress. */
+static void ob_on_move(struct ob *h, const char *text)
+{
+	struct hive_move mv;
+	char err[256], line[64];
+
+	int code = otep_move_read(&h->want.board, text, &mv, err, sizeof err);
+	if (code != 0) {
+		if (otep_format_error(line, sizeof line, OTEP_FROM_HOST, code, NULL) < 0 ||
+		    engine_child_send(h->child, line) < 0)
+			return;
+		ob_fail(h, "%s move \"%.32s\": %s", code == OTEP_ERR_WRONG_SIDE ? "wrong-side" : "illegal",
+			text, err);
+		return;
+	}
+	/* Accepted: the game after it, and the end when it ended by the queens. */
+	struct hive_game after;
+	if (hive_game_copy(&after, &h->want) != HIVE_OK) {
+		ob_fail(h, "out of memory");
+		return;
+	}
+	if (hive_game_play(&after, mv) != HIVE_OK) {
+		hive_game_free(&after);
+		ob_fail(h, "out of memory");
+		return;
+	}
+	int rc = ob_send_game(h, otep_format_game_move_result, &after);
+	if (rc == 0 && hive_game_over(&after.board)) {
+		if (otep_format_finish(line, sizeof line, otep_finish_of(&after.board)) >= 0)
+			rc = engine_child_send(h->child, line);
+		h->rules_type = -1;      /* the next game starts with rules */
+	}
+	hive_game_free(&after);
+	if (rc < 0)
+		return;
+	ob_finish(h, ENGINE_OK, NULL, &mv, NULL);
+}
+
+/* One analysis answer: each move list an info, then the next slice or the end. */
+static void ob_on_analysis(struct ob *h, const struct otep_msg *m)
+{
+	char err[256];
+	size_t first = h->ninfos;
+
+	h->slices++;
+	for (size_t i = 0; i < m->nlines; i++) {
+		struct hive_board b = h->want.board;
+		struct hive_search_info one, *si = h->ninfos < OTEP_ANALYSIS_MAX ? &h->infos[h->ninfos] : &one;
+		const struct otep_moves *l = &m->lines[i];
+
+		/* Infos not handed over yet are kept; what does not fit is dropped. */
+		memset(si, 0, sizeof *si);
+		si->depth = (int)h->slices;
+		si->score = (int)(l->eval_cp > 1000000 ? 1000000 : l->eval_cp < -1000000 ? -1000000 : l->eval_cp);
+		for (size_t k = 0; k < l->n && si->pvlen < HIVE_MAX_PLY; k++) {
+			struct hive_move mo;
+			struct hive_undo u;
+			if (hive_move_parse(&b, l->moves[k], &mo, err, sizeof err) != HIVE_OK) {
+				if (k == 0) {
+					ob_fail(h, "analysis with an illegal move \"%.32s\": %s", l->moves[k], err);
+					return;
+				}
+				break;       /* the rest of the line is not trustworthy */
+			}
+			si->pv[si->pvlen++] = mo;
+			hive_board_do(&b, mo, &u);
+		}
+		if (i == 0) {
+			h->best = si->pv[0];
+			h->have_best = 1;
+		}
+		if (si != &one)
+			h->ninfos++;
+	}
+	if (h->ninfos > first)
+		event_active(h->info_ev, EV_TIMEOUT, 1);
+	if (h->stop_requested) {
+		ob_finish(h, ENGINE_OK, NULL, &h->best, NULL);
+		return;
+	}
+	h->wait = OB_W_NONE;
+	h->slice_s = h->slice_s * 2 > OB_SLICE_MAX_S ? OB_SLICE_MAX_S : h->slice_s * 2;
+	ob_send_analyze(h);
+}
+
+/* One line from the engine's stdout (without its newline). */
+static void ob_line(void *arg, const char *line, size_t len)
+{
+	struct ob *h = arg;
+	const struct engine_profile *p = h->e.profile;
+	struct otep_msg m;
+	char err[256], out[64];
+
+	if (otep_msg_parse_max(line, len, OTEP_BACK_MAX_LINE, OTEP_FROM_ENGINE, &m, err, sizeof err) < 0) {
+		otep_msg_free(&m);
+		if (h->wait == OB_W_HELLO) {
+			/* Before hello anything goes (a JVM's banner, say): logged only. */
+			log_note(h->log_id, "engine %s: before hello, ignored: %s", p->name, err);
+			return;
+		}
+		ob_fail(h, "unreadable line: %s", err);
+		return;
+	}
+	if (h->wait == OB_W_HELLO && m.cmd != OTEP_HELLO) {
+		log_note(h->log_id, "engine %s: %s before hello ignored", p->name, otep_cmd_name(m.cmd));
+		otep_msg_free(&m);
+		return;
+	}
+	switch (m.cmd) {
+	case OTEP_HELLO:
+		if (h->wait == OB_W_HELLO) {
+			h->wait = OB_W_NONE;
+			engine_child_disarm(h->child);
+			h->state = OB_IDLE;
+			ob_kick(h);
+		}
+		break;
+	case OTEP_MOVE:
+		if (h->wait == OB_W_MOVE) {
+			ob_on_move(h, m.text);
+		} else {
+			log_note(h->log_id, "engine %s: move when not asked to play", p->name);
+			if (otep_format_error(out, sizeof out, OTEP_FROM_HOST, OTEP_ERR_WRONG_SIDE, NULL) >= 0)
+				engine_child_send(h->child, out);
+		}
+		break;
+	case OTEP_ANALYSIS:
+		if (h->wait == OB_W_ANALYSIS)
+			ob_on_analysis(h, &m);
+		else
+			log_note(h->log_id, "engine %s: analysis out of turn ignored", p->name);
+		break;
+	case OTEP_ERROR:
+		if (m.code == OTEP_ERR_CRITICAL) {
+			ob_fail(h, "critical error: %s", m.text ? m.text : "(no message)");
+		} else {
+			/* Non-critical: for the user, and the game goes on. */
+			log_warn(h->log_id, "engine %s: error 0 %s", p->name, m.text ? m.text : "");
+		}
+		break;
+	case OTEP_RULES:
+		/* The engine asks for the rules: the host's own. */
+		if (h->rules_type >= 0 &&
+		    otep_format_rules(out, sizeof out, hive_gametype_name((unsigned)h->rules_type)) >= 0)
+			engine_child_send(h->child, out);
+		break;
+	case OTEP_POSITION:
+		if (h->job == OB_JOB_GO)
+			ob_send_game(h, otep_format_game_position, &h->want);
+		break;
+	case OTEP_STATUS:
+		log_note(h->log_id, "engine %s: status %s", p->name, m.text ? m.text : "");
+		break;
+	default:
+		/* simple-moves, side, clock: nothing changes for Hive (logged already). */
+		break;
+	}
+	otep_msg_free(&m);
+}
+
+/* The child ended: it reads nothing any more, so it just fails. */
+static void ob_ended(void *arg, const char *what)
+{
+	struct ob *h = arg;
+
+	if (h->job == OB_JOB_NONE)
+		log_note(h->log_id, "engine %s %s while idle; it restarts on next use",
+			 h->e.profile->name, what);
+	engine_child_fail(h->child, "%s%s", what, h->state == OB_HELLO ? " before hello" : "");
+}
+
+/* The wait in progress ran out. */
+static void ob_timeout(void *arg)
+{
+	struct ob *h = arg;
+	const struct engine_profile *p = h->e.profile;
+
+	switch (h->wait) {
+	case OB_W_HELLO:
+		engine_child_fail(h->child, "no \"hello\" within %u ms of starting", p->start_timeout_ms);
+		break;
+	case OB_W_ANALYSIS:
+		ob_fail(h, "no \"analysis\" in time (%u s asked)", h->slice_s);
+		break;
+	default:
+		ob_fail(h, "no \"move\" in time");
+		break;
+	}
+}
+
+static const struct engine_child_ops ob_child_ops = {
+	.line = ob_line,
+	.ended = ob_ended,
+	.timeout = ob_timeout,
+	.failed = ob_failed,
+};
+
+static int ob_begin(struct ob *h, enum ob_job job, engine_done_cb *done, void *arg)
+{
+	if (h->job != OB_JOB_NONE || h->result_ready)
+		return -1;     /* one command at a time */
+	h->job = job;
+	h->done = done;
+	h->arg = arg;
+	h->stop_requested = 0;
+	ob_kick(h);
+	return 0;
+}
+
+static int ob_start(struct engine *e, engine_done_cb *done, void *arg)
+{
+	return ob_begin(e->priv, OB_JOB_START, done, arg);
+}
+
+static int ob_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
+		 engine_info_cb *info, engine_done_cb *done, void *arg)
+{
+	struct ob *h = e->priv;
+
+	if (h->job != OB_JOB_NONE || h->result_ready)
+		return -1;
+	if (hive_game_over(&g->board))
+		return -1;
+	hive_game_free(&h->want);
+	if (hive_game_copy(&h->want, g) != HIVE_OK) {
+		hive_game_init(&h->want, 0);
+		return -1;
+	}
+	h->limits = *l;
+	h->info = info;
+	h->ninfos = 0;
+	return ob_begin(h, OB_JOB_GO, done, arg);
+}
+
+static void ob_stop(struct engine *e)
+{
+	struct ob *h = e->priv;
+
+	/* An analysis ends with the slice running; a play cannot be cut short in OTEP. */
+	if (h->job == OB_JOB_GO)
+		h->stop_requested = 1;
+}
+
+static int ob_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
+{
+	struct ob *h = e->priv;
+
+	if (h->job != OB_JOB_NONE || h->result_ready)
+		return -1;
+	if (!(argc == 0 || (argc == 2 && !strcmp(argv[0], "get")) ||
+	      (argc == 3 && !strcmp(argv[0], "set"))))
+		return -1;
+	free(h->opt_name);
+	h->opt_name = argc >= 2 ? strdup(argv[1]) : NULL;
+	if (argc >= 2 && !h->opt_name)
+		return -1;
+	h->opt_argc = argc;
+	return ob_begin(h, OB_JOB_OPTIONS, done, arg);
+}
+
+/* A new game: the next go starts with rules. */
+static void ob_reset(struct engine *e)
+{
+	struct ob *h = e->priv;
+	h->rules_type = -1;
+}
+
+static void ob_paths_free(struct ob *h)
+{
+	if (h->own_argv) {
+		for (char **a = h->argv; a && *a; a++)
+			free(*a);
+		free(h->argv);
+		free(h->workdir);
+	}
+	free(h->filename);
+	free(h->name);
+}
+
+static void ob_free(struct engine *e)
+{
+	struct ob *h = e->priv;
+
+	/* Mid-game, the engine hears that the game is off before goodbye. */
+	if (h->state == OB_IDLE && engine_child_running(h->child) && !engine_child_eof(h->child) &&
+	    h->job == OB_JOB_GO)
+		engine_child_send(h->child, "finish 0");
+	engine_child_close(h->child, "goodbye", e->profile->stop_timeout_ms);
+	engine_child_free(h->child);
+	event_free(h->kick);
+	event_free(h->info_ev);
+	free(h->opt_name);
+	free(h->res_message);
+	lines_free(h->res_lines);
+	hive_game_free(&h->want);
+	ob_paths_free(h);
+	free(h);
+}
+
+static void ob_set_log_id(struct engine *e, unsigned id)
+{
+	struct ob *h = e->priv;
+
+	h->log_id = id;
+	engine_child_set_log_id(h->child, id);
+}
+
+/* Reads the .ini at path into ini, its relative directory resolved against the
+ * .ini's own folder. 0, or -1 with *cause. */
+static int ob_ini_read(const char *path, struct otep_ini *ini, char **cause)
+{
+	char err[256], *text = NULL, *copy = NULL, *dir = NULL;
+	FILE *f = fopen(path, "r");
+	int rc = -1;
+
+	memset(ini, 0, sizeof *ini);
+	if (!f) {
+		*cause = xasprintf("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	text = malloc(OB_INI_MAX + 1);
+	size_t n = text ? fread(text, 1, OB_INI_MAX + 1, f) : 0;
+	if (!text || ferror(f)) {
+		*cause = xasprintf("%s: cannot read", path);
+		goto out;
+	}
+	if (n > OB_INI_MAX) {
+		*cause = xasprintf("%s: longer than %d bytes", path, OB_INI_MAX);
+		goto out;
+	}
+	text[n] = 0;
+	copy = strdup(path);
+	dir = copy ? realpath(dirname(copy), NULL) : NULL;
+	if (!dir) {
+		*cause = xasprintf("%s: cannot resolve its folder: %s", path, strerror(errno));
+		goto out;
+	}
+	if (otep_ini_parse(text, dir, ini, err, sizeof err) < 0) {
+		*cause = xasprintf("%s: %s", path, err);
+		goto out;
+	}
+	rc = 0;
+out:
+	fclose(f);
+	free(text);
+	free(copy);
+	free(dir);
+	return rc;
+}
+
+int otep_back_check(const struct engine_profile *p, char **cause)
+{
+	struct otep_ini ini;
+	struct stat st;
+
+	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0])) {
+		*cause = xasprintf("not an OTEP .ini file");
+		return -1;
+	}
+	if (ob_ini_read(p->argv[0], &ini, cause) < 0)
+		return -1;
+	int rc = 0;
+	if (stat(ini.directory, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("directory %s: %s", ini.directory,
+				   errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
+		rc = -1;
+	} else if (stat(ini.filename, &st) < 0 || !S_ISREG(st.st_mode) || access(ini.filename, X_OK) < 0) {
+		*cause = xasprintf("filename %s: not an executable file", ini.filename);
+		rc = -1;
+	}
+	otep_ini_free(&ini);
+	return rc;
+}
+
+struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+{
+	if (!p->argv || !p->argv[0]) {
+		*cause = xasprintf("engine %s: no command", p->name);
+		return NULL;
+	}
+	struct ob *h = calloc(1, sizeof *h);
+	if (!h) {
+		*cause = xasprintf("out of memory");
+		return NULL;
+	}
+	h->e.ops = &ob_ops;
+	h->e.base = base;
+	h->e.profile = p;
+	h->e.priv = h;
+	h->rules_type = -1;
+	hive_game_init(&h->want, 0);
+	if (!p->argv[1] && otep_ini_is_path(p->argv[0])) {
+		struct otep_ini ini;
+		if (ob_ini_read(p->argv[0], &ini, cause) < 0) {
+			hive_game_free(&h->want);
+			free(h);
+			return NULL;
+		}
+		/* The struct's strings change hands. */
+		h->argv = ini.argv;
+		h->workdir = ini.directory;
+		h->filename = ini.filename;
+		h->name = ini.name;
+		h->own_argv = 1;
+	} else {
+		const char *b = strrchr(p->argv[0], '/');
+		h->argv = p->argv;
+		h->workdir = p->workdir;
+		h->name = strdup(b ? b + 1 : p->argv[0]);
+	}
+	snprintf(h->e.id, sizeof h->e.id, "%s", h->name ? h->name : p->name);
+	/* An OTEP engine names no expansions: it is offered all of them. */
+	snprintf(h->e.caps, sizeof h->e.caps, "Mosquito;Ladybug;Pillbug");
+	/* A CR before the LF may come on top; the codec checks the rest. */
+	h->child = engine_child_new(base, p->name, OTEP_BACK_MAX_LINE, 1, &ob_child_ops, h);
+	h->kick = event_new(base, -1, 0, ob_kick_cb, h);
+	h->info_ev = event_new(base, -1, 0, ob_info_cb, h);
+	if (!h->child || !h->kick || !h->info_ev || !h->name) {
+		engine_child_free(h->child);
+		if (h->kick)
+			event_free(h->kick);
+		if (h->info_ev)
+			event_free(h->info_ev);
+		hive_game_free(&h->want);
+		ob_paths_free(h);
+		free(h);
+		*cause = xasprintf("out of memory");
+		return NULL;
+	}
+	return &h->e;
+}
+
+static const struct engine_ops ob_ops = {
+	.name = "otep",
+	.start = ob_start,
+	.go = ob_go,
+	.stop = ob_stop,
+	.options = ob_options,
+	.reset = ob_reset,
+	.set_log_id = ob_set_log_id,
+	.free = ob_free,
+};
