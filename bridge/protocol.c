@@ -9,12 +9,14 @@
 extern const struct protocol protocol_uhp;
 extern const struct protocol protocol_hub;
 extern const struct protocol protocol_trylobot;
+extern const struct protocol protocol_uhp_remote;
 
 /* The first row is the default: a bare ENGINE command speaks it. */
 static const struct protocol *const protocols[] = {
 	&protocol_uhp,
 	&protocol_hub,
 	&protocol_trylobot,
+	&protocol_uhp_remote,
 };
 
 #define NPROTOCOLS (sizeof protocols / sizeof protocols[0])
