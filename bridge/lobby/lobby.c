@@ -199,10 +199,13 @@ static void engine_reason(int side, const struct engine_result *r, char *buf, si
 
 static void game_turn(struct rgame *g);
 
-/* The side to move's time for this move, in microseconds. */
+/* The side to move's time for this move, in microseconds. A house engine gets
+ * LOBBY_ENGINE_SLACK_MS more for its protocol's overhead (UHP's bestmove counts
+ * whole seconds); a client's time is its own. */
 static int64_t turn_budget_us(const struct rgame *g, int side)
 {
-	return g->lb->o->move_time_ms ? (int64_t)g->lb->o->move_time_ms * 1000 : g->clock_us[side];
+	int64_t us = g->lb->o->move_time_ms ? (int64_t)g->lb->o->move_time_ms * 1000 : g->clock_us[side];
+	return us + (g->seat[side].is_engine ? LOBBY_ENGINE_SLACK_MS * 1000 : 0);
 }
 
 /* Plays the side to move's legal move after its clock is checked: 0, or -1 when the
@@ -222,8 +225,11 @@ static int game_apply(struct rgame *g, struct hive_move legal)
 		game_forfeit(g, side, reason);
 		return -1;
 	}
-	if (!o->move_time_ms)
+	if (!o->move_time_ms) {
 		g->clock_us[side] += (int64_t)o->inc_ms * 1000 - used;
+		if (g->clock_us[side] < 0)
+			g->clock_us[side] = 0;       /* within the engine's slack */
+	}
 	hive_move_format(&g->game.board, legal, mv, sizeof mv);
 	if (push_time(g, (uint64_t)(used + 500) / 1000) < 0 || hive_game_play(&g->game, legal) != HIVE_OK) {
 		game_end(g, HIVE_DRAW, "aborted: out of memory");

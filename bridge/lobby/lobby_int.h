@@ -18,6 +18,8 @@ struct spectator;
 
 #define LOBBY_TOKEN_LEN   32
 #define LOBBY_REASON_MAX  256
+/* A house engine's allowance over its time for its protocol's overhead. */
+#define LOBBY_ENGINE_SLACK_MS 1000
 
 struct rgame;
 
