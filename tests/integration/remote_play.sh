@@ -68,6 +68,14 @@ move_time = 2
 results = $tmp/results.jsonl
 EOF
 
+# Bad keys are refused with the reason.
+printf '[listen r]\nprotocol = uhp-remote\nport = 0\nclock = 5+x\n' >"$tmp/bad1"
+printf '[listen r]\nprotocol = uhp-remote\nport = 0\nhouse_engine = nope\n' >"$tmp/bad2"
+timeout 10 "$HIVEBRIDGE" serve --config "$tmp/bad1" 2>"$tmp/bad.err" && fail "clock = 5+x accepted"
+grep -q 'clock must be SECONDS or SECONDS+INCREMENT' "$tmp/bad.err" || fail "bad clock: $(cat "$tmp/bad.err")"
+timeout 10 "$HIVEBRIDGE" serve --config "$tmp/bad2" 2>"$tmp/bad.err" && fail "house_engine = nope accepted"
+grep -q 'house_engine: no \[engine nope\]' "$tmp/bad.err" || fail "bad house_engine: $(cat "$tmp/bad.err")"
+
 spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
 daemon=$spawned
 wait_listening "$tmp/err" $daemon 6 uhp-remote
