@@ -151,6 +151,7 @@ static void listener_clear(struct listener_conf *l)
 	free(l->protocol);
 	free(l->address);
 	free(l->engine);
+	lobby_conf_clear(&l->lobby);
 }
 
 static struct listener_conf *listener_add(struct config *c, const char *name)
@@ -168,6 +169,7 @@ static struct listener_conf *listener_add(struct config *c, const char *name)
 	l->game_idle_timeout_ms = 3600 * 1000;
 	l->max_depth = 32;
 	l->max_think_ms = 60000;
+	lobby_conf_defaults(&l->lobby);
 	return l;
 }
 
@@ -421,8 +423,13 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 		}
 		l->max_think_ms = ms;
 	} else {
-		*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
-		return -1;
+		int taken = lobby_conf_key(&l->lobby, k, v, why);
+		if (taken < 0)
+			return -1;
+		if (!taken) {
+			*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -562,6 +569,11 @@ static int config_check(const struct config *c, char **why)
 		const struct listener_conf *l = &c->listeners[i];
 		if (!config_profile(c, l->engine)) {
 			*why = xasprintf("[listen %s]: no [engine %s]", l->name, l->engine);
+			return -1;
+		}
+		if (l->lobby.house_engine && !config_profile(c, l->lobby.house_engine)) {
+			*why = xasprintf("[listen %s]: house_engine: no [engine %s]", l->name,
+					 l->lobby.house_engine);
 			return -1;
 		}
 		for (size_t j = 0; j < i; j++) {

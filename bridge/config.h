@@ -26,6 +26,7 @@
  *   game_idle_timeout = 3600  the same for a session with a game in progress
  *   max_depth = 32            deepest search a client may ask for
  *   max_think_time = 60       longest search (or perft) a client may ask for, seconds
+ *   (remote play: the keys of bridge/lobby/lobby_conf.h)
  *
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
@@ -41,6 +42,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "bridge/lobby/lobby_conf.h"
 
 #define CONFIG_MAX_OPTIONS 32
 #define CONFIG_MAX_DEPTH   64
@@ -73,6 +75,7 @@ struct listener_conf {
 	unsigned game_idle_timeout_ms; /* the same with a game in progress */
 	int      max_depth;            /* the deepest search a client may ask for */
 	unsigned max_think_ms;         /* the longest search (and perft) a client may ask for */
+	struct lobby_conf lobby;       /* remote play (protocol uhp-remote) */
 };
 
 struct config {

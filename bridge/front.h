@@ -11,6 +11,8 @@
 struct event_base;
 struct bufferevent;
 struct engine_profile;
+struct config;
+struct listener_conf;
 
 struct session_limits {
 	size_t   max_line;         /* bytes per input line (or frame), terminator excluded */
@@ -21,6 +23,7 @@ struct session_limits {
 	int      depth;            /* fixed search depth instead, 0 = none */
 	int      max_depth;        /* deepest search a client may ask for, 0 = no bound */
 	unsigned max_think_ms;     /* longest search or perft a client may ask for, 0 = none */
+	void    *shared;           /* the listener's state from front.listener_new, or NULL */
 };
 
 /* Called once when a session ends by itself; the owner then frees it. */
@@ -38,6 +41,13 @@ struct front {
 	 * protocol's own error syntax: why (one ASCII sentence) into buf. Returns its
 	 * length (< len), 0 if it does not fit. */
 	size_t (*refusal)(char *buf, size_t len, const char *why);
+	/* Optional: state every session of one listener shares (remote play's lobby),
+	 * made when the listener opens and handed to its sessions as lim->shared. NULL
+	 * with *cause (caller frees) on failure. */
+	void *(*listener_new)(struct event_base *base, const struct config *c,
+			      const struct listener_conf *lc, char **cause);
+	/* Frees it, after every session of the listener is freed. */
+	void  (*listener_free)(void *shared);
 };
 
 #endif

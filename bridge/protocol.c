@@ -10,6 +10,7 @@ extern const struct protocol protocol_uhp;
 extern const struct protocol protocol_hub;
 extern const struct protocol protocol_trylobot;
 extern const struct protocol protocol_otep;
+extern const struct protocol protocol_uhp_remote;
 
 /* The first row is the default: a bare ENGINE command speaks it. */
 static const struct protocol *const protocols[] = {
@@ -17,6 +18,7 @@ static const struct protocol *const protocols[] = {
 	&protocol_hub,
 	&protocol_trylobot,
 	&protocol_otep,
+	&protocol_uhp_remote,
 };
 
 #define NPROTOCOLS (sizeof protocols / sizeof protocols[0])

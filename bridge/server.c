@@ -55,6 +55,7 @@ struct listener {
 	struct session_limits       limits;    /* the daemon's, plus this listener's think time */
 	struct evconnlistener      *lev;
 	struct event               *resume;    /* re-enables accepting after an error */
+	void                       *shared;    /* front->listener_new's, or NULL */
 };
 
 struct conn {
@@ -395,6 +396,16 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 		fprintf(stderr, "hivebridge: listener %s: no engine profile %s\n", lc->name, lc->engine);
 		return -1;
 	}
+	if (l->front->listener_new) {
+		char *cause = NULL;
+		l->shared = l->front->listener_new(srv->base, srv->conf, lc, &cause);
+		if (!l->shared) {
+			fprintf(stderr, "hivebridge: listener %s: %s\n", lc->name, cause ? cause : "out of memory");
+			free(cause);
+			return -1;
+		}
+		l->limits.shared = l->shared;
+	}
 	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
 	if (inet_pton(AF_INET, lc->address, &in->sin_addr) == 1) {
@@ -474,10 +485,14 @@ static void server_teardown(struct server *srv)
 		if (srv->listeners[i].resume)
 			event_free(srv->listeners[i].resume);
 	}
-	free(srv->listeners);
-	srv->listeners = NULL;
 	while (srv->sessions)
 		session_drop(srv, srv->sessions);
+	/* The listeners' shared state outlives their sessions (games wait for resumes). */
+	for (size_t i = 0; i < srv->nlisteners; i++)
+		if (srv->listeners[i].shared)
+			srv->listeners[i].front->listener_free(srv->listeners[i].shared);
+	free(srv->listeners);
+	srv->listeners = NULL;
 	while (srv->refused)
 		refused_free(srv->refused);
 	if (srv->sigint)

@@ -1,0 +1,624 @@
+/*
+ * uhp_remote.c: remote play's viewer model (protocol uhp-remote, docs/remote-play.md):
+ * a client speaks UHP, but its newgame asks the listener's lobby for an opponent
+ * (another client, or the house engine) and its play is answered by the opponent's
+ * move. The lobby (bridge/lobby/) keeps the game, the clocks and the referee; this
+ * file is the protocol: the session, its commands and its row of the protocol table.
+ *
+ * An answer that waits for the opponent holds the session's input (session_io's
+ * ready hook), like an engine command in uhp_front.c: the client's next command is
+ * read once the answer is complete.
+ */
+#include <event2/event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "adapters/uhp/uhp_codec.h"
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
+#include "bridge/lobby/lobby.h"
+#include "bridge/log.h"
+#include "bridge/protocol.h"
+#include "bridge/session_io.h"
+#include "bridge/util.h"
+#include "core/game.h"
+
+#define ERR_INVALID "err Invalid command. Try 'help' to see a list of valid commands."
+#define ERR_NOGAME  "err No game in progress. Try 'newgame' to ask for an opponent."
+/* Slack on top of a hint's time before the session asks the engine to stop. */
+#define HINT_STOP_SLACK_MS 10
+
+enum rstate {
+	R_IDLE,          /* no game: newgame, resume, info... */
+	R_PAIRING,       /* newgame waits for an opponent */
+	R_WAIT_START,    /* paired or resumed, the opponent to move: the answer is the
+	                    seat line and the GameString once it is this client's turn */
+	R_TURN,          /* in a game, this client to move */
+	R_WAIT_MOVE,     /* play answered with the GameString, waits for the reply */
+	R_HINT           /* bestmove (hints allowed) with the engine */
+};
+
+struct remote_session {
+	struct session_io  io;
+	struct event_base *base;
+	unsigned           id;
+	const struct engine_profile *profile;   /* hints */
+	struct lobby      *lb;
+	enum rstate        st;
+	struct seat       *seat;                /* NULL outside a game */
+	char               name[32];            /* "remote#12" */
+	char              *last_end;            /* how the last game ended (owned) */
+	char              *final_gs;            /* its last GameString (owned) */
+	struct engine     *hint;                /* made on the first bestmove */
+	struct hive_game   hint_game;           /* the position it searches */
+	int                have_hint_game;
+	struct event      *stop_ev;
+};
+
+static void out_line(struct remote_session *s, const char *line, size_t len)
+{
+	session_io_write_line(&s->io, line, len);
+	if (len == 2 && line[0] == 'o' && line[1] == 'k')
+		session_io_flush(&s->io);
+}
+
+static void out_str(struct remote_session *s, const char *line)
+{
+	out_line(s, line, strlen(line));
+}
+
+static void out_printf(struct remote_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct remote_session *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *line = xvasprintf(fmt, ap);
+	va_end(ap);
+	out_str(s, line);
+	free(line);
+}
+
+/* The seat's GameString. */
+static void out_gamestring(struct remote_session *s)
+{
+	char *gs = s->seat ? seat_gamestring(s->seat) : NULL;
+	out_str(s, gs ? gs : "err Out of memory.");
+	free(gs);
+}
+
+/* The end of an answer that waited: the next command may be read. */
+static void answer_done(struct remote_session *s, enum rstate next)
+{
+	out_str(s, "ok");
+	s->st = next;
+	session_io_schedule(&s->io);
+}
+
+/* The answer of newgame and resume: the seat line, then the GameString. */
+static void answer_seat(struct remote_session *s)
+{
+	char line[256];
+	seat_describe(s->seat, line, sizeof line);
+	out_str(s, line);
+	out_gamestring(s);
+	answer_done(s, R_TURN);
+}
+
+/* --- what the lobby tells the session ------------------------------------------------ */
+
+static void on_started(void *arg, struct seat *seat)
+{
+	struct remote_session *s = arg;
+	s->seat = seat;
+	if (seat_to_move(seat))
+		answer_seat(s);
+	else
+		s->st = R_WAIT_START;
+}
+
+static void on_moved(void *arg, const char *move)
+{
+	struct remote_session *s = arg;
+	if (s->st == R_WAIT_START) {
+		answer_seat(s);
+	} else if (s->st == R_WAIT_MOVE) {
+		out_str(s, move);
+		out_gamestring(s);
+		answer_done(s, R_TURN);
+	}
+}
+
+static void on_ended(void *arg, const char *why)
+{
+	struct remote_session *s = arg;
+
+	free(s->last_end);
+	free(s->final_gs);
+	s->last_end = xstrdup(why);
+	s->final_gs = s->seat ? seat_gamestring(s->seat) : NULL;
+	s->seat = NULL;
+	switch (s->st) {
+	case R_PAIRING:
+		out_printf(s, "err %s", why);
+		answer_done(s, R_IDLE);
+		break;
+	case R_WAIT_START:
+	case R_WAIT_MOVE:
+		/* The opponent resigned, lost on time or left: no move comes. */
+		out_printf(s, "remote over %s", why);
+		out_str(s, s->final_gs ? s->final_gs : "err Out of memory.");
+		answer_done(s, R_IDLE);
+		break;
+	case R_TURN:
+		/* This client's own move or resignation, or its time: the command that
+		 * caused it (or the next one) says so. */
+		s->st = R_IDLE;
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct seat_ops remote_seat_ops = {
+	.started = on_started,
+	.moved = on_moved,
+	.ended = on_ended,
+};
+
+/* --- commands -------------------------------------------------------------------- */
+
+/* Answers the error when there is no game to play in; 1 when there is one. */
+static int need_turn(struct remote_session *s)
+{
+	if (s->st == R_TURN)
+		return 1;
+	if (s->last_end)
+		out_printf(s, "err The game is over (%s). Try 'newgame' to ask for an opponent.", s->last_end);
+	else
+		out_str(s, ERR_NOGAME);
+	return 0;
+}
+
+/* Returns 1 when the answer waits for the opponent. */
+static int cmd_newgame(struct remote_session *s, const char *arg)
+{
+	unsigned type = 0;
+	char *why = NULL;
+
+	if (s->st == R_TURN) {
+		out_str(s, "err A game is in progress: play it, or resign it first.");
+		return 0;
+	}
+	if (*arg && hive_gametype_parse(arg, &type) != HIVE_OK) {
+		out_str(s, "err The server sets up remote games: newgame takes a GameTypeString "
+			   "(Base, Base+MLP...), not a GameString.");
+		return 0;
+	}
+	if (lobby_join(s->lb, type, s->name, s, &remote_seat_ops, &why) < 0) {
+		out_printf(s, "err %s", why);
+		free(why);
+		return 0;
+	}
+	free(s->last_end);
+	s->last_end = NULL;
+	s->st = R_PAIRING;
+	return 1;
+}
+
+static int cmd_resume(struct remote_session *s, const char *token)
+{
+	char *why = NULL;
+	struct seat *seat;
+
+	if (s->st == R_TURN) {
+		out_str(s, "err A game is in progress on this connection.");
+		return 0;
+	}
+	if (!*token) {
+		out_str(s, "err Usage: resume TOKEN (the token of the 'remote' line).");
+		return 0;
+	}
+	if (!(seat = lobby_resume(s->lb, token, s, &remote_seat_ops, &why))) {
+		out_printf(s, "err %s", why);
+		free(why);
+		return 0;
+	}
+	s->seat = seat;
+	free(s->last_end);
+	s->last_end = NULL;
+	if (seat_to_move(seat)) {
+		char line[256];
+		seat_describe(seat, line, sizeof line);
+		out_str(s, line);
+		out_gamestring(s);
+		s->st = R_TURN;
+		return 0;
+	}
+	s->st = R_WAIT_START;
+	return 1;
+}
+
+/* Returns 1 when the answer waits for the opponent. */
+static int cmd_play(struct remote_session *s, const char *move)
+{
+	char err[512];
+
+	if (!*move) {
+		out_str(s, ERR_INVALID);
+		return 0;
+	}
+	if (!need_turn(s))
+		return 0;
+	switch (seat_play(s->seat, move, err, sizeof err)) {
+	case SEAT_INVALID:
+		out_printf(s, "invalidmove %s", err);
+		return 0;
+	case SEAT_NOT_TURN:
+		out_str(s, "err It is not your turn.");
+		return 0;
+	case SEAT_OVER:
+		out_printf(s, "err The game is over (%s).", s->last_end ? s->last_end : "?");
+		return 0;
+	case SEAT_OK:
+		break;
+	}
+	if (!s->seat) {
+		/* The move ended the game: its last GameString says how. */
+		out_str(s, s->final_gs ? s->final_gs : "err Out of memory.");
+		return 0;
+	}
+	out_gamestring(s);
+	session_io_flush(&s->io);
+	s->st = R_WAIT_MOVE;
+	return 1;
+}
+
+static void cmd_resign(struct remote_session *s, const char *reason)
+{
+	if (!need_turn(s))
+		return;
+	seat_resign(s->seat, reason);
+	out_str(s, s->final_gs ? s->final_gs : "err Out of memory.");
+}
+
+static void cmd_validmoves(struct remote_session *s)
+{
+	struct hive_move *moves;
+	struct sbuf b = { 0 };
+	char mv[HIVE_MOVESTR_MAX];
+
+	if (!need_turn(s))
+		return;
+	const struct hive_board *board = &seat_game(s->seat)->board;
+	moves = xreallocarray(NULL, HIVE_MAX_MOVES, sizeof *moves);
+	size_t n = hive_board_moves(board, moves);
+	for (size_t i = 0; i < n; i++) {
+		hive_move_format(board, moves[i], mv, sizeof mv);
+		if (i)
+			sbuf_add(&b, ";", 1);
+		sbuf_str(&b, mv);
+	}
+	char *line = sbuf_take(&b);
+	out_str(s, line);
+	free(line);
+	free(moves);
+}
+
+static void hint_stop(evutil_socket_t fd, short what, void *arg)
+{
+	struct remote_session *s = arg;
+	if (s->st == R_HINT && s->hint)
+		engine_stop(s->hint);
+}
+
+static void hint_done(void *arg, const struct engine_result *r)
+{
+	struct remote_session *s = arg;
+	struct hive_move legal;
+	char mv[HIVE_MOVESTR_MAX];
+
+	evtimer_del(s->stop_ev);
+	if (r->status == ENGINE_OK && hive_board_find_move(&s->hint_game.board, r->move, &legal)) {
+		hive_move_format(&s->hint_game.board, legal, mv, sizeof mv);
+		out_str(s, mv);
+	} else {
+		if (r->status == ENGINE_FAILED) {
+			engine_free(s->hint);
+			s->hint = NULL;
+		}
+		out_printf(s, "err No hint: %s", r->message ? r->message : "the engine chose an illegal move");
+	}
+	/* The game may have ended meanwhile (the clock runs during a hint). */
+	answer_done(s, s->seat ? R_TURN : R_IDLE);
+}
+
+/* Returns 1 when the engine works on it. */
+static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_len)
+{
+	struct uhp_bestmove bm;
+	struct engine_limits l;
+	char *cause = NULL;
+
+	if (!lobby_hints(s->lb)) {
+		out_str(s, "err Hints are off in remote games on this server: bestmove is not allowed.");
+		return 0;
+	}
+	if (uhp_bestmove_parse(arg, arg_len, &bm) < 0) {
+		out_str(s, ERR_INVALID);
+		return 0;
+	}
+	if (!need_turn(s))
+		return 0;
+	if (!s->hint && !(s->hint = engine_new(s->base, s->profile, &cause))) {
+		out_printf(s, "err No hint: %s", cause ? cause : "no engine");
+		free(cause);
+		return 0;
+	}
+	engine_set_log_id(s->hint, s->id);
+	if (s->have_hint_game)
+		hive_game_free(&s->hint_game);
+	s->have_hint_game = hive_game_copy(&s->hint_game, seat_game(s->seat)) == HIVE_OK;
+	if (!s->have_hint_game) {
+		out_str(s, "err Out of memory.");
+		return 0;
+	}
+	memset(&l, 0, sizeof l);
+	l.max_ms = s->io.lim.max_think_ms;
+	if (bm.kind == UHP_BEST_DEPTH) {
+		int d = bm.depth > 0 ? bm.depth : 1;
+		l.depth = s->io.lim.max_depth && d > s->io.lim.max_depth ? s->io.lim.max_depth : d;
+	} else {
+		l.movetime_ms = bm.time_ms ? bm.time_ms : 1;
+		if (s->io.lim.max_think_ms && l.movetime_ms > s->io.lim.max_think_ms)
+			l.movetime_ms = s->io.lim.max_think_ms;
+	}
+	s->st = R_HINT;
+	if (engine_go(s->hint, &s->hint_game, &l, NULL, hint_done, s) < 0) {
+		s->st = R_TURN;
+		out_str(s, "err No hint: the engine cannot search now.");
+		return 0;
+	}
+	if (l.movetime_ms && s->st == R_HINT) {
+		uint64_t ms = l.movetime_ms + HINT_STOP_SLACK_MS;
+		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+		evtimer_add(s->stop_ev, &tv);
+	}
+	return 1;
+}
+
+static void cmd_help(struct remote_session *s)
+{
+	static const char *const lines[] = {
+		"Available commands (remote play):",
+		"info",
+		"newgame [GameTypeString]   ask for an opponent",
+		"play MoveString            your move; answered with the opponent's",
+		"pass",
+		"resign [reason]",
+		"resume TOKEN               take your seat back after a disconnection",
+		"validmoves",
+		"bestmove time hh:mm:ss | bestmove depth N   (when the server allows hints)",
+		"help",
+		"exit",
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		out_str(s, lines[i]);
+}
+
+/* "resign", "resume": words UHP does not have; arg after the keyword, trimmed. */
+static int extra_command(const char *line, const char *word, const char **arg)
+{
+	size_t n = strlen(word);
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (strncasecmp(line, word, n) || (line[n] && line[n] != ' ' && line[n] != '\t'))
+		return 0;
+	line += n;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	*arg = line;
+	return 1;
+}
+
+static void session_command(struct remote_session *s, char *line, size_t len)
+{
+	struct uhp_command c;
+	const char *extra;
+
+	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	if (memchr(line, 0, len)) {
+		out_str(s, ERR_INVALID);
+		out_str(s, "ok");
+		return;
+	}
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		line[--len] = 0;
+	if (extra_command(line, "resign", &extra)) {
+		cmd_resign(s, extra);
+		out_str(s, "ok");
+		return;
+	}
+	if (extra_command(line, "resume", &extra)) {
+		if (!cmd_resume(s, extra))
+			out_str(s, "ok");
+		return;
+	}
+	uhp_command_parse(line, len, &c);
+	char *arg = (char *)c.arg;
+	arg[c.arg_len] = 0;
+
+	switch (c.cmd) {
+	case UHP_CMD_BLANK:
+		return;
+	case UHP_CMD_INFO:
+		out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
+		out_str(s, "Mosquito;Ladybug;Pillbug");
+		break;
+	case UHP_CMD_NEWGAME:
+		if (cmd_newgame(s, arg))
+			return;
+		break;
+	case UHP_CMD_PLAY:
+		if (cmd_play(s, arg))
+			return;
+		break;
+	case UHP_CMD_PASS:
+		if (c.arg_len)
+			out_str(s, ERR_INVALID);
+		else if (cmd_play(s, "pass"))
+			return;
+		break;
+	case UHP_CMD_VALIDMOVES:
+		cmd_validmoves(s);
+		break;
+	case UHP_CMD_BESTMOVE:
+		if (cmd_bestmove(s, arg, c.arg_len))
+			return;
+		break;
+	case UHP_CMD_UNDO:
+		out_str(s, "err Moves cannot be taken back in a remote game.");
+		break;
+	case UHP_CMD_OPTIONS:
+		out_str(s, "err A remote game has no engine options.");
+		break;
+	case UHP_CMD_PERFT:
+		out_str(s, "err perft is not available in remote play.");
+		break;
+	case UHP_CMD_HELP:
+		cmd_help(s);
+		break;
+	case UHP_CMD_EXIT:
+		session_io_finish(&s->io, 1);
+		return;
+	case UHP_CMD_UNKNOWN:
+	default:
+		out_str(s, ERR_INVALID);
+		break;
+	}
+	out_str(s, "ok");
+}
+
+/* --- the session ----------------------------------------------------------------- */
+
+static int io_ready(void *arg)
+{
+	const struct remote_session *s = arg;
+	return s->st == R_IDLE || s->st == R_TURN;
+}
+
+static void io_line(void *arg, char *line, size_t len)
+{
+	session_command(arg, line, len);
+}
+
+static void io_too_long(void *arg)
+{
+	struct remote_session *s = arg;
+	out_printf(s, "err Line too long (max %zu bytes).", s->io.lim.max_line);
+	out_str(s, "ok");
+}
+
+/* This client's turn: a silence is measured against game_idle_timeout. */
+static int io_in_game(void *arg)
+{
+	const struct remote_session *s = arg;
+	return s->st == R_TURN;
+}
+
+static const struct session_io_ops remote_io_ops = {
+	.ready = io_ready,
+	.in_game = io_in_game,
+	.line = io_line,
+	.too_long = io_too_long,
+	.max_line_default = 65536,
+};
+
+static void remote_session_free(void *arg)
+{
+	struct remote_session *s = arg;
+	if (!s)
+		return;
+	/* Out of the lobby first: nothing calls back into the session afterwards. */
+	if (s->lb) {
+		if (s->seat)
+			seat_detach(s->seat);
+		else if (s->st == R_PAIRING)
+			lobby_leave(s->lb, s);
+	}
+	engine_free(s->hint);
+	if (s->have_hint_game)
+		hive_game_free(&s->hint_game);
+	if (s->stop_ev)
+		event_free(s->stop_ev);
+	session_io_free(&s->io);
+	free(s->last_end);
+	free(s->final_gs);
+	free(s);
+}
+
+static void *remote_session_new(struct event_base *base, struct bufferevent *in,
+				struct bufferevent *out, unsigned id,
+				const struct engine_profile *profile,
+				const struct session_limits *lim, front_closed_cb *closed, void *arg)
+{
+	struct remote_session *s = calloc(1, sizeof *s);
+
+	if (!s) {
+		session_io_release(in, out);
+		return NULL;
+	}
+	s->base = base;
+	s->id = id;
+	s->profile = profile;
+	s->lb = lim->shared;
+	snprintf(s->name, sizeof s->name, "remote#%u", id);
+	if (session_io_init(&s->io, base, in, out, id, lim, &remote_io_ops, s, closed, arg) < 0 ||
+	    !(s->stop_ev = evtimer_new(base, hint_stop, s)) || !s->lb) {
+		s->lb = NULL;
+		remote_session_free(s);
+		return NULL;
+	}
+	log_note(id, "remote-play session opened");
+	/* The info block, as a UHP engine greets its viewer. */
+	out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
+	out_str(s, "Mosquito;Ladybug;Pillbug");
+	out_str(s, "ok");
+	return s;
+}
+
+static size_t remote_refusal(char *buf, size_t len, const char *why)
+{
+	int n = snprintf(buf, len, "err %s\nok\n", why);
+	return n > 0 && (size_t)n < len ? (size_t)n : 0;
+}
+
+static void *remote_listener_new(struct event_base *base, const struct config *c,
+				 const struct listener_conf *lc, char **cause)
+{
+	return lobby_new(base, c, lc, cause);
+}
+
+static void remote_listener_free(void *lb)
+{
+	lobby_free(lb);
+}
+
+const struct protocol protocol_uhp_remote = {
+	.name = "uhp-remote",
+	.engine_prefix = "uhp-remote:",
+	.kind = "uhp-remote",
+	.title = "UHP remote play",
+	.description = "remote play, the viewer model: UHP whose newgame finds an opponent and "
+		       "whose play is answered by the opponent's move",
+	.target = PROTOCOL_ADDRESS,
+	.default_port = 0,
+	.stdio = 0,
+	.front = { .session_new = remote_session_new, .session_free = remote_session_free,
+		   .refusal = remote_refusal, .listener_new = remote_listener_new,
+		   .listener_free = remote_listener_free },
+};

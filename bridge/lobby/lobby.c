@@ -1,0 +1,729 @@
+/*
+ * lobby.c: remote play's games (see lobby.h): pairing, the canonical record, the
+ * clocks, the referee, the house engine, disconnections and resumes, the results.
+ *
+ * A game is freed only from its own kick event, after every client was told it
+ * ended, so that no callback ever runs on a freed game. Clients and engines act on
+ * a game through its seats; nothing here writes to a socket.
+ */
+#include <cJSON.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "bridge/config.h"
+#include "bridge/engine.h"
+#include "bridge/lobby/lobby.h"
+#include "bridge/lobby/lobby_int.h"
+#include "bridge/log.h"
+#include "bridge/util.h"
+
+static const char *const colour_name[2] = { "White", "Black" };
+static const char *const colour_word[2] = { "white", "black" };
+
+static void game_kick(struct rgame *g)
+{
+	event_active(g->kick, EV_TIMEOUT, 1);
+}
+
+static int push_time(struct rgame *g, uint64_t ms)
+{
+	if (g->ntimes == g->captimes) {
+		size_t c = g->captimes ? g->captimes * 2 : 64;
+		uint64_t *p = realloc(g->times_ms, c * sizeof *p);
+		if (!p)
+			return -1;
+		g->times_ms = p;
+		g->captimes = c;
+	}
+	g->times_ms[g->ntimes++] = ms;
+	return 0;
+}
+
+/* A token no one can guess: 128 random bits in hex. */
+static void make_token(char tok[LOBBY_TOKEN_LEN + 1])
+{
+	unsigned char r[LOBBY_TOKEN_LEN / 2];
+	size_t got = 0;
+	while (got < sizeof r) {
+		ssize_t n = getrandom(r + got, sizeof r - got, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			abort();     /* no randomness: no safe token either */
+		}
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(tok + 2 * i, 3, "%02x", r[i]);
+}
+
+/* --- the end of a game ------------------------------------------------------------ */
+
+static const char *result_text(int state)
+{
+	return state == HIVE_WHITE_WINS ? "1-0" : state == HIVE_BLACK_WINS ? "0-1" : "1/2-1/2";
+}
+
+char *game_string(const struct rgame *g)
+{
+	size_t n = hive_game_format(&g->game, NULL, 0);
+	char *s = malloc(n + 1);
+	if (!s)
+		return NULL;
+	hive_game_format(&g->game, s, n + 1);
+	/* A game decided off the board (resigned, lost on time) says so in its state. */
+	if (g->over && g->state != g->game.board.state && g->state >= HIVE_DRAW) {
+		char *a = strchr(s, ';'), *b = a ? strchr(a + 1, ';') : NULL;
+		if (b) {
+			char *t = xasprintf("%.*s;%s%s", (int)(a - s), s, hive_state_name(g->state), b);
+			free(s);
+			s = t;
+		}
+	}
+	return s;
+}
+
+/* One JSON line of schemas/match-result.json, flushed at once. */
+static void game_record(struct rgame *g)
+{
+	struct lobby *lb = g->lb;
+	char tc[64];
+	if (!lb->results)
+		return;
+	cJSON *o = cJSON_CreateObject();
+	char *gs = game_string(g), *line = NULL;
+	if (!o || !gs)
+		goto out;
+	lobby_conf_time_control(lb->o, tc, sizeof tc);
+	cJSON_AddNumberToObject(o, "game", g->no);
+	cJSON_AddStringToObject(o, "white", g->seat[0].name);
+	cJSON_AddStringToObject(o, "black", g->seat[1].name);
+	cJSON_AddStringToObject(o, "engine_a", "white");
+	if (g->seat[0].id[0])
+		cJSON_AddStringToObject(o, "white_id", g->seat[0].id);
+	if (g->seat[1].id[0])
+		cJSON_AddStringToObject(o, "black_id", g->seat[1].id);
+	cJSON_AddStringToObject(o, "gamestring", gs);
+	cJSON_AddStringToObject(o, "result", result_text(g->state));
+	cJSON_AddStringToObject(o, "reason", g->reason);
+	cJSON_AddNumberToObject(o, "plies", (double)g->game.len);
+	cJSON_AddNumberToObject(o, "a_score", g->state == HIVE_WHITE_WINS ? 1 :
+				g->state == HIVE_BLACK_WINS ? 0 : 0.5);
+	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
+	for (size_t i = 0; t && i < g->ntimes; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)g->times_ms[i]));
+	cJSON_AddStringToObject(o, "source", "remote");
+	cJSON_AddStringToObject(o, "listener", lb->lc->name);
+	cJSON_AddStringToObject(o, "time_control", tc);
+	if (!lb->o->move_time_ms) {
+		cJSON *c = cJSON_AddArrayToObject(o, "clocks_ms");
+		for (int i = 0; c && i < 2; i++)
+			cJSON_AddItemToArray(c, cJSON_CreateNumber((double)(g->clock_us[i] > 0 ?
+									    g->clock_us[i] / 1000 : 0)));
+	}
+	line = cJSON_PrintUnformatted(o);
+	if (!line || fprintf(lb->results, "%s\n", line) < 0 || fflush(lb->results) != 0)
+		log_note(0, "lobby %s: game %u: cannot write the results file", lb->lc->name, g->no);
+out:
+	cJSON_Delete(o);
+	free(gs);
+	free(line);
+}
+
+static void seat_drop_engine(struct seat *s)
+{
+	engine_free(s->engine);
+	s->engine = NULL;
+	s->thinking = 0;
+}
+
+/* Decides the game (state HIVE_*) and tells both sides; the game is freed later. */
+static void game_end(struct rgame *g, int state, const char *reason)
+{
+	char why[LOBBY_REASON_MAX + 16];
+
+	if (g->over)
+		return;
+	g->over = 1;
+	g->state = state;
+	snprintf(g->reason, sizeof g->reason, "%s", reason);
+	evtimer_del(g->flag);
+	log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, result_text(state), reason);
+	if (g->live)
+		game_record(g);
+	spectators_end(g);
+	if (g->live)
+		snprintf(why, sizeof why, "%s %s", result_text(state), reason);
+	else
+		snprintf(why, sizeof why, "%s", reason);
+	for (int c = 0; c < 2; c++) {
+		struct seat *s = &g->seat[c];
+		evtimer_del(s->grace);
+		if (s->engine && s->thinking)
+			seat_drop_engine(s);
+		if (s->client) {
+			void *client = s->client;
+			s->client = NULL;
+			s->ops->ended(client, why);
+		}
+	}
+	game_kick(g);
+}
+
+/* The side loses: reason says why ("white resigned", ...). */
+static void game_forfeit(struct rgame *g, int side, const char *reason)
+{
+	game_end(g, side == HIVE_WHITE ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
+}
+
+/* A house engine's failure as the recorded reason (match's words). */
+static void engine_reason(int side, const struct engine_result *r, char *buf, size_t len)
+{
+	const char *msg = r->message ? r->message : "no reason given";
+	if (r->status == ENGINE_FAILED && (strstr(msg, "in time") || strstr(msg, "did not stop")))
+		snprintf(buf, len, "%s lost on time (engine stalled: %s)", colour_word[side], msg);
+	else if (r->status == ENGINE_FAILED && !strncmp(msg, "illegal move", 12))
+		snprintf(buf, len, "%s played an %s", colour_word[side], msg);
+	else if (r->status == ENGINE_FAILED)
+		snprintf(buf, len, "%s engine crashed: %s", colour_word[side], msg);
+	else
+		snprintf(buf, len, "%s engine error: %s", colour_word[side], msg);
+}
+
+/* --- turns ------------------------------------------------------------------------ */
+
+static void game_turn(struct rgame *g);
+
+/* The side to move's time for this move, in microseconds. A house engine gets
+ * LOBBY_ENGINE_SLACK_MS more for its protocol's overhead (UHP's bestmove counts
+ * whole seconds); a client's time is its own. */
+static int64_t turn_budget_us(const struct rgame *g, int side)
+{
+	int64_t us = g->lb->o->move_time_ms ? (int64_t)g->lb->o->move_time_ms * 1000 : g->clock_us[side];
+	return us + (g->seat[side].is_engine ? LOBBY_ENGINE_SLACK_MS * 1000 : 0);
+}
+
+/* Plays the side to move's legal move after its clock is checked: 0, or -1 when the
+ * game ended instead (time, memory). */
+static int game_apply(struct rgame *g, struct hive_move legal)
+{
+	const struct lobby_conf *o = g->lb->o;
+	int side = hive_side_to_move(&g->game.board);
+	int64_t used = elapsed_us(&g->t0);
+	char mv[HIVE_MOVESTR_MAX], reason[64];
+
+	evtimer_del(g->flag);
+	if (used > turn_budget_us(g, side)) {
+		if (!o->move_time_ms)
+			g->clock_us[side] = 0;
+		snprintf(reason, sizeof reason, "%s lost on time", colour_word[side]);
+		game_forfeit(g, side, reason);
+		return -1;
+	}
+	if (!o->move_time_ms) {
+		g->clock_us[side] += (int64_t)o->inc_ms * 1000 - used;
+		if (g->clock_us[side] < 0)
+			g->clock_us[side] = 0;       /* within the engine's slack */
+	}
+	hive_move_format(&g->game.board, legal, mv, sizeof mv);
+	if (push_time(g, (uint64_t)(used + 500) / 1000) < 0 || hive_game_play(&g->game, legal) != HIVE_OK) {
+		game_end(g, HIVE_DRAW, "aborted: out of memory");
+		return -1;
+	}
+	log_note(0, "lobby %s: game %u ply %zu: %s plays %s (%lld ms)", g->lb->lc->name, g->no,
+		 g->game.len, colour_word[side], mv, (long long)(used / 1000));
+	struct seat *other = &g->seat[1 - side];
+	if (other->client)
+		other->ops->moved(other->client, mv);
+	spectators_update(g);
+
+	switch (g->game.board.state) {
+	case HIVE_WHITE_WINS:
+		game_end(g, HIVE_WHITE_WINS, "black queen surrounded");
+		return 0;
+	case HIVE_BLACK_WINS:
+		game_end(g, HIVE_BLACK_WINS, "white queen surrounded");
+		return 0;
+	case HIVE_DRAW:
+		game_end(g, HIVE_DRAW, "both queens surrounded");
+		return 0;
+	default:
+		break;
+	}
+	if (o->max_plies && g->game.len >= o->max_plies) {
+		snprintf(reason, sizeof reason, "adjudicated: %u plies played", o->max_plies);
+		game_end(g, HIVE_DRAW, reason);
+		return 0;
+	}
+	game_turn(g);
+	return 0;
+}
+
+static void engine_moved(void *arg, const struct engine_result *r)
+{
+	struct seat *s = arg;
+	struct rgame *g = s->g;
+	struct hive_move legal;
+	char reason[LOBBY_REASON_MAX];
+
+	if (!s->thinking || g->over)
+		return;
+	s->thinking = 0;
+	if (r->status != ENGINE_OK) {
+		engine_reason(s->colour, r, reason, sizeof reason);
+		if (r->status == ENGINE_FAILED)
+			seat_drop_engine(s);
+		game_forfeit(g, s->colour, reason);
+		return;
+	}
+	/* The referee's own check: nobody's word is taken for a move. */
+	if (!hive_board_find_move(&g->game.board, r->move, &legal)) {
+		snprintf(reason, sizeof reason, "%s played an illegal move", colour_word[s->colour]);
+		seat_drop_engine(s);
+		game_forfeit(g, s->colour, reason);
+		return;
+	}
+	game_apply(g, legal);
+}
+
+/* The side to move's time starts; an engine is asked for its move. */
+static void game_turn(struct rgame *g)
+{
+	const struct lobby_conf *o = g->lb->o;
+	int side = hive_side_to_move(&g->game.board);
+	struct seat *s = &g->seat[side];
+	int64_t us = turn_budget_us(g, side) + 1;
+	struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
+
+	clock_gettime(CLOCK_MONOTONIC, &g->t0);
+	evtimer_add(g->flag, &tv);
+	if (!s->is_engine)
+		return;
+	struct engine_limits l;
+	memset(&l, 0, sizeof l);
+	if (o->move_time_ms) {
+		/* The engine's own overhead must fit in the move's time. */
+		uint64_t margin = o->move_time_ms / 10 < 100 ? o->move_time_ms / 10 : 100;
+		l.movetime_ms = o->move_time_ms - margin ? o->move_time_ms - margin : 1;
+	} else {
+		for (int c = 0; c < 2; c++) {
+			l.time_ms[c] = g->clock_us[c] > 1000 ? (uint64_t)g->clock_us[c] / 1000 : 1;
+			l.inc_ms[c] = o->inc_ms;
+		}
+	}
+	s->thinking = 1;
+	if (!s->engine || engine_go(s->engine, &g->game, &l, NULL, engine_moved, s) < 0) {
+		char reason[64];
+		s->thinking = 0;
+		seat_drop_engine(s);
+		snprintf(reason, sizeof reason, "%s engine crashed: cannot search", colour_word[side]);
+		game_forfeit(g, side, reason);
+	}
+}
+
+static void on_flag(evutil_socket_t fd, short what, void *arg)
+{
+	struct rgame *g = arg;
+	int side = hive_side_to_move(&g->game.board);
+	char reason[64];
+
+	if (g->over)
+		return;
+	if (!g->lb->o->move_time_ms)
+		g->clock_us[side] = 0;
+	if (push_time(g, (uint64_t)(elapsed_us(&g->t0) + 500) / 1000) < 0)
+		g->ntimes = g->ntimes;    /* the record just lacks this time */
+	if (g->seat[side].thinking)
+		seat_drop_engine(&g->seat[side]);   /* its search is abandoned with it */
+	snprintf(reason, sizeof reason, "%s lost on time", colour_word[side]);
+	game_forfeit(g, side, reason);
+}
+
+static void on_grace(evutil_socket_t fd, short what, void *arg)
+{
+	struct seat *s = arg;
+	char reason[64];
+	if (s->g->over || s->client)
+		return;
+	snprintf(reason, sizeof reason, "%s disconnected", colour_word[s->colour]);
+	game_forfeit(s->g, s->colour, reason);
+}
+
+/* --- starting and freeing games ----------------------------------------------------- */
+
+static void game_free(struct rgame *g)
+{
+	struct lobby *lb = g->lb;
+	if (g->prev)
+		g->prev->next = g->next;
+	else
+		lb->games = g->next;
+	if (g->next)
+		g->next->prev = g->prev;
+	lb->ngames--;
+	spectators_free(g);
+	for (int c = 0; c < 2; c++) {
+		engine_free(g->seat[c].engine);
+		if (g->seat[c].grace)
+			event_free(g->seat[c].grace);
+	}
+	if (g->flag)
+		event_free(g->flag);
+	if (g->kick)
+		event_free(g->kick);
+	hive_game_free(&g->game);
+	free(g->times_ms);
+	free(g);
+}
+
+static void engine_started(void *arg, const struct engine_result *r)
+{
+	struct seat *s = arg;
+	struct rgame *g = s->g;
+	char why[LOBBY_REASON_MAX];
+
+	s->thinking = 0;
+	if (r->status != ENGINE_OK) {
+		snprintf(why, sizeof why, "aborted: the house engine did not start: %s",
+			 r->message ? r->message : "no reason given");
+		seat_drop_engine(s);
+		game_end(g, HIVE_DRAW, why);
+		return;
+	}
+	if (s->engine->id[0])
+		snprintf(s->id, sizeof s->id, "%s", s->engine->id);
+	game_kick(g);
+}
+
+/* The game's next step, from the loop: start the house engine, go live, or free. */
+static void on_kick(evutil_socket_t fd, short what, void *arg)
+{
+	struct rgame *g = arg;
+
+	if (g->over) {
+		game_free(g);
+		return;
+	}
+	if (g->live)
+		return;
+	for (int c = 0; c < 2; c++) {
+		struct seat *s = &g->seat[c];
+		if (s->is_engine && !s->started) {
+			s->started = 1;
+			s->thinking = 1;
+			if (engine_start(s->engine, engine_started, s) < 0) {
+				s->thinking = 0;
+				game_end(g, HIVE_DRAW, "aborted: the house engine did not start");
+			}
+			return;
+		}
+	}
+	g->live = 1;
+	log_note(0, "lobby %s: game %u starts: %s (White) - %s (Black)", g->lb->lc->name, g->no,
+		 g->seat[0].name, g->seat[1].name);
+	for (int c = 0; c < 2 && !g->over; c++)
+		if (g->seat[c].client)
+			g->seat[c].ops->started(g->seat[c].client, &g->seat[c]);
+	if (!g->over)
+		game_turn(g);
+}
+
+/* A game of type between two seats, set up by the caller's fill; NULL when out of
+ * memory or the lobby's games are all taken. */
+static struct rgame *game_new(struct lobby *lb, unsigned type)
+{
+	struct rgame *g = calloc(1, sizeof *g);
+	if (!g)
+		return NULL;
+	g->lb = lb;
+	g->no = ++lb->next_no;
+	hive_game_init(&g->game, type);
+	g->flag = evtimer_new(lb->base, on_flag, g);
+	g->kick = event_new(lb->base, -1, 0, on_kick, g);
+	for (int c = 0; c < 2; c++) {
+		g->seat[c].g = g;
+		g->seat[c].colour = c;
+		g->seat[c].grace = evtimer_new(lb->base, on_grace, &g->seat[c]);
+	}
+	g->next = lb->games;
+	if (lb->games)
+		lb->games->prev = g;
+	lb->games = g;
+	lb->ngames++;
+	if (!g->flag || !g->kick || !g->seat[0].grace || !g->seat[1].grace) {
+		game_free(g);
+		return NULL;
+	}
+	for (int c = 0; c < 2; c++)
+		g->clock_us[c] = (int64_t)lb->o->clock_ms * 1000;
+	return g;
+}
+
+static void seat_client(struct seat *s, const char *name, void *client, const struct seat_ops *ops)
+{
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->client = client;
+	s->ops = ops;
+	make_token(s->token);
+}
+
+/* --- waiting for an opponent --------------------------------------------------------- */
+
+static void waiter_free(struct waiter *w)
+{
+	struct lobby *lb = w->lb;
+	if (w->prev)
+		w->prev->next = w->next;
+	else
+		lb->waiters = w->next;
+	if (w->next)
+		w->next->prev = w->prev;
+	lb->nwaiting--;
+	if (w->timer)
+		event_free(w->timer);
+	free(w);
+}
+
+/* The waiter's time is up: the house engine takes it, or it gets no game. */
+static void on_wait(evutil_socket_t fd, short what, void *arg)
+{
+	struct waiter *w = arg;
+	struct lobby *lb = w->lb;
+	char why[128];
+
+	if (lb->house && lb->ngames < lb->o->max_games) {
+		struct rgame *g = game_new(lb, w->type);
+		char *cause = NULL;
+		if (g) {
+			/* House games alternate colours. */
+			int c = (int)(lb->house_games++ & 1);
+			struct seat *h = &g->seat[1 - c];
+			seat_client(&g->seat[c], w->name, w->client, w->ops);
+			h->is_engine = 1;
+			snprintf(h->name, sizeof h->name, "house:%s", lb->house->name);
+			h->engine = engine_new(lb->base, lb->house, &cause);
+			waiter_free(w);
+			if (!h->engine) {
+				snprintf(why, sizeof why, "aborted: the house engine: %s",
+					 cause ? cause : "cannot be created");
+				free(cause);
+				game_end(g, HIVE_DRAW, why);
+				return;
+			}
+			game_kick(g);
+			return;
+		}
+	}
+	void *client = w->client;
+	const struct seat_ops *ops = w->ops;
+	snprintf(why, sizeof why, "No opponent for %s came within %u s.", hive_gametype_name(w->type),
+		 (lb->o->wait_ms + 999) / 1000);
+	waiter_free(w);
+	ops->ended(client, why);
+}
+
+int lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
+	       const struct seat_ops *ops, char **why)
+{
+	if (lb->ngames >= lb->o->max_games) {
+		*why = xasprintf("Too many games in progress (%u); try again later.", lb->o->max_games);
+		return -1;
+	}
+	for (struct waiter *w = lb->waiters; w; w = w->next) {
+		if (w->type != type || w->client == client)
+			continue;
+		struct rgame *g = game_new(lb, type);
+		if (!g)
+			break;
+		/* The one who waited plays White. */
+		seat_client(&g->seat[0], w->name, w->client, w->ops);
+		seat_client(&g->seat[1], name, client, ops);
+		waiter_free(w);
+		game_kick(g);
+		return 0;
+	}
+	if (lb->nwaiting >= lb->o->max_waiting) {
+		*why = xasprintf("Too many players waiting (%u); try again later.", lb->o->max_waiting);
+		return -1;
+	}
+	struct waiter *w = calloc(1, sizeof *w);
+	if (!w || !(w->timer = evtimer_new(lb->base, on_wait, w))) {
+		free(w);
+		*why = xstrdup("Out of memory.");
+		return -1;
+	}
+	w->lb = lb;
+	w->client = client;
+	w->ops = ops;
+	w->type = type;
+	snprintf(w->name, sizeof w->name, "%s", name);
+	w->next = lb->waiters;
+	if (lb->waiters)
+		lb->waiters->prev = w;
+	lb->waiters = w;
+	lb->nwaiting++;
+	unsigned ms = lb->house && lb->o->house_wait_ms < lb->o->wait_ms ? lb->o->house_wait_ms
+									  : lb->o->wait_ms;
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	evtimer_add(w->timer, &tv);
+	return 0;
+}
+
+void lobby_leave(struct lobby *lb, void *client)
+{
+	for (struct waiter *w = lb->waiters; w; w = w->next) {
+		if (w->client == client) {
+			waiter_free(w);
+			return;
+		}
+	}
+	/* Paired, but its game has not started yet (a house engine starting): no game. */
+	for (struct rgame *g = lb->games; g; g = g->next) {
+		for (int c = 0; c < 2; c++) {
+			if (!g->live && !g->over && g->seat[c].client == client) {
+				g->seat[c].client = NULL;
+				game_end(g, HIVE_DRAW, "aborted: a player left before the start");
+				return;
+			}
+		}
+	}
+}
+
+struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
+			  const struct seat_ops *ops, char **why)
+{
+	for (struct rgame *g = lb->games; g; g = g->next) {
+		for (int c = 0; c < 2; c++) {
+			struct seat *s = &g->seat[c];
+			if (s->is_engine || g->over || strcmp(s->token, token))
+				continue;
+			if (s->client) {
+				*why = xstrdup("That seat is in use by another connection.");
+				return NULL;
+			}
+			evtimer_del(s->grace);
+			s->client = client;
+			s->ops = ops;
+			log_note(0, "lobby %s: game %u: %s resumed", lb->lc->name, g->no, colour_word[c]);
+			return s;
+		}
+	}
+	*why = xstrdup("No game in progress holds a seat for that token.");
+	return NULL;
+}
+
+int lobby_hints(const struct lobby *lb)
+{
+	return lb->o->hints;
+}
+
+/* --- seats ------------------------------------------------------------------------ */
+
+enum seat_rc seat_play(struct seat *s, const char *move, char *err, size_t errlen)
+{
+	struct rgame *g = s->g;
+	struct hive_move m;
+
+	if (g->over)
+		return SEAT_OVER;
+	if (!g->live || hive_side_to_move(&g->game.board) != s->colour)
+		return SEAT_NOT_TURN;
+	if (hive_move_parse(&g->game.board, move, &m, err, errlen) != HIVE_OK)
+		return SEAT_INVALID;
+	return game_apply(g, m) < 0 ? SEAT_OVER : SEAT_OK;
+}
+
+void seat_resign(struct seat *s, const char *reason)
+{
+	char why[LOBBY_REASON_MAX];
+	if (s->g->over)
+		return;
+	snprintf(why, sizeof why, "%s resigned%s%.*s", colour_word[s->colour], *reason ? ": " : "",
+		 LOBBY_REASON_MAX / 2, reason);
+	game_forfeit(s->g, s->colour, why);
+}
+
+void seat_detach(struct seat *s)
+{
+	unsigned ms = s->g->lb->o->grace_ms;
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+
+	s->client = NULL;
+	if (s->g->over)
+		return;
+	log_note(0, "lobby %s: game %u: %s disconnected, seat held %u ms", s->g->lb->lc->name,
+		 s->g->no, colour_word[s->colour], ms);
+	evtimer_add(s->grace, &tv);
+}
+
+const struct hive_game *seat_game(const struct seat *s)
+{
+	return &s->g->game;
+}
+
+int seat_to_move(const struct seat *s)
+{
+	return !s->g->over && s->g->live && hive_side_to_move(&s->g->game.board) == s->colour;
+}
+
+char *seat_gamestring(const struct seat *s)
+{
+	return game_string(s->g);
+}
+
+void seat_describe(const struct seat *s, char *buf, size_t len)
+{
+	char tc[64];
+	lobby_conf_time_control(s->g->lb->o, tc, sizeof tc);
+	snprintf(buf, len, "remote game=%u color=%s token=%s opponent=%s timecontrol=%s", s->g->no,
+		 colour_name[s->colour], s->token, s->g->seat[1 - s->colour].name, tc);
+}
+
+/* --- the lobby -------------------------------------------------------------------- */
+
+struct lobby *lobby_new(struct event_base *base, const struct config *c,
+			const struct listener_conf *lc, char **cause)
+{
+	struct lobby *lb = calloc(1, sizeof *lb);
+	if (!lb) {
+		*cause = xstrdup("out of memory");
+		return NULL;
+	}
+	lb->base = base;
+	lb->conf = c;
+	lb->lc = lc;
+	lb->o = &lc->lobby;
+	if (lb->o->house_engine && !(lb->house = config_profile(c, lb->o->house_engine))) {
+		*cause = xasprintf("house_engine: no [engine %s]", lb->o->house_engine);
+		free(lb);
+		return NULL;
+	}
+	if (lb->o->results && !(lb->results = fopen(lb->o->results, "a"))) {
+		*cause = xasprintf("results %s: cannot open: %s", lb->o->results, strerror(errno));
+		free(lb);
+		return NULL;
+	}
+	return lb;
+}
+
+void lobby_free(struct lobby *lb)
+{
+	if (!lb)
+		return;
+	while (lb->waiters)
+		waiter_free(lb->waiters);
+	/* Sessions are gone by now: no client is told anything. */
+	while (lb->games) {
+		for (int c = 0; c < 2; c++)
+			lb->games->seat[c].client = NULL;
+		game_free(lb->games);
+	}
+	if (lb->results)
+		fclose(lb->results);
+	free(lb);
+}

@@ -1,0 +1,82 @@
+/*
+ * lobby.h: remote play's game server, one lobby per listener. Clients ask for an
+ * opponent (lobby_join); two clients that ask for the same game type, or a client
+ * and the listener's house engine, meet in a game the lobby keeps: the canonical
+ * record, the clocks, the referee (illegal moves, time losses, resignations,
+ * disconnections after a grace period), the results file. A client holds a seat
+ * (struct seat) in its game and acts through it; the game tells it what the other
+ * side did through its struct seat_ops. The protocol (adapters/uhp/uhp_remote.c)
+ * lives elsewhere: nothing here prints a protocol line.
+ */
+#ifndef BRIDGE_LOBBY_H
+#define BRIDGE_LOBBY_H
+
+#include <stddef.h>
+#include "core/game.h"
+
+struct config;
+struct event_base;
+struct listener_conf;
+struct lobby;
+struct seat;
+
+/* How a game talks to the client in a seat (client: the pointer given to
+ * lobby_join or lobby_resume). No callback frees the game or the seat; after ended
+ * the seat is no longer the client's. */
+struct seat_ops {
+	/* Paired, and the game is live: seat is the client's. */
+	void (*started)(void *client, struct seat *seat);
+	/* The opponent played move (the seat's game holds the new position). */
+	void (*moved)(void *client, const char *move);
+	/* The game is over (why: "1-0 black resigned: ...") or never started (why: the
+	 * reason, e.g. no opponent). */
+	void (*ended)(void *client, const char *why);
+};
+
+enum seat_rc {
+	SEAT_OK = 0,
+	SEAT_INVALID,      /* an illegal or unreadable move: nothing changed (err holds why) */
+	SEAT_NOT_TURN,     /* the opponent is to move */
+	SEAT_OVER          /* the game is over (the time ran out, say) */
+};
+
+/* A lobby for listener lc of configuration c (both outlive it). NULL with *cause
+ * (caller frees) if its results file cannot be opened. */
+struct lobby *lobby_new(struct event_base *base, const struct config *c,
+			const struct listener_conf *lc, char **cause);
+/* Ends every game (unrecorded) and frees everything: no callback fires after. */
+void lobby_free(struct lobby *lb);
+
+/* Asks for an opponent for game type type; name says who the client is (results,
+ * the opponent's colour line). 0, then ops->started or ops->ended fires later (never
+ * from inside this call); -1 with *why (caller frees) if the lobby is full. */
+int  lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
+		const struct seat_ops *ops, char **why);
+/* The client no longer waits (it went away); nothing fires for it afterwards. */
+void lobby_leave(struct lobby *lb, void *client);
+/* Gives the seat of token back to a new connection: the seat, its grace period
+ * cancelled; NULL with *why (caller frees) if no game holds a free seat of token. */
+struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
+			  const struct seat_ops *ops, char **why);
+/* Whether bestmove may be answered on this listener. */
+int  lobby_hints(const struct lobby *lb);
+
+/* The client's move, validated against the canonical game (err gets why). */
+enum seat_rc seat_play(struct seat *s, const char *move, char *err, size_t errlen);
+/* Ends the game at once as a win for the opponent; reason may be empty. */
+void seat_resign(struct seat *s, const char *reason);
+/* The client went away: the seat waits for a resume for the grace period, then the
+ * game is lost. */
+void seat_detach(struct seat *s);
+/* The seat's game (the canonical position, valid while the seat is the client's). */
+const struct hive_game *seat_game(const struct seat *s);
+/* Whether the seat is to move. */
+int  seat_to_move(const struct seat *s);
+/* The game's GameString, its state the result once decided (a resignation says
+ * WhiteWins or BlackWins too); caller frees, NULL when out of memory. */
+char *seat_gamestring(const struct seat *s);
+/* The line that tells a client its seat:
+ * "remote game=N color=White token=T opponent=NAME timecontrol=600+5" into buf. */
+void seat_describe(const struct seat *s, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * lobby_conf.c: the [listen] keys of a remote-play listener (see lobby_conf.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bridge/lobby/lobby_conf.h"
+#include "bridge/util.h"
+
+#define LOBBY_MAX_SECONDS 86400.0
+
+void lobby_conf_defaults(struct lobby_conf *lc)
+{
+	memset(lc, 0, sizeof *lc);
+	lc->wait_ms = 30000;
+	lc->clock_ms = 600000;
+	lc->inc_ms = 5000;
+	lc->grace_ms = 30000;
+	lc->max_waiting = 64;
+	lc->max_games = 128;
+	lc->max_spectators = 16;
+	lc->max_plies = 1000;
+}
+
+void lobby_conf_clear(struct lobby_conf *lc)
+{
+	free(lc->house_engine);
+	free(lc->results);
+	lc->house_engine = lc->results = NULL;
+}
+
+/* Seconds (decimals allowed) in [0, one day] to milliseconds, up to end (NULL: the
+ * whole string); zero allowed only if zero_ok. -1 if not. */
+static int seconds_ms(const char *s, const char *end, int zero_ok, uint64_t *ms)
+{
+	char buf[32], *e;
+	size_t n = end ? (size_t)(end - s) : strlen(s);
+
+	if (n == 0 || n >= sizeof buf || ((*s < '0' || *s > '9') && *s != '.'))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	errno = 0;
+	double v = strtod(buf, &e);
+	if (errno || *e || !isfinite(v) || v < 0 || v > LOBBY_MAX_SECONDS || (v == 0 && !zero_ok))
+		return -1;
+	*ms = (uint64_t)ceil(v * 1000);
+	return 0;
+}
+
+static void set_owned(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+static int count_key(const char *k, const char *v, unsigned lo, unsigned hi, unsigned *out,
+		     char **why)
+{
+	unsigned long long n;
+	if (parse_uint(v, lo, hi, &n) < 0) {
+		*why = xasprintf("%s must be %u..%u, not \"%s\"", k, lo, hi, v);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 1;
+}
+
+int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char **why)
+{
+	uint64_t ms;
+
+	if (!strcmp(k, "wait_time") || !strcmp(k, "house_wait") || !strcmp(k, "grace")) {
+		int zero_ok = k[0] == 'h';
+		if (seconds_ms(v, NULL, zero_ok, &ms) < 0) {
+			*why = xasprintf("%s must be seconds in %s, 86400], not \"%s\"", k,
+					 zero_ok ? "[0" : "(0", v);
+			return -1;
+		}
+		if (k[0] == 'w')
+			lc->wait_ms = (unsigned)ms;
+		else if (k[0] == 'h')
+			lc->house_wait_ms = (unsigned)ms;
+		else
+			lc->grace_ms = (unsigned)ms;
+		return 1;
+	}
+	if (!strcmp(k, "clock")) {
+		const char *plus = strchr(v, '+');
+		uint64_t base, inc = 0;
+		if (seconds_ms(v, plus, 0, &base) < 0 || (plus && seconds_ms(plus + 1, NULL, 1, &inc) < 0)) {
+			*why = xasprintf("clock must be SECONDS or SECONDS+INCREMENT, not \"%s\"", v);
+			return -1;
+		}
+		lc->clock_ms = base;
+		lc->inc_ms = inc;
+		lc->move_time_ms = 0;
+		return 1;
+	}
+	if (!strcmp(k, "move_time")) {
+		if (seconds_ms(v, NULL, 0, &ms) < 0) {
+			*why = xasprintf("move_time must be seconds in (0, 86400], not \"%s\"", v);
+			return -1;
+		}
+		lc->move_time_ms = ms;
+		lc->clock_ms = lc->inc_ms = 0;
+		return 1;
+	}
+	if (!strcmp(k, "house_engine")) {
+		set_owned(&lc->house_engine, v);
+		return 1;
+	}
+	if (!strcmp(k, "results")) {
+		set_owned(&lc->results, v);
+		return 1;
+	}
+	if (!strcmp(k, "hints")) {
+		if (!strcasecmp(v, "yes") || !strcmp(v, "1") || !strcasecmp(v, "true"))
+			lc->hints = 1;
+		else if (!strcasecmp(v, "no") || !strcmp(v, "0") || !strcasecmp(v, "false"))
+			lc->hints = 0;
+		else {
+			*why = xasprintf("hints must be yes or no, not \"%s\"", v);
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(k, "max_waiting"))
+		return count_key(k, v, 1, 100000, &lc->max_waiting, why);
+	if (!strcmp(k, "max_games"))
+		return count_key(k, v, 1, 100000, &lc->max_games, why);
+	if (!strcmp(k, "max_spectators"))
+		return count_key(k, v, 0, 10000, &lc->max_spectators, why);
+	if (!strcmp(k, "max_plies"))
+		return count_key(k, v, 0, 60000, &lc->max_plies, why);
+	return 0;
+}
+
+/* Milliseconds as seconds, without trailing zeros: "600", "0.5". */
+static void seconds_text(uint64_t ms, char *buf, unsigned len)
+{
+	if (ms % 1000 == 0)
+		snprintf(buf, len, "%llu", (unsigned long long)(ms / 1000));
+	else {
+		snprintf(buf, len, "%llu.%03llu", (unsigned long long)(ms / 1000),
+			 (unsigned long long)(ms % 1000));
+		char *e = buf + strlen(buf) - 1;
+		while (*e == '0')
+			*e-- = 0;
+	}
+}
+
+void lobby_conf_time_control(const struct lobby_conf *lc, char *buf, unsigned len)
+{
+	char a[32], b[32];
+	if (lc->move_time_ms) {
+		seconds_text(lc->move_time_ms, a, sizeof a);
+		snprintf(buf, len, "%s/move", a);
+	} else {
+		seconds_text(lc->clock_ms, a, sizeof a);
+		seconds_text(lc->inc_ms, b, sizeof b);
+		snprintf(buf, len, "%s+%s", a, b);
+	}
+}

@@ -1,0 +1,98 @@
+/*
+ * lobby_int.h: what the files of the lobby share (lobby.c the games and pairing,
+ * spectators.c the watchers). Not for use outside bridge/lobby/.
+ */
+#ifndef BRIDGE_LOBBY_INT_H
+#define BRIDGE_LOBBY_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "bridge/lobby/lobby.h"
+#include "core/game.h"
+
+struct engine;
+struct engine_profile;
+struct event;
+struct spectator;
+
+#define LOBBY_TOKEN_LEN   32
+#define LOBBY_REASON_MAX  256
+/* A house engine's allowance over its time for its protocol's overhead. */
+#define LOBBY_ENGINE_SLACK_MS 1000
+
+struct rgame;
+
+/* One side of a game: a client (connected or within its grace period) or an engine. */
+struct seat {
+	struct rgame          *g;
+	int                    colour;        /* HIVE_WHITE or HIVE_BLACK */
+	char                   name[64];      /* "remote#12", "house:builtin" */
+	char                   id[128];       /* an engine's id line, for the results */
+	char                   token[LOBBY_TOKEN_LEN + 1];  /* a client's resume token */
+	void                  *client;        /* NULL while disconnected */
+	const struct seat_ops *ops;
+	struct event          *grace;         /* a disconnected client's seat expires */
+	int                    is_engine;
+	struct engine         *engine;        /* the house engine, NULL once dropped */
+	int                    started;       /* its start was sent */
+	int                    thinking;      /* a start or a go is outstanding */
+};
+
+struct rgame {
+	struct lobby          *lb;
+	unsigned               no;            /* the lobby's game number, from 1 */
+	struct hive_game       game;          /* the canonical record */
+	struct seat            seat[2];       /* by colour */
+	int                    live;          /* both sides ready, clocks running */
+	int                    over;          /* decided or aborted: freed at the next kick */
+	int                    state;         /* the result, HIVE_* */
+	char                   reason[LOBBY_REASON_MAX];
+	int64_t                clock_us[2];   /* by colour, when the clock runs */
+	struct timespec        t0;            /* the side to move's turn began */
+	struct event          *flag;          /* its time is up */
+	struct event          *kick;          /* the next step, from the loop */
+	uint64_t              *times_ms;      /* time taken by every move */
+	size_t                 ntimes, captimes;
+	struct spectator      *spectators;
+	unsigned               nspectators;
+	struct rgame          *prev, *next;
+};
+
+struct waiter {
+	struct lobby          *lb;
+	void                  *client;
+	const struct seat_ops *ops;
+	unsigned               type;
+	char                   name[64];
+	struct event          *timer;         /* the house engine takes it, or it gives up */
+	struct waiter         *prev, *next;
+};
+
+struct lobby {
+	struct event_base     *base;
+	const struct config   *conf;
+	const struct listener_conf *lc;
+	const struct lobby_conf *o;           /* lc->lobby */
+	const struct engine_profile *house;   /* NULL = none */
+	FILE                  *results;
+	struct rgame          *games;
+	unsigned               ngames;
+	unsigned               next_no;
+	struct waiter         *waiters;
+	unsigned               nwaiting;
+	unsigned               house_games;   /* house games so far: colours alternate */
+};
+
+/* lobby.c: the GameString of g (its state the result once decided); caller frees. */
+char *game_string(const struct rgame *g);
+
+/* spectators.c */
+/* Every spectator of g gets its GameString (after a move). */
+void spectators_update(struct rgame *g);
+/* g is decided: its spectators are told and detached. */
+void spectators_end(struct rgame *g);
+/* g is being freed: its spectators are detached silently. */
+void spectators_free(struct rgame *g);
+
+#endif

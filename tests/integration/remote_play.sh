@@ -1,0 +1,320 @@
+#!/bin/sh
+# remote_play.sh: remote play's viewer model (protocol uhp-remote, docs/remote-play.md)
+# over real sockets against the real daemon:
+#  - two clients find each other with newgame and play a whole game to WhiteWins
+#    (the proposal's play answer exactly: GameString, then the opponent's MoveString,
+#    GameString and ok); an illegal move, a pass while moves exist, undo, newgame
+#    GameString and bestmove get invalidmove/err and leave the game untouched;
+#  - a Base+P game with White's forced pass, then Black resigns with a reason;
+#  - a time loss (the waiting opponent is told at once, the loser at its next play);
+#  - a disconnect resumed with the token (the new connection gets the position and
+#    plays on), and a disconnect not resumed (lost after the grace period);
+#  - no opponent within wait_time; a client against house engines of three kinds
+#    (built-in, UHP and Hub programs), as White and as Black;
+#  - every finished game in the results file, valid against schemas/match-result.json,
+#    with the result and reason each game should have.
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout jsonschema
+tmp=$(mktemp -d)
+procs_trap
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat >"$tmp/conf" <<EOF
+[daemon]
+log = $tmp/trace
+max_sessions_per_peer = 100
+[engine uhpprog]
+command = $HIVEBRIDGE uhp
+[engine hubprog]
+kind = hub
+command = $HIVEBRIDGE hub
+[engine quick]
+kind = builtin
+[listen pvp]
+protocol = uhp-remote
+port = 0
+wait_time = 20
+clock = 60+1
+grace = 1
+results = $tmp/results.jsonl
+[listen fast]
+protocol = uhp-remote
+port = 0
+clock = 1
+results = $tmp/results.jsonl
+[listen lonely]
+protocol = uhp-remote
+port = 0
+wait_time = 0.3
+[listen house_builtin]
+protocol = uhp-remote
+port = 0
+house_engine = quick
+clock = 30+1
+results = $tmp/results.jsonl
+[listen house_uhp]
+protocol = uhp-remote
+port = 0
+house_engine = uhpprog
+move_time = 2
+results = $tmp/results.jsonl
+[listen house_hub]
+protocol = uhp-remote
+port = 0
+house_engine = hubprog
+move_time = 2
+results = $tmp/results.jsonl
+EOF
+
+# Bad keys are refused with the reason.
+printf '[listen r]\nprotocol = uhp-remote\nport = 0\nclock = 5+x\n' >"$tmp/bad1"
+printf '[listen r]\nprotocol = uhp-remote\nport = 0\nhouse_engine = nope\n' >"$tmp/bad2"
+timeout 10 "$HIVEBRIDGE" serve --config "$tmp/bad1" 2>"$tmp/bad.err" && fail "clock = 5+x accepted"
+grep -q 'clock must be SECONDS or SECONDS+INCREMENT' "$tmp/bad.err" || fail "bad clock: $(cat "$tmp/bad.err")"
+timeout 10 "$HIVEBRIDGE" serve --config "$tmp/bad2" 2>"$tmp/bad.err" && fail "house_engine = nope accepted"
+grep -q 'house_engine: no \[engine nope\]' "$tmp/bad.err" || fail "bad house_engine: $(cat "$tmp/bad.err")"
+
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" $daemon 6 uhp-remote
+ports=
+for k in 1 2 3 4 5 6; do ports="$ports $(listen_port "$tmp/err" uhp-remote $k)"; done
+
+timeout 120 python3 - $ports <<'EOF' || fail "remote play sessions"
+import select, socket, sys, time
+pvp, fast, lonely, hb, hu, hh = (int(p) for p in sys.argv[1:7])
+
+class C:
+    def __init__(s, port):
+        s.s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.buf = b""
+        assert s.answer() == ["id hivebridge v0.1.0 (remote play)", "Mosquito;Ladybug;Pillbug", "ok"]
+    def line(s):
+        while b"\n" not in s.buf:
+            d = s.s.recv(4096)
+            if not d:
+                raise EOFError(s.buf)
+            s.buf += d
+        l, s.buf = s.buf.split(b"\n", 1)
+        return l.decode()
+    def answer(s):
+        out = []
+        while True:
+            out.append(s.line())
+            if out[-1] == "ok":
+                return out
+    def send(s, c):
+        s.s.sendall((c + "\n").encode())
+    def cmd(s, c):
+        s.send(c)
+        return s.answer()
+    def close(s):
+        s.s.close()
+
+def expect(got, want, what):
+    if got != want:
+        sys.exit("%s: got %r, want %r" % (what, got, want))
+
+def seat(lines):
+    """The remote line of a newgame/resume answer as a dict, and the GameString."""
+    assert len(lines) == 3 and lines[0].startswith("remote ") and lines[2] == "ok", lines
+    kv = dict(w.split("=", 1) for w in lines[0].split()[1:])
+    return kv, lines[1]
+
+def pair(port, typ=""):
+    """Two clients ask for a game: whichever is answered first plays White (the
+    lobby gives White to the one that waited); returns (white, black, ...)."""
+    a, b = C(port), C(port)
+    a.send(("newgame " + typ).strip())
+    b.send(("newgame " + typ).strip())
+    while True:
+        ready, _, _ = select.select([a.s, b.s], [], [], 30)
+        assert ready, "no newgame answer"
+        w = a if a.s in ready else b
+        d = w.s.recv(4096)
+        assert d, "connection closed"
+        w.buf += d
+        if w.buf.endswith(b"\nok\n"):
+            break
+    kw, gw = seat(w.answer())
+    assert kw["color"] == "White" and len(kw["token"]) == 32, kw
+    return w, (b if w is a else a), kw, gw
+
+def gs(typ, moves, state=None):
+    turn = "White" if len(moves) % 2 == 0 else "Black"
+    st = state or ("InProgress" if moves else "NotStarted")
+    return ";".join([typ, st, "%s[%d]" % (turn, len(moves) // 2 + 1)] + moves)
+
+def play_game(a, b, typ, moves, final_state):
+    """White a and Black b play moves; b's newgame answer comes after the first move."""
+    side = [a, b]
+    done = []
+    for i, mv in enumerate(moves):
+        me, other = side[i % 2], side[1 - i % 2]
+        last = i == len(moves) - 1
+        me.send("play " + mv)
+        done.append(mv)
+        want = gs(typ, done, final_state if last else None)
+        expect(me.line(), want, "play %s" % mv)
+        if i == 0:
+            kb, gb = seat(other.answer())
+            assert kb["color"] == "Black", kb
+            expect(gb, want, "black's newgame answer")
+        else:
+            expect(other.answer(), [mv, want, "ok"], "the reply to ply %d" % i)
+        if last and final_state:
+            expect(me.line(), "ok", "the last play's ok")
+
+# 1. A whole game to WhiteWins, with refused commands that change nothing.
+a, b, ka, ga = pair(pvp)
+expect(ga, "Base;NotStarted;White[1]", "white's newgame answer")
+win = ["wS1", "bS1 wS1-", "wQ -wS1", "bQ bS1-", "wA1 -wQ", "bG1 bQ-", "wA2 wA1\\", "bG2 \\bG1",
+       "wG1 /wA1", "bG3 bQ\\", "wG2 -wG1", "bB1 bS1\\", "wA1 -bG2"]
+play_game(a, b, "Base", win[:4], None)
+r = a.cmd("play bQ wS1/")
+assert r[0].startswith("invalidmove") and r[1] == "ok", r
+r = a.cmd("pass")
+assert r[0].startswith("invalidmove") and r[1] == "ok", r
+expect(a.cmd("undo"), ["err Moves cannot be taken back in a remote game.", "ok"], "undo")
+r = a.cmd("newgame Base;InProgress;White[2];wS1;bS1 wS1-")
+assert r[0].startswith("err ") and r[1] == "ok", r
+r = a.cmd("bestmove depth 1")
+assert r[0].startswith("err Hints are off") and r[1] == "ok", r
+r = a.cmd("validmoves")
+assert r[1] == "ok" and "wA1 -wQ" in r[0].split(";"), r
+for i, mv in enumerate(win[4:]):
+    me, other = (a, b) if i % 2 == 0 else (b, a)
+    n = 4 + i + 1
+    last = n == len(win)
+    want = gs("Base", win[:n], "WhiteWins" if last else None)
+    me.send("play " + mv)
+    expect(me.line(), want, "play " + mv)
+    if last:
+        expect(me.line(), "ok", "the winning play's ok")
+    expect(other.answer(), [mv, want, "ok"], "reply " + mv)
+r = b.cmd("play bQ -bS1")
+assert r[0].startswith("err The game is over (1-0 black queen surrounded)"), r
+a.close(); b.close()
+
+# 2. Base+P: White's forced pass, then Black resigns with a reason.
+pmoves = ["wP", "bS1 wP-", "wQ /wP", "bQ bS1-", "wB1 -wQ", "bB1 bS1\\", "wG1 wB1\\", "bB1 wP\\",
+          "wS1 wG1\\", "bQ bS1/", "wB1 -wP", "bB1 wQ", "wG2 wS1\\", "bB1 wB1", "wG3 wG2\\", "bA1 bQ\\",
+          "wS2 wG3-", "bA1 bS1\\", "wA1 wS2/", "bA1 bQ\\", "wA2 wA1/", "bA1 bS1\\", "wA3 wA2/",
+          "bA1 bQ\\", "wB2 wA3/", "bA1 wB2/"]
+a, b, ka, ga = pair(pvp, "Base+P")
+expect(ga, "Base+P;NotStarted;White[1]", "Base+P newgame")
+play_game(a, b, "Base+P", pmoves, None)
+r = a.cmd("validmoves")
+expect(r, ["pass", "ok"], "white has nothing but pass")
+a.send("pass")
+expect(a.line(), gs("Base+P", pmoves + ["pass"]), "pass")
+expect(b.answer(), ["pass", gs("Base+P", pmoves + ["pass"]), "ok"], "black sees the pass")
+expect(b.cmd("resign lost in thought"), [gs("Base+P", pmoves + ["pass"], "WhiteWins"), "ok"], "resign")
+expect(a.answer(), ["remote over 1-0 black resigned: lost in thought",
+                    gs("Base+P", pmoves + ["pass"], "WhiteWins"), "ok"], "white told of the resignation")
+a.close(); b.close()
+
+# 3. A time loss: White never moves on a 1 s clock.
+a, b, ka, ga = pair(fast)
+t0 = time.time()
+expect(b.answer(), ["remote over 0-1 white lost on time", "Base;BlackWins;White[1]", "ok"], "time loss")
+assert 0.9 < time.time() - t0 < 10, time.time() - t0
+r = a.cmd("play wS1")
+assert r[0].startswith("err The game is over (0-1 white lost on time)"), r
+a.close(); b.close()
+
+# 4. White leaves and comes back with its token; then leaves for good.
+a, b, ka, ga = pair(pvp)
+a.send("play wS1")
+expect(a.line(), "Base;InProgress;Black[1];wS1", "play before leaving")
+seat(b.answer())
+a.close()
+b.send("play bS1 wS1-")
+expect(b.line(), "Base;InProgress;White[2];wS1;bS1 wS1-", "black plays while white is away")
+a2 = C(pvp)
+r = a2.cmd("resume 0123456789abcdef0123456789abcdef")
+assert r[0].startswith("err No game"), r
+k2, g2 = seat(a2.cmd("resume " + ka["token"]))
+expect((k2["color"], k2["token"], g2), ("White", ka["token"], "Base;InProgress;White[2];wS1;bS1 wS1-"), "resume")
+a2.send("play wQ -wS1")
+expect(a2.line(), "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1", "play after resuming")
+expect(b.line(), "wQ -wS1", "black sees the resumed player's move")
+expect(b.line(), "Base;InProgress;Black[2];wS1;bS1 wS1-;wQ -wS1", "black's position")
+expect(b.line(), "ok", "ok")
+b.send("play bQ bS1-")
+b.line()
+expect(a2.answer(), ["bQ bS1-", "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-", "ok"], "reply")
+a2.close()       # for good: lost after the grace period (1 s), black is told at once
+t0 = time.time()
+expect(b.answer(), ["remote over 0-1 white disconnected",
+                    "Base;BlackWins;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-", "ok"], "disconnect")
+assert 0.9 < time.time() - t0 < 10, time.time() - t0
+a3 = C(pvp)
+r = a3.cmd("resume " + ka["token"])
+assert r[0].startswith("err No game"), r
+b.close(); a3.close()
+
+# 5. Nobody else asks for a game in time.
+c = C(lonely)
+r = c.cmd("newgame")
+expect(r, ["err No opponent for Base came within 1 s.", "ok"], "no opponent")
+c.close()
+
+# 6. House engines: White against each; a second client plays Black against the
+# built-in one and gets the engine's first move in its newgame answer.
+for port in (hb, hu, hh):
+    c = C(port)
+    k, g = seat(c.cmd("newgame"))
+    assert k["color"] == "White" and k["opponent"].startswith("house:"), k
+    c.send("play wS1")
+    expect(c.line(), "Base;InProgress;Black[1];wS1", "play against the house")
+    r = c.answer()
+    assert len(r) == 3 and r[2] == "ok" and r[1].startswith("Base;InProgress;White[2];wS1;" + r[0]), r
+    expect(c.cmd("resign"), [r[1].replace("InProgress", "BlackWins"), "ok"], "resign against the house")
+    c.close()
+c = C(hb)
+k, g = seat(c.cmd("newgame"))
+assert k["color"] == "Black" and g.startswith("Base;InProgress;Black[1];w"), (k, g)
+c.send("resign")
+r = c.answer()
+assert r[0].startswith("Base;WhiteWins;Black[1];w") and r[1] == "ok", r
+c.close()
+EOF
+
+# 7. The results file: one valid line per finished game, written as each ended.
+wait_for '[ $(count . "$tmp/results.jsonl") -ge 8 ]' 10 || fail "results: $(count . "$tmp/results.jsonl") lines"
+python3 - schemas/match-result.json "$tmp/results.jsonl" <<'EOF' || fail "results file"
+import json, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+rows = [json.loads(l) for l in open(sys.argv[2])]
+for r in rows:
+    errs = list(v.iter_errors(r))
+    assert not errs, (r, [e.message for e in errs])
+    assert r["source"] == "remote", r
+    # one time per move, and one more for the move whose time ran out
+    assert len(r["times_ms"]) == r["plies"] + (r["reason"].endswith("on time")), r
+got = [(r["listener"], r["result"], r["reason"]) for r in rows]
+want = [("pvp", "1-0", "black queen surrounded"),
+        ("pvp", "1-0", "black resigned: lost in thought"),
+        ("fast", "0-1", "white lost on time"),
+        ("pvp", "0-1", "white disconnected"),
+        ("house_builtin", "0-1", "white resigned"),
+        ("house_uhp", "0-1", "white resigned"),
+        ("house_hub", "0-1", "white resigned"),
+        ("house_builtin", "1-0", "black resigned")]
+assert got == want, got
+assert rows[0]["gamestring"].startswith("Base;WhiteWins;Black[7];") and rows[0]["plies"] == 13, rows[0]
+assert rows[1]["gamestring"].startswith("Base+P;WhiteWins;") and ";pass;" in rows[1]["gamestring"] + ";", rows[1]
+assert rows[2]["clocks_ms"][0] == 0 and rows[2]["time_control"] == "1+0", rows[2]
+assert rows[0]["white"].startswith("remote#") and rows[4]["black"] == "house:quick", rows[4]
+assert rows[5].get("black_id", "").startswith("hivebridge"), rows[5]
+EOF
+
+# No engine outlives the daemon's clean shutdown.
+kill -TERM $daemon
+wait_for '! procs_alive $daemon' 10 || fail "the daemon did not stop"
+[ "$(children_left $daemon 1)" = 0 ] || fail "engines left behind"
+echo "remote_play: ok"
