@@ -53,7 +53,7 @@
 
 enum busy { BUSY_NONE, BUSY_GREETING, BUSY_THINKING };
 
-struct tb_front {
+struct trylobot_front {
 	struct session_io      io;           /* the client: bufferevents, limits, closing */
 	struct event_base     *base;
 	unsigned               id;
@@ -78,7 +78,7 @@ struct tb_front {
 
 /* Frames msg, queues it for the client and logs it; consumes msg. The ids it
  * carries are the request's, exactly as sent. */
-static void out_msg(struct tb_front *s, cJSON *msg)
+static void out_msg(struct trylobot_front *s, cJSON *msg)
 {
 	size_t len;
 	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
@@ -96,8 +96,8 @@ static void out_msg(struct tb_front *s, cJSON *msg)
 }
 
 /* json-socket's error frame; msg is prefixed like JavaScript's Error.toString(). */
-static void out_error(struct tb_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_error(struct tb_front *s, const char *fmt, ...)
+static void out_error(struct trylobot_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_error(struct trylobot_front *s, const char *fmt, ...)
 {
 	char msg[TB_ERR_MAX + 64];
 	va_list ap;
@@ -108,13 +108,13 @@ static void out_error(struct tb_front *s, const char *fmt, ...)
 	out_msg(s, tb_error_json(msg));
 }
 
-static void out_turn(struct tb_front *s, const struct tb_turn *t)
+static void out_turn(struct trylobot_front *s, const struct tb_turn *t)
 {
 	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
 }
 
 /* The engine, created on first use and again after it was abandoned. */
-static struct engine *session_engine(struct tb_front *s, char **cause)
+static struct engine *session_engine(struct trylobot_front *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
@@ -124,7 +124,7 @@ static struct engine *session_engine(struct tb_front *s, char **cause)
 }
 
 /* Forgets the request in flight and takes the next one. */
-static void request_done(struct tb_front *s)
+static void request_done(struct trylobot_front *s)
 {
 	evtimer_del(s->stop_ev);
 	evtimer_del(s->abandon_ev);
@@ -140,7 +140,7 @@ static void request_done(struct tb_front *s)
  * Greetings.
  */
 
-static void greet(struct tb_front *s, const char *failure)
+static void greet(struct trylobot_front *s, const char *failure)
 {
 	char long_name[192], desc[384];
 	const char *engine_id = s->engine && s->engine->id[0] ? s->engine->id : "hivebridge";
@@ -167,7 +167,7 @@ static void greet(struct tb_front *s, const char *failure)
 
 static void started_cb(void *arg, const struct engine_result *r)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (r->status != ENGINE_OK)
 		log_note(s->id, "engine did not start: %s", r->message ? r->message : "?");
 	greet(s, r->status == ENGINE_OK ? NULL : (r->message ? r->message : "engine failed"));
@@ -175,7 +175,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 }
 
 /* Returns 1 when the answer comes later (engine starting). */
-static int cmd_greetings(struct tb_front *s)
+static int cmd_greetings(struct trylobot_front *s)
 {
 	char *cause = NULL;
 	struct engine *e = session_engine(s, &cause);
@@ -219,7 +219,7 @@ static int one_ply_score(const struct hive_board *b, struct hive_move m)
 
 /* The first sendable moves, up to max: how many there are (0: none, *t untouched;
  * else *t is the first). Cheap with a small max: no scores. */
-static size_t count_sendable(const struct tb_front *s, struct tb_turn *t, size_t max)
+static size_t count_sendable(const struct trylobot_front *s, struct tb_turn *t, size_t max)
 {
 	const struct hive_board *b = &s->rp.game.board;
 	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
@@ -242,7 +242,7 @@ static size_t count_sendable(const struct tb_front *s, struct tb_turn *t, size_t
 
 /* The sendable move with the best one-ply score into *t; how many sendable moves
  * there are (0: none, *t untouched). */
-static size_t best_sendable(const struct tb_front *s, struct tb_turn *t)
+static size_t best_sendable(const struct trylobot_front *s, struct tb_turn *t)
 {
 	const struct hive_board *b = &s->rp.game.board;
 	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
@@ -281,7 +281,7 @@ static int first_listed(const struct tb_turns *possible, struct tb_turn *t)
 
 /* Answers without the engine's move: the best sendable move by one ply if the game
  * was replayed, else the first listed one; Forfeit only if nothing can be sent. */
-static void answer_fallback(struct tb_front *s, const char *why)
+static void answer_fallback(struct trylobot_front *s, const char *why)
 {
 	struct tb_turn t;
 	memset(&t, 0, sizeof t);
@@ -299,7 +299,7 @@ static void answer_fallback(struct tb_front *s, const char *why)
 
 static void bestmove_cb(void *arg, const struct engine_result *r)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	struct hive_move legal;
 	struct tb_turn t;
 	char why[TB_ERR_MAX + 64], err[TB_ERR_MAX];
@@ -330,7 +330,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 
 static void stop_event(evutil_socket_t fd, short what, void *arg)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (s->busy == BUSY_THINKING && s->engine)
 		engine_stop(s->engine);
 }
@@ -339,7 +339,7 @@ static void stop_event(evutil_socket_t fd, short what, void *arg)
  * guarantees no late callback); the next request creates a fresh one. */
 static void abandon_event(evutil_socket_t fd, short what, void *arg)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (s->busy != BUSY_THINKING)
 		return;
 	log_note(s->id, "engine gave no move in time: dropping it");
@@ -365,7 +365,7 @@ static int only_forfeit(const struct tb_turns *possible)
 }
 
 /* Returns 1 when the answer comes later (engine thinking). */
-static int cmd_choose_turn(struct tb_front *s)
+static int cmd_choose_turn(struct trylobot_front *s)
 {
 	const struct tb_turns *possible = &s->rq.state.possible;
 	struct engine_limits l;
@@ -455,7 +455,7 @@ static int cmd_choose_turn(struct tb_front *s)
 }
 
 /* Handles one complete frame; returns 1 when its answer comes later. */
-static int session_frame(struct tb_front *s, const char *json, size_t len)
+static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 {
 	char err[TB_ERR_MAX];
 
@@ -478,7 +478,7 @@ static int session_frame(struct tb_front *s, const char *json, size_t len)
 /* The session_io hooks: one request at a time, the input buffer is the queue. */
 static int io_ready(void *arg)
 {
-	const struct tb_front *s = arg;
+	const struct trylobot_front *s = arg;
 	return s->busy == BUSY_NONE;
 }
 
@@ -486,7 +486,7 @@ static int io_ready(void *arg)
  * handled at once. */
 static int io_input(void *arg, struct evbuffer *inb)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	size_t avail = evbuffer_get_length(inb);
 	if (!avail)
 		return 0;
@@ -525,18 +525,18 @@ static int io_input(void *arg, struct evbuffer *inb)
 
 static void io_eof(void *arg)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (!tb_reader_idle(&s->rd))
 		log_note(s->id, "client closed inside a frame");
 }
 
 static int io_in_game(void *arg)
 {
-	const struct tb_front *s = arg;
+	const struct trylobot_front *s = arg;
 	return s->in_game;
 }
 
-static const struct session_io_ops tb_io_ops = {
+static const struct session_io_ops trylobot_io_ops = {
 	.ready = io_ready,
 	.in_game = io_in_game,
 	.input = io_input,
@@ -544,12 +544,12 @@ static const struct session_io_ops tb_io_ops = {
 	.read_high = READ_HIGH,
 };
 
-struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
+struct trylobot_front *trylobot_front_new(struct event_base *base, struct bufferevent *in,
 			      struct bufferevent *out, unsigned id,
 			      const struct engine_profile *profile,
 			      const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct tb_front *s = calloc(1, sizeof *s);
+	struct trylobot_front *s = calloc(1, sizeof *s);
 
 	if (!s) {
 		session_io_release(in, out);
@@ -559,16 +559,16 @@ struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
 	s->id = id;
 	s->profile = profile;
 	/* The listener's think time (config think_time/depth) when the request has no deadline. */
-	s->think_ms = lim->think_ms ? lim->think_ms : TB_FRONT_THINK_MS_DEFAULT;
+	s->think_ms = lim->think_ms ? lim->think_ms : TRYLOBOT_FRONT_THINK_MS_DEFAULT;
 	s->depth = lim->depth > 0 && lim->depth <= HIVE_MAX_PLY ? lim->depth : 0;
 	/* Real histories grow past 64 KiB in long games: a frame may be as large as the
 	 * larger of max_line and the codec's default bound. */
 	tb_reader_init(&s->rd, lim->max_line > TB_FRAME_MAX_DEFAULT ? lim->max_line
 								    : TB_FRAME_MAX_DEFAULT);
-	if (session_io_init(&s->io, base, in, out, id, lim, &tb_io_ops, s, closed, arg) < 0 ||
+	if (session_io_init(&s->io, base, in, out, id, lim, &trylobot_io_ops, s, closed, arg) < 0 ||
 	    !(s->stop_ev = evtimer_new(base, stop_event, s)) ||
 	    !(s->abandon_ev = evtimer_new(base, abandon_event, s))) {
-		tb_front_free(s);
+		trylobot_front_free(s);
 		return NULL;
 	}
 	log_note(id, "Trylobot session opened, engine profile %s",
@@ -576,7 +576,7 @@ struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
 	return s;
 }
 
-void tb_front_free(struct tb_front *s)
+void trylobot_front_free(struct trylobot_front *s)
 {
 	if (!s)
 		return;
@@ -594,19 +594,19 @@ void tb_front_free(struct tb_front *s)
 	free(s);
 }
 
-void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
+void *trylobot_front_session_new(struct event_base *base, struct bufferevent *in,
 			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
 			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	return tb_front_new(base, in, out, id, profile, lim, closed, arg);
+	return trylobot_front_new(base, in, out, id, profile, lim, closed, arg);
 }
 
-void tb_front_session_free(void *session)
+void trylobot_front_session_free(void *session)
 {
-	tb_front_free(session);
+	trylobot_front_free(session);
 }
 
-size_t tb_front_refusal(char *buf, size_t len, const char *why)
+size_t trylobot_front_refusal(char *buf, size_t len, const char *why)
 {
 	char msg[TB_ERR_MAX + 64];
 	size_t n = 0;

@@ -57,7 +57,7 @@ struct perft_job {
 	struct event      *done_ev;
 };
 
-struct uhp_session {
+struct uhp_front {
 	struct session_io      io;           /* the client: bufferevents, limits, closing */
 	struct event_base     *base;
 	unsigned               id;
@@ -75,7 +75,7 @@ struct uhp_session {
 };
 
 /* Writes one line to the client and the trace log. */
-static void out_line(struct uhp_session *s, const char *line, size_t len)
+static void out_line(struct uhp_front *s, const char *line, size_t len)
 {
 	session_io_write_line(&s->io, line, len);
 	/* An answer is complete at its "ok": send it now, not a loop iteration later. */
@@ -83,13 +83,13 @@ static void out_line(struct uhp_session *s, const char *line, size_t len)
 		session_io_flush(&s->io);
 }
 
-static void out_str(struct uhp_session *s, const char *line)
+static void out_str(struct uhp_front *s, const char *line)
 {
 	out_line(s, line, strlen(line));
 }
 
-static void out_printf(struct uhp_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_printf(struct uhp_session *s, const char *fmt, ...)
+static void out_printf(struct uhp_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct uhp_front *s, const char *fmt, ...)
 {
 	char buf[512], *big = NULL;
 	va_list ap;
@@ -111,7 +111,7 @@ static void out_printf(struct uhp_session *s, const char *fmt, ...)
 	free(big);
 }
 
-static void out_gamestring(struct uhp_session *s)
+static void out_gamestring(struct uhp_front *s)
 {
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
@@ -124,7 +124,7 @@ static void out_gamestring(struct uhp_session *s)
 	free(buf);
 }
 
-static void out_info(struct uhp_session *s)
+static void out_info(struct uhp_front *s)
 {
 	if (s->engine && s->engine->id[0])
 		out_printf(s, "id %s", s->engine->id);
@@ -135,13 +135,13 @@ static void out_info(struct uhp_session *s)
 
 static void stop_event(evutil_socket_t fd, short what, void *arg)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	if (s->busy == BUSY_BESTMOVE && s->engine)
 		engine_stop(s->engine);
 }
 
 /* The engine, created on first use and again after a failure tore it down. */
-static struct engine *session_engine(struct uhp_session *s, char **cause)
+static struct engine *session_engine(struct uhp_front *s, char **cause)
 {
 	if (!s->engine) {
 		s->engine = engine_new(s->base, s->profile, cause);
@@ -150,13 +150,13 @@ static struct engine *session_engine(struct uhp_session *s, char **cause)
 	return s->engine;
 }
 
-static void engine_failed(struct uhp_session *s, const char *why)
+static void engine_failed(struct uhp_front *s, const char *why)
 {
 	out_printf(s, "err Engine failed: %s", why && *why ? why : "unknown error");
 }
 
 /* Ends an engine command: answers ok and lets the next command run. */
-static void engine_command_done(struct uhp_session *s)
+static void engine_command_done(struct uhp_front *s)
 {
 	out_str(s, "ok");
 	s->busy = BUSY_NONE;
@@ -165,7 +165,7 @@ static void engine_command_done(struct uhp_session *s)
 
 static void started_cb(void *arg, const struct engine_result *r)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	out_info(s);
 	if (r->status != ENGINE_OK)
 		engine_failed(s, r->message);
@@ -175,7 +175,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 /* Prints one intermediate result like Mzinga: move;depth;score;pv... */
 static void info_cb(void *arg, const struct hive_search_info *info)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	struct hive_board b = s->game.board;
 	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 64], mv[HIVE_MOVESTR_MAX];
 	size_t n = 0;
@@ -202,7 +202,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 static void bestmove_cb(void *arg, const struct engine_result *r)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX];
 
@@ -225,7 +225,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 
 static void options_cb(void *arg, const struct engine_result *r)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 
 	for (int i = 0; i < 3; i++) {
 		free(s->opt_argv[i]);
@@ -243,7 +243,7 @@ static void options_cb(void *arg, const struct engine_result *r)
 }
 
 /* Whether the game exists and is not over; answers the error otherwise. */
-static int need_live_game(struct uhp_session *s)
+static int need_live_game(struct uhp_front *s)
 {
 	if (!s->have_game) {
 		out_str(s, ERR_NOGAME);
@@ -256,7 +256,7 @@ static int need_live_game(struct uhp_session *s)
 	return 1;
 }
 
-static void cmd_newgame(struct uhp_session *s, const char *arg)
+static void cmd_newgame(struct uhp_front *s, const char *arg)
 {
 	struct hive_game g;
 	char err[512];
@@ -277,7 +277,7 @@ static void cmd_newgame(struct uhp_session *s, const char *arg)
 	out_gamestring(s);
 }
 
-static void cmd_play(struct uhp_session *s, const char *arg)
+static void cmd_play(struct uhp_front *s, const char *arg)
 {
 	struct hive_move m;
 	char err[512];
@@ -308,7 +308,7 @@ static void cmd_play(struct uhp_session *s, const char *arg)
 	}
 }
 
-static void cmd_validmoves(struct uhp_session *s)
+static void cmd_validmoves(struct uhp_front *s)
 {
 	struct hive_move *moves;
 	char *buf, mv[HIVE_MOVESTR_MAX];
@@ -335,7 +335,7 @@ static void cmd_validmoves(struct uhp_session *s)
 }
 
 /* Returns 1 when the command went to the engine (the answer comes later). */
-static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
+static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct uhp_bestmove bm;
 	struct engine_limits l;
@@ -387,7 +387,7 @@ static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_undo(struct uhp_session *s, const char *arg, size_t arg_len)
+static void cmd_undo(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	uint64_t n;
 
@@ -406,7 +406,7 @@ static void cmd_undo(struct uhp_session *s, const char *arg, size_t arg_len)
 	out_gamestring(s);
 }
 
-static int cmd_options(struct uhp_session *s, const char *arg, size_t arg_len)
+static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct uhp_options_req o;
 	struct engine *e;
@@ -526,7 +526,7 @@ static void perft_run(struct pool_job *job)
 
 static void perft_done(evutil_socket_t fd, short what, void *arg)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	struct perft_job *p = s->perft;
 
 	if (s->busy != BUSY_PERFT)
@@ -546,7 +546,7 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Returns 1 when the perft went to the pool (the answer comes later). */
-static int cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
+static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct perft_job *p;
 	int depth, max = PERFT_MAX_DEPTH;
@@ -591,7 +591,7 @@ static int cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_help(struct uhp_session *s)
+static void cmd_help(struct uhp_front *s)
 {
 	static const char *const lines[] = {
 		"Available commands:",
@@ -613,7 +613,7 @@ static void cmd_help(struct uhp_session *s)
 }
 
 /* Runs one command line (NUL-terminated, no newline). */
-static void session_command(struct uhp_session *s, char *line, size_t len)
+static void session_command(struct uhp_front *s, char *line, size_t len)
 {
 	struct uhp_command c;
 
@@ -685,7 +685,7 @@ static void session_command(struct uhp_session *s, char *line, size_t len)
 /* The session_io hooks: the input is the queue, held while the engine works. */
 static int io_ready(void *arg)
 {
-	const struct uhp_session *s = arg;
+	const struct uhp_front *s = arg;
 	return s->busy == BUSY_NONE;
 }
 
@@ -696,7 +696,7 @@ static void io_line(void *arg, char *line, size_t len)
 
 static void io_too_long(void *arg)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	out_printf(s, "err Line too long (max %zu bytes).", s->io.lim.max_line);
 	out_str(s, "ok");
 }
@@ -704,7 +704,7 @@ static void io_too_long(void *arg)
 /* A game is in progress from newgame until it ends: its silence may last longer. */
 static int io_in_game(void *arg)
 {
-	const struct uhp_session *s = arg;
+	const struct uhp_front *s = arg;
 	return s->have_game && !hive_game_over(&s->game.board);
 }
 
@@ -716,13 +716,13 @@ static const struct session_io_ops uhp_io_ops = {
 	.max_line_default = 65536,
 };
 
-struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *in,
+struct uhp_front *uhp_front_new(struct event_base *base, struct bufferevent *in,
 				    struct bufferevent *out, unsigned id,
 				    const struct engine_profile *profile,
 				    const struct session_limits *lim,
 				    front_closed_cb *closed, void *arg)
 {
-	struct uhp_session *s = calloc(1, sizeof *s);
+	struct uhp_front *s = calloc(1, sizeof *s);
 	char *cause = NULL;
 
 	if (!s) {
@@ -758,7 +758,7 @@ struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *i
 	return s;
 }
 
-void uhp_front_free(struct uhp_session *s)
+void uhp_front_free(struct uhp_front *s)
 {
 	if (!s)
 		return;

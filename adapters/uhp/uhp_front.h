@@ -12,13 +12,13 @@
 struct event_base;
 struct bufferevent;
 struct engine_profile;
-struct uhp_session;
+struct uhp_front;
 
 /* A UHP session over in/out bufferevents (the same one for TCP). Takes ownership of
  * both, also on failure. Prints the info block at once. closed fires once when the
  * session ends (exit, EOF after the last answer, I/O error or idle time-out); the
  * owner then calls uhp_front_free(). NULL on failure. */
-struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *in,
+struct uhp_front *uhp_front_new(struct event_base *base, struct bufferevent *in,
 				  struct bufferevent *out, unsigned id,
 				  const struct engine_profile *profile,
 				  const struct session_limits *lim,
@@ -26,6 +26,6 @@ struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *i
 
 /* Frees everything (engine, game, bufferevents); safe at any time, also from the
  * closed callback; no callback fires after it. */
-void uhp_front_free(struct uhp_session *s);
+void uhp_front_free(struct uhp_front *s);
 
 #endif
