@@ -63,7 +63,8 @@ struct engine_ops {
 		   engine_info_cb *info, engine_done_cb *done, void *arg);
 	/* Asks a running go to finish now; its done callback still fires once. */
 	void (*stop)(struct engine *e);
-	/* UHP-style options: argv = {} (list), {"get", name}, {"set", name, value}. */
+	/* Options, answered in bridge/engine_options.h lines: argv = {} (list),
+	 * {"get", name}, {"set", name, value}. */
 	int  (*options)(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg);
 	/* Optional (NULL: nothing to forget): a new game starts, so drop what was learnt
 	 * (hash tables, histories). Only called while no command is outstanding. */

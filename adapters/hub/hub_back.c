@@ -25,10 +25,10 @@
 
 #include "adapters/hub/hub_back.h"
 #include "adapters/hub/hub_codec.h"
-#include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
+#include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -360,7 +360,7 @@ static char **he_option_lines(struct hub_back *h, const char *name)
 		return NULL;
 	for (size_t i = 0; i < h->nparams; i++) {
 		const struct he_param *p = &h->params[i];
-		struct uhp_option o;
+		struct engine_option o;
 		char buf[4096];
 
 		if (name && strcasecmp(p->name, name))
@@ -370,28 +370,28 @@ static char **he_option_lines(struct hub_back *h, const char *name)
 		memset(&o, 0, sizeof o);
 		snprintf(o.name, sizeof o.name, "%s", p->name);
 		if (!strcmp(p->type, "bool")) {
-			o.type = UHP_OPT_BOOL;
+			o.type = ENGINE_OPT_BOOL;
 			snprintf(o.value, sizeof o.value, "%s", strcasecmp(p->value, "true") ? "False" : "True");
 			snprintf(o.def, sizeof o.def, "%s", strcasecmp(p->def, "true") ? "False" : "True");
 		} else if (!strcmp(p->type, "int") || !strcmp(p->type, "real")) {
-			o.type = p->type[0] == 'i' ? UHP_OPT_INT : UHP_OPT_DOUBLE;
+			o.type = p->type[0] == 'i' ? ENGINE_OPT_INT : ENGINE_OPT_DOUBLE;
 			snprintf(o.value, sizeof o.value, "%s", p->value);
 			snprintf(o.def, sizeof o.def, "%s", p->def);
 			snprintf(o.min, sizeof o.min, "%s", p->min ? p->min : "");
 			snprintf(o.max, sizeof o.max, "%s", p->max ? p->max : "");
 		} else if (!strcmp(p->type, "enum") && p->values) {
-			o.type = UHP_OPT_ENUM;
+			o.type = ENGINE_OPT_ENUM;
 			snprintf(o.value, sizeof o.value, "%s", p->value);
 			snprintf(o.def, sizeof o.def, "%s", p->def);
 			char *copy = strdup(p->values), *save = NULL;
 			for (char *t = copy ? strtok_r(copy, " ", &save) : NULL;
-			     t && o.nvalues < UHP_OPT_MAX_VALUES; t = strtok_r(NULL, " ", &save))
+			     t && o.nvalues < ENGINE_OPT_MAX_VALUES; t = strtok_r(NULL, " ", &save))
 				snprintf(o.values[o.nvalues++], sizeof o.values[0], "%s", t);
 			free(copy);
 		} else {
 			continue;
 		}
-		if (strchr(o.value, ';') || uhp_option_format(&o, buf, sizeof buf) >= sizeof buf)
+		if (strchr(o.value, ';') || engine_option_format(&o, buf, sizeof buf) >= sizeof buf)
 			continue;
 		if (!(lines[n] = strdup(buf))) {
 			lines_free(lines);

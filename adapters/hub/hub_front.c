@@ -25,10 +25,10 @@
 
 #include "adapters/hub/hub_codec.h"
 #include "adapters/hub/hub_front.h"
-#include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -65,7 +65,7 @@ struct hub_front {
 	unsigned               variant;
 	size_t                 hash_mb;
 	int                    hash_mb_max;  /* the profile's client limit */
-	struct uhp_option     *opts;         /* the engine's options, owned */
+	struct engine_option     *opts;         /* the engine's options, owned */
 	size_t                 nopts;
 
 	/* The next search. */
@@ -161,7 +161,7 @@ static struct engine *session_engine(struct hub_front *s, char **cause)
 
 /* ---- the engine's options, as Hub parameters ---- */
 
-static struct uhp_option *option_find(struct hub_front *s, const char *name)
+static struct engine_option *option_find(struct hub_front *s, const char *name)
 {
 	for (size_t i = 0; i < s->nopts; i++)
 		if (!strcasecmp(s->opts[i].name, name))
@@ -183,7 +183,7 @@ static void options_load(struct hub_front *s, const char **lines)
 	if (n == 0 || !(s->opts = calloc(n, sizeof *s->opts)))
 		return;
 	for (const char **l = lines; *l; l++) {
-		if (uhp_option_parse(*l, strlen(*l), &s->opts[s->nopts], err, sizeof err) < 0) {
+		if (engine_option_parse(*l, strlen(*l), &s->opts[s->nopts], err, sizeof err) < 0) {
 			log_note(s->id, "hub: engine option line ignored (%s): %s", err, *l);
 			continue;
 		}
@@ -195,13 +195,13 @@ static void options_load(struct hub_front *s, const char **lines)
 static void options_update(struct hub_front *s, const char **lines, const char *name,
 			   const char *value)
 {
-	struct uhp_option o;
-	struct uhp_option *cur = option_find(s, name);
+	struct engine_option o;
+	struct engine_option *cur = option_find(s, name);
 	char err[128];
 
 	if (!cur)
 		return;
-	if (lines && lines[0] && uhp_option_parse(lines[0], strlen(lines[0]), &o, err, sizeof err) == 0 &&
+	if (lines && lines[0] && engine_option_parse(lines[0], strlen(lines[0]), &o, err, sizeof err) == 0 &&
 	    !strcasecmp(o.name, name))
 		*cur = o;
 	else
@@ -267,7 +267,7 @@ static void options_cb(void *arg, const struct engine_result *r)
 		}
 		options_load(s, r->lines);
 		/* info lines need the engine to report its iterations. */
-		struct uhp_option *rep = option_find(s, HF_OPT_REPORT);
+		struct engine_option *rep = option_find(s, HF_OPT_REPORT);
 		if (rep && strcasecmp(rep->value, "true") != 0 &&
 		    engine_set(s, HF_JOB_REPORT, HF_OPT_REPORT, "True") == 0)
 			return;
@@ -310,29 +310,29 @@ static void started_cb(void *arg, const struct engine_result *r)
 }
 
 /* param line of one engine option (UHP option types mapped onto Hub's). */
-static void out_param_option(struct hub_front *s, const struct uhp_option *o)
+static void out_param_option(struct hub_front *s, const struct engine_option *o)
 {
-	char line[4096], values[UHP_OPT_MAX_VALUES * (UHP_OPT_VALUE_MAX + 1)];
+	char line[4096], values[ENGINE_OPT_MAX_VALUES * (ENGINE_OPT_VALUE_MAX + 1)];
 	struct hub_writer w;
 	size_t n = 0;
 
 	hub_writer_begin(&w, line, sizeof line, "param");
 	hub_writer_add(&w, "name", o->name);
 	switch (o->type) {
-	case UHP_OPT_BOOL:
+	case ENGINE_OPT_BOOL:
 		hub_writer_add(&w, "value", strcasecmp(o->value, "true") ? "false" : "true");
 		hub_writer_add(&w, "type", "bool");
 		break;
-	case UHP_OPT_INT:
-	case UHP_OPT_DOUBLE:
+	case ENGINE_OPT_INT:
+	case ENGINE_OPT_DOUBLE:
 		hub_writer_add(&w, "value", o->value);
-		hub_writer_add(&w, "type", o->type == UHP_OPT_INT ? "int" : "real");
+		hub_writer_add(&w, "type", o->type == ENGINE_OPT_INT ? "int" : "real");
 		if (o->min[0])
 			hub_writer_add(&w, "min", o->min);
 		if (o->max[0])
 			hub_writer_add(&w, "max", o->max);
 		break;
-	case UHP_OPT_ENUM:
+	case ENGINE_OPT_ENUM:
 		hub_writer_add(&w, "value", o->value);
 		hub_writer_add(&w, "type", "enum");
 		values[0] = 0;
@@ -530,7 +530,7 @@ static void cmd_hub(struct hub_front *s, const struct hub_msg *m)
 {
 	struct hub_writer w;
 	char line[4096], values[256];
-	const struct uhp_option *hash = option_find(s, HF_OPT_HASH);
+	const struct engine_option *hash = option_find(s, HF_OPT_HASH);
 
 	hub_writer_begin(&w, line, sizeof line, "id");
 	hub_writer_add(&w, "name", "hivebridge");
@@ -579,7 +579,7 @@ static int parse_int(const char *v, long long lo, long long hi, long long *out)
 
 /* Checks a parameter value against its option's type; *uhp gets the value as the
  * engine spells it. -1 with the reason in err. */
-static int option_value(const struct uhp_option *o, const char *v, const char **uhp,
+static int option_value(const struct engine_option *o, const char *v, const char **uhp,
 			char *err, size_t errlen)
 {
 	long long n, lo = INT64_MIN, hi = INT64_MAX;
@@ -587,7 +587,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 
 	*uhp = v;
 	switch (o->type) {
-	case UHP_OPT_BOOL:
+	case ENGINE_OPT_BOOL:
 		if (!strcasecmp(v, "true"))
 			*uhp = "True";
 		else if (!strcasecmp(v, "false"))
@@ -595,7 +595,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 		else
 			goto bad;
 		return 0;
-	case UHP_OPT_INT:
+	case ENGINE_OPT_INT:
 		if (o->min[0])
 			lo = strtoll(o->min, NULL, 10);
 		if (o->max[0])
@@ -603,7 +603,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 		if (parse_int(v, lo, hi, &n) < 0)
 			goto bad;
 		return 0;
-	case UHP_OPT_DOUBLE: {
+	case ENGINE_OPT_DOUBLE: {
 		errno = 0;
 		double d = strtod(v, &end);
 		if (!*v || *end || errno || !isfinite(d) ||
@@ -611,7 +611,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 			goto bad;
 		return 0;
 	}
-	case UHP_OPT_ENUM:
+	case ENGINE_OPT_ENUM:
 		for (size_t i = 0; i < o->nvalues; i++)
 			if (!strcmp(o->values[i], v))
 				return 0;
@@ -654,7 +654,7 @@ static void cmd_set_param(struct hub_front *s, const struct hub_msg *m)
 			engine_set(s, HF_JOB_SET, HF_OPT_HASH, value);
 		return;
 	}
-	const struct uhp_option *o = option_find(s, name);
+	const struct engine_option *o = option_find(s, name);
 	if (!o || !strcasecmp(name, HF_OPT_HASH)) {
 		out_error(s, "unknown parameter '%.64s'", name);
 		return;
