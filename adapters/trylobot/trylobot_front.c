@@ -54,15 +54,11 @@
 enum busy { BUSY_NONE, BUSY_GREETING, BUSY_THINKING };
 
 struct trylobot_front {
-	struct session_io      io;           /* the client: bufferevents, limits, closing */
-	struct event_base     *base;
-	unsigned               id;
-	const struct engine_profile *profile;
+	struct session_io      io;           /* the client, the engine, closing */
 
 	uint64_t               think_ms;     /* without a deadline */
 	int                    depth;        /* fixed depth instead, 0 = none */
 
-	struct engine         *engine;       /* NULL until created (again) */
 	struct tb_reader       rd;
 
 	/* The request in flight (busy != BUSY_NONE). */
@@ -71,7 +67,6 @@ struct trylobot_front {
 	struct tb_replay       rp;
 	int                    have_rp;
 
-	struct event          *stop_ev;      /* think time over: ask the engine to stop */
 	struct event          *abandon_ev;   /* no move in time: answer without it */
 	int                    in_game;      /* the last Choose Turn listed moves */
 };
@@ -85,13 +80,13 @@ static void out_msg(struct trylobot_front *s, cJSON *msg)
 	cJSON_Delete(msg);
 	if (!frame) {
 		/* Nothing sensible can be sent: the core will wait; say so in the log. */
-		log_note(s->id, "cannot build an answer (out of memory)");
+		log_note(s->io.id, "cannot build an answer (out of memory)");
 		return;
 	}
 	session_io_write(&s->io, frame, len);
 	const char *json = strchr(frame, '#');
 	json = json ? json + 1 : frame;
-	log_proto(s->id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
+	log_proto(s->io.id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
 	free(frame);
 }
 
@@ -113,20 +108,10 @@ static void out_turn(struct trylobot_front *s, const struct tb_turn *t)
 	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
 }
 
-/* The engine, created on first use and again after it was abandoned. */
-static struct engine *session_engine(struct trylobot_front *s, char **cause)
-{
-	if (!s->engine) {
-		s->engine = engine_new(s->base, s->profile, cause);
-		engine_set_log_id(s->engine, s->id);
-	}
-	return s->engine;
-}
-
 /* Forgets the request in flight and takes the next one. */
 static void request_done(struct trylobot_front *s)
 {
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	evtimer_del(s->abandon_ev);
 	tb_request_free(&s->rq);
 	if (s->have_rp)
@@ -143,8 +128,8 @@ static void request_done(struct trylobot_front *s)
 static void greet(struct trylobot_front *s, const char *failure)
 {
 	char long_name[192], desc[384];
-	const char *engine_id = s->engine && s->engine->id[0] ? s->engine->id : "hivebridge";
-	const char *pname = s->profile && s->profile->name ? s->profile->name : "builtin";
+	const char *engine_id = s->io.engine && s->io.engine->id[0] ? s->io.engine->id : "hivebridge";
+	const char *pname = s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin";
 	struct tb_identity id = {
 		.name = "hivebridge",
 		.long_name = long_name,
@@ -169,7 +154,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 {
 	struct trylobot_front *s = arg;
 	if (r->status != ENGINE_OK)
-		log_note(s->id, "engine did not start: %s", r->message ? r->message : "?");
+		log_note(s->io.id, "engine did not start: %s", r->message ? r->message : "?");
 	greet(s, r->status == ENGINE_OK ? NULL : (r->message ? r->message : "engine failed"));
 	request_done(s);
 }
@@ -178,9 +163,9 @@ static void started_cb(void *arg, const struct engine_result *r)
 static int cmd_greetings(struct trylobot_front *s)
 {
 	char *cause = NULL;
-	struct engine *e = session_engine(s, &cause);
+	struct engine *e = session_io_engine(&s->io, &cause);
 	if (!e) {
-		log_note(s->id, "no engine: %s", cause ? cause : "?");
+		log_note(s->io.id, "no engine: %s", cause ? cause : "?");
 		greet(s, cause ? cause : "cannot create the engine");
 		free(cause);
 		return 0;
@@ -286,13 +271,13 @@ static void answer_fallback(struct trylobot_front *s, const char *why)
 	struct tb_turn t;
 	memset(&t, 0, sizeof t);
 	if (s->have_rp && best_sendable(s, &t)) {
-		log_note(s->id, "%s; answering the best sendable move by one ply", why);
+		log_note(s->io.id, "%s; answering the best sendable move by one ply", why);
 	} else if (first_listed(&s->rq.state.possible, &t)) {
-		log_note(s->id, "%s; answering the first listed turn", why);
+		log_note(s->io.id, "%s; answering the first listed turn", why);
 	} else {
 		/* Only Special Abilities are listed: the real core rejects every answer. */
 		t.type = TB_FORFEIT;
-		log_note(s->id, "%s; nothing sendable is listed, answering Forfeit", why);
+		log_note(s->io.id, "%s; nothing sendable is listed, answering Forfeit", why);
 	}
 	out_turn(s, &t);
 }
@@ -304,7 +289,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 	struct tb_turn t;
 	char why[TB_ERR_MAX + 64], err[TB_ERR_MAX];
 
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	evtimer_del(s->abandon_ev);
 	if (r->status != ENGINE_OK) {
 		snprintf(why, sizeof why, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
@@ -328,13 +313,6 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 	request_done(s);
 }
 
-static void stop_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct trylobot_front *s = arg;
-	if (s->busy == BUSY_THINKING && s->engine)
-		engine_stop(s->engine);
-}
-
 /* The engine did not answer in time: answer without it and drop it (engine_free
  * guarantees no late callback); the next request creates a fresh one. */
 static void abandon_event(evutil_socket_t fd, short what, void *arg)
@@ -342,9 +320,8 @@ static void abandon_event(evutil_socket_t fd, short what, void *arg)
 	struct trylobot_front *s = arg;
 	if (s->busy != BUSY_THINKING)
 		return;
-	log_note(s->id, "engine gave no move in time: dropping it");
-	engine_free(s->engine);
-	s->engine = NULL;
+	log_note(s->io.id, "engine gave no move in time: dropping it");
+	session_io_drop_engine(&s->io);
 	answer_fallback(s, "engine time-out");
 	request_done(s);
 }
@@ -407,7 +384,7 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		out_turn(s, &t);          /* nothing to choose */
 		return 0;
 	}
-	if (!(e = session_engine(s, &cause))) {
+	if (!(e = session_io_engine(&s->io, &cause))) {
 		snprintf(why, sizeof why, "no engine: %s", cause ? cause : "?");
 		free(cause);
 		answer_fallback(s, why);
@@ -415,7 +392,7 @@ static int cmd_choose_turn(struct trylobot_front *s)
 	}
 
 	memset(&l, 0, sizeof l);
-	uint64_t cmd_ms = s->profile && s->profile->command_timeout_ms ? s->profile->command_timeout_ms : 10000;
+	uint64_t cmd_ms = s->io.profile && s->io.profile->command_timeout_ms ? s->io.profile->command_timeout_ms : 10000;
 	if (s->rq.response_deadline > s->rq.request_timestamp && s->rq.request_timestamp > 0) {
 		/* The core's clock: only the difference means anything here. */
 		uint64_t budget = (uint64_t)(s->rq.response_deadline - s->rq.request_timestamp);
@@ -449,7 +426,7 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		return 0;
 	}
 	if (soft)
-		arm(s->stop_ev, soft);
+		arm(s->io.stop_ev, soft);
 	arm(s->abandon_ev, hard);
 	return 1;
 }
@@ -459,9 +436,9 @@ static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 {
 	char err[TB_ERR_MAX];
 
-	log_proto(s->id, LOG_CLIENT_IN, json, len);
+	log_proto(s->io.id, LOG_CLIENT_IN, json, len);
 	if (tb_request_parse(json, len, &s->rq, err, sizeof err) < 0) {
-		log_note(s->id, "bad request: %s", err);
+		log_note(s->io.id, "bad request: %s", err);
 		out_error(s, "%s", err);
 		return 0;
 	}
@@ -494,7 +471,7 @@ static int io_input(void *arg, struct evbuffer *inb)
 	const unsigned char *p = evbuffer_pullup(inb, (ev_ssize_t)take);
 	size_t used = 0;
 	if (!p) {
-		log_note(s->id, "out of memory reading input");
+		log_note(s->io.id, "out of memory reading input");
 		session_io_finish(&s->io, 0);
 		return -1;
 	}
@@ -504,8 +481,8 @@ static int io_input(void *arg, struct evbuffer *inb)
 		/* From the offending byte (the last one consumed) on. */
 		size_t at = used ? used - 1 : 0, k = take - at < 40 ? take - at : 40;
 		snprintf(shown, sizeof shown, "%.*s", (int)k, (const char *)p + at);
-		log_note(s->id, "framing error: %s", tb_reader_error(&s->rd));
-		log_proto(s->id, LOG_CLIENT_IN, shown, strlen(shown));
+		log_note(s->io.id, "framing error: %s", tb_reader_error(&s->rd));
+		log_proto(s->io.id, LOG_CLIENT_IN, shown, strlen(shown));
 		evbuffer_drain(inb, avail);
 		out_error(s, "%s", tb_reader_error(&s->rd));
 		session_io_finish(&s->io, 1);
@@ -527,7 +504,7 @@ static void io_eof(void *arg)
 {
 	struct trylobot_front *s = arg;
 	if (!tb_reader_idle(&s->rd))
-		log_note(s->id, "client closed inside a frame");
+		log_note(s->io.id, "client closed inside a frame");
 }
 
 static int io_in_game(void *arg)
@@ -536,18 +513,26 @@ static int io_in_game(void *arg)
 	return s->in_game;
 }
 
+/* A Choose Turn is what the stop timer ends. */
+static int io_searching(void *arg)
+{
+	const struct trylobot_front *s = arg;
+	return s->busy == BUSY_THINKING;
+}
+
 static const struct session_io_ops trylobot_io_ops = {
+	.title = "Trylobot",
 	.ready = io_ready,
+	.searching = io_searching,
 	.in_game = io_in_game,
 	.input = io_input,
 	.eof = io_eof,
 	.read_high = READ_HIGH,
 };
 
-struct trylobot_front *trylobot_front_new(struct event_base *base, struct bufferevent *in,
-			      struct bufferevent *out, unsigned id,
-			      const struct engine_profile *profile,
-			      const struct session_limits *lim, front_closed_cb *closed, void *arg)
+void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
+			 struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+			 const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct trylobot_front *s = calloc(1, sizeof *s);
 
@@ -555,9 +540,6 @@ struct trylobot_front *trylobot_front_new(struct event_base *base, struct buffer
 		session_io_release(in, out);
 		return NULL;
 	}
-	s->base = base;
-	s->id = id;
-	s->profile = profile;
 	/* The listener's think time (config think_time/depth) when the request has no deadline. */
 	s->think_ms = lim->think_ms ? lim->think_ms : TRYLOBOT_FRONT_THINK_MS_DEFAULT;
 	s->depth = lim->depth > 0 && lim->depth <= HIVE_MAX_PLY ? lim->depth : 0;
@@ -565,45 +547,29 @@ struct trylobot_front *trylobot_front_new(struct event_base *base, struct buffer
 	 * larger of max_line and the codec's default bound. */
 	tb_reader_init(&s->rd, lim->max_line > TB_FRAME_MAX_DEFAULT ? lim->max_line
 								    : TB_FRAME_MAX_DEFAULT);
-	if (session_io_init(&s->io, base, in, out, id, lim, &trylobot_io_ops, s, closed, arg) < 0 ||
-	    !(s->stop_ev = evtimer_new(base, stop_event, s)) ||
+	if (session_io_open(&s->io, base, in, out, id, profile, lim, &trylobot_io_ops, s,
+			    closed, arg) < 0 ||
 	    !(s->abandon_ev = evtimer_new(base, abandon_event, s))) {
 		trylobot_front_free(s);
 		return NULL;
 	}
-	log_note(id, "Trylobot session opened, engine profile %s",
-		 profile && profile->name ? profile->name : "builtin");
 	return s;
 }
 
-void trylobot_front_free(struct trylobot_front *s)
+void trylobot_front_free(void *session)
 {
+	struct trylobot_front *s = session;
+
 	if (!s)
 		return;
-	/* The engine first: it stops and joins any search, and calls nothing after. */
-	engine_free(s->engine);
-	if (s->stop_ev)
-		event_free(s->stop_ev);
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	if (s->abandon_ev)
 		event_free(s->abandon_ev);
-	session_io_free(&s->io);
 	tb_reader_free(&s->rd);
 	tb_request_free(&s->rq);
 	if (s->have_rp)
 		tb_replay_free(&s->rp);
 	free(s);
-}
-
-void *trylobot_front_session_new(struct event_base *base, struct bufferevent *in,
-			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
-			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
-{
-	return trylobot_front_new(base, in, out, id, profile, lim, closed, arg);
-}
-
-void trylobot_front_session_free(void *session)
-{
-	trylobot_front_free(session);
 }
 
 size_t trylobot_front_refusal(char *buf, size_t len, const char *why)

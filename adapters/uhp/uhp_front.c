@@ -58,18 +58,13 @@ struct perft_job {
 };
 
 struct uhp_front {
-	struct session_io      io;           /* the client: bufferevents, limits, closing */
-	struct event_base     *base;
-	unsigned               id;
-	const struct engine_profile *profile;
+	struct session_io      io;           /* the client, the engine, closing */
 
-	struct engine         *engine;       /* NULL until created (again) */
 	struct hive_game       game;
 	int                    have_game;
 
 	enum busy              busy;         /* engine command outstanding */
 
-	struct event          *stop_ev;      /* bestmove time limit */
 	struct perft_job      *perft;        /* made on first use */
 	char                  *opt_argv[3];  /* options command in flight, owned */
 };
@@ -126,28 +121,11 @@ static void out_gamestring(struct uhp_front *s)
 
 static void out_info(struct uhp_front *s)
 {
-	if (s->engine && s->engine->id[0])
-		out_printf(s, "id %s", s->engine->id);
+	if (s->io.engine && s->io.engine->id[0])
+		out_printf(s, "id %s", s->io.engine->id);
 	else
 		out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION);
-	out_str(s, s->engine && s->engine->caps[0] ? s->engine->caps : "Mosquito;Ladybug;Pillbug");
-}
-
-static void stop_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct uhp_front *s = arg;
-	if (s->busy == BUSY_BESTMOVE && s->engine)
-		engine_stop(s->engine);
-}
-
-/* The engine, created on first use and again after a failure tore it down. */
-static struct engine *session_engine(struct uhp_front *s, char **cause)
-{
-	if (!s->engine) {
-		s->engine = engine_new(s->base, s->profile, cause);
-		engine_set_log_id(s->engine, s->id);
-	}
-	return s->engine;
+	out_str(s, s->io.engine && s->io.engine->caps[0] ? s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
 
 static void engine_failed(struct uhp_front *s, const char *why)
@@ -206,7 +184,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX];
 
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	if (r->status == ENGINE_OK) {
 		/* Never trust a back end with legality. */
 		if (hive_board_find_move(&s->game.board, r->move, &legal)) {
@@ -273,7 +251,7 @@ static void cmd_newgame(struct uhp_front *s, const char *arg)
 		hive_game_free(&s->game);
 	s->game = g;
 	s->have_game = 1;
-	engine_reset(s->engine);
+	engine_reset(s->io.engine);
 	out_gamestring(s);
 }
 
@@ -348,7 +326,7 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 	}
 	if (!need_live_game(s))
 		return 0;
-	if (!(e = session_engine(s, &cause))) {
+	if (!(e = session_io_engine(&s->io, &cause))) {
 		engine_failed(s, cause);
 		free(cause);
 		return 0;
@@ -377,13 +355,8 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 		engine_failed(s, "the engine cannot search now");
 		return 0;
 	}
-	if (bm.kind == UHP_BEST_TIME && s->busy == BUSY_BESTMOVE) {
-		struct timeval tv;
-		uint64_t ms = l.movetime_ms + STOP_SLACK_MS;
-		tv.tv_sec = (time_t)(ms / 1000);
-		tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-		evtimer_add(s->stop_ev, &tv);
-	}
+	if (bm.kind == UHP_BEST_TIME && s->busy == BUSY_BESTMOVE)
+		session_io_arm_stop(&s->io, l.movetime_ms + STOP_SLACK_MS);
 	return 1;
 }
 
@@ -417,7 +390,7 @@ static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 		out_str(s, ERR_INVALID);
 		return 0;
 	}
-	if (!(e = session_engine(s, &cause))) {
+	if (!(e = session_io_engine(&s->io, &cause))) {
 		engine_failed(s, cause);
 		free(cause);
 		return 0;
@@ -562,7 +535,7 @@ static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 		return 0;
 	}
 	if (!s->perft) {
-		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->base, -1, 0, perft_done, s))) {
+		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->io.base, -1, 0, perft_done, s))) {
 			free(p);
 			out_str(s, "err Out of memory.");
 			return 0;
@@ -617,7 +590,7 @@ static void session_command(struct uhp_front *s, char *line, size_t len)
 {
 	struct uhp_command c;
 
-	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	log_proto(s->io.id, LOG_CLIENT_IN, line, len);
 	if (memchr(line, 0, len)) {
 		out_str(s, ERR_INVALID);
 		out_str(s, "ok");
@@ -708,19 +681,26 @@ static int io_in_game(void *arg)
 	return s->have_game && !hive_game_over(&s->game.board);
 }
 
+/* A bestmove is what the stop timer ends. */
+static int io_searching(void *arg)
+{
+	const struct uhp_front *s = arg;
+	return s->busy == BUSY_BESTMOVE;
+}
+
 static const struct session_io_ops uhp_io_ops = {
+	.title = "UHP",
 	.ready = io_ready,
+	.searching = io_searching,
 	.in_game = io_in_game,
 	.line = io_line,
 	.too_long = io_too_long,
 	.max_line_default = 65536,
 };
 
-struct uhp_front *uhp_front_new(struct event_base *base, struct bufferevent *in,
-				    struct bufferevent *out, unsigned id,
-				    const struct engine_profile *profile,
-				    const struct session_limits *lim,
-				    front_closed_cb *closed, void *arg)
+void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+		    unsigned id, const struct engine_profile *profile,
+		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct uhp_front *s = calloc(1, sizeof *s);
 	char *cause = NULL;
@@ -729,19 +709,13 @@ struct uhp_front *uhp_front_new(struct event_base *base, struct bufferevent *in,
 		session_io_release(in, out);
 		return NULL;
 	}
-	s->base = base;
-	s->id = id;
-	s->profile = profile;
-	if (session_io_init(&s->io, base, in, out, id, lim, &uhp_io_ops, s, closed, arg) < 0 ||
-	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
+	if (session_io_open(&s->io, base, in, out, id, profile, lim, &uhp_io_ops, s, closed, arg) < 0) {
 		uhp_front_free(s);
 		return NULL;
 	}
-	log_note(id, "UHP session opened, engine profile %s",
-		 profile && profile->name ? profile->name : "builtin");
 
 	/* The info block answers once the engine is ready; commands wait for it. */
-	if (!session_engine(s, &cause)) {
+	if (!session_io_engine(&s->io, &cause)) {
 		out_info(s);
 		engine_failed(s, cause);
 		out_str(s, "ok");
@@ -749,7 +723,7 @@ struct uhp_front *uhp_front_new(struct event_base *base, struct bufferevent *in,
 		return s;
 	}
 	s->busy = BUSY_START;
-	if (engine_start(s->engine, started_cb, s) < 0) {
+	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = BUSY_NONE;
 		out_info(s);
 		engine_failed(s, "the engine did not start");
@@ -758,24 +732,30 @@ struct uhp_front *uhp_front_new(struct event_base *base, struct bufferevent *in,
 	return s;
 }
 
-void uhp_front_free(struct uhp_front *s)
+void uhp_front_free(void *session)
 {
+	struct uhp_front *s = session;
+
 	if (!s)
 		return;
-	/* The engine first: it stops and joins any search, and calls nothing after;
-	 * likewise a perft. */
-	engine_free(s->engine);
+	/* The engine first (session_io_free): it stops and joins any search, and calls
+	 * nothing after; likewise a perft. */
+	session_io_free(&s->io);
 	if (s->perft) {
 		search_pool_cancel(&s->perft->job);
 		event_free(s->perft->done_ev);
 		free(s->perft);
 	}
-	if (s->stop_ev)
-		event_free(s->stop_ev);
-	session_io_free(&s->io);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)
 		free(s->opt_argv[i]);
 	free(s);
+}
+
+/* "err WHY" and the "ok" that ends every UHP answer. */
+size_t uhp_front_refusal(char *buf, size_t len, const char *why)
+{
+	int n = snprintf(buf, len, "err %s\nok\n", why);
+	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
