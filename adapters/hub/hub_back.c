@@ -87,14 +87,8 @@ struct hub_back {
 	struct hive_search_info last_info;
 	int                   info_ready;
 
-	/* The finished job's result, delivered by the kick event. */
-	int                   result_ready;
-	engine_done_cb       *res_done;
-	engine_info_cb       *res_info;      /* info to deliver before the result */
-	void                 *res_arg;
-	struct engine_result  res;
-	char                 *res_message;
-	char                **res_lines;
+	struct engine_reply   reply;         /* the finished job's, delivered by kick */
+	engine_info_cb       *res_info;      /* info to deliver before the reply */
 
 	struct event         *kick;
 	struct event         *info_ev;
@@ -135,24 +129,8 @@ static void he_kick(struct hub_back *h)
 static void he_finish(struct hub_back *h, enum engine_status st, const char *msg,
 		      const struct hive_move *move, char **lines)
 {
-	free(h->res_message);
-	lines_free(h->res_lines);
-	memset(&h->res, 0, sizeof h->res);
-	h->res.status = st;
-	h->res_message = msg ? strdup(msg) : NULL;
-	/* Messages quote the engine: keep them one printable line for any protocol. */
-	for (char *c = h->res_message; c && *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-			*c = '?';
-	h->res.message = h->res_message;
-	if (move)
-		h->res.move = *move;
-	h->res_lines = lines;
-	h->res.lines = (const char **)lines;
-	h->res_done = h->done;
+	engine_reply_set(&h->reply, h->done, h->arg, st, msg, move, lines);
 	h->res_info = NULL;
-	h->res_arg = h->arg;
-	h->result_ready = 1;
 
 	h->job = HE_JOB_NONE;
 	h->done = NULL;
@@ -461,22 +439,13 @@ static void he_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct hub_back *h = arg;
 
-	if (h->result_ready) {
-		h->result_ready = 0;
-		engine_done_cb *done = h->res_done;
-		void *darg = h->res_arg;
-		h->res_done = NULL;
-		if (h->res_info) {
-			engine_info_cb *info = h->res_info;
-			h->res_info = NULL;
-			info(darg, &h->last_info);     /* must not free the engine */
-		}
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &h->res);
-		return;
+	if (h->reply.ready && h->res_info) {
+		engine_info_cb *info = h->res_info;
+		h->res_info = NULL;
+		info(h->reply.arg, &h->last_info);     /* must not free the engine */
 	}
-	he_advance(h);
+	if (!engine_reply_deliver(&h->reply))
+		he_advance(h);
 }
 
 static void he_info_cb(evutil_socket_t fd, short what, void *arg)
@@ -721,7 +690,7 @@ static const struct engine_child_ops he_child_ops = {
 
 static int he_begin(struct hub_back *h, enum he_job job, engine_done_cb *done, void *arg)
 {
-	if (h->job != HE_JOB_NONE || h->result_ready)
+	if (h->job != HE_JOB_NONE || h->reply.ready)
 		return -1;     /* one command at a time */
 	h->job = job;
 	h->done = done;
@@ -742,7 +711,7 @@ static int he_go(struct engine *e, const struct hive_game *g, const struct engin
 {
 	struct hub_back *h = e->priv;
 
-	if (h->job != HE_JOB_NONE || h->result_ready)
+	if (h->job != HE_JOB_NONE || h->reply.ready)
 		return -1;
 	hive_game_free(&h->want);
 	hive_game_init(&h->want, g->type);
@@ -774,7 +743,7 @@ static int he_options(struct engine *e, int argc, const char **argv, engine_done
 {
 	struct hub_back *h = e->priv;
 
-	if (h->job != HE_JOB_NONE || h->result_ready)
+	if (h->job != HE_JOB_NONE || h->reply.ready)
 		return -1;
 	if (!(argc == 0 || (argc == 2 && !strcmp(argv[0], "get")) ||
 	      (argc == 3 && !strcmp(argv[0], "set"))))
@@ -801,8 +770,7 @@ static void he_free(struct engine *e)
 	free(h->errmsg);
 	free(h->opt_name);
 	free(h->opt_value);
-	free(h->res_message);
-	lines_free(h->res_lines);
+	engine_reply_free(&h->reply);
 	hive_game_free(&h->want);
 	free(h);
 }

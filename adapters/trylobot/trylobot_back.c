@@ -63,12 +63,7 @@ struct trylobot_back {
 	int                   opt_error;    /* options: get/set of an unknown option */
 	char                  opt_name[64];
 
-	/* The finished job's result, delivered by the kick event. */
-	int                   result_ready;
-	engine_done_cb       *res_done;
-	void                 *res_arg;
-	struct engine_result  res;
-	char                  res_message[TB_ERR_MAX + 128];
+	struct engine_reply   reply;        /* the finished job's, delivered by kick */
 
 	struct event         *timer;        /* the current wait */
 	struct event         *kick;         /* deferred advance / delivery */
@@ -99,23 +94,9 @@ static void te_forget_game(struct trylobot_back *t)
 /* Ends the job with a result; the kick event delivers it. */
 static void te_finish(struct trylobot_back *t, enum engine_status st, const char *msg, const struct hive_move *move)
 {
-	memset(&t->res, 0, sizeof t->res);
-	t->res.status = st;
-	if (msg) {
-		snprintf(t->res_message, sizeof t->res_message, "%s", msg);
-		/* Messages quote the module: keep them one printable line for any protocol. */
-		for (char *c = t->res_message; *c; c++)
-			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-				*c = '?';
-		t->res.message = t->res_message;
-	}
-	if (move)
-		t->res.move = *move;
+	engine_reply_set(&t->reply, t->done, t->arg, st, msg, move, NULL);
 	if (t->job == TE_JOB_OPTIONS && st == ENGINE_OK)
-		t->res.lines = (const char **)te_no_lines;
-	t->res_done = t->done;
-	t->res_arg = t->arg;
-	t->result_ready = 1;
+		t->reply.res.lines = (const char **)te_no_lines;   /* the protocol has none */
 
 	t->job = TE_JOB_NONE;
 	t->done = NULL;
@@ -306,17 +287,8 @@ static void te_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct trylobot_back *t = arg;
 
-	if (t->result_ready) {
-		t->result_ready = 0;
-		engine_done_cb *done = t->res_done;
-		void *darg = t->res_arg;
-		t->res_done = NULL;
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &t->res);
-		return;
-	}
-	te_advance(t);
+	if (!engine_reply_deliver(&t->reply))
+		te_advance(t);
 }
 
 static void te_greeted(struct trylobot_back *t, const struct tb_response *rs)
@@ -501,7 +473,7 @@ static void te_connect(struct trylobot_back *t)
 
 static int te_begin(struct trylobot_back *t, enum te_job job, engine_done_cb *done, void *arg)
 {
-	if (t->job != TE_JOB_NONE || t->result_ready)
+	if (t->job != TE_JOB_NONE || t->reply.ready)
 		return -1;     /* one command at a time */
 	t->job = job;
 	t->done = done;
@@ -567,6 +539,7 @@ static void te_free(struct engine *e)
 	tb_reader_free(&t->rd);
 	te_forget_game(t);
 	hive_game_free(&t->last);
+	engine_reply_free(&t->reply);
 	free(t);
 }
 

@@ -79,13 +79,7 @@ struct uhp_back {
 	enum engine_status      errstatus;
 	int                     seen_id;
 
-	/* The finished job's result, delivered by the kick event. */
-	int                     result_ready;
-	engine_done_cb         *res_done;
-	void                   *res_arg;
-	struct engine_result    res;
-	char                   *res_message;
-	char                  **res_lines;
+	struct engine_reply     reply;        /* the finished job's, delivered by kick */
 
 	struct event           *kick;         /* deferred advance / delivery */
 };
@@ -117,24 +111,7 @@ static void ue_kick(struct uhp_back *u)
 static void ue_finish(struct uhp_back *u, enum engine_status st, const char *msg,
 		      const struct hive_move *move, char **lines)
 {
-	free(u->res_message);
-	lines_free(u->res_lines);
-	memset(&u->res, 0, sizeof u->res);
-	u->res.status = st;
-	u->res_message = msg ? strdup(msg) : NULL;
-	/* Messages quote the engine: keep them one printable line for any protocol. */
-	for (char *c = u->res_message; c && *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-			*c = '?';
-	u->res.message = u->res_message;
-	if (move)
-		u->res.move = *move;
-	u->res_lines = lines;
-	u->res.lines = (const char **)lines;
-	u->res_done = u->done;
-	u->res_arg = u->arg;
-	u->result_ready = 1;
-
+	engine_reply_set(&u->reply, u->done, u->arg, st, msg, move, lines);
 	u->job = UE_JOB_NONE;
 	u->done = NULL;
 	u->arg = NULL;
@@ -346,17 +323,8 @@ static void ue_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct uhp_back *u = arg;
 
-	if (u->result_ready) {
-		u->result_ready = 0;
-		engine_done_cb *done = u->res_done;
-		void *darg = u->res_arg;
-		u->res_done = NULL;
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &u->res);
-		return;
-	}
-	ue_advance(u);
+	if (!engine_reply_deliver(&u->reply))
+		ue_advance(u);
 }
 
 /* The reply to the command in flight is complete ("ok"). */
@@ -563,7 +531,7 @@ static const struct engine_child_ops ue_child_ops = {
 
 static int ue_begin(struct uhp_back *u, enum ue_job job, engine_done_cb *done, void *arg)
 {
-	if (u->job != UE_JOB_NONE || u->result_ready)
+	if (u->job != UE_JOB_NONE || u->reply.ready)
 		return -1;     /* one command at a time */
 	u->job = job;
 	u->done = done;
@@ -583,7 +551,7 @@ static int ue_go(struct engine *e, const struct hive_game *g, const struct engin
 {
 	struct uhp_back *u = e->priv;
 
-	if (u->job != UE_JOB_NONE || u->result_ready)
+	if (u->job != UE_JOB_NONE || u->reply.ready)
 		return -1;
 	hive_game_free(&u->want);
 	hive_game_init(&u->want, g->type);
@@ -614,7 +582,7 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 	struct uhp_back *u = e->priv;
 	char *line;
 
-	if (u->job != UE_JOB_NONE || u->result_ready)
+	if (u->job != UE_JOB_NONE || u->reply.ready)
 		return -1;
 	if (argc == 0)
 		line = xasprintf("options");
@@ -647,8 +615,7 @@ static void ue_free(struct engine *e)
 	event_free(u->kick);
 	ue_reply_reset(u);
 	free(u->options_line);
-	free(u->res_message);
-	lines_free(u->res_lines);
+	engine_reply_free(&u->reply);
 	hive_game_free(&u->mirror);
 	hive_game_free(&u->want);
 	free(u);
