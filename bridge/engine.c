@@ -1,6 +1,7 @@
 /*
  * engine.c: engine_new(), the factory that picks the back end a profile names: the
- * built-in one, or the back end of the protocol its kind names (bridge/protocol.h).
+ * built-in one, or the back end of the protocol its kind names (bridge/protocol.h);
+ * and the deferred result every back end delivers (struct engine_reply).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/protocol.h"
+#include "bridge/util.h"
 
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
@@ -24,4 +26,45 @@ struct engine *engine_new(struct event_base *base, const struct engine_profile *
 		     p && p->name ? p->name : "?", kind) < 0)
 		*cause = NULL;
 	return NULL;
+}
+
+void engine_reply_set(struct engine_reply *r, engine_done_cb *done, void *arg,
+		      enum engine_status st, const char *msg, const struct hive_move *move,
+		      char **lines)
+{
+	engine_reply_free(r);
+	r->res.status = st;
+	r->message = msg ? strdup(msg) : NULL;
+	/* Messages quote the engine: keep them one printable line for any protocol. */
+	for (char *c = r->message; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
+	r->res.message = r->message;
+	if (move)
+		r->res.move = *move;
+	r->lines = lines;
+	r->res.lines = (const char **)lines;
+	r->done = done;
+	r->arg = arg;
+	r->ready = 1;
+}
+
+int engine_reply_deliver(struct engine_reply *r)
+{
+	if (!r->ready)
+		return 0;
+	r->ready = 0;
+	engine_done_cb *done = r->done;
+	r->done = NULL;
+	/* Last thing: the callback may free the engine (and r) or start a command. */
+	if (done)
+		done(r->arg, &r->res);
+	return 1;
+}
+
+void engine_reply_free(struct engine_reply *r)
+{
+	free(r->message);
+	lines_free(r->lines);
+	memset(r, 0, sizeof *r);
 }

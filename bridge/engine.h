@@ -63,7 +63,8 @@ struct engine_ops {
 		   engine_info_cb *info, engine_done_cb *done, void *arg);
 	/* Asks a running go to finish now; its done callback still fires once. */
 	void (*stop)(struct engine *e);
-	/* UHP-style options: argv = {} (list), {"get", name}, {"set", name, value}. */
+	/* Options, answered in bridge/engine_options.h lines: argv = {} (list),
+	 * {"get", name}, {"set", name, value}. */
 	int  (*options)(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg);
 	/* Optional (NULL: nothing to forget): a new game starts, so drop what was learnt
 	 * (hash tables, histories). Only called while no command is outstanding. */
@@ -83,6 +84,31 @@ struct engine {
 	char                     caps[128];      /* capability line ("Mosquito;Ladybug;Pillbug") */
 	void                    *priv;           /* back end's state */
 };
+
+/* A back end's finished command whose result waits for delivery. Results are always
+ * delivered from a deferred event of the back end, never from inside an engine_*
+ * call or an I/O callback, so a done callback may free the engine or start the next
+ * command. Embedded in the back end's state, zeroed to start. */
+struct engine_reply {
+	int                   ready;
+	engine_done_cb       *done;
+	void                 *arg;
+	struct engine_result  res;
+	char                 *message;   /* owned: res.message */
+	char                **lines;     /* owned: res.lines */
+};
+
+/* Stores the result of the command that done(arg) waits for: msg is copied and made
+ * one printable line (it may quote an engine), lines (NULL-terminated, or NULL) are
+ * taken. The back end then activates its deferred event. */
+void engine_reply_set(struct engine_reply *r, engine_done_cb *done, void *arg,
+		      enum engine_status st, const char *msg, const struct hive_move *move,
+		      char **lines);
+/* From the deferred event: delivers a waiting result, as the caller's last act (done
+ * may free the engine). 1 if there was one, 0 if not. */
+int  engine_reply_deliver(struct engine_reply *r);
+/* Frees what a reply holds; it may not be delivered afterwards. */
+void engine_reply_free(struct engine_reply *r);
 
 /* Creates the back end the profile names; NULL with *cause set (caller frees cause). */
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause);

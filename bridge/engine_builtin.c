@@ -23,10 +23,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 #include "bridge/util.h"
@@ -370,22 +370,22 @@ static void builtin_stop(struct engine *e)
 }
 
 /* The option table: each entry formats its line from the engine's state. */
-static void option_hash(const struct builtin *b, struct uhp_option *o)
+static void option_hash(const struct builtin *b, struct engine_option *o)
 {
 	memset(o, 0, sizeof *o);
 	snprintf(o->name, sizeof o->name, "HashMB");
-	o->type = UHP_OPT_INT;
+	o->type = ENGINE_OPT_INT;
 	snprintf(o->value, sizeof o->value, "%zu", b->mem ? b->table_mb : b->hash_mb);
 	snprintf(o->def, sizeof o->def, "%zu", b->hash_mb_default);
 	snprintf(o->min, sizeof o->min, "%d", HASH_MB_MIN);
 	snprintf(o->max, sizeof o->max, "%zu", b->hash_mb_max);
 }
 
-static void option_report(const struct builtin *b, struct uhp_option *o)
+static void option_report(const struct builtin *b, struct engine_option *o)
 {
 	memset(o, 0, sizeof *o);
 	snprintf(o->name, sizeof o->name, "ReportIntermediateBestMoves");
-	o->type = UHP_OPT_BOOL;
+	o->type = ENGINE_OPT_BOOL;
 	snprintf(o->value, sizeof o->value, "%s", b->report ? "True" : "False");
 	snprintf(o->def, sizeof o->def, "False");
 }
@@ -432,7 +432,7 @@ static int set_report(struct builtin *b, const char *value, char *msg, size_t ms
 
 static const struct builtin_option {
 	const char *name;
-	void (*get)(const struct builtin *b, struct uhp_option *o);
+	void (*get)(const struct builtin *b, struct engine_option *o);
 	int  (*set)(struct builtin *b, const char *value, char *msg, size_t msglen);
 } builtin_options[] = {
 	{ "HashMB", option_hash, set_hash },
@@ -452,10 +452,10 @@ static const struct builtin_option *option_find(const char *name)
 /* Appends the formatted line of opt to lines (which has room). */
 static int lines_add(char **lines, size_t *n, const struct builtin *b, const struct builtin_option *opt)
 {
-	struct uhp_option o;
+	struct engine_option o;
 	char buf[512];
 	opt->get(b, &o);
-	uhp_option_format(&o, buf, sizeof buf);
+	engine_option_format(&o, buf, sizeof buf);
 	if (!(lines[*n] = strdup(buf)))
 		return -1;
 	(*n)++;

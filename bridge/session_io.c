@@ -1,5 +1,5 @@
 /*
- * session_io.c: the client side of a front-end session (see session_io.h).
+ * session_io.c: the skeleton of a front-end session (see session_io.h).
  */
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "bridge/config.h"
+#include "bridge/engine.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
@@ -378,8 +380,58 @@ void session_io_release(struct bufferevent *in, struct bufferevent *out)
 		bufferevent_free(in);
 }
 
+static void stop_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct session_io *io = arg;
+	if (io->engine && (!io->ops->searching || io->ops->searching(io->arg)))
+		engine_stop(io->engine);
+}
+
+int session_io_open(struct session_io *io, struct event_base *base, struct bufferevent *in,
+		    struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+		    const struct session_limits *lim, const struct session_io_ops *ops, void *arg,
+		    front_closed_cb *closed, void *closed_arg)
+{
+	if (session_io_init(io, base, in, out, id, lim, ops, arg, closed, closed_arg) < 0)
+		return -1;
+	io->base = base;
+	io->profile = profile;
+	if (!(io->stop_ev = evtimer_new(base, stop_event, io))) {
+		log_note(id, "cannot set the session up: out of memory");
+		return -1;
+	}
+	log_note(id, "%s session opened, engine profile %s", ops->title,
+		 profile && profile->name ? profile->name : "builtin");
+	return 0;
+}
+
+struct engine *session_io_engine(struct session_io *io, char **cause)
+{
+	if (!io->engine) {
+		io->engine = engine_new(io->base, io->profile, cause);
+		engine_set_log_id(io->engine, io->id);
+	}
+	return io->engine;
+}
+
+void session_io_drop_engine(struct session_io *io)
+{
+	engine_free(io->engine);
+	io->engine = NULL;
+}
+
+void session_io_arm_stop(struct session_io *io, uint64_t ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	evtimer_add(io->stop_ev, &tv);
+}
+
 void session_io_free(struct session_io *io)
 {
+	session_io_drop_engine(io);
+	if (io->stop_ev)
+		event_free(io->stop_ev);
+	io->stop_ev = NULL;
 	if (io->process_ev)
 		event_free(io->process_ev);
 	if (io->close_ev)

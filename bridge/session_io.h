@@ -1,7 +1,8 @@
 /*
- * session_io.h: the client side of a front-end session, shared by every protocol.
+ * session_io.h: the skeleton of a front-end session, shared by every protocol.
  * A struct session_io sits inside each session and owns its pair of bufferevents
- * (one socket, or stdin/stdout) and the plumbing every protocol needs the same way:
+ * (one socket, or stdin/stdout), its engine, and the plumbing every protocol needs
+ * the same way:
  *   - input as a queue: the protocol says when it may take the next unit (ready);
  *   - bounded line reading, with over-long lines discarded and reported (lines mode),
  *     or raw access to the input buffer (raw mode, for framed protocols);
@@ -11,7 +12,10 @@
  *     or game_idle_timeout_ms while the protocol says a game is in progress), input EOF (finish
  *     the queued work, then close), I/O errors;
  *   - closing: flush what is queued, then fire the closed callback from an event of
- *     its own, so the owner may free the session inside it.
+ *     its own, so the owner may free the session inside it;
+ *   - the engine (session_io_open): made from the listener's profile on first use
+ *     and again after a failure dropped it, tagged with the session's log id, asked
+ *     to stop by a timer at a search's time limit, and freed first of all.
  * Every resumption goes through one event, so nothing re-enters a session from
  * inside an engine call.
  */
@@ -22,6 +26,8 @@
 #include <stdint.h>
 #include "bridge/front.h"
 
+struct engine;
+struct engine_profile;
 struct event;
 struct event_base;
 struct evbuffer;
@@ -55,6 +61,11 @@ struct session_io_ops {
 	size_t max_line_default;
 	/* Raw mode: bytes the input buffer may hold before reading from the peer stops. */
 	size_t read_high;
+	/* session_io_open: whether the engine is searching, which the stop timer then
+	 * stops. NULL: whenever there is an engine. */
+	int   (*searching)(void *arg);
+	/* session_io_open: the protocol as the log names it ("UHP"). */
+	const char *title;
 };
 
 /* Embedded in a session; the fields are readable, only session_io_* writes them. */
@@ -79,6 +90,12 @@ struct session_io {
 
 	struct event          *process_ev;   /* resume taking input */
 	struct event          *close_ev;     /* fire the closed callback */
+
+	/* The engine side (session_io_open). */
+	struct event_base     *base;
+	const struct engine_profile *profile; /* NULL: the built-in engine */
+	struct engine         *engine;       /* NULL until session_io_engine, owned */
+	struct event          *stop_ev;      /* a search's time limit (session_io_arm_stop) */
 };
 
 /* Sets io up over in/out (the same one for TCP) and starts reading. Takes ownership
@@ -89,7 +106,26 @@ int  session_io_init(struct session_io *io, struct event_base *base, struct buff
 		     const struct session_io_ops *ops, void *arg, front_closed_cb *closed,
 		     void *closed_arg);
 
-/* Frees the bufferevents and events; safe on a zeroed or half-initialised io. */
+/* A front end's session: session_io_init, then the engine side for profile (kept,
+ * not copied) with its stop timer, and "TITLE session opened" in the log. The same
+ * ownership and failure rules as session_io_init. */
+int  session_io_open(struct session_io *io, struct event_base *base, struct bufferevent *in,
+		     struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+		     const struct session_limits *lim, const struct session_io_ops *ops, void *arg,
+		     front_closed_cb *closed, void *closed_arg);
+
+/* The session's engine, made on first use and again after session_io_drop_engine;
+ * NULL with *cause (caller frees) if it cannot be made. */
+struct engine *session_io_engine(struct session_io *io, char **cause);
+
+/* Frees the engine now (no callback of it fires afterwards); the next use makes one. */
+void session_io_drop_engine(struct session_io *io);
+
+/* Asks the engine to stop in ms unless the search ends first (evtimer_del stop_ev). */
+void session_io_arm_stop(struct session_io *io, uint64_t ms);
+
+/* Frees the engine first (it stops and joins any search and calls nothing after),
+ * then the bufferevents and events; safe on a zeroed or half-initialised io. */
 void session_io_free(struct session_io *io);
 
 /* Frees a pair of bufferevents no session_io owns yet (a session that failed early). */

@@ -25,10 +25,10 @@
 
 #include "adapters/hub/hub_back.h"
 #include "adapters/hub/hub_codec.h"
-#include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
+#include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -60,7 +60,7 @@ struct he_param {
 	char *name, *value, *def, *type, *min, *max, *values;
 };
 
-struct he {
+struct hub_back {
 	struct engine         e;
 	struct engine_child  *child;
 	enum he_state         state;
@@ -87,14 +87,8 @@ struct he {
 	struct hive_search_info last_info;
 	int                   info_ready;
 
-	/* The finished job's result, delivered by the kick event. */
-	int                   result_ready;
-	engine_done_cb       *res_done;
-	engine_info_cb       *res_info;      /* info to deliver before the result */
-	void                 *res_arg;
-	struct engine_result  res;
-	char                 *res_message;
-	char                **res_lines;
+	struct engine_reply   reply;         /* the finished job's, delivered by kick */
+	engine_info_cb       *res_info;      /* info to deliver before the reply */
 
 	struct event         *kick;
 	struct event         *info_ev;
@@ -102,7 +96,7 @@ struct he {
 
 static const struct engine_ops he_ops;
 
-static void params_clear(struct he *h)
+static void params_clear(struct hub_back *h)
 {
 	for (size_t i = 0; i < h->nparams; i++) {
 		struct he_param *p = &h->params[i];
@@ -118,7 +112,7 @@ static void params_clear(struct he *h)
 	h->nparams = 0;
 }
 
-static struct he_param *param_find(struct he *h, const char *name)
+static struct he_param *param_find(struct hub_back *h, const char *name)
 {
 	for (size_t i = 0; i < h->nparams; i++)
 		if (!strcmp(h->params[i].name, name))
@@ -126,33 +120,17 @@ static struct he_param *param_find(struct he *h, const char *name)
 	return NULL;
 }
 
-static void he_kick(struct he *h)
+static void he_kick(struct hub_back *h)
 {
 	event_active(h->kick, EV_TIMEOUT, 1);
 }
 
 /* Ends the job with a result; the kick event delivers it. Takes lines. */
-static void he_finish(struct he *h, enum engine_status st, const char *msg,
+static void he_finish(struct hub_back *h, enum engine_status st, const char *msg,
 		      const struct hive_move *move, char **lines)
 {
-	free(h->res_message);
-	lines_free(h->res_lines);
-	memset(&h->res, 0, sizeof h->res);
-	h->res.status = st;
-	h->res_message = msg ? strdup(msg) : NULL;
-	/* Messages quote the engine: keep them one printable line for any protocol. */
-	for (char *c = h->res_message; c && *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-			*c = '?';
-	h->res.message = h->res_message;
-	if (move)
-		h->res.move = *move;
-	h->res_lines = lines;
-	h->res.lines = (const char **)lines;
-	h->res_done = h->done;
+	engine_reply_set(&h->reply, h->done, h->arg, st, msg, move, lines);
 	h->res_info = NULL;
-	h->res_arg = h->arg;
-	h->result_ready = 1;
 
 	h->job = HE_JOB_NONE;
 	h->done = NULL;
@@ -174,7 +152,7 @@ static void he_finish(struct he *h, enum engine_status st, const char *msg,
 /* The child has been killed (engine_child_fail): fail the job (if any). */
 static void he_failed(void *arg, const char *why)
 {
-	struct he *h = arg;
+	struct hub_back *h = arg;
 
 	h->state = HE_DOWN;
 	h->wait = HE_W_NONE;
@@ -182,7 +160,7 @@ static void he_failed(void *arg, const char *why)
 		he_finish(h, ENGINE_FAILED, why, NULL, NULL);
 }
 
-static int he_send_writer(struct he *h, struct hub_writer *w)
+static int he_send_writer(struct hub_back *h, struct hub_writer *w)
 {
 	if (hub_writer_end(w) < 0) {
 		engine_child_fail(h->child, "cannot write a '%.16s' line: %s", w->buf, w->error);
@@ -191,7 +169,7 @@ static int he_send_writer(struct he *h, struct hub_writer *w)
 	return engine_child_send(h->child, w->buf);
 }
 
-static void he_expect(struct he *h, enum he_wait w, uint64_t ms)
+static void he_expect(struct hub_back *h, enum he_wait w, uint64_t ms)
 {
 	h->wait = w;
 	free(h->errmsg);
@@ -199,7 +177,7 @@ static void he_expect(struct he *h, enum he_wait w, uint64_t ms)
 	engine_child_arm(h->child, ms);
 }
 
-static void he_spawn(struct he *h)
+static void he_spawn(struct hub_back *h)
 {
 	const struct engine_profile *p = h->e.profile;
 
@@ -212,7 +190,7 @@ static void he_spawn(struct he *h)
 }
 
 /* Records a value we set (the engine says nothing when it accepts one). */
-static void param_set_value(struct he *h, const char *name, const char *value)
+static void param_set_value(struct hub_back *h, const char *name, const char *value)
 {
 	struct he_param *p = param_find(h, name);
 	char *v = strdup(value);
@@ -226,7 +204,7 @@ static void param_set_value(struct he *h, const char *name, const char *value)
 }
 
 /* After "wait": the profile's options and hash as set-param, then init. */
-static void he_configure(struct he *h)
+static void he_configure(struct hub_back *h)
 {
 	const struct engine_profile *p = h->e.profile;
 	struct hub_writer w;
@@ -259,7 +237,7 @@ static void he_configure(struct he *h)
 }
 
 /* The level for the job's limits; *budget_ms gets the time it may take (0: none). */
-static void he_level(const struct he *h, struct hub_level *lv, uint64_t *budget_ms)
+static void he_level(const struct hub_back *h, struct hub_level *lv, uint64_t *budget_ms)
 {
 	const struct engine_limits *l = &h->limits;
 	int side = hive_side_to_move(&h->want.board);
@@ -294,7 +272,7 @@ static void he_level(const struct he *h, struct hub_level *lv, uint64_t *budget_
 
 /* go, part 1: the position and the limits, then a ping to learn whether they were
  * accepted. */
-static void he_send_setup(struct he *h)
+static void he_send_setup(struct hub_back *h)
 {
 	const struct engine_profile *p = h->e.profile;
 	struct hub_writer w;
@@ -330,7 +308,7 @@ static void he_send_setup(struct he *h)
 }
 
 /* go, part 2: the search itself. */
-static void he_send_go(struct he *h)
+static void he_send_go(struct hub_back *h)
 {
 	const struct engine_profile *p = h->e.profile;
 	struct hub_level lv;
@@ -351,7 +329,7 @@ static void he_send_go(struct he *h)
 
 /* The declared parameters as UHP option lines (string parameters have no UHP
  * type and are left out). name NULL: all of them. */
-static char **he_option_lines(struct he *h, const char *name)
+static char **he_option_lines(struct hub_back *h, const char *name)
 {
 	char **lines = calloc(h->nparams + 1, sizeof *lines);
 	size_t n = 0;
@@ -360,7 +338,7 @@ static char **he_option_lines(struct he *h, const char *name)
 		return NULL;
 	for (size_t i = 0; i < h->nparams; i++) {
 		const struct he_param *p = &h->params[i];
-		struct uhp_option o;
+		struct engine_option o;
 		char buf[4096];
 
 		if (name && strcasecmp(p->name, name))
@@ -370,28 +348,28 @@ static char **he_option_lines(struct he *h, const char *name)
 		memset(&o, 0, sizeof o);
 		snprintf(o.name, sizeof o.name, "%s", p->name);
 		if (!strcmp(p->type, "bool")) {
-			o.type = UHP_OPT_BOOL;
+			o.type = ENGINE_OPT_BOOL;
 			snprintf(o.value, sizeof o.value, "%s", strcasecmp(p->value, "true") ? "False" : "True");
 			snprintf(o.def, sizeof o.def, "%s", strcasecmp(p->def, "true") ? "False" : "True");
 		} else if (!strcmp(p->type, "int") || !strcmp(p->type, "real")) {
-			o.type = p->type[0] == 'i' ? UHP_OPT_INT : UHP_OPT_DOUBLE;
+			o.type = p->type[0] == 'i' ? ENGINE_OPT_INT : ENGINE_OPT_DOUBLE;
 			snprintf(o.value, sizeof o.value, "%s", p->value);
 			snprintf(o.def, sizeof o.def, "%s", p->def);
 			snprintf(o.min, sizeof o.min, "%s", p->min ? p->min : "");
 			snprintf(o.max, sizeof o.max, "%s", p->max ? p->max : "");
 		} else if (!strcmp(p->type, "enum") && p->values) {
-			o.type = UHP_OPT_ENUM;
+			o.type = ENGINE_OPT_ENUM;
 			snprintf(o.value, sizeof o.value, "%s", p->value);
 			snprintf(o.def, sizeof o.def, "%s", p->def);
 			char *copy = strdup(p->values), *save = NULL;
 			for (char *t = copy ? strtok_r(copy, " ", &save) : NULL;
-			     t && o.nvalues < UHP_OPT_MAX_VALUES; t = strtok_r(NULL, " ", &save))
+			     t && o.nvalues < ENGINE_OPT_MAX_VALUES; t = strtok_r(NULL, " ", &save))
 				snprintf(o.values[o.nvalues++], sizeof o.values[0], "%s", t);
 			free(copy);
 		} else {
 			continue;
 		}
-		if (strchr(o.value, ';') || uhp_option_format(&o, buf, sizeof buf) >= sizeof buf)
+		if (strchr(o.value, ';') || engine_option_format(&o, buf, sizeof buf) >= sizeof buf)
 			continue;
 		if (!(lines[n] = strdup(buf))) {
 			lines_free(lines);
@@ -403,7 +381,7 @@ static char **he_option_lines(struct he *h, const char *name)
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void he_advance(struct he *h)
+static void he_advance(struct hub_back *h)
 {
 	const struct engine_profile *p = h->e.profile;
 	struct hub_writer w;
@@ -459,29 +437,20 @@ static void he_advance(struct he *h)
 
 static void he_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct he *h = arg;
+	struct hub_back *h = arg;
 
-	if (h->result_ready) {
-		h->result_ready = 0;
-		engine_done_cb *done = h->res_done;
-		void *darg = h->res_arg;
-		h->res_done = NULL;
-		if (h->res_info) {
-			engine_info_cb *info = h->res_info;
-			h->res_info = NULL;
-			info(darg, &h->last_info);     /* must not free the engine */
-		}
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &h->res);
-		return;
+	if (h->reply.ready && h->res_info) {
+		engine_info_cb *info = h->res_info;
+		h->res_info = NULL;
+		info(h->reply.arg, &h->last_info);     /* must not free the engine */
 	}
-	he_advance(h);
+	if (!engine_reply_deliver(&h->reply))
+		he_advance(h);
 }
 
 static void he_info_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct he *h = arg;
+	struct hub_back *h = arg;
 
 	if (!h->info_ready || h->job != HE_JOB_GO || !h->info)
 		return;
@@ -495,7 +464,7 @@ static char *dup_arg(const struct hub_msg *m, const char *name)
 	return v ? strdup(v) : NULL;
 }
 
-static void he_on_param(struct he *h, const struct hub_msg *m)
+static void he_on_param(struct hub_back *h, const struct hub_msg *m)
 {
 	const char *name = hub_msg_get(m, "name"), *value = hub_msg_get(m, "value");
 	const char *type = hub_msg_get(m, "type");
@@ -517,7 +486,7 @@ static void he_on_param(struct he *h, const struct hub_msg *m)
 }
 
 /* The engine's capabilities from its variant parameter (all of them without one). */
-static void he_caps(struct he *h)
+static void he_caps(struct hub_back *h)
 {
 	struct he_param *v = param_find(h, "variant");
 	unsigned exp = 0;
@@ -539,7 +508,7 @@ static void he_caps(struct he *h)
 		 exp & HIVE_EXP_P ? "Pillbug" : "");
 }
 
-static void he_on_info(struct he *h, const struct hub_msg *m)
+static void he_on_info(struct hub_back *h, const struct hub_msg *m)
 {
 	struct hub_info in;
 	const char *pv, *item;
@@ -572,7 +541,7 @@ static void he_on_info(struct he *h, const struct hub_msg *m)
 	event_active(h->info_ev, EV_TIMEOUT, 1);
 }
 
-static void he_on_done(struct he *h, const struct hub_msg *m)
+static void he_on_done(struct hub_back *h, const struct hub_msg *m)
 {
 	const char *move = hub_msg_get(m, "move");
 	struct hive_move mo;
@@ -598,7 +567,7 @@ static void he_on_done(struct he *h, const struct hub_msg *m)
 /* One line from the engine's stdout (without its newline). */
 static void he_line(void *arg, const char *line, size_t len)
 {
-	struct he *h = arg;
+	struct hub_back *h = arg;
 	struct hub_msg m;
 	char err[256];
 	const struct engine_profile *p = h->e.profile;
@@ -675,7 +644,7 @@ static void he_line(void *arg, const char *line, size_t len)
 /* The child ended: say when, and fail it. */
 static void he_ended(void *arg, const char *what)
 {
-	struct he *h = arg;
+	struct hub_back *h = arg;
 
 	if (h->job == HE_JOB_NONE)
 		log_note(h->log_id, "engine %s %s while idle; it restarts on next use",
@@ -687,7 +656,7 @@ static void he_ended(void *arg, const char *what)
 /* The wait in progress ran out. */
 static void he_timeout(void *arg)
 {
-	struct he *h = arg;
+	struct hub_back *h = arg;
 	const struct engine_profile *p = h->e.profile;
 
 	switch (h->wait) {
@@ -719,9 +688,9 @@ static const struct engine_child_ops he_child_ops = {
 	.failed = he_failed,
 };
 
-static int he_begin(struct he *h, enum he_job job, engine_done_cb *done, void *arg)
+static int he_begin(struct hub_back *h, enum he_job job, engine_done_cb *done, void *arg)
 {
-	if (h->job != HE_JOB_NONE || h->result_ready)
+	if (h->job != HE_JOB_NONE || h->reply.ready)
 		return -1;     /* one command at a time */
 	h->job = job;
 	h->done = done;
@@ -740,9 +709,9 @@ static int he_start(struct engine *e, engine_done_cb *done, void *arg)
 static int he_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
-	struct he *h = e->priv;
+	struct hub_back *h = e->priv;
 
-	if (h->job != HE_JOB_NONE || h->result_ready)
+	if (h->job != HE_JOB_NONE || h->reply.ready)
 		return -1;
 	hive_game_free(&h->want);
 	hive_game_init(&h->want, g->type);
@@ -756,7 +725,7 @@ static int he_go(struct engine *e, const struct hive_game *g, const struct engin
 
 static void he_stop(struct engine *e)
 {
-	struct he *h = e->priv;
+	struct hub_back *h = e->priv;
 
 	if (h->job != HE_JOB_GO || h->stop_requested)
 		return;
@@ -772,9 +741,9 @@ static void he_stop(struct engine *e)
 
 static int he_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
 {
-	struct he *h = e->priv;
+	struct hub_back *h = e->priv;
 
-	if (h->job != HE_JOB_NONE || h->result_ready)
+	if (h->job != HE_JOB_NONE || h->reply.ready)
 		return -1;
 	if (!(argc == 0 || (argc == 2 && !strcmp(argv[0], "get")) ||
 	      (argc == 3 && !strcmp(argv[0], "set"))))
@@ -791,7 +760,7 @@ static int he_options(struct engine *e, int argc, const char **argv, engine_done
 
 static void he_free(struct engine *e)
 {
-	struct he *h = e->priv;
+	struct hub_back *h = e->priv;
 
 	engine_child_close(h->child, "quit", e->profile->stop_timeout_ms);
 	engine_child_free(h->child);
@@ -801,15 +770,14 @@ static void he_free(struct engine *e)
 	free(h->errmsg);
 	free(h->opt_name);
 	free(h->opt_value);
-	free(h->res_message);
-	lines_free(h->res_lines);
+	engine_reply_free(&h->reply);
 	hive_game_free(&h->want);
 	free(h);
 }
 
 static void he_set_log_id(struct engine *e, unsigned id)
 {
-	struct he *h = e->priv;
+	struct hub_back *h = e->priv;
 
 	h->log_id = id;
 	engine_child_set_log_id(h->child, id);
@@ -821,7 +789,7 @@ struct engine *hub_back_new(struct event_base *base, const struct engine_profile
 		*cause = xasprintf("engine %s: no command", p->name);
 		return NULL;
 	}
-	struct he *h = calloc(1, sizeof *h);
+	struct hub_back *h = calloc(1, sizeof *h);
 	if (!h) {
 		*cause = xasprintf("out of memory");
 		return NULL;

@@ -25,10 +25,10 @@
 
 #include "adapters/hub/hub_codec.h"
 #include "adapters/hub/hub_front.h"
-#include "adapters/uhp/uhp_codec.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -54,18 +54,14 @@ enum hf_busy {
 enum hf_optjob { HF_JOB_LIST, HF_JOB_REPORT, HF_JOB_SET };
 
 struct hub_front {
-	struct session_io      io;           /* the client: bufferevents, limits, closing */
-	struct event_base     *base;
-	unsigned               id;
-	const struct engine_profile *profile;
+	struct session_io      io;           /* the client, the engine, closing */
 
-	struct engine         *engine;       /* NULL until created (again) */
 
 	/* Parameters. */
 	unsigned               variant;
 	size_t                 hash_mb;
 	int                    hash_mb_max;  /* the profile's client limit */
-	struct uhp_option     *opts;         /* the engine's options, owned */
+	struct engine_option     *opts;         /* the engine's options, owned */
 	size_t                 nopts;
 
 	/* The next search. */
@@ -85,7 +81,6 @@ struct hub_front {
 	struct hive_search_info last;        /* latest info, for ponder= and fall-backs */
 	int                    have_last;
 
-	struct event          *stop_ev;      /* move-time deadline */
 };
 
 /* ---- output ---- */
@@ -105,7 +100,7 @@ static void out_writer(struct hub_front *s, struct hub_writer *w)
 {
 	int n = hub_writer_end(w);
 	if (n < 0) {
-		log_note(s->id, "hub: cannot write a '%.16s' line: %s", w->buf, w->error);
+		log_note(s->io.id, "hub: cannot write a '%.16s' line: %s", w->buf, w->error);
 		return;
 	}
 	out_line(s, w->buf, (size_t)n);
@@ -127,19 +122,6 @@ static void out_error(struct hub_front *s, const char *fmt, ...)
 
 /* ---- session plumbing ---- */
 
-static void stop_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct hub_front *s = arg;
-	if (s->busy == HF_SEARCH && s->engine)
-		engine_stop(s->engine);
-}
-
-static void arm_stop(struct hub_front *s, uint64_t ms)
-{
-	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
-	evtimer_add(s->stop_ev, &tv);
-}
-
 static uint64_t elapsed_ms(const struct hub_front *s)
 {
 	struct timespec now;
@@ -149,19 +131,9 @@ static uint64_t elapsed_ms(const struct hub_front *s)
 	return ms > 0 ? (uint64_t)ms : 0;
 }
 
-/* The engine, created on first use and again if creating it failed before. */
-static struct engine *session_engine(struct hub_front *s, char **cause)
-{
-	if (!s->engine) {
-		s->engine = engine_new(s->base, s->profile, cause);
-		engine_set_log_id(s->engine, s->id);
-	}
-	return s->engine;
-}
-
 /* ---- the engine's options, as Hub parameters ---- */
 
-static struct uhp_option *option_find(struct hub_front *s, const char *name)
+static struct engine_option *option_find(struct hub_front *s, const char *name)
 {
 	for (size_t i = 0; i < s->nopts; i++)
 		if (!strcasecmp(s->opts[i].name, name))
@@ -183,8 +155,8 @@ static void options_load(struct hub_front *s, const char **lines)
 	if (n == 0 || !(s->opts = calloc(n, sizeof *s->opts)))
 		return;
 	for (const char **l = lines; *l; l++) {
-		if (uhp_option_parse(*l, strlen(*l), &s->opts[s->nopts], err, sizeof err) < 0) {
-			log_note(s->id, "hub: engine option line ignored (%s): %s", err, *l);
+		if (engine_option_parse(*l, strlen(*l), &s->opts[s->nopts], err, sizeof err) < 0) {
+			log_note(s->io.id, "hub: engine option line ignored (%s): %s", err, *l);
 			continue;
 		}
 		s->nopts++;
@@ -195,13 +167,13 @@ static void options_load(struct hub_front *s, const char **lines)
 static void options_update(struct hub_front *s, const char **lines, const char *name,
 			   const char *value)
 {
-	struct uhp_option o;
-	struct uhp_option *cur = option_find(s, name);
+	struct engine_option o;
+	struct engine_option *cur = option_find(s, name);
 	char err[128];
 
 	if (!cur)
 		return;
-	if (lines && lines[0] && uhp_option_parse(lines[0], strlen(lines[0]), &o, err, sizeof err) == 0 &&
+	if (lines && lines[0] && engine_option_parse(lines[0], strlen(lines[0]), &o, err, sizeof err) == 0 &&
 	    !strcasecmp(o.name, name))
 		*cur = o;
 	else
@@ -222,7 +194,7 @@ static void options_cb(void *arg, const struct engine_result *r);
 static int engine_set(struct hub_front *s, enum hf_optjob job, const char *name, const char *value)
 {
 	char *cause = NULL;
-	struct engine *e = session_engine(s, &cause);
+	struct engine *e = session_io_engine(&s->io, &cause);
 
 	if (!e) {
 		if (job == HF_JOB_SET)
@@ -261,13 +233,13 @@ static void options_cb(void *arg, const struct engine_result *r)
 	switch (job) {
 	case HF_JOB_LIST:
 		if (r->status != ENGINE_OK) {
-			log_note(s->id, "hub: the engine lists no options: %s",
+			log_note(s->io.id, "hub: the engine lists no options: %s",
 				 r->message ? r->message : "?");
 			break;
 		}
 		options_load(s, r->lines);
 		/* info lines need the engine to report its iterations. */
-		struct uhp_option *rep = option_find(s, HF_OPT_REPORT);
+		struct engine_option *rep = option_find(s, HF_OPT_REPORT);
 		if (rep && strcasecmp(rep->value, "true") != 0 &&
 		    engine_set(s, HF_JOB_REPORT, HF_OPT_REPORT, "True") == 0)
 			return;
@@ -280,7 +252,7 @@ static void options_cb(void *arg, const struct engine_result *r)
 			out_error(s, "set-param %s: %s", s->opt_argv[1],
 				  r->message ? r->message : "refused by the engine");
 		} else {
-			log_note(s->id, "hub: the engine refused %s: %s", HF_OPT_REPORT,
+			log_note(s->io.id, "hub: the engine refused %s: %s", HF_OPT_REPORT,
 				 r->message ? r->message : "?");
 		}
 		break;
@@ -296,43 +268,43 @@ static void started_cb(void *arg, const struct engine_result *r)
 	s->busy = HF_IDLE;
 	if (r->status != ENGINE_OK) {
 		/* Said at the next command that needs it; the back end restarts on use. */
-		log_note(s->id, "hub: engine did not start: %s", r->message ? r->message : "?");
+		log_note(s->io.id, "hub: engine did not start: %s", r->message ? r->message : "?");
 		session_io_schedule(&s->io);
 		return;
 	}
 	s->busy = HF_OPTIONS;
 	s->optjob = HF_JOB_LIST;
-	if (engine_options(s->engine, 0, (const char **)s->opt_argv, options_cb, s) < 0) {
+	if (engine_options(s->io.engine, 0, (const char **)s->opt_argv, options_cb, s) < 0) {
 		s->busy = HF_IDLE;
-		log_note(s->id, "hub: the engine cannot list its options");
+		log_note(s->io.id, "hub: the engine cannot list its options");
 	}
 	session_io_schedule(&s->io);
 }
 
 /* param line of one engine option (UHP option types mapped onto Hub's). */
-static void out_param_option(struct hub_front *s, const struct uhp_option *o)
+static void out_param_option(struct hub_front *s, const struct engine_option *o)
 {
-	char line[4096], values[UHP_OPT_MAX_VALUES * (UHP_OPT_VALUE_MAX + 1)];
+	char line[4096], values[ENGINE_OPT_MAX_VALUES * (ENGINE_OPT_VALUE_MAX + 1)];
 	struct hub_writer w;
 	size_t n = 0;
 
 	hub_writer_begin(&w, line, sizeof line, "param");
 	hub_writer_add(&w, "name", o->name);
 	switch (o->type) {
-	case UHP_OPT_BOOL:
+	case ENGINE_OPT_BOOL:
 		hub_writer_add(&w, "value", strcasecmp(o->value, "true") ? "false" : "true");
 		hub_writer_add(&w, "type", "bool");
 		break;
-	case UHP_OPT_INT:
-	case UHP_OPT_DOUBLE:
+	case ENGINE_OPT_INT:
+	case ENGINE_OPT_DOUBLE:
 		hub_writer_add(&w, "value", o->value);
-		hub_writer_add(&w, "type", o->type == UHP_OPT_INT ? "int" : "real");
+		hub_writer_add(&w, "type", o->type == ENGINE_OPT_INT ? "int" : "real");
 		if (o->min[0])
 			hub_writer_add(&w, "min", o->min);
 		if (o->max[0])
 			hub_writer_add(&w, "max", o->max);
 		break;
-	case UHP_OPT_ENUM:
+	case ENGINE_OPT_ENUM:
 		hub_writer_add(&w, "value", o->value);
 		hub_writer_add(&w, "type", "enum");
 		values[0] = 0;
@@ -403,10 +375,10 @@ static int search_start(struct hub_front *s, enum hub_go_mode mode)
 
 	search_limits(s, mode, &l);
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
-	if (engine_go(s->engine, &s->game, &l, info_cb, search_done, s) < 0)
+	if (engine_go(s->io.engine, &s->game, &l, info_cb, search_done, s) < 0)
 		return -1;
 	if (l.movetime_ms && !l.infinite)
-		arm_stop(s, l.movetime_ms + HF_STOP_SLACK_MS);
+		session_io_arm_stop(&s->io, l.movetime_ms + HF_STOP_SLACK_MS);
 	return 0;
 }
 
@@ -443,7 +415,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 	};
 	int len = hub_info_write(line, sizeof line, &hi, &why);
 	if (len < 0) {
-		log_note(s->id, "hub: cannot write info: %s", why);
+		log_note(s->io.id, "hub: cannot write info: %s", why);
 		return;
 	}
 	out_line(s, line, (size_t)len);
@@ -467,7 +439,7 @@ static void out_done(struct hub_front *s, struct hive_move move)
 	}
 	int n = hub_done_write(line, sizeof line, mv, pd, &why);
 	if (n < 0) {
-		log_note(s->id, "hub: cannot write done: %s", why);
+		log_note(s->io.id, "hub: cannot write done: %s", why);
 		return;
 	}
 	out_line(s, line, (size_t)n);
@@ -488,7 +460,7 @@ static void out_done_fallback(struct hub_front *s)
 	if (moves && hive_board_moves(&s->game.board, moves) > 0)
 		out_done(s, moves[0]);
 	else
-		log_note(s->id, "hub: no move to answer with");
+		log_note(s->io.id, "hub: no move to answer with");
 	free(moves);
 }
 
@@ -497,7 +469,7 @@ static void search_done(void *arg, const struct engine_result *r)
 	struct hub_front *s = arg;
 	struct hive_move legal;
 
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	if (s->io.finishing) {
 		s->busy = HF_IDLE;
 		return;
@@ -507,7 +479,7 @@ static void search_done(void *arg, const struct engine_result *r)
 		s->restart = 0;
 		if (search_start(s, HUB_GO_THINK) == 0)
 			return;
-		log_note(s->id, "hub: cannot search again after ponder-hit; the pondering move stands");
+		log_note(s->io.id, "hub: cannot search again after ponder-hit; the pondering move stands");
 	}
 	s->restart = 0;
 	if (r->status == ENGINE_OK && hive_board_find_move(&s->game.board, r->move, &legal)) {
@@ -530,14 +502,14 @@ static void cmd_hub(struct hub_front *s, const struct hub_msg *m)
 {
 	struct hub_writer w;
 	char line[4096], values[256];
-	const struct uhp_option *hash = option_find(s, HF_OPT_HASH);
+	const struct engine_option *hash = option_find(s, HF_OPT_HASH);
 
 	hub_writer_begin(&w, line, sizeof line, "id");
 	hub_writer_add(&w, "name", "hivebridge");
 	hub_writer_add(&w, "version", HIVEBRIDGE_VERSION);
 	hub_writer_add(&w, "author", "The hivebridge authors");
-	if (s->engine && s->engine->id[0] && strcmp(s->engine->ops->name, "builtin") != 0)
-		hub_writer_add(&w, "engine", s->engine->id);
+	if (s->io.engine && s->io.engine->id[0] && strcmp(s->io.engine->ops->name, "builtin") != 0)
+		hub_writer_add(&w, "engine", s->io.engine->id);
 	out_writer(s, &w);
 
 	variant_list(values, sizeof values, " ", " ");
@@ -579,7 +551,7 @@ static int parse_int(const char *v, long long lo, long long hi, long long *out)
 
 /* Checks a parameter value against its option's type; *uhp gets the value as the
  * engine spells it. -1 with the reason in err. */
-static int option_value(const struct uhp_option *o, const char *v, const char **uhp,
+static int option_value(const struct engine_option *o, const char *v, const char **uhp,
 			char *err, size_t errlen)
 {
 	long long n, lo = INT64_MIN, hi = INT64_MAX;
@@ -587,7 +559,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 
 	*uhp = v;
 	switch (o->type) {
-	case UHP_OPT_BOOL:
+	case ENGINE_OPT_BOOL:
 		if (!strcasecmp(v, "true"))
 			*uhp = "True";
 		else if (!strcasecmp(v, "false"))
@@ -595,7 +567,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 		else
 			goto bad;
 		return 0;
-	case UHP_OPT_INT:
+	case ENGINE_OPT_INT:
 		if (o->min[0])
 			lo = strtoll(o->min, NULL, 10);
 		if (o->max[0])
@@ -603,7 +575,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 		if (parse_int(v, lo, hi, &n) < 0)
 			goto bad;
 		return 0;
-	case UHP_OPT_DOUBLE: {
+	case ENGINE_OPT_DOUBLE: {
 		errno = 0;
 		double d = strtod(v, &end);
 		if (!*v || *end || errno || !isfinite(d) ||
@@ -611,7 +583,7 @@ static int option_value(const struct uhp_option *o, const char *v, const char **
 			goto bad;
 		return 0;
 	}
-	case UHP_OPT_ENUM:
+	case ENGINE_OPT_ENUM:
 		for (size_t i = 0; i < o->nvalues; i++)
 			if (!strcmp(o->values[i], v))
 				return 0;
@@ -654,7 +626,7 @@ static void cmd_set_param(struct hub_front *s, const struct hub_msg *m)
 			engine_set(s, HF_JOB_SET, HF_OPT_HASH, value);
 		return;
 	}
-	const struct uhp_option *o = option_find(s, name);
+	const struct engine_option *o = option_find(s, name);
 	if (!o || !strcasecmp(name, HF_OPT_HASH)) {
 		out_error(s, "unknown parameter '%.64s'", name);
 		return;
@@ -674,8 +646,8 @@ static void cmd_init(struct hub_front *s, const struct hub_msg *m)
 static void cmd_new_game(struct hub_front *s, const struct hub_msg *m)
 {
 	s->have_last = 0;
-	engine_reset(s->engine);
-	log_note(s->id, "hub: new game");
+	engine_reset(s->io.engine);
+	log_note(s->io.id, "hub: new game");
 }
 
 /* Plays a ';'-separated list of MoveStrings on g; -1 with the culprit in err. */
@@ -785,7 +757,7 @@ static void cmd_go(struct hub_front *s, const struct hub_msg *m)
 		out_error(s, "the game is over");
 		return;
 	}
-	if (!session_engine(s, &cause)) {
+	if (!session_io_engine(&s->io, &cause)) {
 		out_error(s, "engine failed: %s", cause ? cause : "cannot create it");
 		free(cause);
 		return;
@@ -814,7 +786,7 @@ static void cmd_ponder_hit(struct hub_front *s, const struct hub_msg *m)
 	/* The limits count from now: end the pondering search, then search again
 	 * (the engine's tables keep most of the work). */
 	s->restart = 1;
-	engine_stop(s->engine);
+	engine_stop(s->io.engine);
 }
 
 static void cmd_stop(struct hub_front *s, const struct hub_msg *m)
@@ -823,7 +795,7 @@ static void cmd_stop(struct hub_front *s, const struct hub_msg *m)
 		return;
 	s->stopping = 1;
 	s->restart = 0;
-	engine_stop(s->engine);
+	engine_stop(s->io.engine);
 }
 
 static void cmd_ping(struct hub_front *s, const struct hub_msg *m)
@@ -860,7 +832,7 @@ static void session_command(struct hub_front *s, const char *line, size_t len)
 	struct hub_msg m;
 	char err[512];
 
-	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	log_proto(s->io.id, LOG_CLIENT_IN, line, len);
 	if (hub_line_parse_max(line, len, s->io.lim.max_line, &m, err, sizeof err) < 0) {
 		out_error(s, "%s", err);
 		hub_msg_free(&m);
@@ -872,7 +844,7 @@ static void session_command(struct hub_front *s, const char *line, size_t len)
 			c = &hf_cmds[i];
 	if (!c) {
 		if (*m.cmd)
-			log_note(s->id, "hub: unknown command '%.32s' ignored", m.cmd);
+			log_note(s->io.id, "hub: unknown command '%.32s' ignored", m.cmd);
 	} else if (s->busy == HF_SEARCH && !c->in_search) {
 		out_error(s, "%s is not allowed during a search (only ping, ponder-hit and stop)",
 			  c->name);
@@ -889,6 +861,13 @@ static int io_ready(void *arg)
 {
 	const struct hub_front *s = arg;
 	return s->busy == HF_IDLE || s->busy == HF_SEARCH;
+}
+
+/* A go is what the stop timer ends (and closing). */
+static int io_searching(void *arg)
+{
+	const struct hub_front *s = arg;
+	return s->busy == HF_SEARCH;
 }
 
 static int io_busy(void *arg)
@@ -912,15 +891,15 @@ static void io_too_long(void *arg)
 static void io_eof(void *arg)
 {
 	struct hub_front *s = arg;
-	log_note(s->id, "client EOF: quit");
+	log_note(s->io.id, "client EOF: quit");
 }
 
 /* Closing stops a search, whose done then goes nowhere. */
 static void io_finishing(void *arg)
 {
 	struct hub_front *s = arg;
-	if (s->busy == HF_SEARCH && s->engine)
-		engine_stop(s->engine);
+	if (io_searching(s) && s->io.engine)
+		engine_stop(s->io.engine);
 }
 
 /* A position set and not over: a game in progress (idle time-outs). */
@@ -931,7 +910,9 @@ static int io_in_game(void *arg)
 }
 
 static const struct session_io_ops hub_io_ops = {
+	.title = "Hub",
 	.ready = io_ready,
+	.searching = io_searching,
 	.in_game = io_in_game,
 	.busy = io_busy,
 	.line = io_line,
@@ -941,11 +922,9 @@ static const struct session_io_ops hub_io_ops = {
 	.max_line_default = HUB_LINE_MAX,
 };
 
-struct hub_front *hub_front_new(struct event_base *base, struct bufferevent *in,
-				struct bufferevent *out, unsigned id,
-				const struct engine_profile *profile,
-				const struct session_limits *lim, front_closed_cb *closed,
-				void *arg)
+void *hub_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+		    unsigned id, const struct engine_profile *profile,
+		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct hub_front *s = calloc(1, sizeof *s);
 	char *cause = NULL;
@@ -954,48 +933,51 @@ struct hub_front *hub_front_new(struct event_base *base, struct bufferevent *in,
 		session_io_release(in, out);
 		return NULL;
 	}
-	s->base = base;
-	s->id = id;
-	s->profile = profile;
 	s->variant = HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P;
 	s->hash_mb = profile && profile->hash_mb ? profile->hash_mb : 16;
 	s->hash_mb_max = profile && profile->hash_mb_max ? (int)profile->hash_mb_max : HF_HASH_MAX;
 	if ((size_t)s->hash_mb_max < s->hash_mb)
 		s->hash_mb_max = (int)s->hash_mb;
-	if (session_io_init(&s->io, base, in, out, id, lim, &hub_io_ops, s, closed, arg) < 0 ||
-	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
+	if (session_io_open(&s->io, base, in, out, id, profile, lim, &hub_io_ops, s, closed, arg) < 0) {
 		hub_front_free(s);
 		return NULL;
 	}
-	log_note(id, "Hub session opened, engine profile %s",
-		 profile && profile->name ? profile->name : "builtin");
 
 	/* The engine starts now, so that "hub" can list its options at once. */
-	if (!session_engine(s, &cause)) {
+	if (!session_io_engine(&s->io, &cause)) {
 		log_note(id, "hub: no engine: %s", cause ? cause : "?");
 		free(cause);
 		return s;
 	}
 	s->busy = HF_START;
-	if (engine_start(s->engine, started_cb, s) < 0) {
+	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = HF_IDLE;
 		log_note(id, "hub: the engine did not start");
 	}
 	return s;
 }
 
-void hub_front_free(struct hub_front *s)
+void hub_front_free(void *session)
 {
+	struct hub_front *s = session;
+
 	if (!s)
 		return;
-	/* The engine first: it stops any search and calls nothing afterwards. */
-	engine_free(s->engine);
-	if (s->stop_ev)
-		event_free(s->stop_ev);
-	session_io_free(&s->io);
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	if (s->have_pos)
 		hive_game_free(&s->game);
 	opt_argv_free(s);
 	free(s->opts);
 	free(s);
+}
+
+/* One "error message=..." line: the answer to a client refused before any session. */
+size_t hub_front_refusal(char *buf, size_t len, const char *why)
+{
+	int n = len > 1 ? hub_error_write(buf, len - 1, why) : -1;
+	if (n <= 0)
+		return 0;
+	buf[n++] = '\n';
+	buf[n] = 0;
+	return (size_t)n;
 }

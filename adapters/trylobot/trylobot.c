@@ -16,8 +16,8 @@ const struct protocol protocol_trylobot = {
 	.default_port = 51337,         /* Trylobot's own default */
 	.stdio = 0,
 	.engine_help = "a Trylobot AI module",
-	.front = { .session_new = tb_front_session_new,
-		   .session_free = tb_front_session_free, .refusal = tb_front_refusal },
+	.front = { .session_new = trylobot_front_new, .session_free = trylobot_front_free,
+		   .refusal = trylobot_front_refusal },
 	.back_new = trylobot_back_new,
 	.check_suite = trylobot_check_suite,
 };

@@ -41,7 +41,7 @@
 enum te_state { TE_DOWN, TE_CONNECTING, TE_GREETING, TE_IDLE, TE_WAITING };
 enum te_job { TE_JOB_NONE, TE_JOB_START, TE_JOB_GO, TE_JOB_OPTIONS };
 
-struct te {
+struct trylobot_back {
 	struct engine         e;
 	unsigned              log_id;
 	enum te_state         state;
@@ -63,12 +63,7 @@ struct te {
 	int                   opt_error;    /* options: get/set of an unknown option */
 	char                  opt_name[64];
 
-	/* The finished job's result, delivered by the kick event. */
-	int                   result_ready;
-	engine_done_cb       *res_done;
-	void                 *res_arg;
-	struct engine_result  res;
-	char                  res_message[TB_ERR_MAX + 128];
+	struct engine_reply   reply;        /* the finished job's, delivered by kick */
 
 	struct event         *timer;        /* the current wait */
 	struct event         *kick;         /* deferred advance / delivery */
@@ -77,19 +72,19 @@ struct te {
 static const struct engine_ops te_ops;
 static const char *const te_no_lines[] = { NULL };
 
-static void te_kick(struct te *t)
+static void te_kick(struct trylobot_back *t)
 {
 	event_active(t->kick, EV_TIMEOUT, 1);
 }
 
-static void te_arm(struct te *t, uint64_t ms)
+static void te_arm(struct trylobot_back *t, uint64_t ms)
 {
 	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
 	evtimer_del(t->timer);
 	evtimer_add(t->timer, &tv);
 }
 
-static void te_forget_game(struct te *t)
+static void te_forget_game(struct trylobot_back *t)
 {
 	if (t->have_rp)
 		tb_replay_free(&t->rp);
@@ -97,25 +92,11 @@ static void te_forget_game(struct te *t)
 }
 
 /* Ends the job with a result; the kick event delivers it. */
-static void te_finish(struct te *t, enum engine_status st, const char *msg, const struct hive_move *move)
+static void te_finish(struct trylobot_back *t, enum engine_status st, const char *msg, const struct hive_move *move)
 {
-	memset(&t->res, 0, sizeof t->res);
-	t->res.status = st;
-	if (msg) {
-		snprintf(t->res_message, sizeof t->res_message, "%s", msg);
-		/* Messages quote the module: keep them one printable line for any protocol. */
-		for (char *c = t->res_message; *c; c++)
-			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-				*c = '?';
-		t->res.message = t->res_message;
-	}
-	if (move)
-		t->res.move = *move;
+	engine_reply_set(&t->reply, t->done, t->arg, st, msg, move, NULL);
 	if (t->job == TE_JOB_OPTIONS && st == ENGINE_OK)
-		t->res.lines = (const char **)te_no_lines;
-	t->res_done = t->done;
-	t->res_arg = t->arg;
-	t->result_ready = 1;
+		t->reply.res.lines = (const char **)te_no_lines;   /* the protocol has none */
 
 	t->job = TE_JOB_NONE;
 	t->done = NULL;
@@ -126,8 +107,8 @@ static void te_finish(struct te *t, enum engine_status st, const char *msg, cons
 }
 
 /* The module broke: drop the connection, fail the job (if any). */
-static void te_fail(struct te *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void te_fail(struct te *t, const char *fmt, ...)
+static void te_fail(struct trylobot_back *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void te_fail(struct trylobot_back *t, const char *fmt, ...)
 {
 	char why[TB_ERR_MAX + 96];
 	va_list ap;
@@ -147,7 +128,7 @@ static void te_fail(struct te *t, const char *fmt, ...)
 }
 
 /* Frames msg and sends it; consumes msg. */
-static int te_send(struct te *t, cJSON *msg)
+static int te_send(struct trylobot_back *t, cJSON *msg)
 {
 	size_t len;
 	char *frame = msg ? tb_frame_build(msg, &len) : NULL;
@@ -163,7 +144,7 @@ static int te_send(struct te *t, cJSON *msg)
 }
 
 /* Five base62 characters, like the core's ids. */
-static void te_make_id(struct te *t, char *buf)
+static void te_make_id(struct trylobot_back *t, char *buf)
 {
 	static const char digits[] =
 		"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -211,7 +192,7 @@ static int te_prefix(const struct hive_game *a, const struct hive_game *b)
 }
 
 /* Sends the Choose Turn request of the go job. */
-static void te_send_request(struct te *t)
+static void te_send_request(struct trylobot_back *t)
 {
 	const struct engine_profile *p = t->e.profile;
 	struct tb_request rq;
@@ -240,7 +221,7 @@ static void te_send_request(struct te *t)
 }
 
 /* Prepares the go job's game; 0 when the request can be sent. */
-static int te_prepare_go(struct te *t, const struct hive_game *g)
+static int te_prepare_go(struct trylobot_back *t, const struct hive_game *g)
 {
 	char err[TB_ERR_MAX];
 
@@ -263,10 +244,10 @@ static int te_prepare_go(struct te *t, const struct hive_game *g)
 	return 0;
 }
 
-static void te_connect(struct te *t);
+static void te_connect(struct trylobot_back *t);
 
 /* Sends the next message of the job, or finishes it. */
-static void te_advance(struct te *t)
+static void te_advance(struct trylobot_back *t)
 {
 	if (t->job == TE_JOB_NONE)
 		return;
@@ -304,22 +285,13 @@ static void te_advance(struct te *t)
 
 static void te_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct te *t = arg;
+	struct trylobot_back *t = arg;
 
-	if (t->result_ready) {
-		t->result_ready = 0;
-		engine_done_cb *done = t->res_done;
-		void *darg = t->res_arg;
-		t->res_done = NULL;
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &t->res);
-		return;
-	}
-	te_advance(t);
+	if (!engine_reply_deliver(&t->reply))
+		te_advance(t);
 }
 
-static void te_greeted(struct te *t, const struct tb_response *rs)
+static void te_greeted(struct trylobot_back *t, const struct tb_response *rs)
 {
 	if (rs->type == TB_RESP_ERROR) {
 		te_fail(t, "module answered Greetings with an error: %s", rs->error);
@@ -347,7 +319,7 @@ static void te_greeted(struct te *t, const struct tb_response *rs)
 	te_kick(t);
 }
 
-static void te_answered(struct te *t, const struct tb_response *rs)
+static void te_answered(struct trylobot_back *t, const struct tb_response *rs)
 {
 	struct hive_move m;
 	char err[TB_ERR_MAX];
@@ -370,7 +342,7 @@ static void te_answered(struct te *t, const struct tb_response *rs)
 }
 
 /* One complete frame from the module. */
-static void te_frame(struct te *t, const char *json, size_t len)
+static void te_frame(struct trylobot_back *t, const char *json, size_t len)
 {
 	struct tb_response rs;
 	char err[TB_ERR_MAX];
@@ -393,7 +365,7 @@ static void te_frame(struct te *t, const char *json, size_t len)
 
 static void te_read_cb(struct bufferevent *bev, void *arg)
 {
-	struct te *t = arg;
+	struct trylobot_back *t = arg;
 	struct evbuffer *in = bufferevent_get_input(bev);
 
 	while (t->bev == bev) {
@@ -427,7 +399,7 @@ static void te_read_cb(struct bufferevent *bev, void *arg)
 
 static void te_event_cb(struct bufferevent *bev, short what, void *arg)
 {
-	struct te *t = arg;
+	struct trylobot_back *t = arg;
 	const struct engine_profile *p = t->e.profile;
 
 	if (what & BEV_EVENT_CONNECTED) {
@@ -461,7 +433,7 @@ static void te_event_cb(struct bufferevent *bev, short what, void *arg)
 
 static void te_timeout(evutil_socket_t fd, short what, void *arg)
 {
-	struct te *t = arg;
+	struct trylobot_back *t = arg;
 	const struct engine_profile *p = t->e.profile;
 
 	switch (t->state) {
@@ -477,7 +449,7 @@ static void te_timeout(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-static void te_connect(struct te *t)
+static void te_connect(struct trylobot_back *t)
 {
 	const struct engine_profile *p = t->e.profile;
 
@@ -499,9 +471,9 @@ static void te_connect(struct te *t)
 		te_fail(t, "cannot connect to %s port %u", p->host, p->port);
 }
 
-static int te_begin(struct te *t, enum te_job job, engine_done_cb *done, void *arg)
+static int te_begin(struct trylobot_back *t, enum te_job job, engine_done_cb *done, void *arg)
 {
-	if (t->job != TE_JOB_NONE || t->result_ready)
+	if (t->job != TE_JOB_NONE || t->reply.ready)
 		return -1;     /* one command at a time */
 	t->job = job;
 	t->done = done;
@@ -519,7 +491,7 @@ static int te_start(struct engine *e, engine_done_cb *done, void *arg)
 static int te_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
-	struct te *t = e->priv;
+	struct trylobot_back *t = e->priv;
 
 	if (te_begin(t, TE_JOB_GO, done, arg) < 0)
 		return -1;
@@ -531,7 +503,7 @@ static int te_go(struct engine *e, const struct hive_game *g, const struct engin
 
 static void te_stop(struct engine *e)
 {
-	struct te *t = e->priv;
+	struct trylobot_back *t = e->priv;
 
 	if (t->job != TE_JOB_GO || t->stop_requested)
 		return;
@@ -543,7 +515,7 @@ static void te_stop(struct engine *e)
 
 static int te_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
 {
-	struct te *t = e->priv;
+	struct trylobot_back *t = e->priv;
 
 	if (argc != 0 && !((argc == 2 && !strcmp(argv[0], "get")) || (argc == 3 && !strcmp(argv[0], "set"))))
 		return -1;
@@ -558,7 +530,7 @@ static int te_options(struct engine *e, int argc, const char **argv, engine_done
 
 static void te_free(struct engine *e)
 {
-	struct te *t = e->priv;
+	struct trylobot_back *t = e->priv;
 
 	if (t->bev)
 		bufferevent_free(t->bev);
@@ -567,12 +539,13 @@ static void te_free(struct engine *e)
 	tb_reader_free(&t->rd);
 	te_forget_game(t);
 	hive_game_free(&t->last);
+	engine_reply_free(&t->reply);
 	free(t);
 }
 
 static void te_set_log_id(struct engine *e, unsigned id)
 {
-	((struct te *)e->priv)->log_id = id;
+	((struct trylobot_back *)e->priv)->log_id = id;
 }
 
 struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
@@ -582,7 +555,7 @@ struct engine *trylobot_back_new(struct event_base *base, const struct engine_pr
 			*cause = NULL;
 		return NULL;
 	}
-	struct te *t = calloc(1, sizeof *t);
+	struct trylobot_back *t = calloc(1, sizeof *t);
 	if (!t) {
 		*cause = strdup("out of memory");
 		return NULL;

@@ -53,16 +53,12 @@
 
 enum busy { BUSY_NONE, BUSY_GREETING, BUSY_THINKING };
 
-struct tb_front {
-	struct session_io      io;           /* the client: bufferevents, limits, closing */
-	struct event_base     *base;
-	unsigned               id;
-	const struct engine_profile *profile;
+struct trylobot_front {
+	struct session_io      io;           /* the client, the engine, closing */
 
 	uint64_t               think_ms;     /* without a deadline */
 	int                    depth;        /* fixed depth instead, 0 = none */
 
-	struct engine         *engine;       /* NULL until created (again) */
 	struct tb_reader       rd;
 
 	/* The request in flight (busy != BUSY_NONE). */
@@ -71,33 +67,32 @@ struct tb_front {
 	struct tb_replay       rp;
 	int                    have_rp;
 
-	struct event          *stop_ev;      /* think time over: ask the engine to stop */
 	struct event          *abandon_ev;   /* no move in time: answer without it */
 	int                    in_game;      /* the last Choose Turn listed moves */
 };
 
 /* Frames msg, queues it for the client and logs it; consumes msg. The ids it
  * carries are the request's, exactly as sent. */
-static void out_msg(struct tb_front *s, cJSON *msg)
+static void out_msg(struct trylobot_front *s, cJSON *msg)
 {
 	size_t len;
 	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
 	cJSON_Delete(msg);
 	if (!frame) {
 		/* Nothing sensible can be sent: the core will wait; say so in the log. */
-		log_note(s->id, "cannot build an answer (out of memory)");
+		log_note(s->io.id, "cannot build an answer (out of memory)");
 		return;
 	}
 	session_io_write(&s->io, frame, len);
 	const char *json = strchr(frame, '#');
 	json = json ? json + 1 : frame;
-	log_proto(s->id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
+	log_proto(s->io.id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
 	free(frame);
 }
 
 /* json-socket's error frame; msg is prefixed like JavaScript's Error.toString(). */
-static void out_error(struct tb_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_error(struct tb_front *s, const char *fmt, ...)
+static void out_error(struct trylobot_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_error(struct trylobot_front *s, const char *fmt, ...)
 {
 	char msg[TB_ERR_MAX + 64];
 	va_list ap;
@@ -108,25 +103,15 @@ static void out_error(struct tb_front *s, const char *fmt, ...)
 	out_msg(s, tb_error_json(msg));
 }
 
-static void out_turn(struct tb_front *s, const struct tb_turn *t)
+static void out_turn(struct trylobot_front *s, const struct tb_turn *t)
 {
 	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
 }
 
-/* The engine, created on first use and again after it was abandoned. */
-static struct engine *session_engine(struct tb_front *s, char **cause)
-{
-	if (!s->engine) {
-		s->engine = engine_new(s->base, s->profile, cause);
-		engine_set_log_id(s->engine, s->id);
-	}
-	return s->engine;
-}
-
 /* Forgets the request in flight and takes the next one. */
-static void request_done(struct tb_front *s)
+static void request_done(struct trylobot_front *s)
 {
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	evtimer_del(s->abandon_ev);
 	tb_request_free(&s->rq);
 	if (s->have_rp)
@@ -140,11 +125,11 @@ static void request_done(struct tb_front *s)
  * Greetings.
  */
 
-static void greet(struct tb_front *s, const char *failure)
+static void greet(struct trylobot_front *s, const char *failure)
 {
 	char long_name[192], desc[384];
-	const char *engine_id = s->engine && s->engine->id[0] ? s->engine->id : "hivebridge";
-	const char *pname = s->profile && s->profile->name ? s->profile->name : "builtin";
+	const char *engine_id = s->io.engine && s->io.engine->id[0] ? s->io.engine->id : "hivebridge";
+	const char *pname = s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin";
 	struct tb_identity id = {
 		.name = "hivebridge",
 		.long_name = long_name,
@@ -167,20 +152,20 @@ static void greet(struct tb_front *s, const char *failure)
 
 static void started_cb(void *arg, const struct engine_result *r)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (r->status != ENGINE_OK)
-		log_note(s->id, "engine did not start: %s", r->message ? r->message : "?");
+		log_note(s->io.id, "engine did not start: %s", r->message ? r->message : "?");
 	greet(s, r->status == ENGINE_OK ? NULL : (r->message ? r->message : "engine failed"));
 	request_done(s);
 }
 
 /* Returns 1 when the answer comes later (engine starting). */
-static int cmd_greetings(struct tb_front *s)
+static int cmd_greetings(struct trylobot_front *s)
 {
 	char *cause = NULL;
-	struct engine *e = session_engine(s, &cause);
+	struct engine *e = session_io_engine(&s->io, &cause);
 	if (!e) {
-		log_note(s->id, "no engine: %s", cause ? cause : "?");
+		log_note(s->io.id, "no engine: %s", cause ? cause : "?");
 		greet(s, cause ? cause : "cannot create the engine");
 		free(cause);
 		return 0;
@@ -219,7 +204,7 @@ static int one_ply_score(const struct hive_board *b, struct hive_move m)
 
 /* The first sendable moves, up to max: how many there are (0: none, *t untouched;
  * else *t is the first). Cheap with a small max: no scores. */
-static size_t count_sendable(const struct tb_front *s, struct tb_turn *t, size_t max)
+static size_t count_sendable(const struct trylobot_front *s, struct tb_turn *t, size_t max)
 {
 	const struct hive_board *b = &s->rp.game.board;
 	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
@@ -242,7 +227,7 @@ static size_t count_sendable(const struct tb_front *s, struct tb_turn *t, size_t
 
 /* The sendable move with the best one-ply score into *t; how many sendable moves
  * there are (0: none, *t untouched). */
-static size_t best_sendable(const struct tb_front *s, struct tb_turn *t)
+static size_t best_sendable(const struct trylobot_front *s, struct tb_turn *t)
 {
 	const struct hive_board *b = &s->rp.game.board;
 	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
@@ -281,30 +266,30 @@ static int first_listed(const struct tb_turns *possible, struct tb_turn *t)
 
 /* Answers without the engine's move: the best sendable move by one ply if the game
  * was replayed, else the first listed one; Forfeit only if nothing can be sent. */
-static void answer_fallback(struct tb_front *s, const char *why)
+static void answer_fallback(struct trylobot_front *s, const char *why)
 {
 	struct tb_turn t;
 	memset(&t, 0, sizeof t);
 	if (s->have_rp && best_sendable(s, &t)) {
-		log_note(s->id, "%s; answering the best sendable move by one ply", why);
+		log_note(s->io.id, "%s; answering the best sendable move by one ply", why);
 	} else if (first_listed(&s->rq.state.possible, &t)) {
-		log_note(s->id, "%s; answering the first listed turn", why);
+		log_note(s->io.id, "%s; answering the first listed turn", why);
 	} else {
 		/* Only Special Abilities are listed: the real core rejects every answer. */
 		t.type = TB_FORFEIT;
-		log_note(s->id, "%s; nothing sendable is listed, answering Forfeit", why);
+		log_note(s->io.id, "%s; nothing sendable is listed, answering Forfeit", why);
 	}
 	out_turn(s, &t);
 }
 
 static void bestmove_cb(void *arg, const struct engine_result *r)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	struct hive_move legal;
 	struct tb_turn t;
 	char why[TB_ERR_MAX + 64], err[TB_ERR_MAX];
 
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	evtimer_del(s->abandon_ev);
 	if (r->status != ENGINE_OK) {
 		snprintf(why, sizeof why, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
@@ -328,23 +313,15 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 	request_done(s);
 }
 
-static void stop_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct tb_front *s = arg;
-	if (s->busy == BUSY_THINKING && s->engine)
-		engine_stop(s->engine);
-}
-
 /* The engine did not answer in time: answer without it and drop it (engine_free
  * guarantees no late callback); the next request creates a fresh one. */
 static void abandon_event(evutil_socket_t fd, short what, void *arg)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (s->busy != BUSY_THINKING)
 		return;
-	log_note(s->id, "engine gave no move in time: dropping it");
-	engine_free(s->engine);
-	s->engine = NULL;
+	log_note(s->io.id, "engine gave no move in time: dropping it");
+	session_io_drop_engine(&s->io);
 	answer_fallback(s, "engine time-out");
 	request_done(s);
 }
@@ -365,7 +342,7 @@ static int only_forfeit(const struct tb_turns *possible)
 }
 
 /* Returns 1 when the answer comes later (engine thinking). */
-static int cmd_choose_turn(struct tb_front *s)
+static int cmd_choose_turn(struct trylobot_front *s)
 {
 	const struct tb_turns *possible = &s->rq.state.possible;
 	struct engine_limits l;
@@ -407,7 +384,7 @@ static int cmd_choose_turn(struct tb_front *s)
 		out_turn(s, &t);          /* nothing to choose */
 		return 0;
 	}
-	if (!(e = session_engine(s, &cause))) {
+	if (!(e = session_io_engine(&s->io, &cause))) {
 		snprintf(why, sizeof why, "no engine: %s", cause ? cause : "?");
 		free(cause);
 		answer_fallback(s, why);
@@ -415,7 +392,7 @@ static int cmd_choose_turn(struct tb_front *s)
 	}
 
 	memset(&l, 0, sizeof l);
-	uint64_t cmd_ms = s->profile && s->profile->command_timeout_ms ? s->profile->command_timeout_ms : 10000;
+	uint64_t cmd_ms = s->io.profile && s->io.profile->command_timeout_ms ? s->io.profile->command_timeout_ms : 10000;
 	if (s->rq.response_deadline > s->rq.request_timestamp && s->rq.request_timestamp > 0) {
 		/* The core's clock: only the difference means anything here. */
 		uint64_t budget = (uint64_t)(s->rq.response_deadline - s->rq.request_timestamp);
@@ -449,19 +426,19 @@ static int cmd_choose_turn(struct tb_front *s)
 		return 0;
 	}
 	if (soft)
-		arm(s->stop_ev, soft);
+		arm(s->io.stop_ev, soft);
 	arm(s->abandon_ev, hard);
 	return 1;
 }
 
 /* Handles one complete frame; returns 1 when its answer comes later. */
-static int session_frame(struct tb_front *s, const char *json, size_t len)
+static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 {
 	char err[TB_ERR_MAX];
 
-	log_proto(s->id, LOG_CLIENT_IN, json, len);
+	log_proto(s->io.id, LOG_CLIENT_IN, json, len);
 	if (tb_request_parse(json, len, &s->rq, err, sizeof err) < 0) {
-		log_note(s->id, "bad request: %s", err);
+		log_note(s->io.id, "bad request: %s", err);
 		out_error(s, "%s", err);
 		return 0;
 	}
@@ -478,7 +455,7 @@ static int session_frame(struct tb_front *s, const char *json, size_t len)
 /* The session_io hooks: one request at a time, the input buffer is the queue. */
 static int io_ready(void *arg)
 {
-	const struct tb_front *s = arg;
+	const struct trylobot_front *s = arg;
 	return s->busy == BUSY_NONE;
 }
 
@@ -486,7 +463,7 @@ static int io_ready(void *arg)
  * handled at once. */
 static int io_input(void *arg, struct evbuffer *inb)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	size_t avail = evbuffer_get_length(inb);
 	if (!avail)
 		return 0;
@@ -494,7 +471,7 @@ static int io_input(void *arg, struct evbuffer *inb)
 	const unsigned char *p = evbuffer_pullup(inb, (ev_ssize_t)take);
 	size_t used = 0;
 	if (!p) {
-		log_note(s->id, "out of memory reading input");
+		log_note(s->io.id, "out of memory reading input");
 		session_io_finish(&s->io, 0);
 		return -1;
 	}
@@ -504,8 +481,8 @@ static int io_input(void *arg, struct evbuffer *inb)
 		/* From the offending byte (the last one consumed) on. */
 		size_t at = used ? used - 1 : 0, k = take - at < 40 ? take - at : 40;
 		snprintf(shown, sizeof shown, "%.*s", (int)k, (const char *)p + at);
-		log_note(s->id, "framing error: %s", tb_reader_error(&s->rd));
-		log_proto(s->id, LOG_CLIENT_IN, shown, strlen(shown));
+		log_note(s->io.id, "framing error: %s", tb_reader_error(&s->rd));
+		log_proto(s->io.id, LOG_CLIENT_IN, shown, strlen(shown));
 		evbuffer_drain(inb, avail);
 		out_error(s, "%s", tb_reader_error(&s->rd));
 		session_io_finish(&s->io, 1);
@@ -525,68 +502,69 @@ static int io_input(void *arg, struct evbuffer *inb)
 
 static void io_eof(void *arg)
 {
-	struct tb_front *s = arg;
+	struct trylobot_front *s = arg;
 	if (!tb_reader_idle(&s->rd))
-		log_note(s->id, "client closed inside a frame");
+		log_note(s->io.id, "client closed inside a frame");
 }
 
 static int io_in_game(void *arg)
 {
-	const struct tb_front *s = arg;
+	const struct trylobot_front *s = arg;
 	return s->in_game;
 }
 
-static const struct session_io_ops tb_io_ops = {
+/* A Choose Turn is what the stop timer ends. */
+static int io_searching(void *arg)
+{
+	const struct trylobot_front *s = arg;
+	return s->busy == BUSY_THINKING;
+}
+
+static const struct session_io_ops trylobot_io_ops = {
+	.title = "Trylobot",
 	.ready = io_ready,
+	.searching = io_searching,
 	.in_game = io_in_game,
 	.input = io_input,
 	.eof = io_eof,
 	.read_high = READ_HIGH,
 };
 
-struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
-			      struct bufferevent *out, unsigned id,
-			      const struct engine_profile *profile,
-			      const struct session_limits *lim, front_closed_cb *closed, void *arg)
+void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
+			 struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+			 const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct tb_front *s = calloc(1, sizeof *s);
+	struct trylobot_front *s = calloc(1, sizeof *s);
 
 	if (!s) {
 		session_io_release(in, out);
 		return NULL;
 	}
-	s->base = base;
-	s->id = id;
-	s->profile = profile;
 	/* The listener's think time (config think_time/depth) when the request has no deadline. */
-	s->think_ms = lim->think_ms ? lim->think_ms : TB_FRONT_THINK_MS_DEFAULT;
+	s->think_ms = lim->think_ms ? lim->think_ms : TRYLOBOT_FRONT_THINK_MS_DEFAULT;
 	s->depth = lim->depth > 0 && lim->depth <= HIVE_MAX_PLY ? lim->depth : 0;
 	/* Real histories grow past 64 KiB in long games: a frame may be as large as the
 	 * larger of max_line and the codec's default bound. */
 	tb_reader_init(&s->rd, lim->max_line > TB_FRAME_MAX_DEFAULT ? lim->max_line
 								    : TB_FRAME_MAX_DEFAULT);
-	if (session_io_init(&s->io, base, in, out, id, lim, &tb_io_ops, s, closed, arg) < 0 ||
-	    !(s->stop_ev = evtimer_new(base, stop_event, s)) ||
+	if (session_io_open(&s->io, base, in, out, id, profile, lim, &trylobot_io_ops, s,
+			    closed, arg) < 0 ||
 	    !(s->abandon_ev = evtimer_new(base, abandon_event, s))) {
-		tb_front_free(s);
+		trylobot_front_free(s);
 		return NULL;
 	}
-	log_note(id, "Trylobot session opened, engine profile %s",
-		 profile && profile->name ? profile->name : "builtin");
 	return s;
 }
 
-void tb_front_free(struct tb_front *s)
+void trylobot_front_free(void *session)
 {
+	struct trylobot_front *s = session;
+
 	if (!s)
 		return;
-	/* The engine first: it stops and joins any search, and calls nothing after. */
-	engine_free(s->engine);
-	if (s->stop_ev)
-		event_free(s->stop_ev);
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	if (s->abandon_ev)
 		event_free(s->abandon_ev);
-	session_io_free(&s->io);
 	tb_reader_free(&s->rd);
 	tb_request_free(&s->rq);
 	if (s->have_rp)
@@ -594,19 +572,7 @@ void tb_front_free(struct tb_front *s)
 	free(s);
 }
 
-void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
-			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
-			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
-{
-	return tb_front_new(base, in, out, id, profile, lim, closed, arg);
-}
-
-void tb_front_session_free(void *session)
-{
-	tb_front_free(session);
-}
-
-size_t tb_front_refusal(char *buf, size_t len, const char *why)
+size_t trylobot_front_refusal(char *buf, size_t len, const char *why)
 {
 	char msg[TB_ERR_MAX + 64];
 	size_t n = 0;

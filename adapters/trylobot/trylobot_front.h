@@ -14,35 +14,28 @@
 #ifndef ADAPTERS_TRYLOBOT_FRONT_H
 #define ADAPTERS_TRYLOBOT_FRONT_H
 
+#include <stddef.h>
 #include "bridge/front.h"
 
 struct event_base;
 struct bufferevent;
 struct engine_profile;
-struct tb_front;
 
-#define TB_FRONT_THINK_MS_DEFAULT 1000
+#define TRYLOBOT_FRONT_THINK_MS_DEFAULT 1000
 
-/* A session over in/out (the same bufferevent for TCP); takes ownership of both, also
- * on failure. closed fires once when the session ends by itself (peer closed, I/O
- * error, framing error answered); the owner then calls tb_front_free(). NULL on
- * failure. */
-struct tb_front *tb_front_new(struct event_base *base, struct bufferevent *in,
-			      struct bufferevent *out, unsigned id,
-			      const struct engine_profile *profile,
-			      const struct session_limits *lim, front_closed_cb *closed, void *arg);
-
+/* The three of struct front (bridge/front.h), which the protocol's row points at.
+ * trylobot_front_new: a session (a struct trylobot_front) over in/out (the same
+ * bufferevent for TCP); takes ownership of both, also on failure. closed fires once
+ * when the session ends by itself (peer closed, I/O error, framing error answered);
+ * the owner then calls trylobot_front_free(). NULL on failure. */
+void  *trylobot_front_new(struct event_base *base, struct bufferevent *in,
+			  struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+			  const struct session_limits *lim, front_closed_cb *closed, void *arg);
 /* Frees everything (engine, bufferevents); safe at any time, also from the closed
  * callback; no callback fires afterwards. */
-void tb_front_free(struct tb_front *s);
-
-/* The same two with struct front's signatures, for the front-end table. */
-void *tb_front_session_new(struct event_base *base, struct bufferevent *in,
-			   struct bufferevent *out, unsigned id, const struct engine_profile *profile,
-			   const struct session_limits *lim, front_closed_cb *closed, void *arg);
-void  tb_front_session_free(void *session);
-/* json-socket's error frame for a client refused before any session (struct front's
- * refusal): "Error: WHY" into buf; its length, or 0 if it does not fit. */
-size_t tb_front_refusal(char *buf, size_t len, const char *why);
+void   trylobot_front_free(void *session);
+/* json-socket's error frame for a client refused before any session: "Error: WHY"
+ * into buf; its length, or 0 if it does not fit. */
+size_t trylobot_front_refusal(char *buf, size_t len, const char *why);
 
 #endif

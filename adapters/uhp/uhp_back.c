@@ -48,7 +48,7 @@ enum ue_step {
 	UE_STEP_BESTMOVE, UE_STEP_OPTIONS
 };
 
-struct ue {
+struct uhp_back {
 	struct engine           e;
 	struct engine_child    *child;
 	enum ue_state           state;
@@ -79,20 +79,14 @@ struct ue {
 	enum engine_status      errstatus;
 	int                     seen_id;
 
-	/* The finished job's result, delivered by the kick event. */
-	int                     result_ready;
-	engine_done_cb         *res_done;
-	void                   *res_arg;
-	struct engine_result    res;
-	char                   *res_message;
-	char                  **res_lines;
+	struct engine_reply     reply;        /* the finished job's, delivered by kick */
 
 	struct event           *kick;         /* deferred advance / delivery */
 };
 
 static const struct engine_ops ue_ops;
 
-static void ue_reply_reset(struct ue *u)
+static void ue_reply_reset(struct uhp_back *u)
 {
 	for (size_t i = 0; i < u->nlines; i++)
 		free(u->lines[i]);
@@ -108,33 +102,16 @@ static void ue_reply_reset(struct ue *u)
 	u->seen_id = 0;
 }
 
-static void ue_kick(struct ue *u)
+static void ue_kick(struct uhp_back *u)
 {
 	event_active(u->kick, EV_TIMEOUT, 1);
 }
 
 /* Ends the job with a result; the kick event delivers it. */
-static void ue_finish(struct ue *u, enum engine_status st, const char *msg,
+static void ue_finish(struct uhp_back *u, enum engine_status st, const char *msg,
 		      const struct hive_move *move, char **lines)
 {
-	free(u->res_message);
-	lines_free(u->res_lines);
-	memset(&u->res, 0, sizeof u->res);
-	u->res.status = st;
-	u->res_message = msg ? strdup(msg) : NULL;
-	/* Messages quote the engine: keep them one printable line for any protocol. */
-	for (char *c = u->res_message; c && *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-			*c = '?';
-	u->res.message = u->res_message;
-	if (move)
-		u->res.move = *move;
-	u->res_lines = lines;
-	u->res.lines = (const char **)lines;
-	u->res_done = u->done;
-	u->res_arg = u->arg;
-	u->result_ready = 1;
-
+	engine_reply_set(&u->reply, u->done, u->arg, st, msg, move, lines);
 	u->job = UE_JOB_NONE;
 	u->done = NULL;
 	u->arg = NULL;
@@ -150,7 +127,7 @@ static void ue_finish(struct ue *u, enum engine_status st, const char *msg,
 /* The child has been killed (engine_child_fail): forget its game, fail the job. */
 static void ue_failed(void *arg, const char *why)
 {
-	struct ue *u = arg;
+	struct uhp_back *u = arg;
 
 	u->state = UE_DOWN;
 	u->synced = 0;
@@ -161,7 +138,7 @@ static void ue_failed(void *arg, const char *why)
 }
 
 /* Sends one command and waits up to ms for its "ok" (0: no time limit). */
-static void ue_send(struct ue *u, enum ue_step step, const char *line, uint64_t ms)
+static void ue_send(struct uhp_back *u, enum ue_step step, const char *line, uint64_t ms)
 {
 	ue_reply_reset(u);
 	u->step = step;
@@ -175,7 +152,7 @@ static void ue_send(struct ue *u, enum ue_step step, const char *line, uint64_t 
 /* The wait in progress ran out. */
 static void ue_timeout(void *arg)
 {
-	struct ue *u = arg;
+	struct uhp_back *u = arg;
 	const struct engine_profile *p = u->e.profile;
 
 	switch (u->step) {
@@ -209,7 +186,7 @@ static uint64_t ue_clock_ms(const struct engine_limits *l, int side)
 }
 
 /* The bestmove command for the job's limits; *ms gets its time limit (0 = none). */
-static void ue_bestmove_line(struct ue *u, char *buf, size_t len, uint64_t *ms, int *timed)
+static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t *ms, int *timed)
 {
 	const struct engine_limits *l = &u->limits;
 	struct uhp_bestmove b = { .kind = UHP_BEST_TIME };
@@ -256,7 +233,7 @@ static int ue_prefix(const struct hive_game *m, const struct hive_game *w)
 	return 1;
 }
 
-static void ue_spawn(struct ue *u)
+static void ue_spawn(struct uhp_back *u)
 {
 	const struct engine_profile *p = u->e.profile;
 
@@ -271,7 +248,7 @@ static void ue_spawn(struct ue *u)
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void ue_advance(struct ue *u)
+static void ue_advance(struct uhp_back *u)
 {
 	const struct engine_profile *p = u->e.profile;
 	char line[UHP_BACK_MAX_LINE];
@@ -344,23 +321,14 @@ static void ue_advance(struct ue *u)
 
 static void ue_kick_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct ue *u = arg;
+	struct uhp_back *u = arg;
 
-	if (u->result_ready) {
-		u->result_ready = 0;
-		engine_done_cb *done = u->res_done;
-		void *darg = u->res_arg;
-		u->res_done = NULL;
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &u->res);
-		return;
-	}
-	ue_advance(u);
+	if (!engine_reply_deliver(&u->reply))
+		ue_advance(u);
 }
 
 /* The reply to the command in flight is complete ("ok"). */
-static void ue_reply_done(struct ue *u)
+static void ue_reply_done(struct uhp_back *u)
 {
 	enum ue_step step = u->step;
 	char err[256];
@@ -461,7 +429,7 @@ static void ue_reply_done(struct ue *u)
 	ue_kick(u);
 }
 
-static int ue_keep_line(struct ue *u, const char *s, size_t len)
+static int ue_keep_line(struct uhp_back *u, const char *s, size_t len)
 {
 	if (u->nlines + 1 >= u->cap) {
 		size_t cap = u->cap ? u->cap * 2 : 8;
@@ -481,7 +449,7 @@ static int ue_keep_line(struct ue *u, const char *s, size_t len)
 /* One line from the engine's stdout (without its newline). */
 static void ue_line(void *arg, const char *line, size_t len)
 {
-	struct ue *u = arg;
+	struct uhp_back *u = arg;
 	const char *rest;
 	size_t rlen;
 
@@ -541,7 +509,7 @@ static void ue_line(void *arg, const char *line, size_t len)
 /* The child ended: say when, and fail it. */
 static void ue_ended(void *arg, const char *what)
 {
-	struct ue *u = arg;
+	struct uhp_back *u = arg;
 
 	if (u->job == UE_JOB_NONE)
 		log_note(u->log_id, "engine %s %s while idle; it restarts on next use",
@@ -561,9 +529,9 @@ static const struct engine_child_ops ue_child_ops = {
 	.failed = ue_failed,
 };
 
-static int ue_begin(struct ue *u, enum ue_job job, engine_done_cb *done, void *arg)
+static int ue_begin(struct uhp_back *u, enum ue_job job, engine_done_cb *done, void *arg)
 {
-	if (u->job != UE_JOB_NONE || u->result_ready)
+	if (u->job != UE_JOB_NONE || u->reply.ready)
 		return -1;     /* one command at a time */
 	u->job = job;
 	u->done = done;
@@ -581,9 +549,9 @@ static int ue_start(struct engine *e, engine_done_cb *done, void *arg)
 static int ue_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
-	struct ue *u = e->priv;
+	struct uhp_back *u = e->priv;
 
-	if (u->job != UE_JOB_NONE || u->result_ready)
+	if (u->job != UE_JOB_NONE || u->reply.ready)
 		return -1;
 	hive_game_free(&u->want);
 	hive_game_init(&u->want, g->type);
@@ -595,7 +563,7 @@ static int ue_go(struct engine *e, const struct hive_game *g, const struct engin
 
 static void ue_stop(struct engine *e)
 {
-	struct ue *u = e->priv;
+	struct uhp_back *u = e->priv;
 
 	if (u->job != UE_JOB_GO || u->stop_requested)
 		return;
@@ -611,10 +579,10 @@ static void ue_stop(struct engine *e)
 
 static int ue_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
 {
-	struct ue *u = e->priv;
+	struct uhp_back *u = e->priv;
 	char *line;
 
-	if (u->job != UE_JOB_NONE || u->result_ready)
+	if (u->job != UE_JOB_NONE || u->reply.ready)
 		return -1;
 	if (argc == 0)
 		line = xasprintf("options");
@@ -640,15 +608,14 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 
 static void ue_free(struct engine *e)
 {
-	struct ue *u = e->priv;
+	struct uhp_back *u = e->priv;
 
 	engine_child_close(u->child, "exit", e->profile->stop_timeout_ms);
 	engine_child_free(u->child);
 	event_free(u->kick);
 	ue_reply_reset(u);
 	free(u->options_line);
-	free(u->res_message);
-	lines_free(u->res_lines);
+	engine_reply_free(&u->reply);
 	hive_game_free(&u->mirror);
 	hive_game_free(&u->want);
 	free(u);
@@ -656,7 +623,7 @@ static void ue_free(struct engine *e)
 
 static void ue_set_log_id(struct engine *e, unsigned id)
 {
-	struct ue *u = e->priv;
+	struct uhp_back *u = e->priv;
 
 	u->log_id = id;
 	engine_child_set_log_id(u->child, id);
@@ -668,7 +635,7 @@ struct engine *uhp_back_new(struct event_base *base, const struct engine_profile
 		*cause = xasprintf("engine %s: no command", p->name);
 		return NULL;
 	}
-	struct ue *u = calloc(1, sizeof *u);
+	struct uhp_back *u = calloc(1, sizeof *u);
 	if (!u) {
 		*cause = xasprintf("out of memory");
 		return NULL;

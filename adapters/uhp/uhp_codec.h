@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "bridge/engine_options.h"
 
 /* Client commands: one list drives both the enum and the name table. */
 #define UHP_COMMANDS(X) \
@@ -72,23 +73,21 @@ enum uhp_reply {
 	UHP_REPLY_LINE             /* anything else: a result line; rest = whole line */
 };
 
-enum uhp_opt_type { UHP_OPT_BOOL, UHP_OPT_INT, UHP_OPT_DOUBLE, UHP_OPT_ENUM };
-
-#define UHP_OPT_NAME_MAX   64
-#define UHP_OPT_VALUE_MAX  64
-#define UHP_OPT_MAX_VALUES 32
-
-/* One option line: Name;Type;Value;Default[;Min;Max | ;Value1;...;ValueN]. */
-struct uhp_option {
-	char              name[UHP_OPT_NAME_MAX];
-	enum uhp_opt_type type;
-	char              value[UHP_OPT_VALUE_MAX];
-	char              def[UHP_OPT_VALUE_MAX];
-	char              min[UHP_OPT_VALUE_MAX];      /* int/double; "" if absent */
-	char              max[UHP_OPT_VALUE_MAX];
-	size_t            nvalues;                     /* enum */
-	char              values[UHP_OPT_MAX_VALUES][UHP_OPT_VALUE_MAX];
-};
+/* UHP's option lines (the answers to "options") are the engine interface's own
+ * format, bridge/engine_options.h; these are its names on UHP's side. */
+#define uhp_option          engine_option
+#define uhp_opt_type        engine_opt_type
+#define UHP_OPT_BOOL        ENGINE_OPT_BOOL
+#define UHP_OPT_INT         ENGINE_OPT_INT
+#define UHP_OPT_DOUBLE      ENGINE_OPT_DOUBLE
+#define UHP_OPT_ENUM        ENGINE_OPT_ENUM
+#define UHP_OPT_NAME_MAX    ENGINE_OPT_NAME_MAX
+#define UHP_OPT_VALUE_MAX   ENGINE_OPT_VALUE_MAX
+#define UHP_OPT_MAX_VALUES  ENGINE_OPT_MAX_VALUES
+#define uhp_option_parse    engine_option_parse
+#define uhp_option_format   engine_option_format
+#define uhp_opt_type_name   engine_opt_type_name
+#define uhp_opt_type_parse  engine_opt_type_parse
 
 /* Splits a client line into a command and its argument; never fails (junk is
  * UHP_CMD_UNKNOWN). Keywords are matched case-insensitively; "?" is help. */
@@ -121,13 +120,5 @@ enum uhp_reply uhp_reply_parse(const char *line, size_t len, const char **rest, 
  * bits (HIVE_EXP_*); unknown flags are ignored. -1 if the line has no flag at all
  * and is not empty (it is then not a capability line). */
 int uhp_caps_parse(const char *line, size_t len, unsigned *exp);
-
-/* Parses an option line; -1 with a reason in err (errlen bytes) on failure. */
-int uhp_option_parse(const char *line, size_t len, struct uhp_option *o, char *err, size_t errlen);
-/* Formats an option line; returns the length it needs, like snprintf. */
-size_t uhp_option_format(const struct uhp_option *o, char *buf, size_t len);
-/* Type name ("bool", ...) and its parse (-1 if unknown). */
-const char *uhp_opt_type_name(enum uhp_opt_type t);
-int         uhp_opt_type_parse(const char *s, size_t len);
 
 #endif

@@ -57,25 +57,20 @@ struct perft_job {
 	struct event      *done_ev;
 };
 
-struct uhp_session {
-	struct session_io      io;           /* the client: bufferevents, limits, closing */
-	struct event_base     *base;
-	unsigned               id;
-	const struct engine_profile *profile;
+struct uhp_front {
+	struct session_io      io;           /* the client, the engine, closing */
 
-	struct engine         *engine;       /* NULL until created (again) */
 	struct hive_game       game;
 	int                    have_game;
 
 	enum busy              busy;         /* engine command outstanding */
 
-	struct event          *stop_ev;      /* bestmove time limit */
 	struct perft_job      *perft;        /* made on first use */
 	char                  *opt_argv[3];  /* options command in flight, owned */
 };
 
 /* Writes one line to the client and the trace log. */
-static void out_line(struct uhp_session *s, const char *line, size_t len)
+static void out_line(struct uhp_front *s, const char *line, size_t len)
 {
 	session_io_write_line(&s->io, line, len);
 	/* An answer is complete at its "ok": send it now, not a loop iteration later. */
@@ -83,13 +78,13 @@ static void out_line(struct uhp_session *s, const char *line, size_t len)
 		session_io_flush(&s->io);
 }
 
-static void out_str(struct uhp_session *s, const char *line)
+static void out_str(struct uhp_front *s, const char *line)
 {
 	out_line(s, line, strlen(line));
 }
 
-static void out_printf(struct uhp_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_printf(struct uhp_session *s, const char *fmt, ...)
+static void out_printf(struct uhp_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(struct uhp_front *s, const char *fmt, ...)
 {
 	char buf[512], *big = NULL;
 	va_list ap;
@@ -111,7 +106,7 @@ static void out_printf(struct uhp_session *s, const char *fmt, ...)
 	free(big);
 }
 
-static void out_gamestring(struct uhp_session *s)
+static void out_gamestring(struct uhp_front *s)
 {
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
@@ -124,39 +119,22 @@ static void out_gamestring(struct uhp_session *s)
 	free(buf);
 }
 
-static void out_info(struct uhp_session *s)
+static void out_info(struct uhp_front *s)
 {
-	if (s->engine && s->engine->id[0])
-		out_printf(s, "id %s", s->engine->id);
+	if (s->io.engine && s->io.engine->id[0])
+		out_printf(s, "id %s", s->io.engine->id);
 	else
 		out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION);
-	out_str(s, s->engine && s->engine->caps[0] ? s->engine->caps : "Mosquito;Ladybug;Pillbug");
+	out_str(s, s->io.engine && s->io.engine->caps[0] ? s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
 
-static void stop_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct uhp_session *s = arg;
-	if (s->busy == BUSY_BESTMOVE && s->engine)
-		engine_stop(s->engine);
-}
-
-/* The engine, created on first use and again after a failure tore it down. */
-static struct engine *session_engine(struct uhp_session *s, char **cause)
-{
-	if (!s->engine) {
-		s->engine = engine_new(s->base, s->profile, cause);
-		engine_set_log_id(s->engine, s->id);
-	}
-	return s->engine;
-}
-
-static void engine_failed(struct uhp_session *s, const char *why)
+static void engine_failed(struct uhp_front *s, const char *why)
 {
 	out_printf(s, "err Engine failed: %s", why && *why ? why : "unknown error");
 }
 
 /* Ends an engine command: answers ok and lets the next command run. */
-static void engine_command_done(struct uhp_session *s)
+static void engine_command_done(struct uhp_front *s)
 {
 	out_str(s, "ok");
 	s->busy = BUSY_NONE;
@@ -165,7 +143,7 @@ static void engine_command_done(struct uhp_session *s)
 
 static void started_cb(void *arg, const struct engine_result *r)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	out_info(s);
 	if (r->status != ENGINE_OK)
 		engine_failed(s, r->message);
@@ -175,7 +153,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 /* Prints one intermediate result like Mzinga: move;depth;score;pv... */
 static void info_cb(void *arg, const struct hive_search_info *info)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	struct hive_board b = s->game.board;
 	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 64], mv[HIVE_MOVESTR_MAX];
 	size_t n = 0;
@@ -202,11 +180,11 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 static void bestmove_cb(void *arg, const struct engine_result *r)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX];
 
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	if (r->status == ENGINE_OK) {
 		/* Never trust a back end with legality. */
 		if (hive_board_find_move(&s->game.board, r->move, &legal)) {
@@ -225,7 +203,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 
 static void options_cb(void *arg, const struct engine_result *r)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 
 	for (int i = 0; i < 3; i++) {
 		free(s->opt_argv[i]);
@@ -243,7 +221,7 @@ static void options_cb(void *arg, const struct engine_result *r)
 }
 
 /* Whether the game exists and is not over; answers the error otherwise. */
-static int need_live_game(struct uhp_session *s)
+static int need_live_game(struct uhp_front *s)
 {
 	if (!s->have_game) {
 		out_str(s, ERR_NOGAME);
@@ -256,7 +234,7 @@ static int need_live_game(struct uhp_session *s)
 	return 1;
 }
 
-static void cmd_newgame(struct uhp_session *s, const char *arg)
+static void cmd_newgame(struct uhp_front *s, const char *arg)
 {
 	struct hive_game g;
 	char err[512];
@@ -273,11 +251,11 @@ static void cmd_newgame(struct uhp_session *s, const char *arg)
 		hive_game_free(&s->game);
 	s->game = g;
 	s->have_game = 1;
-	engine_reset(s->engine);
+	engine_reset(s->io.engine);
 	out_gamestring(s);
 }
 
-static void cmd_play(struct uhp_session *s, const char *arg)
+static void cmd_play(struct uhp_front *s, const char *arg)
 {
 	struct hive_move m;
 	char err[512];
@@ -308,7 +286,7 @@ static void cmd_play(struct uhp_session *s, const char *arg)
 	}
 }
 
-static void cmd_validmoves(struct uhp_session *s)
+static void cmd_validmoves(struct uhp_front *s)
 {
 	struct hive_move *moves;
 	char *buf, mv[HIVE_MOVESTR_MAX];
@@ -335,7 +313,7 @@ static void cmd_validmoves(struct uhp_session *s)
 }
 
 /* Returns 1 when the command went to the engine (the answer comes later). */
-static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
+static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct uhp_bestmove bm;
 	struct engine_limits l;
@@ -348,7 +326,7 @@ static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
 	}
 	if (!need_live_game(s))
 		return 0;
-	if (!(e = session_engine(s, &cause))) {
+	if (!(e = session_io_engine(&s->io, &cause))) {
 		engine_failed(s, cause);
 		free(cause);
 		return 0;
@@ -377,17 +355,12 @@ static int cmd_bestmove(struct uhp_session *s, const char *arg, size_t arg_len)
 		engine_failed(s, "the engine cannot search now");
 		return 0;
 	}
-	if (bm.kind == UHP_BEST_TIME && s->busy == BUSY_BESTMOVE) {
-		struct timeval tv;
-		uint64_t ms = l.movetime_ms + STOP_SLACK_MS;
-		tv.tv_sec = (time_t)(ms / 1000);
-		tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-		evtimer_add(s->stop_ev, &tv);
-	}
+	if (bm.kind == UHP_BEST_TIME && s->busy == BUSY_BESTMOVE)
+		session_io_arm_stop(&s->io, l.movetime_ms + STOP_SLACK_MS);
 	return 1;
 }
 
-static void cmd_undo(struct uhp_session *s, const char *arg, size_t arg_len)
+static void cmd_undo(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	uint64_t n;
 
@@ -406,7 +379,7 @@ static void cmd_undo(struct uhp_session *s, const char *arg, size_t arg_len)
 	out_gamestring(s);
 }
 
-static int cmd_options(struct uhp_session *s, const char *arg, size_t arg_len)
+static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct uhp_options_req o;
 	struct engine *e;
@@ -417,7 +390,7 @@ static int cmd_options(struct uhp_session *s, const char *arg, size_t arg_len)
 		out_str(s, ERR_INVALID);
 		return 0;
 	}
-	if (!(e = session_engine(s, &cause))) {
+	if (!(e = session_io_engine(&s->io, &cause))) {
 		engine_failed(s, cause);
 		free(cause);
 		return 0;
@@ -526,7 +499,7 @@ static void perft_run(struct pool_job *job)
 
 static void perft_done(evutil_socket_t fd, short what, void *arg)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	struct perft_job *p = s->perft;
 
 	if (s->busy != BUSY_PERFT)
@@ -546,7 +519,7 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Returns 1 when the perft went to the pool (the answer comes later). */
-static int cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
+static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct perft_job *p;
 	int depth, max = PERFT_MAX_DEPTH;
@@ -562,7 +535,7 @@ static int cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
 		return 0;
 	}
 	if (!s->perft) {
-		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->base, -1, 0, perft_done, s))) {
+		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->io.base, -1, 0, perft_done, s))) {
 			free(p);
 			out_str(s, "err Out of memory.");
 			return 0;
@@ -591,7 +564,7 @@ static int cmd_perft(struct uhp_session *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_help(struct uhp_session *s)
+static void cmd_help(struct uhp_front *s)
 {
 	static const char *const lines[] = {
 		"Available commands:",
@@ -613,11 +586,11 @@ static void cmd_help(struct uhp_session *s)
 }
 
 /* Runs one command line (NUL-terminated, no newline). */
-static void session_command(struct uhp_session *s, char *line, size_t len)
+static void session_command(struct uhp_front *s, char *line, size_t len)
 {
 	struct uhp_command c;
 
-	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	log_proto(s->io.id, LOG_CLIENT_IN, line, len);
 	if (memchr(line, 0, len)) {
 		out_str(s, ERR_INVALID);
 		out_str(s, "ok");
@@ -685,7 +658,7 @@ static void session_command(struct uhp_session *s, char *line, size_t len)
 /* The session_io hooks: the input is the queue, held while the engine works. */
 static int io_ready(void *arg)
 {
-	const struct uhp_session *s = arg;
+	const struct uhp_front *s = arg;
 	return s->busy == BUSY_NONE;
 }
 
@@ -696,7 +669,7 @@ static void io_line(void *arg, char *line, size_t len)
 
 static void io_too_long(void *arg)
 {
-	struct uhp_session *s = arg;
+	struct uhp_front *s = arg;
 	out_printf(s, "err Line too long (max %zu bytes).", s->io.lim.max_line);
 	out_str(s, "ok");
 }
@@ -704,44 +677,45 @@ static void io_too_long(void *arg)
 /* A game is in progress from newgame until it ends: its silence may last longer. */
 static int io_in_game(void *arg)
 {
-	const struct uhp_session *s = arg;
+	const struct uhp_front *s = arg;
 	return s->have_game && !hive_game_over(&s->game.board);
 }
 
+/* A bestmove is what the stop timer ends. */
+static int io_searching(void *arg)
+{
+	const struct uhp_front *s = arg;
+	return s->busy == BUSY_BESTMOVE;
+}
+
 static const struct session_io_ops uhp_io_ops = {
+	.title = "UHP",
 	.ready = io_ready,
+	.searching = io_searching,
 	.in_game = io_in_game,
 	.line = io_line,
 	.too_long = io_too_long,
 	.max_line_default = 65536,
 };
 
-struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *in,
-				    struct bufferevent *out, unsigned id,
-				    const struct engine_profile *profile,
-				    const struct session_limits *lim,
-				    front_closed_cb *closed, void *arg)
+void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+		    unsigned id, const struct engine_profile *profile,
+		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct uhp_session *s = calloc(1, sizeof *s);
+	struct uhp_front *s = calloc(1, sizeof *s);
 	char *cause = NULL;
 
 	if (!s) {
 		session_io_release(in, out);
 		return NULL;
 	}
-	s->base = base;
-	s->id = id;
-	s->profile = profile;
-	if (session_io_init(&s->io, base, in, out, id, lim, &uhp_io_ops, s, closed, arg) < 0 ||
-	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
+	if (session_io_open(&s->io, base, in, out, id, profile, lim, &uhp_io_ops, s, closed, arg) < 0) {
 		uhp_front_free(s);
 		return NULL;
 	}
-	log_note(id, "UHP session opened, engine profile %s",
-		 profile && profile->name ? profile->name : "builtin");
 
 	/* The info block answers once the engine is ready; commands wait for it. */
-	if (!session_engine(s, &cause)) {
+	if (!session_io_engine(&s->io, &cause)) {
 		out_info(s);
 		engine_failed(s, cause);
 		out_str(s, "ok");
@@ -749,7 +723,7 @@ struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *i
 		return s;
 	}
 	s->busy = BUSY_START;
-	if (engine_start(s->engine, started_cb, s) < 0) {
+	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = BUSY_NONE;
 		out_info(s);
 		engine_failed(s, "the engine did not start");
@@ -758,24 +732,30 @@ struct uhp_session *uhp_front_new(struct event_base *base, struct bufferevent *i
 	return s;
 }
 
-void uhp_front_free(struct uhp_session *s)
+void uhp_front_free(void *session)
 {
+	struct uhp_front *s = session;
+
 	if (!s)
 		return;
-	/* The engine first: it stops and joins any search, and calls nothing after;
-	 * likewise a perft. */
-	engine_free(s->engine);
+	/* The engine first (session_io_free): it stops and joins any search, and calls
+	 * nothing after; likewise a perft. */
+	session_io_free(&s->io);
 	if (s->perft) {
 		search_pool_cancel(&s->perft->job);
 		event_free(s->perft->done_ev);
 		free(s->perft);
 	}
-	if (s->stop_ev)
-		event_free(s->stop_ev);
-	session_io_free(&s->io);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)
 		free(s->opt_argv[i]);
 	free(s);
+}
+
+/* "err WHY" and the "ok" that ends every UHP answer. */
+size_t uhp_front_refusal(char *buf, size_t len, const char *why)
+{
+	int n = snprintf(buf, len, "err %s\nok\n", why);
+	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }

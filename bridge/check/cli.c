@@ -31,19 +31,19 @@ static const char check_usage[] =
 	"  runs a conformance suite against the engine and prints a report;\n"
 	"  the exit status is 0 only when every required check passes\n"
 	"  ENGINE is one of\n"
-	"    -- CMD [ARGS...]     a UHP engine\n"
-	"    \"CMD ARGS\"           a UHP engine, the command split like in a config file\n"
-	"    uhp:CMD [ARGS...]    the same\n"
-	"    hub:CMD [ARGS...]    a Hub engine (docs/hub-hive.md)\n"
-	"    trylobot:HOST:PORT   a Trylobot AI module\n"
+	"    -- CMD [ARGS...]     an engine of the default protocol (the first below)\n"
+	"    \"CMD ARGS\"           the same, the command split like in a config file\n"
 	"    builtin              this program's own engine, through its UHP front end\n"
 	"    builtin:depth=N      the same, at a fixed depth where no limit is given\n"
-	"    NAME                 an [engine NAME] profile of --config\n"
-	"  Hub engines and Trylobot modules get the checks their protocol allows;\n"
-	"  the UHP-only ones are skipped with the reason\n"
+	"    NAME                 an [engine NAME] profile of --config\n";
+
+/* The rest of the help, after the ENGINE forms of the protocol table. */
+static const char check_usage_options[] =
+	"  engines of each protocol get the checks their protocol allows; the ones it\n"
+	"  has no counterpart for are skipped with the reason\n"
 	"  --json               print the report as JSON\n"
-	"  --timeout-ms N       deadline of each reply, and the Hub and Trylobot\n"
-	"                       start and command time-outs (default 5000; a --profile\n"
+	"  --timeout-ms N       deadline of each reply, and the start and command\n"
+	"                       time-outs of engines (default 5000; a --profile\n"
 	"                       keeps its own unless this is given)\n"
 	"  --time-margin-ms N   grace over a bestmove time limit (default 500)\n"
 	"  --positions N        random positions for move generation or bestmove (default 20)\n"
@@ -54,12 +54,27 @@ static const char check_usage[] =
 	"                       no data is an error\n"
 	"  --config FILE        configuration file with the --profile\n"
 	"  --profile NAME       the engine of that profile (\"builtin\" without --config)\n"
-	"  --log FILE           trace of every UHP and Hub line and Trylobot frame\n"
+	"  --log FILE           trace of every protocol line and frame\n"
 	"                       (\"-\" = stderr)\n"
 	"  --verbose            list every passing check on its own line\n"
 	"  -h, --help           this text\n"
 	"  exit status: 0 every required check passed, 1 one failed or the check could\n"
 	"  not run (no data, a configuration or log error), 2 a usage error\n";
+
+/* One line per protocol with a check suite: its ENGINE form and what it names. */
+static void usage_engines(FILE *f)
+{
+	const struct protocol *p;
+
+	for (size_t i = 0; (p = protocol_at(i)); i++) {
+		char form[64];
+		if (!p->back_new || !p->check_suite)
+			continue;
+		snprintf(form, sizeof form, "%s%s", p->engine_prefix,
+			 p->target == PROTOCOL_ADDRESS ? "HOST:PORT" : "CMD [ARGS...]");
+		fprintf(f, "    %-20s %s\n", form, p->engine_help);
+	}
+}
 
 static int parse_num(const char *flag, const char *s, uint64_t max, uint64_t *out)
 {
@@ -367,6 +382,8 @@ int check_main(int argc, char **argv)
 	int first = parse_args(&ck, argc, argv);
 	if (first == -2) {
 		fputs(check_usage, stdout);
+		usage_engines(stdout);
+		fputs(check_usage_options, stdout);
 		status = 0;
 		goto out;
 	}

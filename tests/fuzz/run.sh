@@ -2,7 +2,8 @@
 # run.sh: builds every tests/fuzz/fuzz_*.c with clang's libFuzzer, ASan and UBSan
 # against the pure libraries (core/ and adapters/, as an archive so a target links
 # only what it uses) in build-fuzz/, then runs each for ${FUZZ_SECONDS:-30} seconds.
-# bridge/config.c (and util.c) join them for the INI target. Seeds are written into
+# bridge/engine_options.c (the option lines the UHP codec mirrors) joins them, and
+# bridge/config.c (and util.c) for the INI target. Seeds are written into
 # build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
 # conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
 # Fails with the apt-get line when clang or libFuzzer is missing (scripts/deps.sh).
@@ -26,7 +27,7 @@ mkdir -p "$B/obj" "$B/corpus"
 # (and said so): it can only matter to a target that needs it, whose link then fails.
 rm -f "$B/libfuzz.a"
 objs=""
-for src in core/*.c adapters/*/*.c bridge/config.c bridge/util.c; do
+for src in core/*.c adapters/*/*.c bridge/engine_options.c bridge/config.c bridge/util.c; do
 	[ -f "$src" ] || continue
 	obj="$B/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
 	if "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer-no-link -c "$src" -o "$obj" 2>"$B/obj/err"; then

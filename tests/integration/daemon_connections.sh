@@ -206,4 +206,4 @@ print("descriptors back to %d: ok" % base)
 EOF
 kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
 grep -q 'idle time-out' "$tmp/trace.log" || fail "no idle time-out in the log"
-echo "daemon_budgets: ok"
+echo "daemon_connections: ok"
