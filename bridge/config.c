@@ -514,11 +514,18 @@ static int config_handler(void *user, const char *section, const char *k, const 
 		rc = engine_key(cp->c, name, k, v, &why);
 	} else if ((name = section_name(section, "listen")) != NULL) {
 		rc = listen_key(cp->c, name, k, v, &why);
+	} else if (!strcmp(section, "queue")) {
+		/* Read by match --queue and worker (bridge/match/queue.c). */
+		rc = 0;
+		if (strcmp(k, "password")) {
+			why = xasprintf("unknown key \"%s\" in [queue] (password)", k);
+			rc = -1;
+		}
 	} else if (!*section) {
 		why = xasprintf("key \"%s\" outside any section", k);
 		rc = -1;
 	} else {
-		why = xasprintf("unknown section [%s] ([engine NAME], [listen NAME], [daemon])", section);
+		why = xasprintf("unknown section [%s] ([engine NAME], [listen NAME], [daemon], [queue])", section);
 		rc = -1;
 	}
 	if (rc < 0) {

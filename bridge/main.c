@@ -52,6 +52,8 @@ static const char usage_tools[] =
 	"        run the conformance suite against an engine and report\n"
 	"  match [OPTIONS] ENGINE_A ENGINE_B\n"
 	"        refereed games between two engines\n"
+	"  worker --queue redis://HOST:PORT/NAME [OPTIONS]\n"
+	"        play the games of a match --queue on this machine\n"
 	"  perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
 	"        print perft(d) for d = 0..DEPTH with timings\n"
 	"  --version, -V    print the version\n"
@@ -610,6 +612,8 @@ int main(int argc, char **argv)
 		return check_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "match"))
 		return match_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "worker"))
+		return worker_main(argc - 1, argv + 1);
 	fprintf(stderr, "hivebridge: unknown command %s\nTry 'hivebridge --help'.\n", cmd);
 	return EXIT_USAGE;
 }

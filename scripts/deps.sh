@@ -11,8 +11,8 @@ job=${1:-}
 mode=${2:-install}
 
 # One list per job, each package with its reason (README: "The two commands").
-run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev"
-test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd"
+run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev libhiredis-dev"
+test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd redis-server"
 fuzz_pkgs="$run_pkgs clang libclang-rt-14-dev"
 fresh_pkgs="make git debootstrap"
 case $job in
@@ -37,7 +37,7 @@ probe() {
 		command -v $c >/dev/null 2>&1 || echo "command $c"
 	done
 	command -v cc >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 || return 0
-	libs="libevent libevent_pthreads libcjson inih"
+	libs="libevent libevent_pthreads libcjson inih hiredis"
 	pkg-config --exists $libs 2>/dev/null || { echo "pkg-config modules: $libs"; return 0; }
 	d=$(mktemp -d) || return 0
 	cat >"$d/p.c" <<-'EOF'
@@ -48,6 +48,9 @@ probe() {
 	#include <event2/thread.h>
 	#include <cJSON.h>
 	#include <ini.h>
+	#include <hiredis/hiredis.h>
+	#include <hiredis/async.h>
+	#include <hiredis/adapters/libevent.h>
 	#ifdef WITH_CUNIT
 	#include <CUnit/Basic.h>
 	#endif
@@ -58,8 +61,13 @@ probe() {
 		struct event_base *b;
 		cJSON *j = cJSON_Parse("{}");
 		volatile double x = 2.0;
+		redisAsyncContext *rc;
 		if (evthread_use_pthreads() != 0 || !(b = event_base_new()) || !j)
 			return 1;
+		/* Nothing listens on port 1: the context exists, its connect fails later. */
+		if (!(rc = redisAsyncConnect("127.0.0.1", 1)) || redisLibeventAttach(rc, b) != REDIS_OK)
+			return 1;
+		redisAsyncFree(rc);
 		event_base_free(b);
 		cJSON_Delete(j);
 	#ifdef WITH_CUNIT
@@ -87,11 +95,14 @@ probe() {
 	fi
 	rm -rf "$d"
 	[ "$job" = test ] || return 0
-	for c in python3 pgrep ps groff man systemd-analyze; do
+	for c in python3 pgrep ps groff man systemd-analyze redis-server; do
 		command -v $c >/dev/null 2>&1 || echo "command $c"
 	done
 	command -v python3 >/dev/null 2>&1 && ! python3 -c 'import jsonschema' 2>/dev/null \
 		&& echo "python3 module jsonschema"
+	# match_queue.sh starts a real Redis (XAUTOCLAIM needs 6.2 or later).
+	command -v redis-server >/dev/null 2>&1 && ! redis-server --version >/dev/null 2>&1 \
+		&& echo "redis-server that runs"
 	return 0
 }
 

@@ -65,12 +65,15 @@ static const char match_usage[] =
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
 	"                         (a viewer that sends \"attach N\" follows game N only)\n"
 	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
+	"  --queue redis://HOST:PORT/NAME   coordinate: the games go to `hivebridge\n"
+	"                         worker`s through Redis (docs/scale.md); no password\n"
+	"                         here: HIVEBRIDGE_REDIS_PASSWORD or [queue] password\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
 
 static void slot_play(struct slot *s);
-static void slot_abandon(struct slot *s);
+#define slot_abandon match_slot_abandon
 static void match_check_done(struct match *m);
 
 static int key_count(const struct slot *s, uint64_t key)
@@ -145,6 +148,7 @@ static void slot_reset(struct slot *s)
 	hive_game_free(&s->game);
 	s->game_no = 0;
 	s->opening = -1;
+	s->opening_gs = NULL;
 	s->nkeys = 0;
 	s->ntimes = 0;
 	s->thinking = -1;
@@ -165,6 +169,10 @@ static void match_fail(struct match *m)
  * the match ends rather than record a forfeit per game (as cutechess-cli does). */
 static void match_abort(struct match *m, int p, const char *reason)
 {
+	if (m->engine_dead) {
+		m->engine_dead(m, p, reason);
+		return;
+	}
 	fprintf(stderr, "hivebridge match: engine \"%s\" %s; match aborted\n", m->pl[p].label,
 		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16));
 	match_fail(m);
@@ -177,6 +185,12 @@ static void slot_end(struct slot *s, int state, const char *reason)
 	double score = results_a_score(state, s->white);
 
 	evtimer_del(s->flag);
+	if (m->game_ended) {
+		m->game_ended(s, state, reason);
+		slot_reset(s);
+		slot_kick(s);
+		return;
+	}
 	if (results_write(m, s, state, reason) < 0) {
 		match_fail(m);
 		return;
@@ -299,20 +313,21 @@ static int slot_prepare(struct slot *s)
 	return 1;
 }
 
-/* Sets up game g: the opening, the clocks, the keys; 0 or -1 (no memory). */
-static int slot_setup(struct slot *s, unsigned g)
+/* Sets up game g: the opening, the clocks, the keys; 0 or -1 (no memory, or a
+ * worker's opening that does not parse). */
+static int slot_setup(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
 {
 	struct match *m = s->m;
 	char err[256];
 
 	s->game_no = g;
-	s->white = g % 2 == 1 ? PLAYER_A : PLAYER_B;
-	s->opening = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+	s->white = white;
+	s->opening = opening_index;
+	s->opening_gs = opening;
 	hive_game_init(&s->game, m->o.type);
-	if (s->opening >= 0 &&
-	    hive_game_parse(&s->game, m->openings[s->opening], err, sizeof err) != HIVE_OK) {
-		/* Checked at load: only memory can fail here. */
-		fprintf(stderr, "hivebridge match: opening %d: %s\n", s->opening + 1, err);
+	if (opening && hive_game_parse(&s->game, opening, err, sizeof err) != HIVE_OK) {
+		/* A local match checked them at load: only memory can fail here. */
+		fprintf(stderr, "hivebridge match: opening %d: %s\n", opening_index + 1, err);
 		return -1;
 	}
 	s->clock_us[HIVE_WHITE] = s->clock_us[HIVE_BLACK] = (int64_t)m->o.clock_ms * 1000;
@@ -330,13 +345,20 @@ static void slot_next(struct slot *s)
 {
 	struct match *m = s->m;
 
+	if (!s->game_no && m->slot_idle) {
+		if (!m->stopping)
+			m->slot_idle(s);
+		return;
+	}
 	if (!s->game_no) {
 		unsigned g = m->stopping ? 0 : match_take_game(m);
 		if (!g) {
 			match_check_done(m);
 			return;
 		}
-		if (slot_setup(s, g) < 0) {
+		int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+		if (slot_setup(s, g, g % 2 == 1 ? PLAYER_A : PLAYER_B, op,
+			       op >= 0 ? m->openings[op] : NULL) < 0) {
 			slot_reset(s);
 			match_fail(m);
 			return;
@@ -350,6 +372,22 @@ static void slot_next(struct slot *s)
 		return;
 	if (slot_prepare(s))
 		slot_play(s);
+}
+
+/* Game g on an idle slot, for a match whose games come from elsewhere. */
+int match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
+{
+	if (s->game_no)
+		return -1;
+	if (slot_setup(s, g, white, opening_index, opening) < 0) {
+		slot_reset(s);
+		return -1;
+	}
+	printf("Started game %u (%s vs %s)\n", g, s->m->pl[s->white].label,
+	       s->m->pl[1 - s->white].label);
+	fflush(stdout);
+	slot_kick(s);
+	return 0;
 }
 
 static void slot_kick_cb(evutil_socket_t fd, short what, void *arg)
@@ -500,7 +538,7 @@ static void slot_play(struct slot *s)
 }
 
 /* Drops the slot's game without a result (the match is stopping). */
-static void slot_abandon(struct slot *s)
+void match_slot_abandon(struct slot *s)
 {
 	if (!s->game_no)
 		return;
@@ -541,7 +579,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	event_base_loopexit(m->base, NULL);
 }
 
-static int slots_create(struct match *m)
+int match_slots_create(struct match *m)
 {
 	m->nslots = m->o.concurrency < m->o.games ? m->o.concurrency : m->o.games;
 	m->slots = calloc(m->nslots, sizeof *m->slots);
@@ -562,7 +600,7 @@ static int slots_create(struct match *m)
 	return 0;
 }
 
-static void match_free(struct match *m)
+void match_free(struct match *m)
 {
 	for (unsigned i = 0; m->slots && i < m->nslots; i++) {
 		struct slot *s = &m->slots[i];
@@ -625,7 +663,11 @@ int match_main(int argc, char **argv)
 		fprintf(stderr, "hivebridge match: log %s: cannot open: %s\n", m.o.log_path, strerror(errno));
 		goto out;
 	}
-	if ((prc = match_players_resolve(&m)) != 0) {
+	if (m.o.queue) {
+		/* Engine names resolve on the workers: here they are labels. */
+		m.pl[0].label = m.o.spec[0];
+		m.pl[1].label = m.o.spec[1];
+	} else if ((prc = match_players_resolve(&m)) != 0) {
 		status = prc == 2 ? 2 : 1;
 		goto out;
 	}
@@ -637,13 +679,18 @@ int match_main(int argc, char **argv)
 	if (!m.done)
 		goto out;
 	m.next_game = 1;
+	if (m.o.queue) {
+		/* The games go to workers: no engine runs here (bridge/match/match_queue.c). */
+		status = match_queue_run(&m);
+		goto out;
+	}
 	if (results_open(&m) < 0)
 		goto out;
 
 	/* The built-in engine hands its results over from a worker thread. */
 	evthread_use_pthreads();
 	m.base = event_base_new();
-	if (!m.base || slots_create(&m) < 0) {
+	if (!m.base || match_slots_create(&m) < 0) {
 		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
 		goto out;
 	}

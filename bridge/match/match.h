@@ -13,4 +13,8 @@
  * interruption, 2 on bad usage. */
 int match_main(int argc, char **argv);
 
+/* `hivebridge worker --queue redis://HOST:PORT/NAME ...` (worker.c): plays the games
+ * of a match --queue; argv[0] is "worker". Returns the exit status. */
+int worker_main(int argc, char **argv);
+
 #endif

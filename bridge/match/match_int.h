@@ -54,6 +54,7 @@ struct match_opts {
 	const char           *viewer;
 	const char           *config_path;
 	const char           *log_path;
+	const char           *queue;         /* --queue redis://HOST:PORT/NAME */
 	const char           *spec[2];
 };
 
@@ -78,6 +79,8 @@ struct slot {
 	unsigned          game_no;       /* 0 = idle */
 	int               white;         /* player with white */
 	int               opening;       /* index, -1 = none */
+	const char       *opening_gs;    /* its GameString (m->openings' or a job's), NULL = none */
+	void             *job;           /* a worker's job, owned by the worker */
 	struct hive_game  game;
 	int64_t           clock_us[2];   /* by colour, when clocks are on */
 	struct timespec   t0;            /* when the outstanding go was sent */
@@ -118,10 +121,34 @@ struct match {
 	struct event         *sig_int, *sig_term;
 	struct evconnlistener *listener;
 	struct viewer_client *viewers;
+	/* Games from elsewhere (a worker of --queue, match_queue.c): when slot_idle is
+	 * set, an idle slot asks it for a game (match_slot_begin), a finished game goes
+	 * to game_ended and an engine that never starts to engine_dead, instead of the
+	 * local numbering, results file, score and abort. */
+	void                (*slot_idle)(struct slot *s);
+	void                (*game_ended)(struct slot *s, int state, const char *reason);
+	void                (*engine_dead)(struct match *m, int p, const char *reason);
+	void                 *hook_arg;
 };
 
 /* match.c: the canonical GameString of g; the caller frees it. NULL on no memory. */
 char *match_game_string(const struct hive_game *g);
+
+/* Creates m->nslots (--concurrency, at most --games) slots on m->base; -1 on no memory. */
+int  match_slots_create(struct match *m);
+/* Starts game g on the idle slot s: white is PLAYER_A or PLAYER_B, opening a
+ * GameString (NULL = none; the caller keeps it alive until the game ends) and
+ * opening_index its index in m->openings (-1 if none). -1 if the opening does not
+ * parse or on no memory (the slot stays idle). */
+int  match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, const char *opening);
+/* Drops the slot's game without a result (its busy engine is freed). */
+void match_slot_abandon(struct slot *s);
+/* Frees everything of m (engines drained, the loop, files, config, log). */
+void match_free(struct match *m);
+
+/* match_queue.c: the coordinator of --queue, after the options, config and openings
+ * are read; returns the exit status. */
+int  match_queue_run(struct match *m);
 
 /* match_setup.c */
 /* The command line into o: 0, 1 for --help, -1 after saying what is wrong. */
@@ -141,6 +168,10 @@ double results_a_score(int state, int white);
 void results_record(struct sprt_counts *rec, double score);
 /* Opens --results (reading an earlier run's first with --resume); -1 after saying why. */
 int  results_open(struct match *m);
+/* The game's JSON line (no newline), with "worker" if not NULL; the caller frees it
+ * with free(). NULL on no memory. */
+char *results_line(const struct match *m, const struct slot *s, int state, const char *reason,
+		   const char *worker);
 /* Writes the game's JSON line and flushes it; -1 if the file cannot take it. */
 int  results_write(struct match *m, const struct slot *s, int state, const char *reason);
 /* The match's LLR and the model's name, NULL if none is defined yet (*llr = 0). */

@@ -42,15 +42,13 @@ void results_record(struct sprt_counts *rec, double score)
 		rec->draws++;
 }
 
-/* Writes the game's JSON line and flushes it; -1 if the file cannot take it. */
-int results_write(struct match *m, const struct slot *s, int state, const char *reason)
+/* The game's JSON line (no newline), with "worker" when one played it. */
+char *results_line(const struct match *m, const struct slot *s, int state, const char *reason,
+		   const char *worker)
 {
-	if (!m->results)
-		return 0;
 	cJSON *o = cJSON_CreateObject();
 	char *gs = match_game_string(&s->game);
-	char *line = NULL;
-	int rc = -1;
+	char *line = NULL, *copy = NULL;
 
 	if (!o || !gs)
 		goto out;
@@ -62,8 +60,8 @@ int results_write(struct match *m, const struct slot *s, int state, const char *
 		cJSON_AddStringToObject(o, "white_id", s->engine_id[s->white]);
 	if (s->engine_id[1 - s->white][0])
 		cJSON_AddStringToObject(o, "black_id", s->engine_id[1 - s->white]);
-	if (s->opening >= 0)
-		cJSON_AddStringToObject(o, "opening", m->openings[s->opening]);
+	if (s->opening_gs)
+		cJSON_AddStringToObject(o, "opening", s->opening_gs);
 	cJSON_AddStringToObject(o, "gamestring", gs);
 	cJSON_AddStringToObject(o, "result", results_text(state));
 	cJSON_AddStringToObject(o, "reason", reason);
@@ -72,7 +70,27 @@ int results_write(struct match *m, const struct slot *s, int state, const char *
 	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
 	for (size_t i = 0; t && i < s->ntimes; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)s->times_ms[i]));
+	if (worker)
+		cJSON_AddStringToObject(o, "worker", worker);
 	line = cJSON_PrintUnformatted(o);
+	/* cJSON's allocator need not be malloc: the caller frees with free(). */
+	if (line)
+		copy = strdup(line);
+out:
+	cJSON_free(line);
+	free(gs);
+	cJSON_Delete(o);
+	return copy;
+}
+
+/* Writes the game's JSON line and flushes it; -1 if the file cannot take it. */
+int results_write(struct match *m, const struct slot *s, int state, const char *reason)
+{
+	if (!m->results)
+		return 0;
+	char *line = results_line(m, s, state, reason, NULL);
+	int rc = -1;
+
 	if (!line)
 		goto out;
 	if (fprintf(m->results, "%s\n", line) < 0 || fflush(m->results) != 0)
@@ -82,9 +100,7 @@ out:
 	if (rc < 0)
 		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
 			strerror(errno));
-	cJSON_free(line);
-	free(gs);
-	cJSON_Delete(o);
+	free(line);
 	return rc;
 }
 

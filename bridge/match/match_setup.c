@@ -126,6 +126,8 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->config_path = val;
 		} else if (!strcmp(name, "--log")) {
 			o->log_path = val;
+		} else if (!strcmp(name, "--queue")) {
+			o->queue = val;
 		} else {
 			fprintf(stderr, "hivebridge match: unknown option %s\n", name);
 			return -1;

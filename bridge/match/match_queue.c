@@ -1,0 +1,442 @@
+/*
+ * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator.
+ * No engine runs here: one job per game goes on the jobs stream (ID 0-GAME, so a
+ * restart enqueues nothing twice), `hivebridge worker`s play them (worker.c), and
+ * their results come back on the results stream. This side keeps what a local
+ * match keeps: the results file, the progress lines, the score, Elo and SPRT.
+ *
+ * The streams are the record: a coordinator killed and started again reads the
+ * results stream from its start (silently, as --resume reads a file), rewrites
+ * --results from it and goes on. A game is counted once: a second result for a
+ * game number (a worker presumed dead that was only slow) is ignored. When the
+ * match is over (every game, or the SPRT decided) or stopped, the stop key tells
+ * the workers to drop what is left.
+ */
+#include <cJSON.h>
+#include <errno.h>
+#include <event2/event.h>
+#include <event2/thread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/log.h"
+#include "bridge/match/match_int.h"
+#include "bridge/match/queue.h"
+#include "bridge/util.h"
+#include "core/game.h"
+
+/* Jobs on the stream ahead of the results: enough to keep many workers busy, few
+ * enough that a decided SPRT leaves little to drop and a huge --games costs no
+ * memory up front. */
+#define QUEUE_WINDOW      1024
+/* Stream entries read at once. */
+#define QUEUE_READ_COUNT  256
+/* How long a blocking read waits: the loop's other work waits behind it. */
+#define QUEUE_BLOCK_MS    1000
+/* At the end, how long the stop key may take to be written. */
+#define QUEUE_STOP_MS     3000
+
+struct coord {
+	struct match     *m;
+	struct queue_conn q;
+	char              sig[1024];     /* the options a worker plays by */
+	char              cur_res[48], cur_ev[48];   /* stream cursors */
+	unsigned          queued;        /* highest game put on the stream */
+	int               caught_up;     /* the results of earlier runs are read */
+	int               first_setup;
+	int               reading;       /* a read is outstanding */
+	int               stop_sent;
+	const char       *stop_value;
+	unsigned          dupes;
+	struct event     *bound;
+};
+
+static void coord_pump(struct coord *c);
+
+static void coord_exit(struct coord *c)
+{
+	event_base_loopexit(c->m->base, NULL);
+}
+
+static void on_bound(evutil_socket_t fd, short what, void *arg)
+{
+	coord_exit(arg);
+}
+
+static void on_stop_set(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	if (c->q.closing)
+		return;
+	if (!reply) {
+		c->stop_sent = 0;            /* lost: sent again once reconnected */
+		return;
+	}
+	coord_exit(c);
+}
+
+/* The match is over or stopped: the workers drop what is left, then we exit. */
+static void coord_stop(struct coord *c, const char *value)
+{
+	c->m->stopping = 1;
+	c->stop_value = value;
+	if (!c->bound) {
+		struct timeval tv = { QUEUE_STOP_MS / 1000, 0 };
+		c->bound = evtimer_new(c->m->base, on_bound, c);
+		if (c->bound)
+			evtimer_add(c->bound, &tv);
+	}
+	if (!c->stop_sent && queue_cmd(&c->q, on_stop_set, c, "SET %s %s", c->q.k_stop, value) == 0)
+		c->stop_sent = 1;
+	if (!c->q.ready && c->m->interrupted)
+		coord_exit(c);               /* nothing to tell anyone now */
+}
+
+static void on_enqueued(redisAsyncContext *ac, void *reply, void *priv)
+{
+	redisReply *r = reply;
+	/* Already there (a restart, a reconnection): the ID makes it a no-op. */
+	if (r && r->type == REDIS_REPLY_ERROR && !strstr(r->str, "equal or smaller"))
+		fprintf(stderr, "hivebridge match: redis: cannot enqueue a game: %s\n", r->str);
+}
+
+static void coord_enqueue(struct coord *c)
+{
+	struct match *m = c->m;
+	char id[32], game[16], white[2], depth[16], mt[24], ck[24], inc[24], mp[16], rep[16];
+	const char *type = hive_gametype_name(m->o.type);
+
+	while (c->queued < m->o.games && c->queued < m->total + QUEUE_WINDOW) {
+		unsigned g = ++c->queued;
+		if (m->done[g])
+			continue;
+		int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+		snprintf(id, sizeof id, "0-%u", g);
+		snprintf(game, sizeof game, "%u", g);
+		snprintf(white, sizeof white, "%s", g % 2 == 1 ? "a" : "b");
+		snprintf(depth, sizeof depth, "%d", m->o.depth);
+		snprintf(mt, sizeof mt, "%llu", (unsigned long long)m->o.movetime_ms);
+		snprintf(ck, sizeof ck, "%llu", (unsigned long long)m->o.clock_ms);
+		snprintf(inc, sizeof inc, "%llu", (unsigned long long)m->o.inc_ms);
+		snprintf(mp, sizeof mp, "%u", m->o.max_plies);
+		snprintf(rep, sizeof rep, "%u", m->o.repetition);
+		const char *argv[] = { "XADD", c->q.k_jobs, id, "game", game, "white", white,
+			"opening", op >= 0 ? m->openings[op] : "", "type", type, "depth", depth,
+			"movetime", mt, "clock", ck, "inc", inc, "max_plies", mp, "repetition", rep,
+			"engine_a", m->o.spec[0], "engine_b", m->o.spec[1] };
+		if (queue_cmd_argv(&c->q, on_enqueued, c, (int)(sizeof argv / sizeof *argv), argv, NULL) < 0) {
+			c->queued = g - 1;
+			return;
+		}
+	}
+}
+
+/* One result entry: counted once, written, printed. */
+static void coord_result(struct coord *c, const redisReply *e)
+{
+	struct match *m = c->m;
+	const char *line = queue_field(e, "line");
+	const char *worker = queue_field(e, "worker");
+	cJSON *o = line ? cJSON_Parse(line) : NULL;
+	cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "game");
+	cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "a_score");
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "white");
+	cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "black");
+	cJSON *res = cJSON_GetObjectItemCaseSensitive(o, "result");
+	cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "reason");
+	cJSON *pl = cJSON_GetObjectItemCaseSensitive(o, "plies");
+
+	if (!cJSON_IsNumber(g) || !cJSON_IsNumber(sc) || !cJSON_IsString(w) || !cJSON_IsString(b) ||
+	    !cJSON_IsString(res) || !cJSON_IsString(why) || !cJSON_IsNumber(pl) ||
+	    g->valuedouble < 1 || g->valuedouble > m->o.games ||
+	    (sc->valuedouble != 0 && sc->valuedouble != 0.5 && sc->valuedouble != 1)) {
+		fprintf(stderr, "hivebridge match: ignored a result that is not one (worker %s)\n",
+			worker ? worker : "?");
+		goto out;
+	}
+	unsigned game = (unsigned)g->valuedouble;
+	if (m->done[game]) {
+		c->dupes++;
+		if (c->caught_up)
+			printf("Ignored a second result of game %u (worker %s)\n", game, worker ? worker : "?");
+		log_note(0, "match: game %u: second result from %s ignored", game, worker ? worker : "?");
+		goto out;
+	}
+	if (m->results && (fprintf(m->results, "%s\n", line) < 0 || fflush(m->results) != 0)) {
+		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path, strerror(errno));
+		m->failed = 1;
+		coord_stop(c, "paused");
+		goto out;
+	}
+	m->done[game] = 1;
+	m->total++;
+	results_record(&m->rec, sc->valuedouble);
+	if (c->caught_up) {
+		m->played++;
+		printf("Finished game %u (%s vs %s): %s {%s}, %d plies (worker %s)\n", game, w->valuestring,
+		       b->valuestring, res->valuestring, why->valuestring, (int)pl->valuedouble,
+		       worker ? worker : "?");
+		results_print_score(m);
+	}
+	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
+		double llr;
+		if (results_llr(m, &llr))
+			m->verdict = sprt_decide(&m->o.sprt, llr);
+		if (m->verdict != SPRT_CONTINUE && c->caught_up) {
+			printf("SPRT: %s accepted after %u games (llr %.3f)\n",
+			       m->verdict == SPRT_ACCEPT_H1 ? "H1" : "H0", m->total, llr);
+			fflush(stdout);
+		}
+	}
+out:
+	cJSON_Delete(o);
+}
+
+static void coord_event(const redisReply *e)
+{
+	const char *worker = queue_field(e, "worker"), *text = queue_field(e, "text");
+	fprintf(stderr, "hivebridge match: worker %s: %s\n", worker ? worker : "?", text ? text : "?");
+}
+
+static void coord_header(struct coord *c)
+{
+	struct match *m = c->m;
+	printf("Match %s vs %s: %u games (%u already played), %s, queue redis://%s:%d/%s\n",
+	       m->pl[0].label, m->pl[1].label, m->o.games, m->total,
+	       m->nopenings ? "openings from file" : hive_gametype_name(m->o.type), c->q.host, c->q.port,
+	       c->q.name);
+	if (m->total)
+		results_print_score(m);
+	fflush(stdout);
+}
+
+static void on_read(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+	size_t n = 0;
+
+	if (c->q.closing)
+		return;
+	c->reading = 0;
+	if (!r)
+		return;                      /* lost: on_ready reads again from the cursors */
+	if (r->type == REDIS_REPLY_ERROR) {
+		fprintf(stderr, "hivebridge match: redis: %s\n", r->str);
+		c->m->failed = 1;
+		coord_stop(c, "paused");
+		return;
+	}
+	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
+		redisReply *st = r->element[i];
+		if (st->type != REDIS_REPLY_ARRAY || st->elements < 2 || st->element[1]->type != REDIS_REPLY_ARRAY)
+			continue;
+		int is_res = !strcmp(st->element[0]->str, c->q.k_results);
+		redisReply *es = st->element[1];
+		for (size_t j = 0; j < es->elements; j++) {
+			redisReply *e = es->element[j];
+			if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING)
+				continue;
+			n++;
+			if (is_res) {
+				snprintf(c->cur_res, sizeof c->cur_res, "%s", e->element[0]->str);
+				coord_result(c, e);
+			} else {
+				snprintf(c->cur_ev, sizeof c->cur_ev, "%s", e->element[0]->str);
+				if (c->caught_up)
+					coord_event(e);
+			}
+		}
+	}
+	if (!c->caught_up && n == 0) {
+		c->caught_up = 1;
+		coord_header(c);
+	}
+	coord_pump(c);
+}
+
+static void coord_pump(struct coord *c)
+{
+	struct match *m = c->m;
+
+	if (!c->q.ready || c->reading || m->interrupted)
+		return;
+	if (c->caught_up && !m->stopping) {
+		if (m->verdict != SPRT_CONTINUE)
+			coord_stop(c, "over: the SPRT decided");
+		else if (m->total >= m->o.games)
+			coord_stop(c, "over: every game has a result");
+	}
+	if (m->stopping) {
+		coord_stop(c, c->stop_value ? c->stop_value : "paused");
+		return;
+	}
+	if (c->caught_up)
+		coord_enqueue(c);
+	/* Catching up reads without waiting, so its end shows as an empty answer. */
+	char count[16], block[16];
+	snprintf(count, sizeof count, "%d", QUEUE_READ_COUNT);
+	snprintf(block, sizeof block, "%d", c->caught_up ? QUEUE_BLOCK_MS : 0);
+	const char *argv[] = { "XREAD", "COUNT", count, "BLOCK", block, "STREAMS", c->q.k_results,
+			       c->q.k_events, c->cur_res, c->cur_ev };
+	int argc = (int)(sizeof argv / sizeof *argv);
+	if (!c->caught_up) {
+		/* XREAD BLOCK 0 blocks forever: without BLOCK it answers at once. */
+		memmove(&argv[3], &argv[5], 5 * sizeof *argv);
+		argc -= 2;
+	}
+	if (queue_cmd_argv(&c->q, on_read, c, argc, argv, NULL) == 0)
+		c->reading = 1;
+}
+
+static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+
+	if (c->q.closing || !r)
+		return;
+	if (r->type == REDIS_REPLY_STRING && strcmp(r->str, c->sig)) {
+		fprintf(stderr, "hivebridge match: queue %s holds another match (%s); use another NAME\n",
+			c->q.name, r->str);
+		c->m->failed = 1;
+		coord_exit(c);
+		return;
+	}
+	coord_pump(c);
+}
+
+static void on_top(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+
+	if (c->q.closing || !r)
+		return;
+	/* The last job's ID is 0-GAME. */
+	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1 && r->element[0]->type == REDIS_REPLY_ARRAY &&
+	    r->element[0]->elements >= 1 && r->element[0]->element[0]->type == REDIS_REPLY_STRING) {
+		const char *id = r->element[0]->element[0]->str;
+		if (!strncmp(id, "0-", 2))
+			c->queued = (unsigned)strtoul(id + 2, NULL, 10);
+	}
+}
+
+static void on_ignore(redisAsyncContext *ac, void *reply, void *priv)
+{
+	redisReply *r = reply;
+	if (r && r->type == REDIS_REPLY_ERROR && !queue_is_error(r, "BUSYGROUP"))
+		fprintf(stderr, "hivebridge match: redis: %s\n", r->str);
+}
+
+/* (Re)connected: the group, the match's options, where the jobs stand, then reads. */
+static void coord_ready(void *arg)
+{
+	struct coord *c = arg;
+
+	c->reading = 0;
+	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s %s 0 MKSTREAM", c->q.k_jobs, QUEUE_GROUP);
+	queue_cmd(&c->q, on_ignore, c, "HSETNX %s sig %s", c->q.k_match, c->sig);
+	if (c->first_setup && !c->m->stopping)
+		queue_cmd(&c->q, on_ignore, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
+	c->first_setup = 0;
+	queue_cmd(&c->q, on_top, c, "XREVRANGE %s + - COUNT 1", c->q.k_jobs);
+	if (c->m->stopping) {
+		c->stop_sent = 0;
+		coord_stop(c, c->stop_value ? c->stop_value : "paused");
+		return;
+	}
+	queue_cmd(&c->q, on_sig, c, "HGET %s sig", c->q.k_match);
+}
+
+static void coord_down(void *arg)
+{
+	struct coord *c = arg;
+	c->reading = 0;
+	c->stop_sent = 0;
+}
+
+static void coord_fatal(void *arg)
+{
+	struct coord *c = arg;
+	c->m->failed = 1;
+	coord_exit(c);
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct coord *c = arg;
+	log_note(0, "match: signal %d: stopping", (int)sig);
+	fprintf(stderr, "hivebridge match: interrupted\n");
+	c->m->interrupted = 1;
+	/* The workers wait for a coordinator started again. */
+	coord_stop(c, "paused");
+}
+
+int match_queue_run(struct match *m)
+{
+	struct coord c;
+	char *cause = NULL;
+	int status = 1;
+
+	memset(&c, 0, sizeof c);
+	c.m = m;
+	c.q.who = "match";
+	c.first_setup = 1;
+	snprintf(c.cur_res, sizeof c.cur_res, "0-0");
+	snprintf(c.cur_ev, sizeof c.cur_ev, "0-0");
+	if (queue_url_parse(&c.q, m->o.queue, &cause) < 0 ||
+	    queue_password_load(&c.q, m->o.config_path, &cause) < 0) {
+		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "no memory");
+		free(cause);
+		return 2;
+	}
+	snprintf(c.sig, sizeof c.sig, "%s vs %s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "
+		 "max plies %u, repetition %u, openings %zu", m->o.spec[0], m->o.spec[1], m->o.games,
+		 hive_gametype_name(m->o.type), m->o.depth, (unsigned long long)m->o.movetime_ms,
+		 (unsigned long long)m->o.clock_ms, (unsigned long long)m->o.inc_ms, m->o.max_plies,
+		 m->o.repetition, m->nopenings);
+	/* The streams are the record: the file is written again from them. */
+	if (m->o.results_path && !(m->results = fopen(m->o.results_path, "w"))) {
+		fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path, strerror(errno));
+		goto out;
+	}
+	evthread_use_pthreads();
+	m->base = event_base_new();
+	if (!m->base) {
+		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
+		goto out;
+	}
+	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, &c);
+	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &c);
+	if (!m->sig_int || !m->sig_term || evsignal_add(m->sig_int, NULL) < 0 ||
+	    evsignal_add(m->sig_term, NULL) < 0) {
+		fprintf(stderr, "hivebridge match: cannot catch signals\n");
+		goto out;
+	}
+	c.q.on_ready = coord_ready;
+	c.q.on_down = coord_down;
+	c.q.on_fatal = coord_fatal;
+	c.q.arg = &c;
+	if (queue_start(&c.q, m->base) < 0)
+		goto out;
+	event_base_dispatch(m->base);
+
+	if (!c.caught_up)
+		coord_header(&c);
+	printf("Match finished: %u games played now, %u of %u with a result%s\n", m->played, m->total,
+	       m->o.games, m->interrupted ? " (interrupted)" : "");
+	results_print_score(m);
+	if (m->o.sprt_set)
+		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
+		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
+	fflush(stdout);
+	status = m->interrupted || m->failed || c.q.failed ? 1 : 0;
+out:
+	queue_close(&c.q);
+	if (c.bound)
+		event_free(c.bound);
+	return status;
+}

@@ -1,0 +1,305 @@
+/*
+ * queue.c: the Redis connection of `match --queue` and `worker`: hiredis's async
+ * client on the bridge's libevent loop (its libevent adapter), AUTH from the
+ * environment or the config file (never from argv), and reconnection with a
+ * doubling back-off, reported once per outage. What a lost connection costs is
+ * the callers' business: every pending reply comes back NULL and they resend.
+ */
+#include <errno.h>
+#include <event2/event.h>
+#include <hiredis/adapters/libevent.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/log.h"
+#include "bridge/match/queue.h"
+#include "bridge/util.h"
+
+static void queue_connect(struct queue_conn *q);
+
+int queue_url_parse(struct queue_conn *q, const char *url, char **cause)
+{
+	const char *p = url, *slash, *at, *colon;
+	size_t n;
+
+	if (strncmp(p, "redis://", 8)) {
+		*cause = xasprintf("--queue %s: not a redis://HOST:PORT/NAME URL", url);
+		return -1;
+	}
+	p += 8;
+	slash = strchr(p, '/');
+	at = strchr(p, '@');
+	if (at && (!slash || at < slash)) {
+		/* argv shows in ps: a password there is a password for everyone. */
+		*cause = xasprintf("--queue: no password in the URL (it would show in ps): put it in "
+				   "$%s or in the config file's [queue] password", QUEUE_PASSWORD_ENV);
+		return -1;
+	}
+	if (!slash || !slash[1]) {
+		*cause = xasprintf("--queue %s: the match's NAME is missing (redis://HOST:PORT/NAME)", url);
+		return -1;
+	}
+	n = strlen(slash + 1);
+	if (n > QUEUE_NAME_MAX || strspn(slash + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					 "0123456789._-") != n) {
+		*cause = xasprintf("--queue %s: NAME must be 1 to %d of A-Z a-z 0-9 . _ -", url,
+				   QUEUE_NAME_MAX);
+		return -1;
+	}
+	memcpy(q->name, slash + 1, n + 1);
+	/* HOST, [V6]:PORT or HOST:PORT. */
+	const char *hend = slash;
+	if (*p == '[') {
+		const char *rb = memchr(p, ']', (size_t)(slash - p));
+		if (!rb) {
+			*cause = xasprintf("--queue %s: unclosed [", url);
+			return -1;
+		}
+		colon = rb[1] == ':' ? rb + 1 : NULL;
+		p++;
+		hend = rb;
+	} else {
+		colon = memchr(p, ':', (size_t)(slash - p));
+		if (colon)
+			hend = colon;
+	}
+	q->port = 6379;
+	if (colon) {
+		char buf[16];
+		unsigned long long v;
+		size_t pl = (size_t)(slash - colon - 1);
+		if (pl == 0 || pl >= sizeof buf)
+			goto badport;
+		memcpy(buf, colon + 1, pl);
+		buf[pl] = 0;
+		if (parse_uint(buf, 1, 65535, &v) < 0)
+			goto badport;
+		q->port = (int)v;
+	}
+	n = (size_t)(hend - p);
+	if (n == 0 || n >= sizeof q->host) {
+		*cause = xasprintf("--queue %s: no host", url);
+		return -1;
+	}
+	memcpy(q->host, p, n);
+	q->host[n] = 0;
+	snprintf(q->k_jobs, sizeof q->k_jobs, "hivebridge:%s:jobs", q->name);
+	snprintf(q->k_results, sizeof q->k_results, "hivebridge:%s:results", q->name);
+	snprintf(q->k_events, sizeof q->k_events, "hivebridge:%s:events", q->name);
+	snprintf(q->k_match, sizeof q->k_match, "hivebridge:%s:match", q->name);
+	snprintf(q->k_stop, sizeof q->k_stop, "hivebridge:%s:stop", q->name);
+	return 0;
+badport:
+	*cause = xasprintf("--queue %s: bad port", url);
+	return -1;
+}
+
+static int on_ini(void *user, const char *section, const char *k, const char *v)
+{
+	struct queue_conn *q = user;
+	if (!strcmp(section, "queue") && !strcmp(k, "password") && !q->password) {
+		q->password = strdup(v);
+		return q->password != NULL;
+	}
+	return 1;
+}
+
+int queue_password_load(struct queue_conn *q, const char *config_path, char **cause)
+{
+	const char *env = getenv(QUEUE_PASSWORD_ENV);
+	if (env && *env) {
+		q->password = strdup(env);
+		return q->password ? 0 : -1;
+	}
+	if (!config_path)
+		return 0;
+	/* config_load has read (and checked) the file already: this picks one key. */
+	if (ini_parse(config_path, on_ini, q) != 0) {
+		*cause = xasprintf("%s: cannot read its [queue] section", config_path);
+		return -1;
+	}
+	return 0;
+}
+
+static void queue_retry_later(struct queue_conn *q, const char *why)
+{
+	if (q->closing || q->failed)
+		return;
+	if (!q->outage)
+		fprintf(stderr, "hivebridge %s: redis %s:%d: %s; retrying with back-off (up to %d s)\n",
+			q->who, q->host, q->port, why, QUEUE_BACKOFF_MAX / 1000);
+	log_note(0, "queue: redis %s:%d: %s; retry in %u ms", q->host, q->port, why, q->backoff_ms);
+	q->outage = 1;
+	struct timeval tv = { q->backoff_ms / 1000, (q->backoff_ms % 1000) * 1000 };
+	evtimer_add(q->retry, &tv);
+	q->backoff_ms = q->backoff_ms * 2 > QUEUE_BACKOFF_MAX ? QUEUE_BACKOFF_MAX : q->backoff_ms * 2;
+}
+
+static void queue_fatal(struct queue_conn *q, const char *fmt, const char *detail)
+{
+	q->failed = 1;
+	fprintf(stderr, "hivebridge %s: redis %s:%d: ", q->who, q->host, q->port);
+	fprintf(stderr, fmt, detail);
+	fputc('\n', stderr);
+	if (q->on_fatal)
+		q->on_fatal(q->arg);
+}
+
+static void on_ping(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct queue_conn *q = priv;
+	redisReply *r = reply;
+
+	if (q->closing || !r)
+		return;                       /* lost meanwhile: the disconnect retries */
+	if (r->type == REDIS_REPLY_ERROR) {
+		if (queue_is_error(r, "NOAUTH"))
+			queue_fatal(q, "it wants a password: put it in $" QUEUE_PASSWORD_ENV
+				    " or in the config file's [queue] password (%s)", r->str);
+		else if (queue_is_error(r, "WRONGPASS") || queue_is_error(r, "ERR"))
+			queue_fatal(q, "the password was refused: %s", r->str);
+		else
+			queue_fatal(q, "%s", r->str);
+		return;
+	}
+	if (q->outage)
+		fprintf(stderr, "hivebridge %s: redis %s:%d: connected again\n", q->who, q->host, q->port);
+	q->outage = 0;
+	q->backoff_ms = QUEUE_BACKOFF_MIN;
+	q->ready = 1;
+	if (q->on_ready)
+		q->on_ready(q->arg);
+}
+
+static void on_connect(const redisAsyncContext *ac, int status)
+{
+	struct queue_conn *q = ac->data;
+
+	if (status != REDIS_OK) {
+		/* hiredis frees the context after this callback. */
+		q->ac = NULL;
+		queue_retry_later(q, ac->errstr[0] ? ac->errstr : "cannot connect");
+		return;
+	}
+	log_note(0, "queue: connected to redis %s:%d", q->host, q->port);
+	if (q->password)
+		redisAsyncCommand(q->ac, on_ping, q, "AUTH %s", q->password);
+	redisAsyncCommand(q->ac, on_ping, q, "PING");
+}
+
+static void on_disconnect(const redisAsyncContext *ac, int status)
+{
+	struct queue_conn *q = ac->data;
+	int was_ready = q->ready;
+
+	q->ac = NULL;
+	q->ready = 0;
+	if (q->closing)
+		return;
+	if (was_ready && q->on_down)
+		q->on_down(q->arg);
+	queue_retry_later(q, status == REDIS_OK ? "the connection closed" :
+			  ac->errstr[0] ? ac->errstr : "the connection was lost");
+}
+
+static void queue_connect(struct queue_conn *q)
+{
+	redisAsyncContext *ac = redisAsyncConnect(q->host, q->port);
+
+	if (!ac) {
+		queue_retry_later(q, "out of memory");
+		return;
+	}
+	if (ac->err) {
+		char why[128];
+		snprintf(why, sizeof why, "%s", ac->errstr);
+		redisAsyncFree(ac);
+		queue_retry_later(q, why);
+		return;
+	}
+	ac->data = q;
+	q->ac = ac;
+	if (redisLibeventAttach(ac, q->base) != REDIS_OK) {
+		q->ac = NULL;
+		redisAsyncFree(ac);
+		queue_retry_later(q, "cannot attach to the event loop");
+		return;
+	}
+	redisAsyncSetConnectCallback(ac, on_connect);
+	redisAsyncSetDisconnectCallback(ac, on_disconnect);
+}
+
+static void on_retry(evutil_socket_t fd, short what, void *arg)
+{
+	queue_connect(arg);
+}
+
+int queue_start(struct queue_conn *q, struct event_base *base)
+{
+	q->base = base;
+	q->backoff_ms = QUEUE_BACKOFF_MIN;
+	q->retry = evtimer_new(base, on_retry, q);
+	if (!q->retry)
+		return -1;
+	queue_connect(q);
+	return 0;
+}
+
+int queue_cmd(struct queue_conn *q, redisCallbackFn *fn, void *priv, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	if (!q->ready || !q->ac)
+		return -1;
+	va_start(ap, fmt);
+	rc = redisvAsyncCommand(q->ac, fn, priv, fmt, ap);
+	va_end(ap);
+	return rc == REDIS_OK ? 0 : -1;
+}
+
+int queue_cmd_argv(struct queue_conn *q, redisCallbackFn *fn, void *priv, int argc,
+		   const char **argv, const size_t *argvlen)
+{
+	if (!q->ready || !q->ac)
+		return -1;
+	return redisAsyncCommandArgv(q->ac, fn, priv, argc, argv, argvlen) == REDIS_OK ? 0 : -1;
+}
+
+void queue_close(struct queue_conn *q)
+{
+	q->closing = 1;
+	q->ready = 0;
+	if (q->ac) {
+		redisAsyncContext *ac = q->ac;
+		q->ac = NULL;
+		redisAsyncFree(ac);
+	}
+	if (q->retry)
+		event_free(q->retry);
+	q->retry = NULL;
+	free(q->password);
+	q->password = NULL;
+}
+
+int queue_is_error(const redisReply *r, const char *prefix)
+{
+	return r && r->type == REDIS_REPLY_ERROR && r->str && !strncmp(r->str, prefix, strlen(prefix));
+}
+
+const char *queue_field(const redisReply *entry, const char *field)
+{
+	if (!entry || entry->type != REDIS_REPLY_ARRAY || entry->elements < 2)
+		return NULL;
+	const redisReply *f = entry->element[1];
+	if (!f || f->type != REDIS_REPLY_ARRAY)
+		return NULL;
+	for (size_t i = 0; i + 1 < f->elements; i += 2)
+		if (f->element[i]->type == REDIS_REPLY_STRING && !strcmp(f->element[i]->str, field) &&
+		    f->element[i + 1]->type == REDIS_REPLY_STRING)
+			return f->element[i + 1]->str;
+	return NULL;
+}

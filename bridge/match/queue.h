@@ -1,0 +1,73 @@
+/*
+ * queue.h: the Redis side of `match --queue` and `worker` (match_queue.c, worker.c):
+ * the URL, the password, one hiredis connection on the bridge's libevent loop that
+ * reconnects with back-off, and the names of the match's keys. Not for use outside
+ * bridge/match/.
+ *
+ * Keys of match NAME, all under "hivebridge:NAME:":
+ *   jobs     stream, one entry per game with ID 0-GAME (so enqueueing twice is a
+ *            no-op), consumer group "workers"
+ *   results  stream, one entry per finished game: game, worker, line (the JSON line)
+ *   events   stream, what workers report once: worker, text
+ *   match    hash, "sig": the match's options, so a second match cannot reuse NAME
+ *   stop     string, set when the workers must drop the remaining jobs:
+ *            "over ..." (finished or decided: workers exit) or "paused" (the
+ *            coordinator was stopped: workers wait for it)
+ */
+#ifndef BRIDGE_MATCH_QUEUE_H
+#define BRIDGE_MATCH_QUEUE_H
+
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+struct event;
+struct event_base;
+
+#define QUEUE_GROUP        "workers"
+#define QUEUE_NAME_MAX     64
+#define QUEUE_BACKOFF_MIN  200        /* ms, doubled after each failed attempt */
+#define QUEUE_BACKOFF_MAX  5000
+#define QUEUE_PASSWORD_ENV "HIVEBRIDGE_REDIS_PASSWORD"
+
+struct queue_conn {
+	struct event_base  *base;
+	const char         *who;           /* "match", "worker": messages */
+	char                host[256];
+	int                 port;
+	char                name[QUEUE_NAME_MAX + 1];
+	char               *password;      /* owned, NULL = none */
+	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128];
+	redisAsyncContext  *ac;            /* NULL while down */
+	int                 ready;         /* connected, authenticated, answering */
+	int                 closing;       /* queue_close: callbacks ignore NULL replies */
+	int                 failed;        /* a fatal error (a refused password) */
+	int                 outage;        /* a failure has been reported */
+	unsigned            backoff_ms;
+	struct event       *retry;
+	void              (*on_ready)(void *arg);   /* (re)connected and answering */
+	void              (*on_down)(void *arg);    /* lost; pending replies came back NULL */
+	void              (*on_fatal)(void *arg);   /* q->failed: nothing will work */
+	void               *arg;
+};
+
+/* redis://HOST[:PORT]/NAME into q (and its key names); -1 with *cause (the caller
+ * frees it), which refuses a password in the URL and says where it goes. */
+int  queue_url_parse(struct queue_conn *q, const char *url, char **cause);
+/* The password: $HIVEBRIDGE_REDIS_PASSWORD, else [queue] password of the config
+ * file (if any); -1 with *cause when the file cannot be read. */
+int  queue_password_load(struct queue_conn *q, const char *config_path, char **cause);
+/* Starts connecting on base; on_ready fires once Redis answers. -1 on no memory. */
+int  queue_start(struct queue_conn *q, struct event_base *base);
+/* A command while q->ready; -1 when down (the callback will not run). A NULL reply
+ * in fn means the connection went away. */
+int  queue_cmd(struct queue_conn *q, redisCallbackFn *fn, void *priv, const char *fmt, ...);
+int  queue_cmd_argv(struct queue_conn *q, redisCallbackFn *fn, void *priv, int argc,
+		    const char **argv, const size_t *argvlen);
+/* Drops the connection and frees what q holds. Safe on a half-built q. */
+void queue_close(struct queue_conn *q);
+/* True if r is an error reply starting with prefix. */
+int  queue_is_error(const redisReply *r, const char *prefix);
+/* A stream entry's field value (NULL if absent); entry is [id, [f, v, ...]]. */
+const char *queue_field(const redisReply *entry, const char *field);
+
+#endif

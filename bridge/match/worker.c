@@ -1,0 +1,714 @@
+/*
+ * worker.c: `hivebridge worker --queue redis://HOST:PORT/NAME [--config FILE]
+ * [--concurrency K]`, a member of match NAME's consumer group. It takes jobs
+ * (XAUTOCLAIM of a dead worker's job first, else XREADGROUP), plays each on a slot
+ * of match.c's game loop with its own engine profiles (the job's ENGINE names are
+ * resolved here, so each machine has its own paths), posts the result line (XADD,
+ * with its name and the engines' ids) and only then XACKs the job.
+ *
+ * Nothing is lost: a job is pending until its result is on the results stream; a
+ * worker that dies leaves it pending, and after --claim-after another worker
+ * claims it and plays the game from the start. While a game runs, its job is
+ * claimed again every third of that time (XCLAIM ... JUSTID resets its idle
+ * time), so a long game is not taken from a live worker. A result that cannot be
+ * posted (Redis down) stays here and is posted again on reconnection. An engine
+ * that is missing or never starts is reported once on the events stream, and the
+ * worker stops: its jobs go back to the others.
+ */
+#include <event2/event.h>
+#include <event2/thread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bridge/config.h"
+#include "bridge/log.h"
+#include "bridge/match/match.h"
+#include "bridge/match/match_int.h"
+#include "bridge/match/queue.h"
+#include "bridge/util.h"
+#include "core/game.h"
+
+#define WORKER_CLAIM_MS      60000
+#define WORKER_BLOCK_MS      1000
+#define WORKER_EXIT_MS       3000    /* at the end, results still posting get this long */
+#define WORKER_NAME_MAX      96
+
+static const char worker_usage[] =
+	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
+	"  plays the games of `hivebridge match --queue` with this machine's engines\n"
+	"  --queue URL            the match's Redis and NAME (no password in the URL:\n"
+	"                         $HIVEBRIDGE_REDIS_PASSWORD or [queue] password of --config)\n"
+	"  --config FILE          engine profiles (the match's ENGINE names resolve here)\n"
+	"  --concurrency K        games at once (default 1)\n"
+	"  --name NAME            consumer name (default HOST-PID)\n"
+	"  --claim-after MS       a job pending this long with a silent worker is taken\n"
+	"                         over and replayed (default 60000)\n"
+	"  --log FILE             protocol trace log\n"
+	"  exit status: 0 the match is over (or SIGINT/SIGTERM), 1 an engine that cannot\n"
+	"  work (reported to the coordinator) or Redis refused us, 2 a usage error\n";
+
+struct job {
+	char          id[48];
+	unsigned      game;
+	int           white;
+	char         *opening;       /* NULL = none */
+	char         *result;        /* the line, once played, until XACKed */
+	int           posting;       /* XADD or XACK outstanding */
+	struct slot  *slot;
+	struct job   *next;
+};
+
+struct worker {
+	struct match       m;
+	struct queue_conn  q;
+	char               name[WORKER_NAME_MAX];
+	unsigned           claim_ms;
+	int                configured;   /* m is set up from the first job */
+	char              *spec[2];      /* the job's ENGINE names, owned */
+	int                fetching;
+	int                paused;       /* the coordinator is stopped */
+	int                over;         /* the match is over */
+	int                dead;         /* an engine cannot work: report, exit 1 */
+	int                exiting;
+	struct job        *jobs;
+	struct event      *beat;
+	struct event      *bound;
+};
+
+static void worker_pump(struct worker *w);
+
+static void job_free(struct job *j)
+{
+	free(j->opening);
+	free(j->result);
+	free(j);
+}
+
+static void worker_unlink(struct worker *w, struct job *j)
+{
+	for (struct job **p = &w->jobs; *p; p = &(*p)->next)
+		if (*p == j) {
+			*p = j->next;
+			break;
+		}
+	job_free(j);
+}
+
+static int worker_posting(const struct worker *w)
+{
+	for (const struct job *j = w->jobs; j; j = j->next)
+		if (j->result)
+			return 1;
+	return 0;
+}
+
+static void on_bound(evutil_socket_t fd, short what, void *arg)
+{
+	event_base_loopexit(arg, NULL);
+}
+
+/* Ends the loop once nothing is left to post (or after a bound). */
+static void worker_finish(struct worker *w)
+{
+	w->exiting = 1;
+	w->m.stopping = 1;
+	for (unsigned i = 0; i < w->m.nslots; i++)
+		match_slot_abandon(&w->m.slots[i]);
+	/* Abandoned games keep their jobs pending: another worker claims them. */
+	for (struct job *j = w->jobs, *next; j; j = next) {
+		next = j->next;
+		if (!j->result)
+			worker_unlink(w, j);
+	}
+	if (!worker_posting(w) && !w->dead)
+		event_base_loopexit(w->m.base, NULL);
+	if (!w->bound) {
+		struct timeval tv = { WORKER_EXIT_MS / 1000, 0 };
+		w->bound = evtimer_new(w->m.base, on_bound, w->m.base);
+		if (w->bound)
+			evtimer_add(w->bound, &tv);
+	}
+}
+
+/* --- results ------------------------------------------------------------------------- */
+
+static void job_post(struct worker *w, struct job *j);
+
+static void on_acked(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct job *j = priv;
+	struct worker *w = ac->data ? ((struct queue_conn *)ac->data)->arg : NULL;
+
+	if (!w || w->q.closing)
+		return;
+	j->posting = 0;
+	if (!reply)
+		return;                   /* posted again on reconnection (a duplicate is ignored) */
+	worker_unlink(w, j);
+	if (w->exiting && !worker_posting(w) && !w->dead)
+		event_base_loopexit(w->m.base, NULL);
+	else
+		worker_pump(w);
+}
+
+static void on_posted(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct job *j = priv;
+	struct worker *w = ((struct queue_conn *)ac->data)->arg;
+	redisReply *r = reply;
+
+	if (w->q.closing)
+		return;
+	if (!r) {
+		j->posting = 0;
+		return;
+	}
+	if (r->type == REDIS_REPLY_ERROR) {
+		fprintf(stderr, "hivebridge worker: redis: cannot post game %u: %s\n", j->game, r->str);
+		j->posting = 0;
+		return;
+	}
+	if (queue_cmd(&w->q, on_acked, j, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, j->id) < 0)
+		j->posting = 0;
+}
+
+static void job_post(struct worker *w, struct job *j)
+{
+	char game[16];
+
+	if (j->posting || !j->result)
+		return;
+	snprintf(game, sizeof game, "%u", j->game);
+	const char *argv[] = { "XADD", w->q.k_results, "*", "game", game, "worker", w->name, "line", j->result };
+	if (queue_cmd_argv(&w->q, on_posted, j, 9, argv, NULL) == 0)
+		j->posting = 1;
+}
+
+static void on_game_ended(struct slot *s, int state, const char *reason)
+{
+	struct worker *w = s->m->hook_arg;
+	struct job *j = s->job;
+
+	s->job = NULL;
+	if (!j)
+		return;
+	j->slot = NULL;
+	j->result = results_line(&w->m, s, state, reason, w->name);
+	if (!j->result) {
+		/* No memory: the job stays pending and another worker plays it. */
+		worker_unlink(w, j);
+		return;
+	}
+	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", j->game, w->m.pl[s->white].label,
+	       w->m.pl[1 - s->white].label, results_text(state), reason, s->game.len);
+	fflush(stdout);
+	job_post(w, j);
+}
+
+/* --- engines --------------------------------------------------------------------------- */
+
+static void on_reported(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct worker *w = priv;
+	if (w->q.closing)
+		return;
+	event_base_loopexit(w->m.base, NULL);
+}
+
+/* Once: the coordinator learns why this worker stops, and the worker stops. */
+static void worker_die(struct worker *w, const char *text)
+{
+	if (w->dead)
+		return;
+	w->dead = 1;
+	fprintf(stderr, "hivebridge worker: %s; this worker stops taking jobs\n", text);
+	worker_finish(w);
+	if (queue_cmd(&w->q, on_reported, w, "XADD %s * worker %s text %s", w->q.k_events, w->name,
+		      text) < 0)
+		event_base_loopexit(w->m.base, NULL);
+}
+
+static void on_engine_dead(struct match *m, int p, const char *reason)
+{
+	char text[600];
+	snprintf(text, sizeof text, "engine \"%s\" %s", m->pl[p].label,
+		 reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16));
+	worker_die(m->hook_arg, text);
+}
+
+/* The job's options and engines become the worker's match; -1 after worker_die. */
+static int worker_configure(struct worker *w, const redisReply *e)
+{
+	struct match *m = &w->m;
+	const char *f;
+	unsigned long long v;
+	char text[600];
+
+	m->o.max_plies = MATCH_DEFAULT_MAX_PLIES;
+	m->o.repetition = MATCH_DEFAULT_REPETITION;
+	if ((f = queue_field(e, "type")) && hive_gametype_parse(f, &m->o.type) != 0)
+		goto bad;
+	if ((f = queue_field(e, "depth")) && (parse_uint(f, 0, MATCH_MAX_DEPTH, &v) < 0 || !(m->o.depth = (int)v, 1)))
+		goto bad;
+	if ((f = queue_field(e, "movetime")) && (parse_uint(f, 0, 86400000ULL, &v) < 0 || !(m->o.movetime_ms = v, 1)))
+		goto bad;
+	if ((f = queue_field(e, "clock")) && (parse_uint(f, 0, 86400000ULL * 7, &v) < 0 || !(m->o.clock_ms = v, 1)))
+		goto bad;
+	if ((f = queue_field(e, "inc")) && (parse_uint(f, 0, 86400000ULL, &v) < 0 || !(m->o.inc_ms = v, 1)))
+		goto bad;
+	if ((f = queue_field(e, "max_plies")) && (parse_uint(f, 0, MATCH_PLY_CAP, &v) < 0 || !(m->o.max_plies = (unsigned)v, 1)))
+		goto bad;
+	if ((f = queue_field(e, "repetition")) && (parse_uint(f, 0, 1000, &v) < 0 || !(m->o.repetition = (unsigned)v, 1)))
+		goto bad;
+	for (int p = 0; p < 2; p++) {
+		f = queue_field(e, p ? "engine_b" : "engine_a");
+		if (!f || !*f || !(w->spec[p] = strdup(f)))
+			goto bad;
+		m->o.spec[p] = w->spec[p];
+	}
+	/* The ENGINE syntax of match, resolved against this machine's profiles. */
+	const struct engine_profile *pr[2];
+	char *names[2] = { NULL, NULL };
+	for (int p = 0; p < 2; p++) {
+		char *cause = NULL;
+		m->pl[p].label = w->spec[p];
+		pr[p] = config_engine_parse(&m->conf, w->spec[p], &m->pl[p].depth, &cause);
+		if (!pr[p] || !(names[p] = strdup(pr[p]->name))) {
+			snprintf(text, sizeof text, "engine \"%s\": %s", w->spec[p], cause ? cause : "no memory");
+			free(cause);
+			free(names[0]);
+			worker_die(w, text);
+			return -1;
+		}
+	}
+	for (int p = 0; p < 2; p++) {
+		char *cause = NULL;
+		m->pl[p].profile = config_profile(&m->conf, names[p]);
+		if (!m->pl[p].profile || config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
+			snprintf(text, sizeof text, "engine \"%s\": %s", w->spec[p], cause ? cause : "no profile");
+			free(cause);
+			free(names[0]);
+			free(names[1]);
+			worker_die(w, text);
+			return -1;
+		}
+	}
+	free(names[0]);
+	free(names[1]);
+	m->o.games = m->o.concurrency;
+	if (match_slots_create(m) < 0) {
+		worker_die(w, "out of memory");
+		return -1;
+	}
+	w->configured = 1;
+	return 0;
+bad:
+	worker_die(w, "a job this worker cannot read (a different hivebridge version?)");
+	return -1;
+}
+
+/* --- jobs ------------------------------------------------------------------------------ */
+
+static struct slot *worker_free_slot(struct worker *w)
+{
+	for (unsigned i = 0; i < w->m.nslots; i++)
+		if (!w->m.slots[i].game_no && !w->m.slots[i].job)
+			return &w->m.slots[i];
+	return NULL;
+}
+
+static int worker_has_room(struct worker *w)
+{
+	return !w->configured || worker_free_slot(w) != NULL;
+}
+
+/* A job entry [id, fields]: played on a free slot. */
+static void worker_take(struct worker *w, const redisReply *e)
+{
+	const char *game = queue_field(e, "game"), *white = queue_field(e, "white");
+	const char *opening = queue_field(e, "opening");
+	unsigned long long g;
+
+	if (!game || parse_uint(game, 1, MATCH_MAX_GAMES, &g) < 0 || !white ||
+	    (strcmp(white, "a") && strcmp(white, "b"))) {
+		/* Not a job of ours: acknowledged so that nobody chokes on it again. */
+		fprintf(stderr, "hivebridge worker: dropped a job that is not one (%s)\n", e->element[0]->str);
+		queue_cmd(&w->q, NULL, NULL, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, e->element[0]->str);
+		return;
+	}
+	if (!w->configured && worker_configure(w, e) < 0)
+		return;
+	struct slot *s = worker_free_slot(w);
+	struct job *j = calloc(1, sizeof *j);
+	if (!s || !j || (opening && *opening && !(j->opening = strdup(opening)))) {
+		free(j);
+		return;                      /* stays pending: claimed again later */
+	}
+	snprintf(j->id, sizeof j->id, "%s", e->element[0]->str);
+	j->game = (unsigned)g;
+	j->white = white[0] == 'a' ? PLAYER_A : PLAYER_B;
+	j->next = w->jobs;
+	w->jobs = j;
+	j->slot = s;
+	s->job = j;
+	if (match_slot_begin(s, j->game, j->white, -1, j->opening) < 0) {
+		s->job = NULL;
+		worker_unlink(w, j);
+		worker_die(w, "a job whose opening does not parse");
+	}
+}
+
+/* The first entry of an XAUTOCLAIM or XREADGROUP reply, or NULL. */
+static const redisReply *first_entry(const redisReply *r, int autoclaim)
+{
+	if (!r || r->type != REDIS_REPLY_ARRAY)
+		return NULL;
+	const redisReply *es = NULL;
+	if (autoclaim) {
+		if (r->elements >= 2)
+			es = r->element[1];
+	} else if (r->elements >= 1 && r->element[0]->type == REDIS_REPLY_ARRAY && r->element[0]->elements >= 2) {
+		es = r->element[0]->element[1];
+	}
+	if (!es || es->type != REDIS_REPLY_ARRAY || es->elements < 1)
+		return NULL;
+	const redisReply *e = es->element[0];
+	if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING ||
+	    e->element[1]->type != REDIS_REPLY_ARRAY)
+		return NULL;              /* a deleted entry */
+	return e;
+}
+
+static void on_read(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct worker *w = priv;
+	redisReply *r = reply;
+	const redisReply *e;
+
+	if (w->q.closing)
+		return;
+	w->fetching = 0;
+	if (!r)
+		return;
+	if (r->type == REDIS_REPLY_ERROR) {
+		if (queue_is_error(r, "NOGROUP"))
+			queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+		else
+			fprintf(stderr, "hivebridge worker: redis: %s\n", r->str);
+	} else if (!w->exiting && !w->paused && (e = first_entry(r, 0)) != NULL) {
+		worker_take(w, e);
+	}
+	worker_pump(w);
+}
+
+static void on_claimed(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct worker *w = priv;
+	redisReply *r = reply;
+	const redisReply *e;
+
+	if (w->q.closing)
+		return;
+	w->fetching = 0;
+	if (!r)
+		return;
+	if (!w->exiting && !w->paused && (e = first_entry(r, 1)) != NULL) {
+		log_note(0, "worker: took over job %s", e->element[0]->str);
+		worker_take(w, e);
+		worker_pump(w);
+		return;
+	}
+	if (w->exiting || w->paused || w->dead)
+		return;
+	/* Nothing to take over: new jobs. */
+	char block[16];
+	snprintf(block, sizeof block, "%d", WORKER_BLOCK_MS);
+	const char *argv[] = { "XREADGROUP", "GROUP", QUEUE_GROUP, w->name, "COUNT", "1", "BLOCK", block,
+			       "STREAMS", w->q.k_jobs, ">" };
+	if (queue_cmd_argv(&w->q, on_read, w, 11, argv, NULL) == 0)
+		w->fetching = 1;
+}
+
+static void worker_stop_state(struct worker *w, const redisReply *r)
+{
+	int was_paused = w->paused;
+	w->paused = 0;
+	if (!r || r->type != REDIS_REPLY_STRING)
+		return;
+	if (!strncmp(r->str, "over", 4)) {
+		if (!w->over)
+			printf("Match %s is %s\n", w->q.name, r->str);
+		fflush(stdout);
+		w->over = 1;
+		worker_finish(w);
+		return;
+	}
+	/* Paused: the games under way are dropped; their jobs wait for a worker. */
+	w->paused = 1;
+	if (!was_paused) {
+		printf("Match %s is paused: waiting for its coordinator\n", w->q.name);
+		fflush(stdout);
+		for (unsigned i = 0; i < w->m.nslots; i++)
+			if (w->m.slots[i].job) {
+				struct job *j = w->m.slots[i].job;
+				w->m.slots[i].job = NULL;
+				match_slot_abandon(&w->m.slots[i]);
+				worker_unlink(w, j);
+			}
+	}
+}
+
+static void on_stop_read(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct worker *w = priv;
+	redisReply *r = reply;
+	char ms[16];
+
+	if (w->q.closing)
+		return;
+	w->fetching = 0;
+	if (!r)
+		return;
+	worker_stop_state(w, r);
+	if (w->exiting || w->paused || w->dead || !worker_has_room(w))
+		return;
+	/* A dead worker's job first, replayed from the start. */
+	snprintf(ms, sizeof ms, "%u", w->claim_ms);
+	const char *argv[] = { "XAUTOCLAIM", w->q.k_jobs, QUEUE_GROUP, w->name, ms, "0-0", "COUNT", "1" };
+	if (queue_cmd_argv(&w->q, on_claimed, w, 8, argv, NULL) == 0)
+		w->fetching = 1;
+}
+
+/* A free slot asks for a job: the stop key, a claim, a read. */
+static void worker_pump(struct worker *w)
+{
+	if (w->fetching || w->exiting || w->dead || !w->q.ready || !worker_has_room(w))
+		return;
+	if (queue_cmd(&w->q, on_stop_read, w, "GET %s", w->q.k_stop) == 0)
+		w->fetching = 1;
+}
+
+static void on_slot_idle(struct slot *s)
+{
+	worker_pump(s->m->hook_arg);
+}
+
+/* --- the heartbeat: jobs kept, the stop key watched ------------------------------------- */
+
+static void on_beat_stop(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct worker *w = priv;
+	if (w->q.closing || !reply)
+		return;
+	worker_stop_state(w, reply);
+	worker_pump(w);
+}
+
+static void on_beat(evutil_socket_t fd, short what, void *arg)
+{
+	struct worker *w = arg;
+
+	if (!w->q.ready || w->exiting)
+		return;
+	for (struct job *j = w->jobs; j; j = j->next)
+		if (j->slot)
+			queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs, QUEUE_GROUP,
+				  w->name, j->id);
+	queue_cmd(&w->q, on_beat_stop, w, "GET %s", w->q.k_stop);
+}
+
+static void worker_ready(void *arg)
+{
+	struct worker *w = arg;
+
+	w->fetching = 0;
+	queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+	for (struct job *j = w->jobs; j; j = j->next)
+		job_post(w, j);
+	if (w->dead) {
+		/* Died while Redis was down: exit now, the jobs are pending anyway. */
+		event_base_loopexit(w->m.base, NULL);
+		return;
+	}
+	worker_pump(w);
+}
+
+static void worker_down(void *arg)
+{
+	struct worker *w = arg;
+	w->fetching = 0;
+	for (struct job *j = w->jobs; j; j = j->next)
+		j->posting = 0;
+}
+
+static void worker_fatal(void *arg)
+{
+	struct worker *w = arg;
+	w->m.failed = 1;
+	event_base_loopexit(w->m.base, NULL);
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct worker *w = arg;
+	log_note(0, "worker: signal %d: stopping", (int)sig);
+	fprintf(stderr, "hivebridge worker: stopping; its games in flight go back to the queue\n");
+	worker_finish(w);
+}
+
+static int worker_parse(struct worker *w, int argc, char **argv)
+{
+	struct match_opts *o = &w->m.o;
+	unsigned long long v;
+
+	o->concurrency = 1;
+	w->claim_ms = WORKER_CLAIM_MS;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return 1;
+		const char *eq = strchr(a, '=');
+		char name[32];
+		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+		if (a[0] != '-' || nlen >= sizeof name) {
+			fprintf(stderr, "hivebridge worker: unexpected argument %s\n", a);
+			return -1;
+		}
+		memcpy(name, a, nlen);
+		name[nlen] = 0;
+		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		if (!val) {
+			fprintf(stderr, "hivebridge worker: %s needs a value\n", name);
+			return -1;
+		}
+		if (!strcmp(name, "--queue")) {
+			o->queue = val;
+		} else if (!strcmp(name, "--config")) {
+			o->config_path = val;
+		} else if (!strcmp(name, "--log")) {
+			o->log_path = val;
+		} else if (!strcmp(name, "--concurrency")) {
+			if (parse_uint(val, 1, MATCH_MAX_CONCURRENCY, &v) < 0)
+				goto bad;
+			o->concurrency = (unsigned)v;
+		} else if (!strcmp(name, "--claim-after")) {
+			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
+				goto bad;
+			w->claim_ms = (unsigned)v;
+		} else if (!strcmp(name, "--name")) {
+			if (!*val || strlen(val) >= sizeof w->name || strpbrk(val, " \t\r\n"))
+				goto bad;
+			snprintf(w->name, sizeof w->name, "%s", val);
+		} else {
+			fprintf(stderr, "hivebridge worker: unknown option %s\n", name);
+			return -1;
+		}
+		continue;
+bad:
+		fprintf(stderr, "hivebridge worker: bad value for %s: %s\n", name, val);
+		return -1;
+	}
+	if (!o->queue) {
+		fprintf(stderr, "hivebridge worker: --queue redis://HOST:PORT/NAME is needed\n");
+		return -1;
+	}
+	return 0;
+}
+
+int worker_main(int argc, char **argv)
+{
+	struct worker w;
+	struct match *m = &w.m;
+	char *cause = NULL;
+	int status = 1;
+
+	memset(&w, 0, sizeof w);
+	config_defaults(&m->conf);
+	w.q.who = "worker";
+	int prc = worker_parse(&w, argc, argv);
+	if (prc == 0 && queue_url_parse(&w.q, m->o.queue, &cause) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", cause);
+		free(cause);
+		prc = -1;
+	}
+	if (prc != 0) {
+		if (prc > 0)
+			fputs(worker_usage, stdout);
+		else
+			fputs("Try 'hivebridge worker --help'.\n", stderr);
+		config_free(&m->conf);
+		return prc > 0 ? 0 : 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (!w.name[0]) {
+		char host[64] = "worker";
+		gethostname(host, sizeof host - 1);
+		host[sizeof host - 1] = 0;
+		snprintf(w.name, sizeof w.name, "%s-%ld", host, (long)getpid());
+	}
+	if (m->o.config_path && config_load(&m->conf, m->o.config_path, &cause) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", cause ? cause : "cannot load the configuration");
+		free(cause);
+		goto out;
+	}
+	if (queue_password_load(&w.q, m->o.config_path, &cause) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", cause ? cause : "no memory");
+		free(cause);
+		goto out;
+	}
+	if (m->o.log_path && log_open(m->o.log_path) < 0) {
+		fprintf(stderr, "hivebridge worker: log %s: cannot open\n", m->o.log_path);
+		goto out;
+	}
+	evthread_use_pthreads();
+	m->base = event_base_new();
+	if (!m->base)
+		goto out;
+	m->slot_idle = on_slot_idle;
+	m->game_ended = on_game_ended;
+	m->engine_dead = on_engine_dead;
+	m->hook_arg = &w;
+	m->next_game = 1;
+	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, &w);
+	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &w);
+	unsigned beat_ms = w.claim_ms / 3;
+	struct timeval tv = { beat_ms / 1000, (beat_ms % 1000) * 1000 };
+	w.beat = event_new(m->base, -1, EV_PERSIST, on_beat, &w);
+	if (!m->sig_int || !m->sig_term || !w.beat || evsignal_add(m->sig_int, NULL) < 0 ||
+	    evsignal_add(m->sig_term, NULL) < 0 || evtimer_add(w.beat, &tv) < 0) {
+		fprintf(stderr, "hivebridge worker: cannot set up the event loop\n");
+		goto out;
+	}
+	w.q.on_ready = worker_ready;
+	w.q.on_down = worker_down;
+	w.q.on_fatal = worker_fatal;
+	w.q.arg = &w;
+	printf("Worker %s: queue redis://%s:%d/%s, concurrency %u\n", w.name, w.q.host, w.q.port, w.q.name,
+	       m->o.concurrency);
+	fflush(stdout);
+	if (queue_start(&w.q, m->base) < 0)
+		goto out;
+	event_base_dispatch(m->base);
+	status = w.dead || m->failed || w.q.failed ? 1 : 0;
+out:
+	/* Engines first (their callbacks name the jobs), then Redis, then the jobs. */
+	for (unsigned i = 0; i < m->nslots; i++)
+		match_slot_abandon(&m->slots[i]);
+	queue_close(&w.q);
+	while (w.jobs) {
+		struct job *j = w.jobs;
+		w.jobs = j->next;
+		job_free(j);
+	}
+	if (w.beat)
+		event_free(w.beat);
+	if (w.bound)
+		event_free(w.bound);
+	match_free(m);
+	free(w.spec[0]);
+	free(w.spec[1]);
+	return status;
+}
