@@ -545,6 +545,47 @@ static void gen_placements(struct gen *g, int side)
 			emit(g, pieces[i], HIVE_NOWHERE, cells[j]);
 }
 
+/* Natural moves of own piece p (on top, not moved last ply, queen in play): nothing
+ * if lifting it would split the hive. */
+static void gen_piece(struct gen *g, unsigned p)
+{
+	const struct hive_board *b = g->b;
+	uint16_t c = b->pos[p];
+	int bug = slot_bug[HIVE_PIECE_SLOT(p)];
+	struct cellset seen;
+
+	if (!gen_can_lift(g, p))
+		return;
+	cellset_clear(&seen);
+	g->lifted = c;
+	if (bug != HIVE_MOSQUITO) {
+		gen_bug(g, bug, p, c, &seen);
+	} else if (b->level[p] > 0) {
+		gen_beetle(g, p, c, &seen);
+	} else {
+		unsigned copied = 0;
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			uint8_t nt = b->top[hive_cell_step(c, d)];
+			if (nt != HIVE_NO_PIECE)
+				copied |= 1u << slot_bug[HIVE_PIECE_SLOT(nt)];
+		}
+		for (int cb = 0; cb < HIVE_BUGS; cb++)
+			if (cb != HIVE_MOSQUITO && (copied >> cb & 1))
+				gen_bug(g, cb, p, c, &seen);
+	}
+}
+
+static void gen_init(struct gen *g, const struct hive_board *b, struct hive_move *out, int count)
+{
+	g->b = b;
+	g->out = out;
+	g->n = 0;
+	g->lifted = HIVE_NOWHERE;
+	g->cut_done = 0;
+	g->count = count;
+	g->extra = 0;
+}
+
 static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int count)
 {
 	struct gen g;
@@ -554,14 +595,7 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 
 	if (hive_game_over(b))
 		return 0;
-	g.b = b;
-	g.out = out;
-	g.n = 0;
-	g.lifted = HIVE_NOWHERE;
-	g.cut_done = 0;
-	g.count = count;
-	g.extra = 0;
-
+	gen_init(&g, b, out, count);
 	gen_placements(&g, side);
 
 	if (b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE) {
@@ -573,29 +607,9 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 			first[p] = end[p] = g.n;
 			if (c == HIVE_NOWHERE || b->top[c] != p || p == b->last_moved)
 				continue;
-			int bug = slot_bug[s];
 			if (is_thrower(b, p))
 				throwers[nthrowers++] = c;
-			if (!gen_can_lift(&g, p))
-				continue;
-			struct cellset seen;
-			cellset_clear(&seen);
-			g.lifted = c;
-			if (bug != HIVE_MOSQUITO) {
-				gen_bug(&g, bug, p, c, &seen);
-			} else if (b->level[p] > 0) {
-				gen_beetle(&g, p, c, &seen);
-			} else {
-				unsigned copied = 0;
-				for (int d = 0; d < HIVE_DIRS; d++) {
-					uint8_t nt = b->top[hive_cell_step(c, d)];
-					if (nt != HIVE_NO_PIECE)
-						copied |= 1u << slot_bug[HIVE_PIECE_SLOT(nt)];
-				}
-				for (int cb = 0; cb < HIVE_BUGS; cb++)
-					if (cb != HIVE_MOSQUITO && (copied >> cb & 1))
-						gen_bug(&g, cb, p, c, &seen);
-			}
+			gen_piece(&g, p);
 			end[p] = g.n;
 		}
 		for (int s = 0; s < 14; s++) {
@@ -628,20 +642,76 @@ size_t hive_board_count_moves(const struct hive_board *b)
 	return gen_moves(b, moves, 1);
 }
 
-int hive_board_find_move(const struct hive_board *b, struct hive_move m, struct hive_move *legal)
+/* Whether own piece p (of the side to move, in hand) may go to cell to: only the
+ * moves of that piece are generated, not the whole position's. */
+static int placement_ok(const struct hive_board *b, unsigned p, uint16_t to)
 {
-	struct hive_move moves[HIVE_MAX_MOVES];
-	size_t n = hive_board_moves(b, moves);
-	for (size_t i = 0; i < n; i++) {
-		if (moves[i].piece != m.piece)
-			continue;
-		if (m.piece == HIVE_PASS_PIECE || moves[i].to == m.to) {
-			if (legal)
-				*legal = moves[i];
+	struct hive_move out[HIVE_MAX_MOVES];
+	struct gen g;
+	gen_init(&g, b, out, 0);
+	gen_placements(&g, hive_side_to_move(b));
+	for (size_t i = 0; i < g.n; i++)
+		if (out[i].piece == p && out[i].to == to)
 			return 1;
-		}
+	return 0;
+}
+
+/* Whether an own Pillbug (or Mosquito as one) can throw piece p to cell to. */
+static int thrown_ok(const struct hive_board *b, unsigned p, uint16_t to)
+{
+	struct hive_move out[6 * 6];
+	size_t none[HIVE_PIECES + 1] = { 0 };
+	int side = hive_side_to_move(b);
+	struct gen g;
+
+	gen_init(&g, b, out, 0);
+	for (int s = 0; s < 14; s++) {
+		unsigned q = HIVE_PIECE(side, s);
+		if (!is_thrower(b, q) || hive_cell_dir(b->pos[q], b->pos[p]) < 0)
+			continue;
+		g.n = 0;
+		g.lifted = HIVE_NOWHERE;
+		gen_throws(&g, b->pos[q], none, none);
+		for (size_t i = 0; i < g.n; i++)
+			if (out[i].piece == p && out[i].to == to)
+				return 1;
 	}
 	return 0;
+}
+
+int hive_board_find_move(const struct hive_board *b, struct hive_move m, struct hive_move *legal)
+{
+	int side = hive_side_to_move(b), ok = 0;
+
+	if (hive_game_over(b))
+		return 0;
+	if (m.piece == HIVE_PASS_PIECE) {
+		/* A pass is legal only when nothing else is. */
+		struct hive_move moves[HIVE_MAX_MOVES];
+		ok = hive_board_moves(b, moves) == 1 && moves[0].piece == HIVE_PASS_PIECE;
+		m.from = m.to = HIVE_NOWHERE;
+	} else if (m.piece < HIVE_PIECES && m.to < HIVE_CELLS && hive_piece_enabled(b->type, m.piece)) {
+		uint16_t c = b->pos[m.piece];
+		int queen_in = b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE;
+		if (c == HIVE_NOWHERE) {
+			ok = HIVE_PIECE_COLOR(m.piece) == side && placement_ok(b, m.piece, m.to);
+		} else if (queen_in && b->top[c] == m.piece && m.piece != b->last_moved) {
+			if (HIVE_PIECE_COLOR(m.piece) == side) {
+				struct hive_move out[HIVE_MAX_MOVES];
+				struct gen g;
+				gen_init(&g, b, out, 0);
+				gen_piece(&g, m.piece);
+				for (size_t i = 0; i < g.n && !ok; i++)
+					ok = out[i].to == m.to;
+			}
+			if (!ok && b->height[c] == 1)
+				ok = thrown_ok(b, m.piece, m.to);
+		}
+		m.from = c;
+	}
+	if (ok && legal)
+		*legal = m;
+	return ok;
 }
 
 int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *users, int max)
