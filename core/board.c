@@ -12,9 +12,6 @@ static const uint8_t slot_bug[14] = {
 	HIVE_GRASSHOPPER, HIVE_GRASSHOPPER, HIVE_GRASSHOPPER,
 	HIVE_ANT, HIVE_ANT, HIVE_ANT, HIVE_MOSQUITO, HIVE_LADYBUG, HIVE_PILLBUG
 };
-/* First and one-past-last slot of each bug. */
-static const uint8_t bug_first[HIVE_BUGS] = { 0, 1, 3, 5, 8, 11, 12, 13 };
-static const uint8_t bug_end[HIVE_BUGS]   = { 1, 3, 5, 8, 11, 12, 13, 14 };
 
 /* A set of cells, one bit each. */
 struct cellset {
@@ -73,12 +70,27 @@ void hive_board_init(struct hive_board *b, unsigned type)
 	}
 }
 
+/* adj[] units: one white-topped neighbour, one black-topped one. */
+static inline unsigned adj_unit(unsigned piece)
+{
+	return piece == HIVE_NO_PIECE ? 0 : HIVE_PIECE_COLOR(piece) ? 16 : 1;
+}
+static inline unsigned adj_total(uint8_t a) { return (a & 15u) + (a >> 4); }
+static inline unsigned adj_color(uint8_t a, int color) { return color ? a >> 4 : a & 15u; }
+
 int hive_board_neighbours(const struct hive_board *b, uint16_t cell)
 {
-	int n = 0;
+	return (int)adj_total(b->adj[cell]);
+}
+
+/* The top of cell c goes from piece old to piece new (either may be none). */
+static inline void adj_retop(struct hive_board *b, uint16_t c, unsigned old, unsigned now)
+{
+	uint8_t delta = (uint8_t)(adj_unit(now) - adj_unit(old));
+	if (!delta)
+		return;
 	for (int d = 0; d < HIVE_DIRS; d++)
-		n += b->height[hive_cell_step(cell, d)] > 0;
-	return n;
+		b->adj[hive_cell_step(c, d)] += delta;
 }
 
 int hive_board_eval_state(const struct hive_board *b)
@@ -103,6 +115,7 @@ static void lift(struct hive_board *b, unsigned p)
 {
 	uint16_t c = b->pos[p];
 	b->hash ^= piece_key(p, c, b->level[p]);
+	adj_retop(b, c, p, b->under[p]);
 	b->top[c] = b->under[p];
 	b->height[c]--;
 	b->under[p] = HIVE_NO_PIECE;
@@ -113,6 +126,7 @@ static void lift(struct hive_board *b, unsigned p)
 
 static void drop(struct hive_board *b, unsigned p, uint16_t c)
 {
+	adj_retop(b, c, b->top[c], p);
 	b->under[p] = b->top[c];
 	b->level[p] = b->height[c];
 	b->top[c] = (uint8_t)p;
@@ -476,60 +490,73 @@ static void gen_throws(struct gen *g, uint16_t tc, size_t *first, size_t *end)
 	}
 }
 
-/* Placements; in count mode (g->count) only adds to g->extra. */
+/* Pieces of each bug, per colour (slot masks), for the hand. */
+static const uint32_t bug_mask[HIVE_BUGS] = {
+	0x0001, 0x0006, 0x0018, 0x00E0, 0x0700, 0x0800, 0x1000, 0x2000
+};
+/* 60 / k: a cell next to k own stacks is reached k times, each adding 60 / k. */
+static const uint8_t share60[7] = { 0, 60, 30, 20, 15, 12, 10 };
+
+/* Placements; in count mode (g->count) only adds to g->extra. A cell takes a
+ * placement when it is empty, next to an own stack and next to no enemy stack. */
 static void gen_placements(struct gen *g, int side)
 {
 	const struct hive_board *b = g->b;
 	int turn = b->ply / 2 + 1;
-	int queen_in = b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE;
+	uint32_t hand = ~b->in_play >> (side * 14) & 0x3FFF;
 	unsigned pieces[HIVE_BUGS];
 	int np = 0;
 
-	for (int bug = 0; bug < HIVE_BUGS; bug++) {
-		if (bug == HIVE_QUEEN && turn == 1)
-			continue;
-		if (bug != HIVE_QUEEN && turn == 4 && !queen_in)
-			continue;
-		if (bug >= HIVE_MOSQUITO && !(b->type & (1u << (bug - HIVE_MOSQUITO))))
-			continue;
-		/* Pieces go in in numeric order: the lowest slot of the bug still in hand. */
-		uint32_t mask = ((1u << bug_end[bug]) - (1u << bug_first[bug])) << (side * 14);
-		uint32_t hand = mask & ~b->in_play;
-		if (hand)
-			pieces[np++] = (unsigned)__builtin_ctz(hand);
-	}
-	if (!np)
+	hand &= 0x07FF | (uint32_t)(b->type & 7) << 11;   /* expansion pieces */
+	if (turn == 1)
+		hand &= ~1u;                                 /* no queen on the first turn */
+	else if (turn == 4 && (hand & 1))
+		hand &= 1;                                   /* the queen by the fourth */
+	if (!hand)
 		return;
+	/* Pieces go in in numeric order: the lowest slot of each bug still in hand. */
+	for (int bug = 0; bug < HIVE_BUGS; bug++) {
+		uint32_t h = hand & bug_mask[bug];
+		if (h)
+			pieces[np++] = (unsigned)(side * 14 + __builtin_ctz(h));
+	}
 
 	uint16_t cells[6 * HIVE_PIECES];
 	int nc = 0;
-	if (b->ply == 0) {
-		cells[nc++] = HIVE_ORIGIN;
-	} else if (b->ply == 1) {
-		for (int d = 0; d < HIVE_DIRS; d++)
-			cells[nc++] = hive_cell_step(HIVE_ORIGIN, d);
-	} else {
-		struct cellset bad, done;
-		uint16_t own[HIVE_PIECES];
-		int nown = 0;
-		cellset_clear(&bad);
-		cellset_clear(&done);
-		for (uint32_t m = b->in_play; m; m &= m - 1) {
+	if (b->ply <= 1) {
+		if (b->ply == 0)
+			cells[nc++] = HIVE_ORIGIN;
+		else
+			for (int d = 0; d < HIVE_DIRS; d++)
+				cells[nc++] = hive_cell_step(HIVE_ORIGIN, d);
+	} else if (g->count) {
+		unsigned sum = 0;
+		for (uint32_t m = b->in_play & (0x3FFFu << (side * 14)); m; m &= m - 1) {
 			int p = __builtin_ctz(m);
 			uint16_t c = b->pos[p];
 			if (b->top[c] != p)
 				continue;
-			if (HIVE_PIECE_COLOR(p) == side) {
-				own[nown++] = c;
-				continue;
-			}
-			for (int d = 0; d < HIVE_DIRS; d++)
-				cellset_add(&bad, hive_cell_step(c, d));
-		}
-		for (int i = 0; i < nown; i++) {
 			for (int d = 0; d < HIVE_DIRS; d++) {
-				uint16_t n = hive_cell_step(own[i], d);
-				if (b->height[n] || cellset_has(&bad, n) || cellset_has(&done, n))
+				uint16_t n = hive_cell_step(c, d);
+				uint8_t a = b->adj[n];
+				if (!b->height[n] && !adj_color(a, !side))
+					sum += share60[adj_color(a, side)];
+			}
+		}
+		g->extra += (size_t)np * (sum / 60);
+		return;
+	} else {
+		struct cellset done;
+		cellset_clear(&done);
+		for (uint32_t m = b->in_play & (0x3FFFu << (side * 14)); m; m &= m - 1) {
+			int p = __builtin_ctz(m);
+			uint16_t c = b->pos[p];
+			if (b->top[c] != p)
+				continue;
+			for (int d = 0; d < HIVE_DIRS; d++) {
+				uint16_t n = hive_cell_step(c, d);
+				uint8_t a = b->adj[n];
+				if (b->height[n] || adj_color(a, !side) || cellset_has(&done, n))
 					continue;
 				cellset_add(&done, n);
 				cells[nc++] = n;
@@ -545,6 +572,47 @@ static void gen_placements(struct gen *g, int side)
 			emit(g, pieces[i], HIVE_NOWHERE, cells[j]);
 }
 
+/* Natural moves of own piece p (on top, not moved last ply, queen in play): nothing
+ * if lifting it would split the hive. */
+static void gen_piece(struct gen *g, unsigned p)
+{
+	const struct hive_board *b = g->b;
+	uint16_t c = b->pos[p];
+	int bug = slot_bug[HIVE_PIECE_SLOT(p)];
+	struct cellset seen;
+
+	if (!gen_can_lift(g, p))
+		return;
+	cellset_clear(&seen);
+	g->lifted = c;
+	if (bug != HIVE_MOSQUITO) {
+		gen_bug(g, bug, p, c, &seen);
+	} else if (b->level[p] > 0) {
+		gen_beetle(g, p, c, &seen);
+	} else {
+		unsigned copied = 0;
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			uint8_t nt = b->top[hive_cell_step(c, d)];
+			if (nt != HIVE_NO_PIECE)
+				copied |= 1u << slot_bug[HIVE_PIECE_SLOT(nt)];
+		}
+		for (int cb = 0; cb < HIVE_BUGS; cb++)
+			if (cb != HIVE_MOSQUITO && (copied >> cb & 1))
+				gen_bug(g, cb, p, c, &seen);
+	}
+}
+
+static void gen_init(struct gen *g, const struct hive_board *b, struct hive_move *out, int count)
+{
+	g->b = b;
+	g->out = out;
+	g->n = 0;
+	g->lifted = HIVE_NOWHERE;
+	g->cut_done = 0;
+	g->count = count;
+	g->extra = 0;
+}
+
 static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int count)
 {
 	struct gen g;
@@ -554,14 +622,7 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 
 	if (hive_game_over(b))
 		return 0;
-	g.b = b;
-	g.out = out;
-	g.n = 0;
-	g.lifted = HIVE_NOWHERE;
-	g.cut_done = 0;
-	g.count = count;
-	g.extra = 0;
-
+	gen_init(&g, b, out, count);
 	gen_placements(&g, side);
 
 	if (b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE) {
@@ -573,29 +634,9 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 			first[p] = end[p] = g.n;
 			if (c == HIVE_NOWHERE || b->top[c] != p || p == b->last_moved)
 				continue;
-			int bug = slot_bug[s];
 			if (is_thrower(b, p))
 				throwers[nthrowers++] = c;
-			if (!gen_can_lift(&g, p))
-				continue;
-			struct cellset seen;
-			cellset_clear(&seen);
-			g.lifted = c;
-			if (bug != HIVE_MOSQUITO) {
-				gen_bug(&g, bug, p, c, &seen);
-			} else if (b->level[p] > 0) {
-				gen_beetle(&g, p, c, &seen);
-			} else {
-				unsigned copied = 0;
-				for (int d = 0; d < HIVE_DIRS; d++) {
-					uint8_t nt = b->top[hive_cell_step(c, d)];
-					if (nt != HIVE_NO_PIECE)
-						copied |= 1u << slot_bug[HIVE_PIECE_SLOT(nt)];
-				}
-				for (int cb = 0; cb < HIVE_BUGS; cb++)
-					if (cb != HIVE_MOSQUITO && (copied >> cb & 1))
-						gen_bug(&g, cb, p, c, &seen);
-			}
+			gen_piece(&g, p);
 			end[p] = g.n;
 		}
 		for (int s = 0; s < 14; s++) {
@@ -628,20 +669,76 @@ size_t hive_board_count_moves(const struct hive_board *b)
 	return gen_moves(b, moves, 1);
 }
 
-int hive_board_find_move(const struct hive_board *b, struct hive_move m, struct hive_move *legal)
+/* Whether own piece p (of the side to move, in hand) may go to cell to: only the
+ * moves of that piece are generated, not the whole position's. */
+static int placement_ok(const struct hive_board *b, unsigned p, uint16_t to)
 {
-	struct hive_move moves[HIVE_MAX_MOVES];
-	size_t n = hive_board_moves(b, moves);
-	for (size_t i = 0; i < n; i++) {
-		if (moves[i].piece != m.piece)
-			continue;
-		if (m.piece == HIVE_PASS_PIECE || moves[i].to == m.to) {
-			if (legal)
-				*legal = moves[i];
+	struct hive_move out[HIVE_MAX_MOVES];
+	struct gen g;
+	gen_init(&g, b, out, 0);
+	gen_placements(&g, hive_side_to_move(b));
+	for (size_t i = 0; i < g.n; i++)
+		if (out[i].piece == p && out[i].to == to)
 			return 1;
-		}
+	return 0;
+}
+
+/* Whether an own Pillbug (or Mosquito as one) can throw piece p to cell to. */
+static int thrown_ok(const struct hive_board *b, unsigned p, uint16_t to)
+{
+	struct hive_move out[6 * 6];
+	size_t none[HIVE_PIECES + 1] = { 0 };
+	int side = hive_side_to_move(b);
+	struct gen g;
+
+	gen_init(&g, b, out, 0);
+	for (int s = 0; s < 14; s++) {
+		unsigned q = HIVE_PIECE(side, s);
+		if (!is_thrower(b, q) || hive_cell_dir(b->pos[q], b->pos[p]) < 0)
+			continue;
+		g.n = 0;
+		g.lifted = HIVE_NOWHERE;
+		gen_throws(&g, b->pos[q], none, none);
+		for (size_t i = 0; i < g.n; i++)
+			if (out[i].piece == p && out[i].to == to)
+				return 1;
 	}
 	return 0;
+}
+
+int hive_board_find_move(const struct hive_board *b, struct hive_move m, struct hive_move *legal)
+{
+	int side = hive_side_to_move(b), ok = 0;
+
+	if (hive_game_over(b))
+		return 0;
+	if (m.piece == HIVE_PASS_PIECE) {
+		/* A pass is legal only when nothing else is. */
+		struct hive_move moves[HIVE_MAX_MOVES];
+		ok = hive_board_moves(b, moves) == 1 && moves[0].piece == HIVE_PASS_PIECE;
+		m.from = m.to = HIVE_NOWHERE;
+	} else if (m.piece < HIVE_PIECES && m.to < HIVE_CELLS && hive_piece_enabled(b->type, m.piece)) {
+		uint16_t c = b->pos[m.piece];
+		int queen_in = b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE;
+		if (c == HIVE_NOWHERE) {
+			ok = HIVE_PIECE_COLOR(m.piece) == side && placement_ok(b, m.piece, m.to);
+		} else if (queen_in && b->top[c] == m.piece && m.piece != b->last_moved) {
+			if (HIVE_PIECE_COLOR(m.piece) == side) {
+				struct hive_move out[HIVE_MAX_MOVES];
+				struct gen g;
+				gen_init(&g, b, out, 0);
+				gen_piece(&g, m.piece);
+				for (size_t i = 0; i < g.n && !ok; i++)
+					ok = out[i].to == m.to;
+			}
+			if (!ok && b->height[c] == 1)
+				ok = thrown_ok(b, m.piece, m.to);
+		}
+		m.from = c;
+	}
+	if (ok && legal)
+		*legal = m;
+	return ok;
 }
 
 int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *users, int max)
@@ -719,9 +816,15 @@ int hive_board_check(const struct hive_board *b)
 		if (q != (unsigned)p || lv != b->level[p])
 			return -2;
 	}
-	for (int c = 0; c < HIVE_CELLS; c++)
+	for (int c = 0; c < HIVE_CELLS; c++) {
 		if (h[c] != b->height[c] || (h[c] == 0) != (b->top[c] == HIVE_NO_PIECE))
 			return -3;
+		unsigned a = 0;
+		for (int d = 0; d < HIVE_DIRS; d++)
+			a += adj_unit(b->top[hive_cell_step((uint16_t)c, d)]);
+		if (a != b->adj[c])
+			return -6;
+	}
 	if (hash != b->hash)
 		return -4;
 	if (b->state != hive_board_eval_state(b))

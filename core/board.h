@@ -79,6 +79,9 @@ struct hive_board {
 	uint8_t  under[HIVE_PIECES];   /* the piece below, HIVE_NO_PIECE on the ground */
 	uint8_t  top[HIVE_CELLS];      /* top piece of each cell, HIVE_NO_PIECE if empty */
 	uint8_t  height[HIVE_CELLS];   /* stack height of each cell */
+	/* Neighbours of each cell topped by each colour: white count + 16 * black count
+	 * (kept by do/undo; placements and the queens' surround read it directly). */
+	uint8_t  adj[HIVE_CELLS];
 };
 
 /* Cell arithmetic. */

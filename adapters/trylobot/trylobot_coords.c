@@ -149,13 +149,12 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 {
 	const struct hive_board *b = &r->game.board;
 	int side = hive_side_to_move(b);
-	char what[96];
+	char what[96];   /* the turn as text, built only for an error */
 	struct hive_move mv = { .piece = HIVE_PASS_PIECE, .from = HIVE_NOWHERE, .to = HIVE_NOWHERE };
 	int user = HIVE_NO_PIECE;
 
-	turn_str(t, what, sizeof what);
 	if (hive_game_over(b)) {
-		set_err(err, errlen, "%s: the game is over", what);
+		set_err(err, errlen, "%s: the game is over", turn_str(t, what, sizeof what));
 		return -1;
 	}
 	switch (t->type) {
@@ -168,7 +167,7 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 				p = q;
 		}
 		if (p == HIVE_NO_PIECE) {
-			set_err(err, errlen, "%s: no %s left in hand", what, tb_bug_name(t->bug));
+			set_err(err, errlen, "%s: no %s left in hand", turn_str(t, what, sizeof what), tb_bug_name(t->bug));
 			return -1;
 		}
 		mv.piece = (uint8_t)p;
@@ -178,17 +177,17 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	case TB_ABILITY: {
 		int p = top_at(r, t->src);
 		if (p == HIVE_NO_PIECE) {
-			set_err(err, errlen, "%s: no piece at the source", what);
+			set_err(err, errlen, "%s: no piece at the source", turn_str(t, what, sizeof what));
 			return -1;
 		}
 		if (t->type == TB_MOVEMENT && HIVE_PIECE_COLOR(p) != side) {
-			set_err(err, errlen, "%s: the piece there is the opponent's", what);
+			set_err(err, errlen, "%s: the piece there is the opponent's", turn_str(t, what, sizeof what));
 			return -1;
 		}
 		if (t->type == TB_ABILITY) {
 			user = top_at(r, t->user);
 			if (user == HIVE_NO_PIECE || HIVE_PIECE_COLOR(user) != side) {
-				set_err(err, errlen, "%s: no own piece at the ability user's cell", what);
+				set_err(err, errlen, "%s: no own piece at the ability user's cell", turn_str(t, what, sizeof what));
 				return -1;
 			}
 		}
@@ -203,16 +202,16 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 		return -1;
 	}
 	if (t->type != TB_FORFEIT && pos_cell(r, t->dst, &mv.to)) {
-		set_err(err, errlen, "%s: the destination is not next to the hive", what);
+		set_err(err, errlen, "%s: the destination is not next to the hive", turn_str(t, what, sizeof what));
 		return -1;
 	}
 	if (!hive_board_find_move(b, mv, m)) {
-		set_err(err, errlen, "%s: illegal for %s at turn %u", what, side ? "Black" : "White",
+		set_err(err, errlen, "%s: illegal for %s at turn %u", turn_str(t, what, sizeof what), side ? "Black" : "White",
 			(unsigned)b->ply);
 		return -1;
 	}
 	if (user != HIVE_NO_PIECE && !can_throw(b, user, *m)) {
-		set_err(err, errlen, "%s: that piece cannot throw it", what);
+		set_err(err, errlen, "%s: that piece cannot throw it", turn_str(t, what, sizeof what));
 		return -1;
 	}
 	return 0;

@@ -25,8 +25,38 @@ run() {
 	echo
 }
 
-run "$b/hivebridge" perft --type Base 6
-run "$b/hivebridge" perft --type Base+MLP 5
+# Perft of the build users get (build/, from `make`), and of this bench build; with
+# NOKAMUTE=/path/to/nokamute, nokamute's single-thread perft of the same depth right
+# after each, and our time over its (several interleaved rounds: the machine is shared).
+ms_of() {   # our "perft(D) = N in T ms" line -> T
+	sed -n "s/^perft($1) = [0-9]* in \([0-9]*\) ms.*/\1/p"
+}
+nk_ms_of() {   # nokamute's "  D  N  T(ms|µs|s)  kn/s" line -> milliseconds
+	awk -v d="$1" '$1 == d { t = $3; f = 1
+		if (t ~ /ms$/) { sub(/ms$/, "", t) } else if (t ~ /µs$/) { sub(/µs$/, "", t); f = 0.001 }
+		else if (t ~ /ns$/) { sub(/ns$/, "", t); f = 0.000001 } else { sub(/s$/, "", t); f = 1000 }
+		printf "%.2f\n", t * f; exit }'
+}
+perft_vs() {   # binary, game type, depth
+	echo "== $1 perft --type $2 $3"
+	"$1" perft --type "$2" "$3" | tail -1 || status=1
+	[ -n "${NOKAMUTE:-}" ] || { echo; return; }
+	[ -x "$NOKAMUTE" ] || { echo "bench: NOKAMUTE=$NOKAMUTE is not executable" >&2; status=1; return; }
+	for round in 1 2 3; do
+		ours=$("$1" perft --type "$2" "$3" | ms_of "$3")
+		# nokamute counts on to deeper depths: stop it once the line is out.
+		theirs=$(timeout 60 "$NOKAMUTE" perft "$2" 2>&1 | nk_ms_of "$3")
+		awk -v a="$ours" -v b="$theirs" -v r="$round" -v t="$2" -v d="$3" 'BEGIN {
+			if (b > 0) printf "round %d: %s perft(%d) %s ms, nokamute %s ms: ratio %.2f\n", r, t, d, a, b, a / b
+			else print "bench: no nokamute figure" }'
+	done
+	echo
+}
+[ -x build/hivebridge ] && for t in "Base 6" "Base+MLP 5"; do
+	perft_vs build/hivebridge $t
+done
+perft_vs "$b/hivebridge" Base 6
+perft_vs "$b/hivebridge" Base+MLP 5
 # The soak: abusive clients, a bystander's latency, idle sessions (SOAK_SECONDS).
 run python3 tests/bench/soak.py "$b/hivebridge"
 for t in "$b"/bench/*; do
