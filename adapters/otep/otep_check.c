@@ -189,6 +189,8 @@ static void oc_lost(struct oc *o, struct result *r, const char *fmt, ...)
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
 	check_fail(r, "%s", why);
+	if (!r->got.len)
+		sbuf_str(&r->got, "<nothing>");
 	check_child_kill(o->ck->child);
 }
 
@@ -493,7 +495,7 @@ static void oc_position(struct checker *ck, struct hive_game *g, int plies, enum
 static void oc_hello(struct oc *o)
 {
 	struct checker *ck = o->ck;
-	struct result *r = check_begin(ck, 1, "otep.hello");
+	struct result *r = check_begin(ck, 1, "otep.hello"), *hello = r;
 	char why[300];
 	size_t before = 0;
 	int64_t ms = 0;
@@ -502,6 +504,8 @@ static void oc_hello(struct oc *o)
 	check_expect(r, "\"hello\" within %d ms of starting (OTEP's start-up rule)", OC_HELLO_MS);
 	if (oc_spawn(o, r, &before, &ms, why, sizeof why) < 0) {
 		check_fail(r, "%s", why);
+		if (!r->got.len)
+			sbuf_str(&r->got, "<nothing>");
 		ck->gave_up = 1;
 		ck->lost = xstrdup("the engine does not start");
 	} else {
@@ -515,6 +519,8 @@ static void oc_hello(struct oc *o)
 		return;
 	sbuf_str(&r->sent, "<nothing>");
 	check_expect(r, "\"hello\" as the engine's first line");
+	if (hello->got.len)
+		sbuf_str(&r->got, hello->got.s);
 	if (before)
 		check_fail(r, "%zu line%s before \"hello\"", before, before > 1 ? "s" : "");
 	check_end(r);
@@ -634,14 +640,18 @@ static void oc_check_goodbye(struct oc *o)
 	check_expect(r, "the engine exits within %u ms (the grace period a host gives)", grace);
 	if (oc_send(o, r, "goodbye", NULL) == 0) {
 		int rc = check_child_wait_exit(ck->child, grace, &status);
-		if (rc < 0)
+		if (rc < 0) {
+			check_note_got(r, "<no engine>");
 			check_fail(r, "engine is not running");
-		else if (rc == 0)
+		} else if (rc == 0) {
+			check_note_got(r, "<still running>");
 			check_fail(r, "still running after %u ms", grace);
-		else if (WIFSIGNALED(status))
+		} else if (WIFSIGNALED(status)) {
+			check_note_got(r, "<killed by signal %d>", WTERMSIG(status));
 			check_fail(r, "killed by signal %d", WTERMSIG(status));
-		else
+		} else {
 			check_note_got(r, "<exit with status %d>", WEXITSTATUS(status));
+		}
 		check_child_kill(ck->child);
 	}
 	check_end(r);
