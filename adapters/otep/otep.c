@@ -2,6 +2,7 @@
  * otep.c: OTEP's row of the protocol table (bridge/protocol.h).
  */
 #include "adapters/otep/otep_back.h"
+#include "adapters/otep/otep_check.h"
 #include "adapters/otep/otep_front.h"
 #include "adapters/otep/otep_ini.h"
 #include "bridge/config.h"
@@ -30,4 +31,5 @@ const struct protocol protocol_otep = {
 		   .session_free = otep_front_free, .refusal = otep_front_refusal },
 	.back_new = otep_back_new,
 	.back_check = otep_profile_check,
+	.check_suite = otep_check_suite,
 };

@@ -35,8 +35,6 @@
 #include "bridge/util.h"
 #include "core/game.h"
 
-/* go without any limit the caller set. */
-#define OB_DEFAULT_MOVETIME_MS 5000
 /* Analysis slices: the first, and the longest (a stop waits for the one running). */
 #define OB_SLICE_FIRST_S       1
 #define OB_SLICE_MAX_S         4
@@ -235,7 +233,7 @@ static void ob_clock(const struct ob *h, struct otep_clock *c, uint64_t *budget_
 		return;
 	}
 	/* A time per move is an overtime period running out: the engine may use it all. */
-	uint64_t mt = l->movetime_ms ? l->movetime_ms : OB_DEFAULT_MOVETIME_MS;
+	uint64_t mt = l->movetime_ms ? l->movetime_ms : OTEP_BACK_DEFAULT_MOVETIME_MS;
 	if (cap && mt > cap)
 		mt = cap;
 	for (int s = 0; s < 2; s++) {
@@ -676,9 +674,7 @@ static void ob_set_log_id(struct engine *e, unsigned id)
 	engine_child_set_log_id(h->child, id);
 }
 
-/* Reads the .ini at path into ini, its relative directory resolved against the
- * .ini's own folder. 0, or -1 with *cause. */
-static int ob_ini_read(const char *path, struct otep_ini *ini, char **cause)
+int otep_back_ini_read(const char *path, struct otep_ini *ini, char **cause)
 {
 	char err[256], *text = NULL, *copy = NULL, *dir = NULL;
 	FILE *f = fopen(path, "r");
@@ -728,7 +724,7 @@ int otep_back_check(const struct engine_profile *p, char **cause)
 		*cause = xasprintf("not an OTEP .ini file");
 		return -1;
 	}
-	if (ob_ini_read(p->argv[0], &ini, cause) < 0)
+	if (otep_back_ini_read(p->argv[0], &ini, cause) < 0)
 		return -1;
 	int rc = 0;
 	if (stat(ini.directory, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -762,7 +758,7 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 	hive_game_init(&h->want, 0);
 	if (!p->argv[1] && otep_ini_is_path(p->argv[0])) {
 		struct otep_ini ini;
-		if (ob_ini_read(p->argv[0], &ini, cause) < 0) {
+		if (otep_back_ini_read(p->argv[0], &ini, cause) < 0) {
 			hive_game_free(&h->want);
 			free(h);
 			return NULL;

@@ -29,12 +29,19 @@ struct engine_profile;
 
 /* Longest line the engine may print (the codec's bound). */
 #define OTEP_BACK_MAX_LINE 65536
+/* The time a go without any limit gets, as an overtime period (clock 5000* ...). */
+#define OTEP_BACK_DEFAULT_MOVETIME_MS 5000
 
 /* An OTEP engine for profile p; the child is spawned by engine_start() or on first
  * use. The caller owns the result (engine_free) and keeps p alive as long. NULL
  * with *cause (caller frees) on failure, for instance an .ini that does not parse. */
 struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p, char **cause);
 
+struct otep_ini;
+/* Reads the .ini at path (docs/otep-hive.md, section 2), its relative directory
+ * resolved against the .ini's own folder. 0, or -1 with *cause (caller frees); ini
+ * is otep_ini_free()'s either way. */
+int  otep_back_ini_read(const char *path, struct otep_ini *ini, char **cause);
 
 /* Whether p can work (its .ini reads and names an executable filename, or its
  * command runs): 0, or -1 with *cause (caller frees). No child is started. */

@@ -154,7 +154,8 @@ int otep_ini_parse(const char *text, const char *ini_dir, struct otep_ini *out,
 		fail(err, errlen, "out of memory");
 		goto done;
 	}
-	out->name = strdup(p.v[4] && *p.v[4] ? p.v[4] : p.v[1]);
+	out->named = p.v[4] && *p.v[4];
+	out->name = strdup(out->named ? p.v[4] : p.v[1]);
 	if (!out->name) {
 		fail(err, errlen, "out of memory");
 		goto done;

@@ -15,6 +15,7 @@ struct otep_ini {
 	char  *filename;    /* the executable, directory/filename */
 	char **argv;        /* command then arguments, NULL-terminated */
 	char  *name;        /* the name shown to users: name, else filename */
+	int    named;       /* 1 when the .ini gives a name */
 };
 
 /* Parses text, the contents of an .ini file that lives in folder ini_dir (a

@@ -201,7 +201,8 @@ int  check_child_spawn(struct check_child *k, char *const argv[], const char *wo
 int  check_child_running(const struct check_child *k);
 /* Sends line and a newline; -1 if the child is gone or its input closed. */
 int  check_child_send(struct check_child *k, const char *line);
-/* Reads lines up to the line term, until start + timeout_ms at the most. */
+/* Reads lines up to the line term, until start + timeout_ms at the most; term NULL
+ * reads the next line, which is then the reply's only line (OTEP has no terminator). */
 void check_child_reply(struct check_child *k, const char *term, int64_t start, int timeout_ms,
 		       struct reply *r);
 /* How the child ended, for a report ("exited with status 3", ...). */
@@ -209,6 +210,9 @@ void check_child_describe_end(struct check_child *k, char *buf, size_t len);
 /* Ends its input and waits up to ms: 1 when it exited (*status), 0 if it runs on,
  * -1 if there is no child. */
 int  check_child_close_input(struct check_child *k, unsigned ms, int *status);
+/* Waits up to ms for the child to exit, its input left open (after a farewell
+ * line): 1 when it exited (*status), 0 if it runs on, -1 if there is no child. */
+int  check_child_wait_exit(struct check_child *k, unsigned ms, int *status);
 /* Kills the child, if any; its unread lines are dropped. */
 void check_child_kill(struct check_child *k);
 
@@ -222,6 +226,7 @@ struct check_engine_spec {
 	const char *pass_name;           /* the forced pass in its words: "\"pass\"" */
 	const char *pass_expect;         /* and as the report expects it */
 	const char *no_stop;             /* why stop is not checked, or NULL */
+	uint64_t    default_movetime_ms; /* the time the back end gives a go without one, or 0 */
 	/* What start-up sends and expects, noted in r. */
 	void (*note_start)(struct checker *ck, struct result *r);
 	/* What a search of gs with l sends, noted in r. */

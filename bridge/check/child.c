@@ -171,7 +171,9 @@ void check_child_reply(struct check_child *k, const char *term, int64_t start, i
 			char *line = k->queue.v[k->head];
 			k->queue.v[k->head++] = NULL;
 			k->queued -= strlen(line) + 1;
-			if (!strcmp(line, term)) {
+			if (!term || !strcmp(line, term)) {
+				if (!term)
+					strlist_add(&r->lines, line);   /* the line is the reply */
 				free(line);
 				r->end = RD_LINE;
 				goto done;
@@ -236,6 +238,11 @@ int check_child_close_input(struct check_child *k, unsigned ms, int *status)
 {
 	if (engine_child_close_input(k->ec) < 0)
 		return -1;
+	return engine_child_wait_exit(k->ec, ms, status);
+}
+
+int check_child_wait_exit(struct check_child *k, unsigned ms, int *status)
+{
 	return engine_child_wait_exit(k->ec, ms, status);
 }
 

@@ -158,7 +158,9 @@ static int expect_emove(struct checker *ck, struct result *r, const struct hive_
 			const struct engine_limits *l, int limit_ms, struct hive_move *out)
 {
 	struct ewait w;
-	int64_t wait = (int64_t)l->movetime_ms + ck->prof.command_timeout_ms + CHECK_SLACK_MS;
+	/* A go without a time gets the protocol's own (OTEP has no depth). */
+	uint64_t mt = l->movetime_ms ? l->movetime_ms : ck->spec->default_movetime_ms;
+	int64_t wait = (int64_t)mt + ck->prof.command_timeout_ms + CHECK_SLACK_MS;
 	int rc = -1;
 
 	if (limit_ms > 0)

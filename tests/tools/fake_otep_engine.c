@@ -15,6 +15,13 @@
  *   --fault critical-error     play answers "error -1 ..." and no move
  *   --fault noncritical-error  play answers "error 0 ..." and then its move
  *   --fault exit               exits (status 3) on play
+ *   --fault banner             prints a line before hello
+ *   --fault no-pass            where pass is the only move, answers another (illegal) one
+ *   --fault no-retry           after an error from the host, answers no play any more
+ *   --fault analysis-count     analysis announces one move list more than it gives
+ *   --fault analysis-illegal   analysis starts its first move list with an illegal move
+ *   --fault strict             exits (status 4) on a line it cannot parse
+ *   --fault ignore-goodbye     goodbye does not end it (end of input does)
  *   --delay-ms N               each move takes N ms; default 0
  *   --status                   writes a status line before each move
  *
@@ -35,7 +42,8 @@
 
 enum fault {
 	F_NONE, F_NO_HELLO, F_SLOW_HELLO, F_CRASH, F_STALL, F_GARBAGE, F_LONGLINE, F_ILLEGAL,
-	F_WRONG_SIDE, F_CRITICAL, F_NONCRITICAL, F_EXIT
+	F_WRONG_SIDE, F_CRITICAL, F_NONCRITICAL, F_EXIT, F_BANNER, F_NO_PASS, F_NO_RETRY,
+	F_ANALYSIS_COUNT, F_ANALYSIS_ILLEGAL, F_STRICT, F_IGNORE_GOODBYE
 };
 
 static const struct {
@@ -46,6 +54,9 @@ static const struct {
 	{ "stall", F_STALL }, { "garbage", F_GARBAGE }, { "longline", F_LONGLINE },
 	{ "illegal", F_ILLEGAL }, { "wrong-side", F_WRONG_SIDE },
 	{ "critical-error", F_CRITICAL }, { "noncritical-error", F_NONCRITICAL }, { "exit", F_EXIT },
+	{ "banner", F_BANNER }, { "no-pass", F_NO_PASS }, { "no-retry", F_NO_RETRY },
+	{ "analysis-count", F_ANALYSIS_COUNT }, { "analysis-illegal", F_ANALYSIS_ILLEGAL },
+	{ "strict", F_STRICT }, { "ignore-goodbye", F_IGNORE_GOODBYE },
 };
 
 struct fake {
@@ -54,6 +65,7 @@ struct fake {
 	long             delay_ms;
 	int              status;
 	long             moves;       /* play commands so far */
+	int              refused;     /* the host has sent an error */
 	struct hive_game game;
 };
 
@@ -117,6 +129,8 @@ static void cmd_play(struct fake *f, const struct otep_msg *m)
 	struct hive_move mo;
 	int fire = ++f->moves == f->at;
 
+	if (f->fault == F_NO_RETRY && f->refused)
+		return;
 	if (m->side != otep_side_to_move(&f->game.board)) {
 		say_error(OTEP_ERR_NONCRITICAL, "play names the side not to move");
 		return;
@@ -128,6 +142,9 @@ static void cmd_play(struct fake *f, const struct otep_msg *m)
 	if (f->delay_ms > 0)
 		sleep_ms(f->delay_ms);
 	hive_move_format(&f->game.board, mo, mv, sizeof mv);
+	if (f->fault == F_NO_PASS && mo.piece == HIVE_PASS_PIECE &&
+	    fake_illegal_move(&f->game.board, 0, mv, sizeof mv) < 0)
+		fprintf(stderr, "fake_otep_engine: no illegal move here, passing\n");
 	if (fire) {
 		switch (f->fault) {
 		case F_CRASH:
@@ -204,8 +221,18 @@ static void cmd_analyze(struct fake *f, const struct otep_msg *m)
 			lines[k].n = 2;
 		}
 	}
-	if (otep_format_analysis(line, sizeof line, lines, k) > 0)
+	if (f->fault == F_ANALYSIS_ILLEGAL)
+		ptr[0][0] = fake_illegal_move(&f->game.board, 0, text[0][0], sizeof text[0][0]) == 0 ?
+			    text[0][0] : "wQ";
+	int len = otep_format_analysis(line, sizeof line, lines, k);
+	if (len > 0 && f->fault == F_ANALYSIS_COUNT) {
+		/* "analysis N ..." announcing N + 1 */
+		char more[8192];
+		snprintf(more, sizeof more, "analysis %zu%s", k + 1, line + strcspn(line + 9, " ") + 9);
+		say(more);
+	} else if (len > 0) {
 		say(line);
+	}
 }
 
 int main(int argc, char **argv)
@@ -254,12 +281,20 @@ int main(int argc, char **argv)
 	}
 	if (f.fault == F_SLOW_HELLO)
 		sleep_ms(slow);
+	if (f.fault == F_BANNER)
+		say("Fake OTEP engine, starting up");
 	say("hello");
 
 	while (fgets(line, sizeof line, stdin) != NULL) {
 		struct otep_msg m;
 		char err[512];
 		if (otep_msg_parse(line, strlen(line), OTEP_FROM_HOST, &m, err, sizeof err) < 0) {
+			if (f.fault == F_STRICT) {
+				fprintf(stderr, "fake_otep_engine: %s: exiting\n", err);
+				otep_msg_free(&m);
+				hive_game_free(&f.game);
+				return 4;
+			}
 			say_error(OTEP_ERR_NONCRITICAL, err);
 			otep_msg_free(&m);
 			continue;
@@ -280,13 +315,14 @@ int main(int argc, char **argv)
 			cmd_analyze(&f, &m);
 			break;
 		case OTEP_ERROR:
+			f.refused = 1;
 			fprintf(stderr, "fake_otep_engine: the host says error %d\n", m.code);
 			break;
 		case OTEP_FINISH:
 			fprintf(stderr, "fake_otep_engine: finish %d\n", m.code);
 			break;
 		case OTEP_GOODBYE:
-			quit = 1;
+			quit = f.fault != F_IGNORE_GOODBYE;
 			break;
 		default:   /* hello, side, clock: nothing to say */
 			break;
