@@ -428,8 +428,10 @@ static void route_start(struct http_server *h, struct evhttp_request *req)
 	const char *why;
 	if (!b)
 		return;
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "depth");
+	int depth = cJSON_IsNumber(d) ? (d->valuedouble >= 0 && d->valuedouble <= 64 ? d->valueint : -1) : 0;
 	unsigned id = play_start(h->play, json_str(b, "engine"), json_str(b, "color"),
-				 json_str(b, "type"), &status, &why);
+				 json_str(b, "type"), depth, &status, &why);
 	cJSON_Delete(b);
 	if (!id) {
 		reply_error(req, status, why);

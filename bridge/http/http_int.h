@@ -29,7 +29,7 @@ struct play *play_new(struct event_base *base, const struct config *conf, unsign
 void play_free(struct play *p);
 /* Starts a game; returns its live id, or 0 with an HTTP status and *why. */
 unsigned play_start(struct play *p, const char *engine, const char *color, const char *type,
-		    int *status, const char **why);
+		    int depth, int *status, const char **why);
 /* The person's move (a MoveString) or resignation in game id: 0, or -1 with an
  * HTTP status and *why (valid until the next call). */
 int play_move(struct play *p, unsigned id, const char *move, int *status, const char **why);

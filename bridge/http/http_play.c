@@ -20,7 +20,8 @@
 #include "bridge/live.h"
 #include "bridge/log.h"
 
-#define PLAY_IDLE_MS (30u * 60u * 1000u)
+#define PLAY_IDLE_MS   (30u * 60u * 1000u)
+#define PLAY_MAX_DEPTH 8
 
 struct pgame {
 	struct play       *p;
@@ -31,6 +32,7 @@ struct pgame {
 	int                human;        /* the person's colour */
 	int                ready;        /* the engine started */
 	int                busy;         /* a start or go is outstanding */
+	int                depth;        /* fixed search depth, 0 = the think time */
 	struct event      *idle;
 	struct pgame      *next;
 };
@@ -147,7 +149,10 @@ static void pgame_go(struct pgame *pg)
 {
 	struct engine_limits l;
 	memset(&l, 0, sizeof l);
-	l.movetime_ms = pg->p->think_ms;
+	if (pg->depth)
+		l.depth = pg->depth;
+	else
+		l.movetime_ms = pg->p->think_ms;
 	l.max_ms = pg->p->think_ms;
 	pg->busy = 1;
 	if (engine_go(pg->eng, &pg->game, &l, on_info, on_move, pg) < 0) {
@@ -215,7 +220,7 @@ int play_human_to_move(struct play *p, unsigned id)
 }
 
 unsigned play_start(struct play *p, const char *engine, const char *color, const char *type,
-		    int *status, const char **why)
+		    int depth, int *status, const char **why)
 {
 	const struct engine_profile *prof = config_profile(p->conf, engine ? engine : "builtin");
 	unsigned gt = 0;
@@ -237,6 +242,10 @@ unsigned play_start(struct play *p, const char *engine, const char *color, const
 		*why = "color must be white or black";
 		return 0;
 	}
+	if (depth < 0 || depth > PLAY_MAX_DEPTH) {
+		*why = "depth must be 0..8";
+		return 0;
+	}
 	if (p->ngames >= p->max_games) {
 		*status = 503;
 		*why = "too many games being played";
@@ -250,6 +259,7 @@ unsigned play_start(struct play *p, const char *engine, const char *color, const
 	}
 	pg->p = p;
 	pg->human = human;
+	pg->depth = depth;
 	hive_game_init(&pg->game, gt);
 	pg->next = p->games;
 	p->games = pg;

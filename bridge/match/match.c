@@ -65,7 +65,8 @@ static const char match_usage[] =
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
 	"                         (a viewer that sends \"attach N\" follows game N only)\n"
-	"  --http ADDR:PORT       the web page: live games and the match dashboard\n"
+	"  --http ADDR:PORT       the web page: live games and the match dashboard; it\n"
+	"                         stays up after the last game until SIGINT or SIGTERM\n"
 	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
@@ -543,12 +544,26 @@ static void match_check_done(struct match *m)
 		if (g <= m->o.games)
 			return;
 	}
+	if (m->http && !m->failed && !m->interrupted) {
+		/* The dashboard outlives the games: the page stays up until a signal. */
+		if (!m->web_lingering) {
+			m->web_lingering = 1;
+			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
+			live_notify_match();
+		}
+		return;
+	}
 	match_exit(m);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct match *m = arg;
+	if (m->web_lingering) {
+		log_note(0, "match: signal %d: the web page closes", (int)sig);
+		event_base_loopexit(m->base, NULL);
+		return;
+	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
 	fprintf(stderr, "hivebridge match: interrupted\n");
 	m->interrupted = 1;

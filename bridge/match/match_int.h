@@ -124,6 +124,7 @@ struct match {
 	struct evconnlistener *listener;
 	struct viewer_client *viewers;
 	struct http_server   *http;          /* --http, NULL if none */
+	int                   web_lingering; /* played out: the page stays up until a signal */
 	struct cJSON         *web_finished;  /* the dashboard's finished games, owned */
 	double               *llr_hist;      /* the LLR after each game of this run */
 	size_t                nllr, capllr;

@@ -35,6 +35,7 @@ static cJSON *match_web_summary(void *arg)
 	cJSON_AddStringToObject(o, "engine_b", m->pl[1].label);
 	cJSON_AddNumberToObject(o, "games", m->o.games);
 	cJSON_AddNumberToObject(o, "played", m->total);
+	cJSON_AddBoolToObject(o, "over", m->web_lingering || m->stopping);
 	cJSON_AddNumberToObject(o, "wins", c->wins);
 	cJSON_AddNumberToObject(o, "losses", c->losses);
 	cJSON_AddNumberToObject(o, "draws", c->draws);
