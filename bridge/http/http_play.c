@@ -176,6 +176,8 @@ static void on_started(void *arg, const struct engine_result *r)
 	pg->ready = 1;
 	if (hive_side_to_move(&pg->game.board) != pg->human)
 		pgame_go(pg);
+	else
+		live_update(pg->lg, &pg->game);    /* watchers learn it is the person's move */
 }
 
 struct play *play_new(struct event_base *base, const struct config *conf, unsigned max_games,
