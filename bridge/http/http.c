@@ -197,6 +197,10 @@ static void stream_drop_conn(struct http_server *h, struct evhttp_connection *ev
 		if (s->evcon == evcon) {
 			*sp = s->next;
 			h->nstreams--;
+			/* A failed connection leaves an unfinished reply to its owner (evhttp
+			 * detached it); one being freed with the server takes its requests. */
+			if (!evhttp_request_get_connection(s->req))
+				evhttp_request_free(s->req);
 			free(s);
 		} else {
 			sp = &s->next;

@@ -73,7 +73,7 @@ async function serveTests(page, uhpPort) {
   await uhp.cmd("newgame Base");
   await page.goto(base + "/", { waitUntil: "load" });
   await page.waitForSelector('#live li[data-kind="uhp"]');
-  await page.click('#live li[data-kind="uhp"]');
+  await page.$eval('#live li[data-kind="uhp"]', (e) => e.click());   // atomic: the list re-renders
   await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Game #"));
   const played = [];
   for (let k = 1; k <= 10; k++) {
@@ -158,7 +158,7 @@ async function matchTests(page, gate) {
   await page.waitForSelector("#match:not([hidden])");
   fs.writeFileSync(gate, "");      // the match may move on now
   await page.waitForSelector('#live li[data-kind="match"]');
-  await page.click('#live li[data-kind="match"]');
+  await page.$eval('#live li[data-kind="match"]', (e) => e.click());
   await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 2);
   await page.waitForFunction(() => document.querySelectorAll("#mgames tbody tr").length >= 3 &&
     document.getElementById("llrline") && Number(document.getElementById("llrline").dataset.points) >= 3, { timeout: 90000 });
@@ -167,7 +167,7 @@ async function matchTests(page, gate) {
   if (!/±/.test(stats[1]) && !/inf/.test(stats[1])) fail("no Elo: " + stats[1]);
   if (!/LLR/.test(stats[4] || "")) fail("no SPRT line");
   await shot(page, "match.png");
-  await page.click("#mgames tbody tr");
+  await page.$eval("#mgames tbody tr", (e) => e.click());
   await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Match game"));
   await page.click("#first");
   await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 0 /"));
