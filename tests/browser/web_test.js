@@ -149,7 +149,9 @@ async function serveTests(page, uhpPort) {
   log("stepped through the finished game");
 
   // 4. A phone-sized screen.
-  await page.setViewport({ width: 390, height: 844, isMobile: true });
+  // (isMobile would reload the page and lose the game on show)
+  await page.setViewport({ width: 390, height: 844 });
+  await page.waitForSelector("g.hex");
   await shot(page, "phone.png");
 }
 
