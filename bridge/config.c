@@ -211,6 +211,7 @@ void config_free(struct config *c)
 		listener_clear(&c->listeners[i]);
 	free(c->listeners);
 	free(c->log_path);
+	free(c->http);
 	memset(c, 0, sizeof *c);
 }
 
@@ -440,6 +441,8 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 
 	if (!strcmp(k, "log")) {
 		set_str(&c->log_path, *v ? v : NULL);    /* empty: no trace log */
+	} else if (!strcmp(k, "http")) {
+		set_str(&c->http, *v ? v : NULL);        /* empty: no web page */
 	} else if (!strcmp(k, "max_sessions")) {
 		if (parse_uint(v, 1, 1000000, &n) < 0) {
 			*why = xasprintf("max_sessions must be 1..1000000, not \"%s\"", v);

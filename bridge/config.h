@@ -30,6 +30,7 @@
  *
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
+ *   http = ADDR:PORT          the web page and its JSON endpoints (docs/web.md); none if unset
  *   max_sessions = 1000
  *   max_sessions_per_peer = 32  concurrent sessions from one IP address, all listeners
  *   max_line = 65536          bytes per protocol line
@@ -80,6 +81,7 @@ struct listener_conf {
 
 struct config {
 	char   *log_path;              /* NULL = no trace log, "-" = stderr */
+	char   *http;                  /* web page ADDR:PORT, NULL = none */
 	size_t  max_sessions;
 	size_t  max_sessions_per_peer; /* per client IP address, over all listeners */
 	size_t  max_line;

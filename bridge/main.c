@@ -75,6 +75,7 @@ static const char usage_stdio_flags[] =
 
 static const char usage_serve[] =
 	"usage: hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
+	"                        [--http ADDR:PORT]\n"
 	"  run the daemon until SIGINT or SIGTERM (SIGHUP reopens the log)\n"
 	"  listeners: those of --config; if it has none, the defaults, all on 127.0.0.1\n"
 	"  with the built-in engine:\n"
@@ -86,6 +87,7 @@ static const char usage_serve_flags[] =
 	"                      resolved at start-up, \"[V6ADDR]:PORT\" or empty for 127.0.0.1\n"
 	"  --engine ENGINE     every listener plays with ENGINE (below)\n"
 	"  --log FILE          protocol trace log (\"-\" = stderr)\n"
+	"  --http ADDR:PORT    serve the web page (watch, play, docs/web.md) there\n"
 	"  every engine a listener uses is checked at start-up (the command runs, a\n"
 	"  server's host resolves); engine failures are reported on stderr\n"
 	"  exit status: 0 after SIGINT/SIGTERM, 1 on a runtime, configuration or engine\n"
@@ -158,6 +160,7 @@ struct cli {
 	const char *config;
 	const char *log;
 	const char *listen;
+	const char *http;
 	const char *type;
 	const char *game;
 	const char *arg;      /* the one positional argument (perft's depth) */
@@ -174,6 +177,7 @@ static int cli_parse(int argc, char **argv, const char *allowed, struct cli *cli
 		{ "--config", offsetof(struct cli, config) },
 		{ "--log", offsetof(struct cli, log) },
 		{ "--listen", offsetof(struct cli, listen) },
+		{ "--http", offsetof(struct cli, http) },
 		{ "--type", offsetof(struct cli, type) },
 		{ "--game", offsetof(struct cli, game) },
 	};
@@ -515,7 +519,7 @@ static int cmd_serve(int argc, char **argv)
 	char *cause = NULL;
 	int rc, depth = 0;
 
-	if ((rc = cli_parse(argc, argv, "--config --listen --engine --log", &cli)) != 0)
+	if ((rc = cli_parse(argc, argv, "--config --listen --engine --log --http", &cli)) != 0)
 		return rc;
 	if (cli.help) {
 		fputs(usage_serve, stdout);
@@ -580,6 +584,13 @@ static int cmd_serve(int argc, char **argv)
 		if (path) {
 			free(c.log_path);
 			c.log_path = path;
+		}
+	}
+	if (cli.http) {
+		char *spec = strdup(cli.http);
+		if (spec) {
+			free(c.http);
+			c.http = spec;
 		}
 	}
 	log_warn_stderr(1);

@@ -27,6 +27,7 @@
 #include "bridge/protocol.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/http/http.h"
 #include "bridge/log.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
@@ -82,6 +83,7 @@ struct server {
 	struct peer        *peers[PEER_BUCKETS];
 	unsigned            next_id;
 	struct session_limits limits;
+	struct http_server *http;              /* the web page, NULL if none */
 };
 
 static void conn_link(struct conn **head, struct conn *c)
@@ -493,6 +495,9 @@ static void server_teardown(struct server *srv)
 			srv->listeners[i].front->listener_free(srv->listeners[i].shared);
 	free(srv->listeners);
 	srv->listeners = NULL;
+	/* After the sessions and the listeners' games, which close their live games through it. */
+	http_free(srv->http);
+	srv->http = NULL;
 	while (srv->refused)
 		refused_free(srv->refused);
 	if (srv->sigint)
@@ -549,6 +554,15 @@ int server_run(struct config *c)
 	for (size_t i = 0; i < c->nlisteners; i++)
 		if (listener_open(&srv, &srv.listeners[i], &c->listeners[i]) < 0)
 			goto out;
+	if (c->http) {
+		char *cause = NULL;
+		srv.http = http_start(srv.base, c, c->http, &cause);
+		if (!srv.http) {
+			fprintf(stderr, "hivebridge: http: %s\n", cause ? cause : "cannot start");
+			free(cause);
+			goto out;
+		}
+	}
 
 	srv.sigint = evsignal_new(srv.base, SIGINT, server_signal, &srv);
 	srv.sigterm = evsignal_new(srv.base, SIGTERM, server_signal, &srv);

@@ -12,7 +12,7 @@ mode=${2:-install}
 
 # One list per job, each package with its reason (README: "The two commands").
 run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev libhiredis-dev"
-test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd redis-server"
+test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd redis-server chromium nodejs npm"
 fuzz_pkgs="$run_pkgs clang libclang-rt-14-dev"
 fresh_pkgs="make git debootstrap"
 case $job in
@@ -95,7 +95,10 @@ probe() {
 	fi
 	rm -rf "$d"
 	[ "$job" = test ] || return 0
-	for c in python3 pgrep ps groff man systemd-analyze redis-server; do
+	# The browser test (tests/integration/web_browser.sh): Chromium, and node with npm
+	# to install puppeteer-core from tests/browser/package-lock.json.
+	[ -x /usr/bin/chromium ] || echo "command /usr/bin/chromium"
+	for c in python3 pgrep ps groff man systemd-analyze redis-server node npm; do
 		command -v $c >/dev/null 2>&1 || echo "command $c"
 	done
 	command -v python3 >/dev/null 2>&1 && ! python3 -c 'import jsonschema' 2>/dev/null \

@@ -22,6 +22,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 #include "bridge/session_io.h"
@@ -67,6 +68,7 @@ struct uhp_front {
 
 	struct perft_job      *perft;        /* made on first use */
 	char                  *opt_argv[3];  /* options command in flight, owned */
+	struct live_game      *lg;           /* the game on the web page, NULL if none */
 };
 
 /* Writes one line to the client and the trace log. */
@@ -106,8 +108,25 @@ static void out_printf(struct uhp_front *s, const char *fmt, ...)
 	free(big);
 }
 
+/* The game changed (newgame, play, undo): the web page's copy follows. */
+static void live_report(struct uhp_front *s)
+{
+	static const char *const reasons[] = {
+		[HIVE_DRAW] = "both queens surrounded",
+		[HIVE_WHITE_WINS] = "black queen surrounded",
+		[HIVE_BLACK_WINS] = "white queen surrounded",
+	};
+	if (!s->lg)
+		s->lg = live_open("uhp", "client", s->io.profile->name, &s->game, NULL);
+	else
+		live_update(s->lg, &s->game);
+	if (hive_game_over(&s->game.board))
+		live_finish(s->lg, s->game.board.state, reasons[s->game.board.state]);
+}
+
 static void out_gamestring(struct uhp_front *s)
 {
+	live_report(s);
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
 	if (!buf) {
@@ -160,6 +179,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 	if (info->pvlen < 1 || s->busy != BUSY_BESTMOVE)
 		return;
+	live_analysis(s->lg, info);
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
 		struct hive_move m;
 		struct hive_undo u;
@@ -746,6 +766,7 @@ void uhp_front_free(void *session)
 		event_free(s->perft->done_ev);
 		free(s->perft);
 	}
+	live_close(s->lg);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)

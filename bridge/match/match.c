@@ -35,6 +35,7 @@
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
 #include "bridge/match/match_int.h"
@@ -64,6 +65,8 @@ static const char match_usage[] =
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
 	"                         (a viewer that sends \"attach N\" follows game N only)\n"
+	"  --http ADDR:PORT       the web page: live games and the match dashboard; it\n"
+	"                         stays up after the last game until SIGINT or SIGTERM\n"
 	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
 	"  --queue redis://HOST:PORT/NAME   coordinate: the games go to `hivebridge\n"
 	"                         worker`s through Redis (docs/scale.md); no password\n"
@@ -145,6 +148,8 @@ static void slot_drop_engine(struct slot *s, int p)
 
 static void slot_reset(struct slot *s)
 {
+	live_close(s->lg);
+	s->lg = NULL;
 	hive_game_free(&s->game);
 	s->game_no = 0;
 	s->opening = -1;
@@ -196,6 +201,7 @@ static void slot_end(struct slot *s, int state, const char *reason)
 		return;
 	}
 	results_record(&m->rec, score);
+	live_finish(s->lg, state, reason);
 	m->done[s->game_no] = 1;
 	m->played++;
 	m->total++;
@@ -214,6 +220,7 @@ static void slot_end(struct slot *s, int state, const char *reason)
 			m->stopping = 1;
 		}
 	}
+	match_web_record(m, s, state, reason);
 	slot_reset(s);
 	if (m->stopping) {
 		/* Decided: the games still running no longer matter. */
@@ -366,6 +373,7 @@ static void slot_next(struct slot *s)
 		printf("Started game %u of %u (%s vs %s)\n", g, m->o.games, m->pl[s->white].label,
 		       m->pl[1 - s->white].label);
 		fflush(stdout);
+		s->lg = live_open("match", m->pl[s->white].label, m->pl[1 - s->white].label, &s->game, NULL);
 		viewer_broadcast(m, s->game_no, &s->game);
 	}
 	if (s->starting >= 0 || s->thinking >= 0)
@@ -470,8 +478,18 @@ static void on_move(void *arg, const struct engine_result *r)
 		match_fail(m);
 		return;
 	}
+	live_update(s->lg, &s->game);
+	if (m->o.clock_ms)
+		live_clocks(s->lg, s->clock_us[0] / 1000, s->clock_us[1] / 1000,
+			    hive_side_to_move(&s->game.board));
 	viewer_broadcast(m, s->game_no, &s->game);
 	slot_play(s);
+}
+
+static void on_info(void *arg, const struct hive_search_info *info)
+{
+	struct slot *s = arg;
+	live_analysis(s->lg, info);
 }
 
 /* Ends the game if the rules or the adjudication say so, else asks for a move. */
@@ -529,7 +547,7 @@ static void slot_play(struct slot *s)
 		struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
 		evtimer_add(s->flag, &tv);
 	}
-	if (engine_go(s->eng[p], &s->game, &l, NULL, on_move, s) < 0) {
+	if (engine_go(s->eng[p], &s->game, &l, on_info, on_move, s) < 0) {
 		s->thinking = -1;
 		evtimer_del(s->flag);
 		slot_drop_engine(s, p);
@@ -564,12 +582,26 @@ static void match_check_done(struct match *m)
 		if (g <= m->o.games)
 			return;
 	}
+	if (m->http && !m->failed && !m->interrupted) {
+		/* The dashboard outlives the games: the page stays up until a signal. */
+		if (!m->web_lingering) {
+			m->web_lingering = 1;
+			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
+			live_notify_match();
+		}
+		return;
+	}
 	match_exit(m);
 }
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct match *m = arg;
+	if (m->web_lingering) {
+		log_note(0, "match: signal %d: the web page closes", (int)sig);
+		event_base_loopexit(m->base, NULL);
+		return;
+	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
 	fprintf(stderr, "hivebridge match: interrupted\n");
 	m->interrupted = 1;
@@ -616,6 +648,7 @@ void match_free(struct match *m)
 	}
 	free(m->slots);
 	viewer_free_all(m);
+	match_web_free(m);
 	if (m->sig_int)
 		event_free(m->sig_int);
 	if (m->sig_term)
@@ -695,6 +728,8 @@ int match_main(int argc, char **argv)
 		goto out;
 	}
 	if (m.o.viewer && viewer_listen(&m, m.o.viewer) < 0)
+		goto out;
+	if (m.o.http && match_web_start(&m) < 0)
 		goto out;
 	m.sig_int = evsignal_new(m.base, SIGINT, on_signal, &m);
 	m.sig_term = evsignal_new(m.base, SIGTERM, on_signal, &m);

@@ -20,6 +20,9 @@ struct event;
 struct event_base;
 struct evconnlistener;
 struct bufferevent;
+struct cJSON;
+struct http_server;
+struct live_game;
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
 #define MATCH_MAX_CONCURRENCY     64
@@ -52,6 +55,7 @@ struct match_opts {
 	int                   sprt_set;
 	struct sprt_test      sprt;
 	const char           *viewer;
+	const char           *http;          /* --http ADDR:PORT */
 	const char           *config_path;
 	const char           *log_path;
 	const char           *queue;         /* --queue redis://HOST:PORT/NAME */
@@ -88,6 +92,7 @@ struct slot {
 	size_t            nkeys, capkeys;
 	uint64_t         *times_ms;      /* think time of each engine move */
 	size_t            ntimes, captimes;
+	struct live_game *lg;            /* its record for the web page, NULL if none */
 	struct event     *flag;          /* time forfeit */
 	struct event     *kick;          /* next step, from the loop */
 };
@@ -129,6 +134,11 @@ struct match {
 	void                (*game_ended)(struct slot *s, int state, const char *reason);
 	void                (*engine_dead)(struct match *m, int p, const char *reason);
 	void                 *hook_arg;
+	struct http_server   *http;          /* --http, NULL if none */
+	int                   web_lingering; /* played out: the page stays up until a signal */
+	struct cJSON         *web_finished;  /* the dashboard's finished games, owned */
+	double               *llr_hist;      /* the LLR after each game of this run */
+	size_t                nllr, capllr;
 };
 
 /* match.c: the canonical GameString of g; the caller frees it. NULL on no memory. */
@@ -178,6 +188,14 @@ int  results_write(struct match *m, const struct slot *s, int state, const char 
 const char *results_llr(const struct match *m, double *llr);
 /* The score line, the Elo line and the SPRT line on stdout. */
 void results_print_score(const struct match *m);
+
+/* match_web.c: the dashboard of --http */
+/* Starts the web page on --http; -1 after saying why. */
+int  match_web_start(struct match *m);
+/* A game ended (after results_record): its row and the LLR for the dashboard. */
+void match_web_record(struct match *m, const struct slot *s, int state, const char *reason);
+/* Stops the page and frees what the dashboard kept. */
+void match_web_free(struct match *m);
 
 /* match_viewer.c */
 /* Listens for viewers on --viewer ADDR:PORT; -1 after saying why. */

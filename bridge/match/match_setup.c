@@ -122,6 +122,8 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->sprt_set = 1;
 		} else if (!strcmp(name, "--viewer")) {
 			o->viewer = val;
+		} else if (!strcmp(name, "--http")) {
+			o->http = val;
 		} else if (!strcmp(name, "--config")) {
 			o->config_path = val;
 		} else if (!strcmp(name, "--log")) {

@@ -1,0 +1,701 @@
+/*
+ * http.c: the evhttp server: bounds, routes, JSON answers and the Server-Sent Events
+ * stream of changes to the live registry.
+ *
+ * Bounds: headers (a GameString travels in the query), bodies, an idle time-out per
+ * connection, at most HTTP_MAX_CONNS connections that have made a request (one more
+ * gets 503 and is closed), at most HTTP_MAX_STREAMS event streams, and an event
+ * stream whose unread output passes HTTP_STREAM_MAX_BUFFER is dropped (the page
+ * reconnects and reloads). evhttp answers a request it cannot parse with 400 itself;
+ * every route answers bad input with a JSON {"error": ...} and its status.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+#include <time.h>
+
+#include <cJSON.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "bridge/config.h"
+#include "bridge/http/http.h"
+#include "bridge/http/http_int.h"
+#include "bridge/live.h"
+#include "bridge/log.h"
+
+#define HTTP_MAX_CONNS          64
+#define HTTP_MAX_STREAMS        32
+#define HTTP_MAX_HEADERS        (128 * 1024)
+#define HTTP_MAX_BODY           4096
+#define HTTP_TIMEOUT_S          30
+#define HTTP_STREAM_MAX_BUFFER  (256 * 1024)
+#define HTTP_PING_S             15
+#define HTTP_MAX_PLAY_GAMES     16
+#define HTTP_PLAY_THINK_MS      1000
+
+struct stream {
+	struct evhttp_request    *req;
+	struct evhttp_connection *evcon;
+	struct stream            *next;
+};
+
+struct http_server {
+	struct event_base          *base;
+	const struct config        *conf;
+	struct evhttp              *http;
+	struct play                *play;
+	struct evhttp_connection   *conns[HTTP_MAX_CONNS];
+	unsigned                    nconns;
+	struct stream              *streams;
+	unsigned                    nstreams;
+	struct event               *ping;
+	struct cJSON             *(*match_summary)(void *arg);
+	void                       *match_arg;
+};
+
+/* --- answers ---------------------------------------------------------------------- */
+
+static void reply_json(struct evhttp_request *req, int code, cJSON *o)
+{
+	struct evbuffer *b = evbuffer_new();
+	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	if (!b || !s) {
+		if (b)
+			evbuffer_free(b);
+		cJSON_free(s);
+		evhttp_send_error(req, 500, "Out of memory");
+		return;
+	}
+	evbuffer_add(b, s, strlen(s));
+	cJSON_free(s);
+	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+	evhttp_add_header(h, "Content-Type", "application/json");
+	evhttp_add_header(h, "Cache-Control", "no-store");
+	evhttp_send_reply(req, code, code == 200 ? "OK" : code == 201 ? "Created" : "Error", b);
+	evbuffer_free(b);
+}
+
+static void reply_error(struct evhttp_request *req, int code, const char *why)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "error", why);
+	reply_json(req, code, o);
+}
+
+/* --- games as JSON ---------------------------------------------------------------- */
+
+static const char *result_text(int state)
+{
+	return state == HIVE_WHITE_WINS ? "1-0" : state == HIVE_BLACK_WINS ? "0-1" : "1/2-1/2";
+}
+
+static cJSON *game_summary(const struct live_game *lg)
+{
+	cJSON *o = cJSON_CreateObject();
+	char ms[HIVE_MOVESTR_MAX];
+
+	cJSON_AddNumberToObject(o, "id", lg->id);
+	cJSON_AddNumberToObject(o, "version", lg->version);
+	cJSON_AddStringToObject(o, "kind", lg->kind);
+	cJSON_AddStringToObject(o, "white", lg->white);
+	cJSON_AddStringToObject(o, "black", lg->black);
+	cJSON_AddStringToObject(o, "type", hive_gametype_name(lg->game.type));
+	cJSON_AddNumberToObject(o, "plies", (double)lg->game.len);
+	cJSON_AddStringToObject(o, "state", hive_state_name(lg->game.board.state));
+	cJSON_AddBoolToObject(o, "finished", lg->finished || lg->closed);
+	if (lg->finished)
+		cJSON_AddStringToObject(o, "result", result_text(lg->state));
+	else
+		cJSON_AddNullToObject(o, "result");
+	cJSON_AddStringToObject(o, "reason", lg->reason);
+	if (lg->game.len) {
+		struct hive_board b = lg->game.board;   /* the board before the last move */
+		hive_board_undo(&b, &lg->game.hist[lg->game.len - 1]);
+		hive_move_format(&b, lg->game.hist[lg->game.len - 1].move, ms, sizeof ms);
+		cJSON_AddStringToObject(o, "last_move", ms);
+	} else {
+		cJSON_AddNullToObject(o, "last_move");
+	}
+	return o;
+}
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static cJSON *game_full(struct http_server *h, const struct live_game *lg)
+{
+	cJSON *o = game_summary(lg);
+	size_t n = hive_game_format(&lg->game, NULL, 0);
+	char *gs = malloc(n + 1);
+
+	if (gs) {
+		hive_game_format(&lg->game, gs, n + 1);
+		cJSON_AddStringToObject(o, "gamestring", gs);
+		free(gs);
+	}
+	cJSON_AddItemToObject(o, "moves", pos_moves_json(&lg->game));
+	if (lg->clocks) {
+		cJSON *c = cJSON_AddObjectToObject(o, "clocks");
+		int64_t ms[2] = { lg->clock_ms[0], lg->clock_ms[1] };
+		if (lg->clock_running >= 0) {
+			ms[lg->clock_running] -= (int64_t)((mono_us() - lg->clock_at_us) / 1000);
+			if (ms[lg->clock_running] < 0)
+				ms[lg->clock_running] = 0;
+		}
+		cJSON_AddNumberToObject(c, "white_ms", (double)ms[0]);
+		cJSON_AddNumberToObject(c, "black_ms", (double)ms[1]);
+		if (lg->clock_running >= 0)
+			cJSON_AddStringToObject(c, "running", lg->clock_running ? "b" : "w");
+		else
+			cJSON_AddNullToObject(c, "running");
+	} else {
+		cJSON_AddNullToObject(o, "clocks");
+	}
+	if (lg->has_analysis) {
+		cJSON *a = cJSON_AddObjectToObject(o, "analysis");
+		cJSON_AddNumberToObject(a, "ply", (double)lg->analysis_ply);
+		cJSON_AddNumberToObject(a, "depth", lg->depth);
+		cJSON_AddNumberToObject(a, "score", lg->score);
+		cJSON *pv = cJSON_AddArrayToObject(a, "pv");
+		char buf[LIVE_PV_MAX];
+		snprintf(buf, sizeof buf, "%s", lg->pv);
+		for (char *save = NULL, *t = strtok_r(buf, ";", &save); t; t = strtok_r(NULL, ";", &save))
+			cJSON_AddItemToArray(pv, cJSON_CreateString(t));
+	} else {
+		cJSON_AddNullToObject(o, "analysis");
+	}
+	int mine = !lg->closed && lg->owner && lg->owner == play_tag(h->play);
+	cJSON_AddBoolToObject(o, "playable", mine && play_human_to_move(h->play, lg->id));
+	if (mine) {
+		int human = !strcmp(lg->white, "you") ? HIVE_WHITE : HIVE_BLACK;
+		cJSON_AddStringToObject(o, "human", human == HIVE_WHITE ? "w" : "b");
+	} else {
+		cJSON_AddNullToObject(o, "human");
+	}
+	cJSON_AddItemToObject(o, "position", pos_json(&lg->game, lg->game.len));
+	return o;
+}
+
+/* --- event streams ---------------------------------------------------------------- */
+
+static void stream_drop_conn(struct http_server *h, struct evhttp_connection *evcon)
+{
+	for (struct stream **sp = &h->streams; *sp;) {
+		struct stream *s = *sp;
+		if (s->evcon == evcon) {
+			*sp = s->next;
+			h->nstreams--;
+			/* A failed connection leaves an unfinished reply to its owner (evhttp
+			 * detached it); one being freed with the server takes its requests. */
+			if (!evhttp_request_get_connection(s->req))
+				evhttp_request_free(s->req);
+			free(s);
+		} else {
+			sp = &s->next;
+		}
+	}
+}
+
+/* Sends one event to every stream; a stream whose reader lags too far is closed. */
+static void stream_send(struct http_server *h, const char *event, const char *data)
+{
+	struct stream *next;
+	for (struct stream *s = h->streams; s; s = next) {
+		next = s->next;
+		struct bufferevent *bev = evhttp_connection_get_bufferevent(s->evcon);
+		if (bev && evbuffer_get_length(bufferevent_get_output(bev)) > HTTP_STREAM_MAX_BUFFER) {
+			log_note(0, "http: an event stream lags: closed");
+			/* closecb unlinks s (only s: one stream per connection). */
+			evhttp_connection_free(s->evcon);
+			continue;
+		}
+		struct evbuffer *b = evbuffer_new();
+		if (!b)
+			continue;
+		evbuffer_add_printf(b, "event: %s\ndata: %s\n\n", event, data);
+		evhttp_send_reply_chunk(s->req, b);
+		evbuffer_free(b);
+	}
+}
+
+static void on_live(void *arg, const struct live_game *lg)
+{
+	struct http_server *h = arg;
+	if (!h->streams)
+		return;
+	cJSON *o = lg ? game_summary(lg) : cJSON_CreateObject();
+	if (lg && lg->closed && !live_find(lg->id))
+		cJSON_AddBoolToObject(o, "gone", 1);
+	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
+	cJSON_Delete(o);
+	if (s)
+		stream_send(h, lg ? "game" : "match", s);
+	cJSON_free(s);
+}
+
+static void on_ping(evutil_socket_t fd, short what, void *arg)
+{
+	struct http_server *h = arg;
+	struct stream *next;
+	/* A comment line: keeps proxies quiet and finds peers that went away. */
+	for (struct stream *s = h->streams; s; s = next) {
+		next = s->next;
+		struct evbuffer *b = evbuffer_new();
+		if (!b)
+			continue;
+		evbuffer_add_printf(b, ": ping\n\n");
+		evhttp_send_reply_chunk(s->req, b);
+		evbuffer_free(b);
+	}
+}
+
+static void route_events(struct http_server *h, struct evhttp_request *req)
+{
+	if (h->nstreams >= HTTP_MAX_STREAMS) {
+		reply_error(req, 503, "too many event streams");
+		return;
+	}
+	struct stream *s = calloc(1, sizeof *s);
+	struct evbuffer *b = evbuffer_new();
+	if (!s || !b) {
+		free(s);
+		if (b)
+			evbuffer_free(b);
+		reply_error(req, 500, "out of memory");
+		return;
+	}
+	s->req = req;
+	s->evcon = evhttp_request_get_connection(req);
+	s->next = h->streams;
+	h->streams = s;
+	h->nstreams++;
+	struct evkeyvalq *hd = evhttp_request_get_output_headers(req);
+	evhttp_add_header(hd, "Content-Type", "text/event-stream");
+	evhttp_add_header(hd, "Cache-Control", "no-store");
+	evhttp_send_reply_start(req, 200, "OK");
+	/* The stream lives as long as the page: no idle time-out on it. */
+	evhttp_connection_set_timeout(s->evcon, -1);
+	evbuffer_add_printf(b, "retry: 1000\nevent: hello\ndata: {}\n\n");
+	evhttp_send_reply_chunk(req, b);
+	evbuffer_free(b);
+}
+
+/* --- connections ------------------------------------------------------------------ */
+
+static void conn_closed(struct evhttp_connection *evcon, void *arg)
+{
+	struct http_server *h = arg;
+	stream_drop_conn(h, evcon);
+	for (unsigned i = 0; i < h->nconns; i++) {
+		if (h->conns[i] == evcon) {
+			h->conns[i] = h->conns[--h->nconns];
+			break;
+		}
+	}
+}
+
+/* Whether the request's connection is (now) one of the counted ones. */
+static int conn_admit(struct http_server *h, struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	for (unsigned i = 0; i < h->nconns; i++)
+		if (h->conns[i] == evcon)
+			return 1;
+	if (h->nconns >= HTTP_MAX_CONNS)
+		return 0;
+	h->conns[h->nconns++] = evcon;
+	evhttp_connection_set_closecb(evcon, conn_closed, h);
+	return 1;
+}
+
+/* --- routes ----------------------------------------------------------------------- */
+
+/* The request's body as a JSON object, or NULL after answering 400. */
+static cJSON *body_json(struct evhttp_request *req)
+{
+	struct evbuffer *in = evhttp_request_get_input_buffer(req);
+	size_t n = evbuffer_get_length(in);
+	char buf[HTTP_MAX_BODY + 1];
+	if (n > HTTP_MAX_BODY) {
+		reply_error(req, 413, "body too large");
+		return NULL;
+	}
+	evbuffer_copyout(in, buf, n);
+	buf[n] = 0;
+	cJSON *o = n ? cJSON_ParseWithLength(buf, n) : cJSON_CreateObject();
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		reply_error(req, 400, "the body must be a JSON object");
+		return NULL;
+	}
+	return o;
+}
+
+static const char *json_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A decimal id of at most 9 digits; 0 if s is not one. */
+static unsigned parse_id(const char *s, const char **rest)
+{
+	unsigned v = 0;
+	int n = 0;
+	while (*s >= '0' && *s <= '9' && n < 9) {
+		v = v * 10 + (unsigned)(*s++ - '0');
+		n++;
+	}
+	*rest = s;
+	return n ? v : 0;
+}
+
+static void route_games(struct http_server *h, struct evhttp_request *req)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *live = cJSON_AddArrayToObject(o, "games");
+	cJSON *done = cJSON_AddArrayToObject(o, "finished");
+	for (const struct live_game *lg = live_first(); lg; lg = lg->next)
+		cJSON_AddItemToArray(lg->closed || lg->finished ? done : live, game_summary(lg));
+	reply_json(req, 200, o);
+}
+
+static void route_engines(struct http_server *h, struct evhttp_request *req)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *a = cJSON_AddArrayToObject(o, "engines");
+	for (size_t i = 0; i < h->conf->nprofiles; i++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", h->conf->profiles[i].name);
+		cJSON_AddStringToObject(e, "kind", h->conf->profiles[i].kind);
+		cJSON_AddItemToArray(a, e);
+	}
+	reply_json(req, 200, o);
+}
+
+static void route_position(struct http_server *h, struct evhttp_request *req, const char *query)
+{
+	struct evkeyvalq q;
+	char err[256];
+	struct hive_game g;
+
+	TAILQ_INIT(&q);
+	if (!query || evhttp_parse_query_str(query, &q) < 0) {
+		reply_error(req, 400, "want ?game=GAMESTRING[&ply=N]");
+		return;
+	}
+	const char *gs = evhttp_find_header(&q, "game");
+	const char *plys = evhttp_find_header(&q, "ply");
+	hive_game_init(&g, 0);
+	if (!gs || hive_game_parse(&g, gs, err, sizeof err) != HIVE_OK) {
+		evhttp_clear_headers(&q);
+		hive_game_free(&g);
+		reply_error(req, 400, gs ? err : "want ?game=GAMESTRING[&ply=N]");
+		return;
+	}
+	size_t ply = g.len;
+	if (plys) {
+		const char *rest;
+		unsigned v = parse_id(plys, &rest);
+		if ((v == 0 && strcmp(plys, "0")) || *rest || v > g.len) {
+			evhttp_clear_headers(&q);
+			hive_game_free(&g);
+			reply_error(req, 400, "ply must be 0..the number of moves");
+			return;
+		}
+		ply = v;
+	}
+	evhttp_clear_headers(&q);
+	cJSON *o = pos_json(&g, ply);
+	if (o)
+		cJSON_AddItemToObject(o, "moves", pos_moves_json(&g));
+	hive_game_free(&g);
+	reply_json(req, 200, o);
+}
+
+static void route_start(struct http_server *h, struct evhttp_request *req)
+{
+	cJSON *b = body_json(req);
+	int status;
+	const char *why;
+	if (!b)
+		return;
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "depth");
+	int depth = cJSON_IsNumber(d) ? (d->valuedouble >= 0 && d->valuedouble <= 64 ? d->valueint : -1) : 0;
+	unsigned id = play_start(h->play, json_str(b, "engine"), json_str(b, "color"),
+				 json_str(b, "type"), depth, &status, &why);
+	cJSON_Delete(b);
+	if (!id) {
+		reply_error(req, status, why);
+		return;
+	}
+	const struct live_game *lg = live_find(id);
+	reply_json(req, 201, lg ? game_full(h, lg) : NULL);
+}
+
+static void route_game(struct http_server *h, struct evhttp_request *req, unsigned id,
+		       const char *action)
+{
+	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+	int status;
+	const char *why;
+
+	if (!*action) {
+		if (cmd != EVHTTP_REQ_GET) {
+			reply_error(req, 405, "GET only");
+			return;
+		}
+		const struct live_game *lg = live_find(id);
+		if (!lg)
+			reply_error(req, 404, "no such game");
+		else
+			reply_json(req, 200, game_full(h, lg));
+		return;
+	}
+	if (cmd != EVHTTP_REQ_POST) {
+		reply_error(req, 405, "POST only");
+		return;
+	}
+	if (!strcmp(action, "/move")) {
+		cJSON *b = body_json(req);
+		if (!b)
+			return;
+		const char *mv = json_str(b, "move");
+		int rc = mv ? play_move(h->play, id, mv, &status, &why) : -1;
+		if (!mv) {
+			status = 400;
+			why = "want {\"move\": MOVESTRING}";
+		}
+		cJSON_Delete(b);
+		if (rc < 0) {
+			reply_error(req, status, why);
+			return;
+		}
+	} else if (!strcmp(action, "/resign")) {
+		if (play_resign(h->play, id, &status, &why) < 0) {
+			reply_error(req, status, why);
+			return;
+		}
+	} else {
+		reply_error(req, 404, "no such action");
+		return;
+	}
+	const struct live_game *lg = live_find(id);
+	reply_json(req, 200, lg ? game_full(h, lg) : NULL);
+}
+
+static void serve_asset(struct evhttp_request *req, const char *path)
+{
+	const struct http_asset *a = assets_find(path);
+	if (!a) {
+		reply_error(req, 404, "not found");
+		return;
+	}
+	struct evbuffer *b = evbuffer_new();
+	if (!b) {
+		evhttp_send_error(req, 500, "Out of memory");
+		return;
+	}
+	evbuffer_add_reference(b, a->data, a->len, NULL, NULL);
+	struct evkeyvalq *hd = evhttp_request_get_output_headers(req);
+	evhttp_add_header(hd, "Content-Type", a->type);
+	evhttp_add_header(hd, "Cache-Control", "no-cache");
+	evhttp_send_reply(req, 200, "OK", b);
+	evbuffer_free(b);
+}
+
+static void route(struct evhttp_request *req, void *arg)
+{
+	struct http_server *h = arg;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	const char *query = uri ? evhttp_uri_get_query(uri) : NULL;
+	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+
+	if (!conn_admit(h, req)) {
+		evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
+		reply_error(req, 503, "too many connections");
+		return;
+	}
+	if (!path || !*path) {
+		reply_error(req, 400, "bad request path");
+		return;
+	}
+	if (strncmp(path, "/api/", 5)) {
+		if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+			reply_error(req, 405, "GET only");
+			return;
+		}
+		serve_asset(req, path);
+		return;
+	}
+	const char *p = path + 5;
+	if (!strcmp(p, "games")) {
+		if (cmd == EVHTTP_REQ_GET)
+			route_games(h, req);
+		else if (cmd == EVHTTP_REQ_POST)
+			route_start(h, req);
+		else
+			reply_error(req, 405, "GET or POST only");
+		return;
+	}
+	if (!strncmp(p, "games/", 6)) {
+		const char *rest;
+		unsigned id = parse_id(p + 6, &rest);
+		if (!id) {
+			reply_error(req, 404, "no such game");
+			return;
+		}
+		route_game(h, req, id, rest);
+		return;
+	}
+	if (cmd != EVHTTP_REQ_GET) {
+		reply_error(req, 405, "GET only");
+		return;
+	}
+	if (!strcmp(p, "position"))
+		route_position(h, req, query);
+	else if (!strcmp(p, "engines"))
+		route_engines(h, req);
+	else if (!strcmp(p, "events"))
+		route_events(h, req);
+	else if (!strcmp(p, "match")) {
+		if (!h->match_summary)
+			reply_error(req, 404, "no match is being played here");
+		else
+			reply_json(req, 200, h->match_summary(h->match_arg));
+	} else
+		reply_error(req, 404, "no such endpoint");
+}
+
+/* --- set-up ----------------------------------------------------------------------- */
+
+/* "ADDR:PORT", "[V6]:PORT" or ":PORT" into a numeric host and a port. */
+static int parse_spec(const char *spec, char *host, size_t hlen, unsigned *port)
+{
+	const char *colon = strrchr(spec, ':');
+	char *end;
+	if (!colon)
+		return -1;
+	long v = strtol(colon + 1, &end, 10);
+	if (*end || end == colon + 1 || v < 0 || v > 65535)
+		return -1;
+	const char *a = spec;
+	size_t alen = (size_t)(colon - spec);
+	if (alen >= 2 && a[0] == '[' && a[alen - 1] == ']') {
+		a++;
+		alen -= 2;
+	}
+	if (alen == 0) {
+		snprintf(host, hlen, "127.0.0.1");
+	} else {
+		if (alen >= hlen)
+			return -1;
+		memcpy(host, a, alen);
+		host[alen] = 0;
+	}
+	unsigned char tmp[16];
+	if (inet_pton(AF_INET, host, tmp) != 1 && inet_pton(AF_INET6, host, tmp) != 1)
+		return -1;
+	*port = (unsigned)v;
+	return 0;
+}
+
+struct http_server *http_start(struct event_base *base, const struct config *conf,
+			       const char *spec, char **cause)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	unsigned port;
+	struct http_server *h;
+
+	if (parse_spec(spec, host, sizeof host, &port) < 0) {
+		if (asprintf(cause, "--http %s: want ADDR:PORT with a numeric address", spec) < 0)
+			*cause = NULL;
+		return NULL;
+	}
+	h = calloc(1, sizeof *h);
+	if (!h) {
+		*cause = strdup("out of memory");
+		return NULL;
+	}
+	h->base = base;
+	h->conf = conf;
+	h->http = evhttp_new(base);
+	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
+	h->ping = event_new(base, -1, EV_PERSIST, on_ping, h);
+	if (!h->http || !h->play || !h->ping) {
+		*cause = strdup("out of memory");
+		http_free(h);
+		return NULL;
+	}
+	evhttp_set_max_headers_size(h->http, HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(h->http, HTTP_MAX_BODY);
+	evhttp_set_timeout(h->http, HTTP_TIMEOUT_S);
+	evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
+	evhttp_set_gencb(h->http, route, h);
+	struct evhttp_bound_socket *bs = evhttp_bind_socket_with_handle(h->http, host, (ev_uint16_t)port);
+	if (!bs) {
+		if (asprintf(cause, "cannot listen on %s:%u: %s", host, port, strerror(errno)) < 0)
+			*cause = NULL;
+		http_free(h);
+		return NULL;
+	}
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char where[INET6_ADDRSTRLEN + 16], a[INET6_ADDRSTRLEN] = "?";
+	getsockname(evhttp_bound_socket_get_fd(bs), (struct sockaddr *)&ss, &sl);
+	if (ss.ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, a, sizeof a);
+		snprintf(where, sizeof where, "[%s]:%u", a, ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
+	} else {
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, a, sizeof a);
+		snprintf(where, sizeof where, "%s:%u", a, ntohs(((struct sockaddr_in *)&ss)->sin_port));
+	}
+	struct timeval tv = { HTTP_PING_S, 0 };
+	event_add(h->ping, &tv);
+	live_enable(1);
+	live_watch(on_live, h);
+	fprintf(stderr, "listening on %s (http)\n", where);
+	log_note(0, "listening on %s (http)", where);
+	return h;
+}
+
+void http_set_match(struct http_server *h, struct cJSON *(*summary)(void *arg), void *arg)
+{
+	if (!h)
+		return;
+	h->match_summary = summary;
+	h->match_arg = arg;
+}
+
+void http_free(struct http_server *h)
+{
+	if (!h)
+		return;
+	live_watch(NULL, NULL);
+	play_free(h->play);
+	/* Frees every connection; their close callbacks unlink the streams. */
+	if (h->http)
+		evhttp_free(h->http);
+	while (h->streams) {
+		struct stream *s = h->streams;
+		h->streams = s->next;
+		free(s);
+	}
+	if (h->ping)
+		event_free(h->ping);
+	live_enable(0);
+	free(h);
+}

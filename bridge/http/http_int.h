@@ -1,0 +1,51 @@
+/*
+ * http_int.h: what the files of bridge/http/ share (http.c the server, routes and
+ * Server-Sent Events; http_pos.c positions as JSON; http_play.c games against an
+ * engine; http_assets.c the page). Not for use outside bridge/http/.
+ */
+#ifndef BRIDGE_HTTP_INT_H
+#define BRIDGE_HTTP_INT_H
+
+#include <stddef.h>
+#include <cJSON.h>
+#include "core/game.h"
+
+struct event_base;
+struct config;
+struct live_game;
+
+/* http_pos.c */
+/* The position after ply plies of g (ply <= g->len): pieces with axial coordinates,
+ * stacks, hands, whose turn, the last move and, while the game goes on, the legal
+ * moves from the core. NULL on no memory. */
+cJSON *pos_json(const struct hive_game *g, size_t ply);
+/* The moves of g in UHP notation, as an array. */
+cJSON *pos_moves_json(const struct hive_game *g);
+
+/* http_play.c: games a person plays through the page against an engine profile. */
+struct play;
+struct play *play_new(struct event_base *base, const struct config *conf, unsigned max_games,
+		      unsigned think_ms);
+void play_free(struct play *p);
+/* Starts a game; returns its live id, or 0 with an HTTP status and *why. */
+unsigned play_start(struct play *p, const char *engine, const char *color, const char *type,
+		    int depth, int *status, const char **why);
+/* The person's move (a MoveString) or resignation in game id: 0, or -1 with an
+ * HTTP status and *why (valid until the next call). */
+int play_move(struct play *p, unsigned id, const char *move, int *status, const char **why);
+int play_resign(struct play *p, unsigned id, int *status, const char **why);
+/* Whether id is a game of p where the person is to move now, and with which colour. */
+int play_human_to_move(struct play *p, unsigned id);
+/* The tag play's games carry in the registry. */
+void *play_tag(struct play *p);
+
+/* http_assets.c: the page, compiled in. */
+struct http_asset {
+	const char *path;          /* "/", "/app.js", ... */
+	const char *type;          /* Content-Type */
+	const unsigned char *data;
+	size_t len;
+};
+const struct http_asset *assets_find(const char *path);
+
+#endif

@@ -1,0 +1,356 @@
+// hivebridge's page: watch every game, play against an engine, follow a match.
+// Everything it shows comes from the JSON endpoints (docs/web.md); it never decides
+// legality: the destinations it offers are the server's legal moves.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = "http://www.w3.org/2000/svg";
+const SIZE = 20;                 // hex radius in board units
+const view = {
+  id: null,        // the watched live game, or null
+  gs: null,        // a GameString watched without a live game (a match's finished game)
+  game: null,      // the last /api/games/ID answer
+  ply: null,       // the position shown, null = follow the latest
+  pos: null,       // the position shown
+  picked: null,    // the piece picked to move
+};
+
+async function api(path, body) {
+  const opt = body === undefined ? {} :
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opt);
+  const j = await r.json().catch(() => ({ error: "bad answer" }));
+  if (!r.ok) throw new Error(j.error || r.statusText);
+  return j;
+}
+
+function el(tag, attrs, text) {
+  const e = tag.startsWith("svg:") ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// --- the games lists --------------------------------------------------------------
+function gameLabel(g) {
+  const res = g.result ? ` ${g.result}` : "";
+  return `#${g.id} ${g.kind}: ${g.white} – ${g.black}, ${g.plies} plies${res}`;
+}
+
+async function loadGames() {
+  const j = await api("/api/games");
+  for (const [ul, list] of [[$("live"), j.games], [$("done"), j.finished]]) {
+    ul.replaceChildren(...list.map((g) => {
+      const li = el("li", { "data-id": g.id, "data-kind": g.kind }, gameLabel(g));
+      if (g.id === view.id) li.classList.add("sel");
+      li.onclick = () => watch(g.id);
+      return li;
+    }));
+  }
+}
+
+// --- watching ---------------------------------------------------------------------
+async function watch(id) {
+  view.id = id; view.gs = null; view.ply = null; view.picked = null;
+  await refresh();
+  loadGames().catch(() => {});
+}
+
+async function watchGameString(gs, title) {
+  view.id = null; view.gs = gs; view.ply = null; view.picked = null;
+  const pos = await api("/api/position?game=" + encodeURIComponent(gs));
+  view.game = { title, moves: pos.moves, gamestring: gs, playable: false, plies: pos.moves.length,
+    result: null, reason: "", white: "", black: "", clocks: null, analysis: null };
+  view.title = title;
+  await showPly(pos.moves.length);
+}
+
+async function refresh() {
+  if (view.id === null) return;
+  const g = await api(`/api/games/${view.id}`);
+  view.game = g;
+  if (view.ply === null || view.ply >= g.plies) {
+    view.ply = null;
+    view.pos = g.position;
+    render();
+  } else {
+    renderInfo();
+  }
+}
+
+async function showPly(n) {
+  const g = view.game;
+  if (!g) return;
+  n = Math.max(0, Math.min(n, g.moves.length));
+  view.picked = null;
+  if (view.id !== null && n === g.plies) {
+    view.ply = null;
+    view.pos = g.position;
+  } else {
+    view.ply = n;
+    view.pos = await api(`/api/position?game=${encodeURIComponent(g.gamestring)}&ply=${n}`);
+  }
+  render();
+}
+
+// --- drawing ----------------------------------------------------------------------
+function xy(c) { return [SIZE * Math.sqrt(3) * (c.q + c.r / 2), SIZE * 1.5 * c.r]; }
+function hexPoints(x, y, s) {
+  const p = [];
+  for (let i = 0; i < 6; i++) {
+    const a = Math.PI / 180 * (60 * i - 30);
+    p.push(`${(x + s * Math.cos(a)).toFixed(1)},${(y + s * Math.sin(a)).toFixed(1)}`);
+  }
+  return p.join(" ");
+}
+const key = (c) => `${c.q},${c.r}`;
+
+function myTurn() {
+  const g = view.game;
+  return g && g.playable && view.ply === null && view.id !== null;
+}
+
+function legalFor(piece) {
+  return (view.pos.legal || []).filter((m) => m.piece === piece);
+}
+
+function render() {
+  renderBoard();
+  renderHands();
+  renderInfo();
+}
+
+function renderBoard() {
+  const svg = $("board");
+  const pos = view.pos;
+  svg.replaceChildren();
+  if (!pos) return;
+  const cells = new Map();          // key -> pieces bottom up
+  for (const p of pos.pieces) {
+    const k = key(p);
+    if (!cells.has(k)) cells.set(k, []);
+    cells.get(k).push(p);
+  }
+  const pts = [];
+  const lm = pos.last_move;
+  const mine = myTurn() ? view.game.human : null;
+  for (const [k, stack] of cells) {
+    const top = stack[stack.length - 1];
+    const [x, y] = xy(top);
+    pts.push([x, y]);
+    const g = el("svg:g", { class: `hex ${top.color}`, "data-q": top.q, "data-r": top.r,
+      "data-piece": top.piece, "data-height": stack.length });
+    const poly = el("svg:polygon", { points: hexPoints(x, y, SIZE - 1) });
+    g.appendChild(poly);
+    g.appendChild(el("svg:circle", { cx: x, cy: y - 1, r: 6.5, class: `bug-${top.bug}` }));
+    g.appendChild(el("svg:text", { x, y: y + 10 }, top.piece.slice(1)));
+    if (stack.length > 1) {
+      // The height and what lies beneath, bottom first.
+      g.appendChild(el("svg:text", { x: x + 9, y: y - 10, class: "under" }, `×${stack.length}`));
+      g.appendChild(el("svg:text", { x, y: y - 13, class: "under" },
+        stack.slice(0, -1).map((p) => p.piece).join(" ")));
+      g.appendChild(el("svg:title", {}, `stack: ${stack.map((p) => p.piece).join(" < ")}`));
+    }
+    if (lm && lm.to && key(lm.to) === k) g.classList.add("last");
+    if (mine && top.color === mine && legalFor(top.piece).length) {
+      g.classList.add("movable");
+      g.onclick = () => pick(top.piece);
+    }
+    if (view.picked === top.piece) g.classList.add("picked");
+    svg.appendChild(g);
+  }
+  if (lm && lm.from && !cells.has(key(lm.from))) {
+    const [x, y] = xy(lm.from);
+    svg.appendChild(el("svg:g", { class: "from" })).appendChild(el("svg:polygon", { points: hexPoints(x, y, SIZE - 2) }));
+  }
+  if (view.picked) {
+    for (const m of legalFor(view.picked)) {
+      const [x, y] = xy(m.to);
+      pts.push([x, y]);
+      const g = el("svg:g", { class: "dest", "data-move": m.move, "data-q": m.to.q, "data-r": m.to.r });
+      g.appendChild(el("svg:polygon", { points: hexPoints(x, y, SIZE - 3) }));
+      g.onclick = () => play(m.move);
+      svg.appendChild(g);
+    }
+  }
+  if (!pts.length) pts.push([0, 0]);
+  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+  const pad = SIZE * 2;
+  const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
+  const w = Math.max(Math.max(...xs) - Math.min(...xs) + 2 * pad, 8 * SIZE);
+  const h = Math.max(Math.max(...ys) - Math.min(...ys) + 2 * pad, 8 * SIZE);
+  const s = Math.max(w, h);
+  svg.setAttribute("viewBox", `${x0 - (s - w) / 2} ${y0 - (s - h) / 2} ${s} ${s}`);
+}
+
+function renderHands() {
+  const pos = view.pos;
+  const mine = myTurn() ? view.game.human : null;
+  for (const c of ["w", "b"]) {
+    const div = $("hand" + c);
+    div.replaceChildren(...(pos ? pos.hand[c] : []).map((p) => {
+      const b = el("button", { class: `${c}`, "data-piece": p, title: p }, p.slice(1));
+      if (mine === c && legalFor(p).length) {
+        b.classList.add("movable");
+        b.onclick = () => pick(p);
+      } else {
+        b.disabled = true;
+      }
+      if (view.picked === p) b.classList.add("picked");
+      return b;
+    }));
+  }
+}
+
+function fmtClock(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function renderInfo() {
+  const g = view.game, pos = view.pos;
+  if (!g) return;
+  $("title").textContent = view.id !== null ? `Game #${view.id} (${g.kind}, ${g.type})` : (view.title || "Game");
+  $("pw").textContent = g.white || ""; $("pb").textContent = g.black || "";
+  for (const c of ["w", "b"]) {
+    const e = $("clock" + c);
+    if (g.clocks) {
+      e.textContent = fmtClock(c === "w" ? g.clocks.white_ms : g.clocks.black_ms);
+      e.classList.toggle("run", g.clocks.running === c);
+    } else e.textContent = "";
+  }
+  const n = view.ply === null ? g.moves.length : view.ply;
+  $("plylabel").textContent = `ply ${n} / ${g.moves.length}`;
+  const turn = pos ? pos.turn : "";
+  let status = pos ? `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})` : "";
+  if (myTurn()) status += " · your move";
+  else if (g.human && !g.finished && view.ply === null) status += " · engine thinking";
+  $("status").textContent = status;
+  $("result").textContent = g.result ? `${g.result} — ${g.reason}` : (g.finished && g.reason ? g.reason : "");
+  const ol = $("moves");
+  ol.replaceChildren(...g.moves.map((m, i) => {
+    const li = el("li", { "data-ply": i + 1 }, m);
+    if (i + 1 === n) li.classList.add("cur");
+    li.onclick = () => showPly(i + 1);
+    return li;
+  }));
+  const a = g.analysis;
+  $("analysis").textContent = a ? `analysis (ply ${a.ply}): depth ${a.depth}, score ${a.score}, ${a.pv.join(" ")}` : "";
+  const onlyPass = myTurn() && pos && pos.legal.length === 1 && pos.legal[0].move === "pass";
+  $("pass").hidden = !onlyPass;
+  $("resign").hidden = !(g.human && !g.finished && view.id !== null);
+  document.querySelectorAll("#live li, #done li").forEach((li) =>
+    li.classList.toggle("sel", Number(li.dataset.id) === view.id));
+}
+
+// --- playing ----------------------------------------------------------------------
+function pick(piece) {
+  view.picked = view.picked === piece ? null : piece;
+  renderBoard();
+  renderHands();
+}
+
+async function play(move) {
+  view.picked = null;
+  try {
+    view.game = await api(`/api/games/${view.id}/move`, { move });
+    view.ply = null;
+    view.pos = view.game.position;
+    render();
+  } catch (e) {
+    $("status").textContent = "refused: " + e.message;
+  }
+}
+
+$("pass").onclick = () => play("pass");
+$("resign").onclick = async () => {
+  try { await api(`/api/games/${view.id}/resign`, {}); } catch (e) { $("status").textContent = e.message; }
+  await refresh();
+};
+$("first").onclick = () => showPly(0);
+$("prev").onclick = () => showPly((view.ply === null ? view.game.moves.length : view.ply) - 1);
+$("next").onclick = () => showPly((view.ply === null ? view.game.moves.length : view.ply) + 1);
+$("last").onclick = () => showPly(view.game ? view.game.moves.length : 0);
+
+$("newform").onsubmit = async (ev) => {
+  ev.preventDefault();
+  $("newerr").textContent = "";
+  try {
+    const g = await api("/api/games", { engine: $("engine").value, color: $("color").value,
+      type: $("type").value, depth: Number($("depth").value) });
+    await watch(g.id);
+  } catch (e) {
+    $("newerr").textContent = e.message;
+  }
+};
+
+// --- the match dashboard -----------------------------------------------------------
+const fmt = (v, d = 1) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
+
+async function loadMatch() {
+  let m;
+  try { m = await api("/api/match"); } catch (e) { $("match").hidden = true; return; }
+  $("match").hidden = false;
+  $("mhead").textContent = `${m.engine_a} vs ${m.engine_b}: ${m.played} of ${m.games} games`;
+  const rows = [
+    ["Score (W-L-D)", `${m.wins} - ${m.losses} - ${m.draws}  [${fmt(m.score, 3)}]`],
+    ["Elo", m.elo === null && m.played ? (m.wins > m.losses ? "+inf" : "-inf") : `${fmt(m.elo)} ± ${fmt(m.elo_margin)}`],
+    ["LOS", `${fmt(m.los * 100)} %`],
+    ["Draw ratio", `${fmt(m.draw_ratio === null ? null : m.draw_ratio * 100)} %`],
+  ];
+  if (m.sprt) rows.push(["SPRT", `LLR ${fmt(m.sprt.llr, 3)} (${fmt(m.sprt.lower, 2)}, ${fmt(m.sprt.upper, 2)}), elo0 ${m.sprt.elo0}, elo1 ${m.sprt.elo1}: ${m.sprt.verdict}`]);
+  $("mstats").replaceChildren(...rows.map(([k, v]) => {
+    const tr = el("tr"); tr.appendChild(el("th", {}, k)); tr.appendChild(el("td", { "data-stat": k }, v)); return tr;
+  }));
+  drawLLR(m.sprt);
+  $("mgames").tBodies[0].replaceChildren(...m.finished.map((g) => {
+    const tr = el("tr", { "data-game": g.game });
+    for (const v of [g.game, g.white, g.black, g.result, g.reason, g.plies]) tr.appendChild(el("td", {}, String(v)));
+    tr.onclick = () => watchGameString(g.gamestring, `Match game ${g.game}: ${g.white} – ${g.black}, ${g.result}`);
+    return tr;
+  }));
+}
+
+function drawLLR(s) {
+  const svg = $("llr");
+  svg.replaceChildren();
+  if (!s) { svg.appendChild(el("svg:text", { x: 10, y: 60 }, "no SPRT (match --sprt)")); return; }
+  const h = s.history, W = 300, H = 120;
+  const top = Math.max(s.upper, ...h) * 1.1, bot = Math.min(s.lower, ...h) * 1.1;
+  const Y = (v) => H - (v - bot) / (top - bot) * H;
+  const X = (i) => (h.length > 1 ? i / (h.length - 1) : 0.5) * W;
+  for (const [v, c] of [[s.upper, "#2b9a3d"], [s.lower, "#c62828"], [0, "#999"]])
+    svg.appendChild(el("svg:line", { x1: 0, x2: W, y1: Y(v), y2: Y(v), stroke: c, "stroke-dasharray": "4 3" }));
+  const pts = h.map((v, i) => `${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join(" ");
+  svg.appendChild(el("svg:polyline", { points: pts || "0,0", fill: "none", stroke: "#2a62c9", "stroke-width": 2, id: "llrline", "data-points": h.length }));
+}
+
+// --- live updates -----------------------------------------------------------------
+let listTimer = null;
+function scheduleList() {
+  if (listTimer) return;
+  listTimer = setTimeout(() => { listTimer = null; loadGames().catch(() => {}); }, 150);
+}
+
+function connect() {
+  const es = new EventSource("/api/events");
+  es.addEventListener("hello", () => { $("conn").textContent = "live"; loadGames().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
+  es.addEventListener("game", (ev) => {
+    const d = JSON.parse(ev.data);
+    scheduleList();
+    if (d.id === view.id) refresh().catch(() => {});
+  });
+  es.addEventListener("match", () => loadMatch());
+  es.onerror = () => { $("conn").textContent = "reconnecting…"; };
+}
+
+async function init() {
+  try {
+    const e = await api("/api/engines");
+    $("engine").replaceChildren(...e.engines.map((x) => el("option", { value: x.name }, `${x.name} (${x.kind})`)));
+  } catch (err) { $("newerr").textContent = err.message; }
+  const want = new URLSearchParams(location.search).get("game");
+  if (want) watch(Number(want)).catch(() => {});
+  connect();
+}
+init();

@@ -1,0 +1,237 @@
+/*
+ * live.c: the registry of games in progress (bridge/live.h). A doubly linked list,
+ * newest first; closed games that are worth stepping through stay until
+ * LIVE_KEEP_FINISHED newer ones push them out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bridge/live.h"
+
+static struct {
+	int               on;
+	unsigned          next_id;
+	struct live_game *head;
+	size_t            nkept;           /* closed records in the list */
+	live_watch_cb    *watch;
+	void             *watch_arg;
+} live;
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void live_changed(struct live_game *lg)
+{
+	lg->version++;
+	if (live.watch)
+		live.watch(live.watch_arg, lg);
+}
+
+static void live_unlink(struct live_game *lg)
+{
+	if (lg->prev)
+		lg->prev->next = lg->next;
+	else
+		live.head = lg->next;
+	if (lg->next)
+		lg->next->prev = lg->prev;
+}
+
+static void live_free(struct live_game *lg)
+{
+	hive_game_free(&lg->game);
+	free(lg);
+}
+
+void live_enable(int on)
+{
+	live.on = on;
+	if (on)
+		return;
+	while (live.head) {
+		struct live_game *lg = live.head;
+		live_unlink(lg);
+		live_free(lg);
+	}
+	live.nkept = 0;
+}
+
+int live_enabled(void)
+{
+	return live.on;
+}
+
+void live_watch(live_watch_cb *cb, void *arg)
+{
+	live.watch = cb;
+	live.watch_arg = arg;
+}
+
+static void copy_name(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "?");
+}
+
+struct live_game *live_open(const char *kind, const char *white, const char *black,
+			    const struct hive_game *g, void *owner)
+{
+	if (!live.on)
+		return NULL;
+	struct live_game *lg = calloc(1, sizeof *lg);
+	if (!lg)
+		return NULL;
+	if (hive_game_copy(&lg->game, g) != HIVE_OK) {
+		free(lg);
+		return NULL;
+	}
+	lg->id = ++live.next_id;
+	copy_name(lg->kind, sizeof lg->kind, kind);
+	copy_name(lg->white, sizeof lg->white, white);
+	copy_name(lg->black, sizeof lg->black, black);
+	lg->clock_running = -1;
+	lg->owner = owner;
+	lg->next = live.head;
+	if (live.head)
+		live.head->prev = lg;
+	live.head = lg;
+	live_changed(lg);
+	return lg;
+}
+
+void live_update(struct live_game *lg, const struct hive_game *g)
+{
+	struct hive_game copy;
+	if (!lg || hive_game_copy(&copy, g) != HIVE_OK)
+		return;
+	hive_game_free(&lg->game);
+	lg->game = copy;
+	/* A position before the analysed one (an undo, a new game): it no longer applies. */
+	if (lg->analysis_ply > g->len)
+		lg->has_analysis = 0;
+	if (!hive_game_over(&g->board) && lg->finished) {
+		lg->finished = 0;        /* taken back, or a new game in the same session */
+		lg->reason[0] = 0;
+	}
+	live_changed(lg);
+}
+
+void live_clocks(struct live_game *lg, int64_t white_ms, int64_t black_ms, int running)
+{
+	if (!lg)
+		return;
+	lg->clocks = 1;
+	lg->clock_ms[0] = white_ms;
+	lg->clock_ms[1] = black_ms;
+	lg->clock_running = running;
+	lg->clock_at_us = mono_us();
+	live_changed(lg);
+}
+
+void live_analysis(struct live_game *lg, const struct hive_search_info *info)
+{
+	if (!lg || !info)
+		return;
+	struct hive_board b = lg->game.board;
+	size_t n = 0;
+	lg->pv[0] = 0;
+	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
+		struct hive_move legal;
+		char ms[HIVE_MOVESTR_MAX];
+		struct hive_undo u;
+		if (hive_game_over(&b) || !hive_board_find_move(&b, info->pv[i], &legal))
+			break;
+		hive_move_format(&b, legal, ms, sizeof ms);
+		size_t ml = strlen(ms);
+		if (n + ml + 2 >= sizeof lg->pv)
+			break;
+		if (n)
+			lg->pv[n++] = ';';
+		memcpy(lg->pv + n, ms, ml + 1);
+		n += ml;
+		hive_board_do(&b, legal, &u);
+	}
+	lg->has_analysis = 1;
+	lg->depth = info->depth;
+	lg->score = info->score;
+	lg->analysis_ply = lg->game.len;
+	live_changed(lg);
+}
+
+void live_finish(struct live_game *lg, int state, const char *reason)
+{
+	if (!lg)
+		return;
+	lg->finished = 1;
+	lg->state = state;
+	snprintf(lg->reason, sizeof lg->reason, "%s", reason ? reason : "");
+	lg->clock_running = -1;
+	live_changed(lg);
+}
+
+void live_close(struct live_game *lg)
+{
+	if (!lg)
+		return;
+	lg->closed = 1;
+	lg->owner = NULL;
+	lg->clock_running = -1;
+	if (!lg->finished && lg->game.len == 0) {
+		/* Nothing to step through: gone at once. */
+		lg->version++;
+		if (live.watch)
+			live.watch(live.watch_arg, lg);
+		live_unlink(lg);
+		live_free(lg);
+		return;
+	}
+	if (!lg->finished)
+		snprintf(lg->reason, sizeof lg->reason, "abandoned");
+	live.nkept++;
+	live_changed(lg);
+	/* The oldest closed records go first. */
+	struct live_game *last = live.head;
+	while (last && last->next)
+		last = last->next;
+	while (live.nkept > LIVE_KEEP_FINISHED && last) {
+		struct live_game *prev = last->prev;
+		if (last->closed) {
+			live_unlink(last);
+			live_free(last);
+			live.nkept--;
+		}
+		last = prev;
+	}
+}
+
+const struct live_game *live_first(void)
+{
+	return live.head;
+}
+
+const struct live_game *live_find(unsigned id)
+{
+	for (struct live_game *lg = live.head; lg; lg = lg->next)
+		if (lg->id == id)
+			return lg;
+	return NULL;
+}
+
+struct live_game *live_owned(unsigned id, void *owner)
+{
+	for (struct live_game *lg = live.head; lg; lg = lg->next)
+		if (lg->id == id)
+			return owner && lg->owner == owner && !lg->closed ? lg : NULL;
+	return NULL;
+}
+
+void live_notify_match(void)
+{
+	if (live.on && live.watch)
+		live.watch(live.watch_arg, NULL);
+}

@@ -1,0 +1,154 @@
+/*
+ * match_web.c: `hivebridge match --http ADDR:PORT`, the match dashboard's data. The
+ * games themselves reach the page through the live registry (match.c reports them);
+ * this file keeps what outlives a game: a row per finished game (with its GameString,
+ * so the page can step through it) and the LLR after each game, and builds the
+ * summary GET /api/match answers (schemas/web-match.json).
+ */
+#include <cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bridge/http/http.h"
+#include "bridge/live.h"
+#include "bridge/match/match_int.h"
+
+/* A JSON number, or null for inf/NaN (JSON has neither). */
+static void add_num(cJSON *o, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, key, v + 0.0);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *match_web_summary(void *arg)
+{
+	struct match *m = arg;
+	const struct sprt_counts *c = &m->rec;
+	unsigned n = c->wins + c->losses + c->draws;
+	double score = 0, elo, margin;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "engine_a", m->pl[0].label);
+	cJSON_AddStringToObject(o, "engine_b", m->pl[1].label);
+	cJSON_AddNumberToObject(o, "games", m->o.games);
+	cJSON_AddNumberToObject(o, "played", m->total);
+	cJSON_AddBoolToObject(o, "over", m->web_lingering || m->stopping);
+	cJSON_AddNumberToObject(o, "wins", c->wins);
+	cJSON_AddNumberToObject(o, "losses", c->losses);
+	cJSON_AddNumberToObject(o, "draws", c->draws);
+	sprt_score(c, &score);
+	add_num(o, "score", n ? score : NAN);
+	if (sprt_elo(c, &elo, &margin) == 0) {
+		add_num(o, "elo", elo);
+		add_num(o, "elo_margin", margin);
+	} else {
+		cJSON_AddNullToObject(o, "elo");
+		cJSON_AddNullToObject(o, "elo_margin");
+	}
+	double wl = (double)c->wins + c->losses;
+	add_num(o, "los", wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5);
+	add_num(o, "draw_ratio", n ? (double)c->draws / n : NAN);
+	if (m->o.sprt_set) {
+		double llr, lo, hi;
+		const char *model = results_llr(m, &llr);
+		sprt_bounds(&m->o.sprt, &lo, &hi);
+		cJSON *s = cJSON_AddObjectToObject(o, "sprt");
+		add_num(s, "elo0", m->o.sprt.elo0);
+		add_num(s, "elo1", m->o.sprt.elo1);
+		add_num(s, "alpha", m->o.sprt.alpha);
+		add_num(s, "beta", m->o.sprt.beta);
+		add_num(s, "lower", lo);
+		add_num(s, "upper", hi);
+		add_num(s, "llr", llr);
+		if (model)
+			cJSON_AddStringToObject(s, "model", model);
+		else
+			cJSON_AddNullToObject(s, "model");
+		cJSON_AddStringToObject(s, "verdict", m->verdict == SPRT_ACCEPT_H1 ? "H1" :
+					m->verdict == SPRT_ACCEPT_H0 ? "H0" : "continue");
+		cJSON *h = cJSON_AddArrayToObject(s, "history");
+		for (size_t i = 0; i < m->nllr; i++)
+			cJSON_AddItemToArray(h, cJSON_CreateNumber(isfinite(m->llr_hist[i]) ? m->llr_hist[i] : 0));
+	} else {
+		cJSON_AddNullToObject(o, "sprt");
+	}
+	cJSON *run = cJSON_AddArrayToObject(o, "running");
+	for (unsigned i = 0; i < m->nslots; i++) {
+		const struct slot *s = &m->slots[i];
+		if (!s->game_no)
+			continue;
+		cJSON *g = cJSON_CreateObject();
+		cJSON_AddNumberToObject(g, "game", s->game_no);
+		cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
+		cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+		cJSON_AddNumberToObject(g, "plies", (double)s->game.len);
+		if (s->lg)
+			cJSON_AddNumberToObject(g, "live_id", s->lg->id);
+		else
+			cJSON_AddNullToObject(g, "live_id");
+		cJSON_AddItemToArray(run, g);
+	}
+	cJSON_AddItemToObject(o, "finished", m->web_finished ? cJSON_Duplicate(m->web_finished, 1)
+							       : cJSON_CreateArray());
+	return o;
+}
+
+int match_web_start(struct match *m)
+{
+	char *cause = NULL;
+	m->web_finished = cJSON_CreateArray();
+	m->http = m->web_finished ? http_start(m->base, &m->conf, m->o.http, &cause) : NULL;
+	if (!m->http) {
+		fprintf(stderr, "hivebridge match: --http: %s\n", cause ? cause : "out of memory");
+		free(cause);
+		return -1;
+	}
+	http_set_match(m->http, match_web_summary, m);
+	return 0;
+}
+
+void match_web_record(struct match *m, const struct slot *s, int state, const char *reason)
+{
+	if (!m->http)
+		return;
+	char *gs = match_game_string(&s->game);
+	cJSON *g = cJSON_CreateObject();
+	cJSON_AddNumberToObject(g, "game", s->game_no);
+	cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
+	cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+	cJSON_AddStringToObject(g, "result", results_text(state));
+	cJSON_AddStringToObject(g, "reason", reason);
+	cJSON_AddNumberToObject(g, "plies", (double)s->game.len);
+	cJSON_AddNumberToObject(g, "a_score", results_a_score(state, s->white));
+	cJSON_AddStringToObject(g, "gamestring", gs ? gs : "");
+	cJSON_AddItemToArray(m->web_finished, g);
+	free(gs);
+	if (m->o.sprt_set) {
+		double llr;
+		results_llr(m, &llr);
+		if (m->nllr == m->capllr) {
+			size_t cap = m->capllr ? m->capllr * 2 : 64;
+			double *p = realloc(m->llr_hist, cap * sizeof *p);
+			if (p) {
+				m->llr_hist = p;
+				m->capllr = cap;
+			}
+		}
+		if (m->nllr < m->capllr)
+			m->llr_hist[m->nllr++] = llr;
+	}
+	live_notify_match();
+}
+
+void match_web_free(struct match *m)
+{
+	http_free(m->http);
+	m->http = NULL;
+	cJSON_Delete(m->web_finished);
+	m->web_finished = NULL;
+	free(m->llr_hist);
+	m->llr_hist = NULL;
+}

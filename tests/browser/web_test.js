@@ -1,0 +1,194 @@
+// web_test.js: drives hivebridge's page in headless Chromium (tests/integration/web_browser.sh).
+//   node web_test.js serve BASE_URL OUTDIR UHP_PORT
+//   node web_test.js match BASE_URL OUTDIR GATE_FILE
+// Every wait has a deadline; any failure exits 1 with the reason.
+"use strict";
+const fs = require("fs");
+const net = require("net");
+const os = require("os");
+const path = require("path");
+const puppeteer = require("puppeteer-core");
+
+const [mode, base, outdir, arg] = process.argv.slice(2);
+const T = 30000;
+let browser;
+
+function fail(msg) { console.error("FAIL: " + msg); process.exitCode = 1; throw new Error(msg); }
+function log(msg) { console.log(msg); }
+
+async function launch() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
+  browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    userDataDir: dir,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--disable-dev-shm-usage"],
+  });
+  const page = await browser.newPage();
+  page.setDefaultTimeout(T);
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); process.exitCode = 1; });
+  await page.setViewport({ width: 1280, height: 900 });
+  return page;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(outdir, name), fullPage: true });
+  log("screenshot " + name);
+}
+
+// A UHP client over TCP: one command, its answer lines up to "ok".
+function uhpClient(port) {
+  const sock = net.createConnection({ host: "127.0.0.1", port: Number(port) });
+  let buf = "", waiting = null;
+  sock.setEncoding("utf8");
+  sock.on("data", (d) => { buf += d; if (waiting) waiting(); });
+  const cmd = (line) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("uhp: no ok for " + line)), T);
+    const check = () => {
+      const i = buf.indexOf("\nok\n");
+      if (i < 0) return;
+      const ans = buf.slice(0, i).split("\n");
+      buf = buf.slice(i + 4);
+      waiting = null;
+      clearTimeout(timer);
+      resolve(ans);
+    };
+    waiting = check;
+    if (line !== null) sock.write(line + "\n");
+    check();
+  });
+  return { cmd, close: () => sock.destroy() };
+}
+
+let seed = 12345;
+function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
+
+async function serveTests(page, uhpPort) {
+  // 1. A daemon session's game, watched move by move: each move is played only once
+  // the page shows the previous one.
+  const uhp = uhpClient(uhpPort);
+  await uhp.cmd(null);              // the greeting: the info block
+  await uhp.cmd("newgame Base");
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector('#live li[data-kind="uhp"]');
+  await page.$eval('#live li[data-kind="uhp"]', (e) => e.click());   // atomic: the list re-renders
+  await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Game #"));
+  const played = [];
+  for (let k = 1; k <= 10; k++) {
+    const ans = await uhp.cmd("bestmove depth 1");
+    const mv = ans[ans.length - 1];
+    await uhp.cmd("play " + mv);
+    played.push(mv);
+    await page.waitForFunction((n, m) => {
+      const li = document.querySelectorAll("#moves li");
+      return li.length === n && li[n - 1].textContent === m;
+    }, { timeout: T }, k, mv);
+  }
+  log("watched 10 moves of a UHP session, each shown: " + played.join(", "));
+  await shot(page, "watch.png");
+  uhp.close();
+
+  // 2. A full game against the built-in engine, played by clicking.
+  await page.select("#depth", "1");
+  await page.click("#start");
+  await page.waitForFunction(() => typeof view !== "undefined" && view.game && view.game.human === "w");
+  const id = await page.evaluate(() => view.id);
+  const mine = [];
+  let finished = false;
+  for (let turn = 0; turn < 120 && !finished; turn++) {
+    await page.waitForFunction(() => document.getElementById("result").textContent !== "" ||
+      (view.game && view.game.playable && document.querySelector(".hand button.movable, g.hex.movable, #pass:not([hidden])")));
+    if (await page.$eval("#result", (e) => e.textContent !== "")) { finished = true; break; }
+    const n0 = await page.$$eval("#moves li", (l) => l.length);
+    if (await page.$("#pass:not([hidden])")) {
+      await page.click("#pass");
+      mine.push("pass");
+    } else {
+      const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
+      const piece = pieces[rnd(pieces.length)];
+      await page.click(`.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
+      await page.waitForSelector("g.dest");
+      const dests = await page.$$("g.dest");
+      const d = dests[rnd(dests.length)];
+      const mv = await d.evaluate((e) => e.dataset.move);
+      mine.push(mv);
+      await d.click();
+    }
+    await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, {}, n0);
+    if (turn === 6) await shot(page, "play.png");
+  }
+  if (!finished) {
+    log("no result after 120 moves: resigning");
+    await page.click("#resign");
+    await page.waitForFunction(() => document.getElementById("result").textContent !== "");
+  }
+  const g = await (await fetch(`${base}/api/games/${id}`)).json();
+  for (let i = 0; i < mine.length; i++)
+    if (g.moves[2 * i] !== mine[i]) fail(`move ${i + 1}: clicked ${mine[i]}, the game has ${g.moves[2 * i]}`);
+  if (!g.finished || !g.result) fail("the game has no result: " + JSON.stringify(g.result));
+  log(`played ${mine.length} moves by clicking; game ${id}: ${g.result} (${g.reason}), ${g.plies} plies`);
+  await shot(page, "finished.png");
+
+  // 3. Step through the finished game.
+  await page.click("#first");
+  await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 0 /"));
+  if ((await page.$$("g.hex")).length !== 0) fail("pieces on the board at ply 0");
+  for (let k = 1; k <= 3; k++) {
+    await page.click("#next");
+    await page.waitForFunction((k) => document.getElementById("plylabel").textContent.startsWith(`ply ${k} /`), {}, k);
+  }
+  const pieces3 = await page.$$eval("g.hex", (l) => l.length);
+  if (pieces3 < 1 || pieces3 > 3) fail(`${pieces3} cells at ply 3`);
+  await page.click("#last");
+  await page.waitForFunction((n) => document.getElementById("plylabel").textContent === `ply ${n} / ${n}`, {}, g.plies);
+  await page.click("#prev");
+  await page.waitForFunction((n) => document.getElementById("plylabel").textContent === `ply ${n - 1} / ${n}`, {}, g.plies);
+  await shot(page, "step.png");
+  log("stepped through the finished game");
+
+  // 4. A phone-sized screen.
+  // (isMobile would reload the page and lose the game on show)
+  await page.setViewport({ width: 390, height: 844 });
+  await page.waitForSelector("g.hex");
+  await shot(page, "phone.png");
+}
+
+async function matchTests(page, gate) {
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("#match:not([hidden])");
+  fs.writeFileSync(gate, "");      // the match may move on now
+  await page.waitForSelector('#live li[data-kind="match"]');
+  await page.$eval('#live li[data-kind="match"]', (e) => e.click());
+  await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 2);
+  await page.waitForFunction(() => document.querySelectorAll("#mgames tbody tr").length >= 3 &&
+    document.getElementById("llrline") && Number(document.getElementById("llrline").dataset.points) >= 3, { timeout: 90000 });
+  const stats = await page.$$eval("#mstats td", (l) => l.map((e) => e.textContent));
+  log("dashboard: " + stats.join(" | "));
+  if (!/±/.test(stats[1]) && !/inf/.test(stats[1])) fail("no Elo: " + stats[1]);
+  if (!/LLR/.test(stats[4] || "")) fail("no SPRT line");
+  await shot(page, "match.png");
+  await page.$eval("#mgames tbody tr", (e) => e.click());
+  await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Match game"));
+  await page.click("#first");
+  await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 0 /"));
+  await page.click("#next");
+  await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 1 /"));
+  log("opened a finished match game and stepped through it");
+}
+
+(async () => {
+  const page = await launch();
+  try {
+    if (mode === "serve") await serveTests(page, arg);
+    else if (mode === "match") await matchTests(page, arg);
+    else fail("mode?");
+  } catch (e) {
+    console.error("FAIL: " + e.message);
+    try { await shot(page, `failure-${mode}.png`); } catch (e2) { /* the page is gone */ }
+    process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+})();

@@ -1,0 +1,77 @@
+#!/bin/sh
+# web_browser.sh: the web page in a real browser. Headless Chromium (Debian's
+# chromium) driven by puppeteer-core (npm, pinned by tests/browser/package-lock.json,
+# installed into a cache directory, never into the repository) against a real daemon:
+# a UHP session's game watched move by move, a full game against the built-in engine
+# played by clicking (every clicked move must be in the canonical game), stepping
+# through the finished game, a phone-sized screen; then `match --http` and its
+# dashboard. Screenshots go to $WEB_SHOTS (default: a temporary directory, listed).
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need node npm python3
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || procs_fail "$CHROMIUM is missing (apt-get install chromium): this test cannot run"
+export CHROMIUM
+tmp=$(mktemp -d)
+procs_trap
+fail() { echo "FAIL: $*" >&2; exit 1; }
+shots=${WEB_SHOTS:-$tmp/shots}
+mkdir -p "$shots"
+
+# puppeteer-core, once per version of the lock file.
+top=$(pwd)
+sum=$(cat tests/browser/package.json tests/browser/package-lock.json | cksum | cut -d' ' -f1)
+cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hivebridge/browser-$sum
+if [ ! -f "$cache/node_modules/puppeteer-core/package.json" ]; then
+	mkdir -p "$cache" || fail "cannot create $cache"
+	cp tests/browser/package.json tests/browser/package-lock.json "$cache/"
+	(cd "$cache" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm" 2>&1 ||
+		{ cat "$tmp/npm"; fail "npm ci of tests/browser/package-lock.json failed (is the npm registry reachable?)"; }
+fi
+export NODE_PATH="$cache/node_modules"
+
+cat >"$tmp/conf" <<EOF
+[listen uhp]
+protocol = uhp
+address = 127.0.0.1
+port = 0
+engine = builtin
+EOF
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 --log "$tmp/trace" 2>"$tmp/err"
+pid=$spawned
+wait_listening "$tmp/err" $pid 2
+uhp=$(listen_port "$tmp/err" uhp)
+http=$(listen_port "$tmp/err" http)
+[ -n "$uhp" ] && [ -n "$http" ] || fail "ports: uhp '$uhp' http '$http'"
+timeout 400 node tests/browser/web_test.js serve "http://127.0.0.1:$http" "$shots" "$uhp" ||
+	{ tail -n 20 "$tmp/err"; fail "the page against serve"; }
+procs_alive $pid || fail "the daemon died"
+kill -TERM $pid
+wait_for '! procs_alive '$pid 20 || fail "the daemon did not stop"
+
+# A match whose engine A starts only once the page is open (the gate), with an SPRT.
+cat >"$tmp/gated" <<EOF
+#!/bin/sh
+while [ ! -e "\$1" ]; do sleep 0.02; done
+exec "$HIVEBRIDGE" uhp
+EOF
+chmod +x "$tmp/gated"
+cat >"$tmp/match.conf" <<EOF
+[engine uhp-depth1]
+kind = uhp
+command = $tmp/gated $tmp/gate
+EOF
+spawn "$HIVEBRIDGE" match --config "$tmp/match.conf" --games 6 --depth 1 --max-plies 150 --repetition 0 \
+	--sprt 0,50 --http 127.0.0.1:0 uhp-depth1 builtin:depth=2 >"$tmp/mout" 2>"$tmp/merr"
+mpid=$spawned
+wait_listening "$tmp/merr" $mpid 1 http
+mhttp=$(listen_port "$tmp/merr" http)
+timeout 300 node tests/browser/web_test.js match "http://127.0.0.1:$mhttp" "$shots" "$tmp/gate" ||
+	{ tail -n 20 "$tmp/merr"; fail "the match dashboard"; }
+wait_for '[ $(count "played out" "$tmp/merr") -ge 1 ]' 120 || fail "the match did not play out"
+kill -TERM $mpid
+wait $mpid || fail "match exit status $? after SIGTERM"
+mpid=
+ls "$shots"
+echo "web_browser: ok (screenshots in $shots)"
