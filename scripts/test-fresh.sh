@@ -130,6 +130,9 @@ git clone -q --no-checkout "$top" "$root/srv/hivebridge"
 git -C "$root/srv/hivebridge" checkout -q --detach "$rev"
 cp -R "$shared" "$root/srv/shared"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# What the Debian installer writes and debootstrap does not: without it "localhost"
+# does not resolve in the root, as it does on any installed machine.
+[ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 printf '[listen uhp]\nprotocol = uhp\naddress = 127.0.0.1\nport = 0\nengine = builtin\n' >"$root/srv/fresh.conf"
 say "HEAD $rev"
 end
