@@ -156,24 +156,39 @@ out:
 	return rc;
 }
 
+/* Takes a queued job out of the queue (lock held); 1 if it was queued. */
+static int unqueue_locked(struct pool_job *job)
+{
+	if (job->state != JOB_QUEUED)
+		return 0;
+	struct pool_job **pp = &pool.head, *prev = NULL;
+	while (*pp && *pp != job) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	if (*pp) {
+		*pp = job->next;
+		if (pool.tail == job)
+			pool.tail = prev;
+		pool.queued--;
+	}
+	job->next = NULL;
+	job->state = JOB_IDLE;
+	return 1;
+}
+
+int search_pool_unqueue(struct pool_job *job)
+{
+	pthread_mutex_lock(&pool.lock);
+	int rc = unqueue_locked(job);
+	pthread_mutex_unlock(&pool.lock);
+	return rc;
+}
+
 void search_pool_cancel(struct pool_job *job)
 {
 	pthread_mutex_lock(&pool.lock);
-	if (job->state == JOB_QUEUED) {
-		struct pool_job **pp = &pool.head, *prev = NULL;
-		while (*pp && *pp != job) {
-			prev = *pp;
-			pp = &(*pp)->next;
-		}
-		if (*pp) {
-			*pp = job->next;
-			if (pool.tail == job)
-				pool.tail = prev;
-			pool.queued--;
-		}
-		job->next = NULL;
-		job->state = JOB_IDLE;
-	}
+	unqueue_locked(job);
 	if (job->state == JOB_RUNNING) {
 		atomic_store(&job->stop, 1);
 		while (job->state == JOB_RUNNING)
