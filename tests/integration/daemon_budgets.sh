@@ -52,6 +52,8 @@ protocol = trylobot
 port = 0
 max_think_time = 1
 EOF
+# Made before the daemon starts: the wait below reads it at once.
+: >"$tmp/err"
 "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
 daemon=$!
 i=0
