@@ -4,15 +4,20 @@
  * workers, another wakes an owner waiting for its running job to end. Workers are
  * started with the first job and joined at exit.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 
 #define POOL_MAX_THREADS 256
+/* Workers run this much nicer than the loop: on a machine whose cores the searches
+ * fill, the loop (every other client's answers) still wakes at once. */
+#define POOL_NICE        10
 
 enum { JOB_IDLE, JOB_QUEUED, JOB_RUNNING };
 
@@ -70,6 +75,11 @@ static void *worker(void *arg)
 {
 	unsigned me = (unsigned)(size_t)arg;
 
+	/* On Linux a thread's nice value is its own; failing leaves it as it was. */
+	errno = 0;
+	int nice_now = getpriority(PRIO_PROCESS, (id_t)gettid());
+	if (errno == 0)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), nice_now + POOL_NICE);
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
 		while (!pool.head && !pool.quit)
