@@ -34,6 +34,13 @@ def proc_figures(pid):
     return rss, threads, len(os.listdir("/proc/%d/fd" % pid))
 
 
+def cpu_seconds(pid):
+    """The daemon's user and system CPU time so far (all its threads)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_daemon(tmp):
     conf = os.path.join(tmp, "conf")
     with open(conf, "w") as f:
@@ -171,6 +178,7 @@ def main():
         time.sleep(0.5)
         start = proc_figures(d.pid)
         peak = list(start)
+        cpu0, t0_wall = cpu_seconds(d.pid), time.time()
         stop = multiprocessing.Event()
         ab = multiprocessing.Process(target=abusers, args=(port, tbport, stop))
         ab.start()
@@ -187,6 +195,9 @@ def main():
                 fig = proc_figures(d.pid)
                 peak = [max(a, b) for a, b in zip(peak, fig)]
             time.sleep(0.01)
+        cpu = cpu_seconds(d.pid) - cpu0
+        wall = time.time() - t0_wall
+        load = os.getloadavg()[0]
         stop.set()
         ab.join()
         time.sleep(3)     # refusals linger, closes drain
@@ -198,6 +209,8 @@ def main():
         for name, v in (("start", start), ("peak", peak), ("end", end)):
             print("  %-6s %10d %8d %8d" % (name, v[0], v[1], v[2]))
         print("  RSS end - start: %+d KiB" % (end[0] - start[0]))
+        print("  daemon CPU during the abuse: %.1f s in %.1f s (%.0f %% of one core); "
+              "machine load average %.1f" % (cpu, wall, 100 * cpu / wall, load))
         print("  bystander info round trip: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d samples)"
               % (pct(0.5), pct(0.99), lat[-1], len(lat)))
 
