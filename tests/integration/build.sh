@@ -83,4 +83,4 @@ grep -qx "ExecStart=$pre/bin/hivebridge serve --config $pre/etc/hivebridge/hiveb
 	"$pre/lib/systemd/system/hivebridge.service" || fail "the installed unit does not run the installed binary"
 MANPATH=$pre/share/man systemd-analyze verify "$pre/lib/systemd/system/hivebridge.service" \
 	|| fail "systemd-analyze verify hivebridge.service"
-echo "build: no rebuild after a build, dependencies and flags tracked, install and unit checked"
+echo "build: ok (no rebuild after a build, dependencies and flags tracked, install and unit checked)"
