@@ -9,8 +9,11 @@
  * Memory: a session's searcher (state, frames, table) is one anonymous mapping,
  * made when a search first needs it and unmapped on reset (newgame) and free, so an
  * idle session holds no table and forgetting never touches memory. Its table comes
- * out of the process-wide budget (engine_builtin_configure); when the budget is
- * short the table is smaller, and `options` shows the size really in use.
+ * out of the process-wide budget (engine_builtin_configure). When the budget is
+ * short, the tables of sessions not searching are taken back first, least recently
+ * searched first (losing a table only loses learnt entries); only when what is left
+ * belongs to running searches is the new table smaller, and `options` shows the size
+ * really in use.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -45,12 +48,16 @@
 
 enum pending { PENDING_NONE, PENDING_START, PENDING_GO, PENDING_OPTIONS };
 
-/* The process's table budget, in MB; taken and given back by the loop threads. */
+struct builtin;
+
+/* The process's table budget, in MB, and the engines holding tables, least recently
+ * searched first; taken and given back by the loop thread. */
 static struct {
 	pthread_mutex_t lock;
 	size_t          total_mb;
 	size_t          used_mb;
-} hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0 };
+	struct builtin *oldest, *newest;
+} hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0, NULL, NULL };
 
 struct builtin {
 	struct engine       e;            /* first: the engine handed out is this struct */
@@ -58,6 +65,7 @@ struct builtin {
 	void               *mem;          /* the searcher's mapping, mem_size bytes */
 	size_t              mem_size;
 	size_t              table_mb;     /* taken from the budget while mapped */
+	struct builtin     *older, *newer;  /* in hash_budget's list while mapped */
 	size_t              hash_mb;      /* asked for */
 	size_t              hash_mb_default;
 	size_t              hash_mb_max;  /* the most a client may ask for */
@@ -70,6 +78,7 @@ struct builtin {
 	void               *arg;
 	struct event       *done_ev;      /* made active by the worker (or at once) */
 	struct event       *info_ev;
+	struct event       *expire_ev;    /* a queued search's deadline */
 
 	/* Search state shared with the worker. */
 	struct pool_job     job;          /* its stop flag is the search's */
@@ -134,30 +143,86 @@ static void search_job(struct pool_job *job)
 	event_active(b->done_ev, EV_READ, 0);
 }
 
-/* Gives the searcher's mapping back to the kernel and its table to the budget. */
-static void table_drop(struct builtin *b)
+/* Takes b out of the list of tables (lock held). */
+static void table_unlink(struct builtin *b)
 {
-	if (!b->mem)
-		return;
+	if (b->older)
+		b->older->newer = b->newer;
+	else
+		hash_budget.oldest = b->newer;
+	if (b->newer)
+		b->newer->older = b->older;
+	else
+		hash_budget.newest = b->older;
+	b->older = b->newer = NULL;
+}
+
+/* Puts b at the recent end of the list of tables (lock held). */
+static void table_link(struct builtin *b)
+{
+	b->older = hash_budget.newest;
+	b->newer = NULL;
+	if (hash_budget.newest)
+		hash_budget.newest->newer = b;
+	else
+		hash_budget.oldest = b;
+	hash_budget.newest = b;
+}
+
+/* Unmaps b's searcher and gives its table to the budget (lock held). */
+static void table_drop_locked(struct builtin *b)
+{
 	munmap(b->mem, b->mem_size);
-	pthread_mutex_lock(&hash_budget.lock);
 	hash_budget.used_mb -= b->table_mb;
-	pthread_mutex_unlock(&hash_budget.lock);
+	table_unlink(b);
 	b->mem = NULL;
 	b->search = NULL;
 	b->mem_size = 0;
 	b->table_mb = 0;
 }
 
-/* Maps the searcher if it is not: hash_mb, or the largest half of it the budget
- * still holds. -1 with msg when not even 1 MB is left, or on no memory. */
+/* Gives the searcher's mapping back to the kernel and its table to the budget. */
+static void table_drop(struct builtin *b)
+{
+	if (!b->mem)
+		return;
+	pthread_mutex_lock(&hash_budget.lock);
+	table_drop_locked(b);
+	pthread_mutex_unlock(&hash_budget.lock);
+}
+
+/* Takes back the tables of engines not searching, least recently searched first,
+ * until want MB are free or none is left to take (lock held). The loop thread is
+ * the only one to map, unmap or search-start, and an engine with no search queued
+ * or running has no worker in its mapping, so taking its table is safe. */
+static void table_reclaim_locked(const struct builtin *for_b, size_t want)
+{
+	struct builtin *v = hash_budget.oldest, *next;
+	for (; v && hash_budget.total_mb - hash_budget.used_mb < want; v = next) {
+		next = v->newer;
+		if (v == for_b || v->pending == PENDING_GO)
+			continue;
+		log_note(0, "builtin: took back an idle %zu MB hash table (hash_budget_mb)", v->table_mb);
+		table_drop_locked(v);
+	}
+}
+
+/* Maps the searcher if it is not: hash_mb, taking idle tables back if the budget is
+ * short, else the largest half of it the budget still holds. -1 with msg when not
+ * even 1 MB is left, or on no memory. */
 static int table_get(struct builtin *b, char *msg, size_t msglen)
 {
 	size_t mb = b->hash_mb, avail;
 
-	if (b->mem)
-		return 0;
 	pthread_mutex_lock(&hash_budget.lock);
+	if (b->mem) {
+		/* The most recently searched: the last to be taken back. */
+		table_unlink(b);
+		table_link(b);
+		pthread_mutex_unlock(&hash_budget.lock);
+		return 0;
+	}
+	table_reclaim_locked(b, mb);
 	avail = hash_budget.total_mb - hash_budget.used_mb;
 	while (mb > avail && mb > HASH_MB_MIN)
 		mb /= 2;
@@ -186,6 +251,9 @@ static int table_get(struct builtin *b, char *msg, size_t msglen)
 	}
 	b->table_mb = mb;
 	b->search = hive_search_init(b->mem, b->mem_size);
+	pthread_mutex_lock(&hash_budget.lock);
+	table_link(b);
+	pthread_mutex_unlock(&hash_budget.lock);
 	return 0;
 }
 
@@ -225,6 +293,21 @@ static void info_event(evutil_socket_t fd, short what, void *arg)
 	deliver_info(arg);
 }
 
+/* A search's deadline passed: if it is still waiting for a worker, it is answered
+ * now with the busy error rather than when a worker is free. A running search
+ * stops by itself at its deadline. */
+static void expire_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct builtin *b = arg;
+
+	if (b->pending != PENDING_GO || b->refused || !search_pool_unqueue(&b->job))
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->rc = RC_EXPIRED;
+	pthread_mutex_unlock(&b->lock);
+	event_active(b->done_ev, EV_READ, 0);
+}
+
 static void done_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
@@ -235,6 +318,7 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 
 	if (kind == PENDING_NONE)
 		return;
+	evtimer_del(b->expire_ev);
 	memset(&r, 0, sizeof r);
 	if (kind == PENDING_GO && b->refused) {
 		r = b->result;
@@ -351,7 +435,12 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->info = info;
 	b->arg = arg;
 	b->job.run = search_job;
+	if (b->has_deadline) {
+		struct timeval tv = { (time_t)(budget / 1000), (suseconds_t)(budget % 1000) * 1000 };
+		evtimer_add(b->expire_ev, &tv);
+	}
 	if (search_pool_submit(&b->job) < 0) {
+		evtimer_del(b->expire_ev);
 		b->pending = PENDING_NONE;
 		b->done = NULL;
 		b->info = NULL;
@@ -522,6 +611,8 @@ static void builtin_free(struct engine *e)
 		event_free(b->done_ev);
 	if (b->info_ev)
 		event_free(b->info_ev);
+	if (b->expire_ev)
+		event_free(b->expire_ev);
 	table_drop(b);
 	lines_free(b->lines);
 	pthread_mutex_destroy(&b->lock);
@@ -571,7 +662,8 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 		b->hash_mb_max = b->hash_mb_default;
 	b->done_ev = event_new(base, -1, 0, done_event, b);
 	b->info_ev = event_new(base, -1, 0, info_event, b);
-	if (!b->done_ev || !b->info_ev) {
+	b->expire_ev = evtimer_new(base, expire_event, b);
+	if (!b->done_ev || !b->info_ev || !b->expire_ev) {
 		builtin_free(&b->e);
 		*cause = strdup("cannot create events");
 		return NULL;

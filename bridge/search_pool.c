@@ -4,15 +4,20 @@
  * workers, another wakes an owner waiting for its running job to end. Workers are
  * started with the first job and joined at exit.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 
 #define POOL_MAX_THREADS 256
+/* Workers run this much nicer than the loop: on a machine whose cores the searches
+ * fill, the loop (every other client's answers) still wakes at once. */
+#define POOL_NICE        10
 
 enum { JOB_IDLE, JOB_QUEUED, JOB_RUNNING };
 
@@ -70,6 +75,11 @@ static void *worker(void *arg)
 {
 	unsigned me = (unsigned)(size_t)arg;
 
+	/* On Linux a thread's nice value is its own; failing leaves it as it was. */
+	errno = 0;
+	int nice_now = getpriority(PRIO_PROCESS, (id_t)gettid());
+	if (errno == 0)
+		setpriority(PRIO_PROCESS, (id_t)gettid(), nice_now + POOL_NICE);
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
 		while (!pool.head && !pool.quit)
@@ -156,24 +166,39 @@ out:
 	return rc;
 }
 
+/* Takes a queued job out of the queue (lock held); 1 if it was queued. */
+static int unqueue_locked(struct pool_job *job)
+{
+	if (job->state != JOB_QUEUED)
+		return 0;
+	struct pool_job **pp = &pool.head, *prev = NULL;
+	while (*pp && *pp != job) {
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	if (*pp) {
+		*pp = job->next;
+		if (pool.tail == job)
+			pool.tail = prev;
+		pool.queued--;
+	}
+	job->next = NULL;
+	job->state = JOB_IDLE;
+	return 1;
+}
+
+int search_pool_unqueue(struct pool_job *job)
+{
+	pthread_mutex_lock(&pool.lock);
+	int rc = unqueue_locked(job);
+	pthread_mutex_unlock(&pool.lock);
+	return rc;
+}
+
 void search_pool_cancel(struct pool_job *job)
 {
 	pthread_mutex_lock(&pool.lock);
-	if (job->state == JOB_QUEUED) {
-		struct pool_job **pp = &pool.head, *prev = NULL;
-		while (*pp && *pp != job) {
-			prev = *pp;
-			pp = &(*pp)->next;
-		}
-		if (*pp) {
-			*pp = job->next;
-			if (pool.tail == job)
-				pool.tail = prev;
-			pool.queued--;
-		}
-		job->next = NULL;
-		job->state = JOB_IDLE;
-	}
+	unqueue_locked(job);
 	if (job->state == JOB_RUNNING) {
 		atomic_store(&job->stop, 1);
 		while (job->state == JOB_RUNNING)

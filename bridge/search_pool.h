@@ -34,6 +34,9 @@ int  search_pool_submit(struct pool_job *job);
  * for (the run functions poll every few thousand nodes: well under a millisecond).
  * Afterwards run is not running and will not run. Safe on a job never submitted. */
 void search_pool_cancel(struct pool_job *job);
+/* Takes job out of the queue if no worker has taken it yet: 1 if it was queued (it
+ * will not run), 0 if it is running or idle (nothing done). */
+int  search_pool_unqueue(struct pool_job *job);
 /* Jobs waiting for a worker (for tests and figures). */
 unsigned search_pool_queued(void);
 

@@ -461,6 +461,37 @@ static int payload_byte(struct tb_reader *r, uint8_t c)
 	return 1;
 }
 
+/* A run of plain ASCII payload bytes (no NUL, no sequence under way) copied at once,
+ * up to the frame's end and the byte bound: what payload_byte does to each of them,
+ * without a call per byte. Returns how many bytes it took (0: the next byte needs
+ * payload_byte); *done when they complete the frame. */
+static size_t payload_ascii(struct tb_reader *r, const uint8_t *p, size_t n, int *done)
+{
+	size_t k = 0, most = r->want - r->units;
+
+	*done = 0;
+	if (r->need)
+		return 0;
+	if (most > r->max - r->len)
+		most = r->max - r->len;
+	if (most > n)
+		most = n;
+	while (k < most && p[k] >= 0x01 && p[k] < 0x80)
+		k++;
+	if (k < 2 || reserve(r, r->len + k + 1))
+		return 0;
+	memcpy(r->buf + r->len, p, k);
+	r->len += k;
+	r->units += k;
+	r->cp = p[k - 1];
+	if (r->units == r->want) {
+		r->buf[r->len] = 0;
+		r->state = RD_HEADER;
+		*done = 1;
+	}
+	return k;
+}
+
 int tb_reader_push(struct tb_reader *r, const void *data, size_t len, size_t *used)
 {
 	const uint8_t *p = data;
@@ -474,6 +505,17 @@ int tb_reader_push(struct tb_reader *r, const void *data, size_t len, size_t *us
 	if (r->state == RD_HEADER && !r->hlen)
 		r->want = 0;
 	while (i < len && rc == 0) {
+		if (r->state == RD_PAYLOAD) {
+			int done;
+			size_t k = payload_ascii(r, p + i, len - i, &done);
+			i += k;
+			if (done) {
+				rc = 1;
+				break;
+			}
+			if (k && i == len)
+				break;
+		}
 		uint8_t c = p[i++];
 		rc = r->state == RD_HEADER ? header_byte(r, c) : payload_byte(r, c);
 	}

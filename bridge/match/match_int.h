@@ -169,6 +169,17 @@ int  match_players_resolve(struct match *m);
 /* --openings into m->openings (owned by m); -1 after saying what is wrong. */
 int  match_openings_load(struct match *m);
 
+/* match_parse.c: the input files' line parsers (pure; fuzzed) */
+/* One line of an openings file (edited in place: its blanks at both ends cut off):
+ * 1 with *opening pointing into line at a GameString that parses, whose game is not
+ * over and (type not -1) is of that type; 0 for a blank or '#' comment line; -1 with
+ * err on anything else. */
+int  match_opening_parse(char *line, int type, char **opening, char *err, size_t errlen);
+/* One line (len bytes, its newline included or not) of a results file: 0 with the
+ * game number (1 to MATCH_MAX_GAMES) and ENGINE_A's score (0 to 1); -1 if it is not
+ * a result. */
+int  match_result_parse(const char *line, size_t len, unsigned *game, double *a_score);
+
 /* match_results.c */
 /* "1-0", "0-1" or "1/2-1/2" for a finished game's state. */
 const char *results_text(int state);

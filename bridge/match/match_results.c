@@ -117,28 +117,21 @@ static int results_resume(struct match *m, FILE *f)
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		int complete = n > 0 && line[n - 1] == '\n';
-		cJSON *o = cJSON_Parse(line);
-		cJSON *g = o ? cJSON_GetObjectItemCaseSensitive(o, "game") : NULL;
-		cJSON *sc = o ? cJSON_GetObjectItemCaseSensitive(o, "a_score") : NULL;
-		if (!complete) {
-			cJSON_Delete(o);
+		unsigned game;
+		double score;
+		if (!complete)
 			break;               /* the interrupted write: cut off below */
-		}
-		if (!cJSON_IsNumber(g) || !cJSON_IsNumber(sc) || g->valuedouble < 1 ||
-		    g->valuedouble > MATCH_MAX_GAMES) {
-			cJSON_Delete(o);
+		if (match_result_parse(line, (size_t)n, &game, &score) < 0) {
 			fprintf(stderr, "hivebridge match: %s line %d is not a result\n",
 				m->o.results_path, lineno);
 			rc = -1;
 			break;
 		}
-		unsigned game = (unsigned)g->valuedouble;
 		if (game <= m->o.games && !m->done[game]) {
 			m->done[game] = 1;
 			m->total++;
-			results_record(&m->rec, sc->valuedouble);
+			results_record(&m->rec, score);
 		}
-		cJSON_Delete(o);
 		good_end = ftell(f);
 	}
 	free(line);

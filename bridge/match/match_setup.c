@@ -214,27 +214,13 @@ int match_openings_load(struct match *m)
 		return -1;
 	}
 	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+		char *s;
 		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
-			line[--n] = 0;
-		char *s = line + strspn(line, " \t");
-		if (!*s || *s == '#')
-			continue;
-		struct hive_game g;
-		hive_game_init(&g, 0);
-		if (hive_game_parse(&g, s, err, sizeof err) != HIVE_OK) {
+		int got = match_opening_parse(line, m->o.type_set ? (int)m->o.type : -1, &s, err, sizeof err);
+		if (got < 0) {
 			fprintf(stderr, "hivebridge match: %s line %d: %s\n", m->o.openings_path, lineno, err);
 			rc = -1;
-		} else if (hive_game_over(&g.board)) {
-			fprintf(stderr, "hivebridge match: %s line %d: the game is over\n",
-				m->o.openings_path, lineno);
-			rc = -1;
-		} else if (m->o.type_set && g.type != m->o.type) {
-			fprintf(stderr, "hivebridge match: %s line %d: %s, not --type %s\n",
-				m->o.openings_path, lineno, hive_gametype_name(g.type),
-				hive_gametype_name(m->o.type));
-			rc = -1;
-		} else {
+		} else if (got > 0) {
 			if (m->nopenings == capo) {
 				capo = capo ? capo * 2 : 16;
 				char **o = realloc(m->openings, capo * sizeof *o);
@@ -248,7 +234,6 @@ int match_openings_load(struct match *m)
 			if (rc == 0)
 				m->nopenings++;
 		}
-		hive_game_free(&g);
 	}
 	free(line);
 	fclose(f);

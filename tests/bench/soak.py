@@ -4,15 +4,18 @@ nothing (the goals are in the README).
 
   soak.py HIVEBRIDGE [SECONDS]
 
-Phase 1: ABUSERS clients loop short games (newgame, bestmove depth 1, play) and
-abusive requests (newgame twice, an over-long line, binary junk, a Trylobot frame
-that never ends, connect-and-drop), while one bystander measures `info` round
-trips. The daemon's RSS, threads and descriptors (/proc) are printed at start, at
-their peak and after the abusers left.
-Phase 2: IDLE sessions are opened and held (RLIMIT_NOFILE raised); the RSS delta
-per session is printed.
+Phase 0: IDLE sessions are opened and held on a fresh daemon (RLIMIT_NOFILE raised);
+the RSS delta per session is printed.
+Phase 1: on another daemon, ABUSERS clients loop short games (newgame, bestmove
+depth 1, play) and abusive requests (newgame twice, an over-long line, binary junk,
+a Trylobot frame that never ends, connect-and-drop), while one bystander measures
+`info` round trips. The abusers run in a process of their own, so that the
+bystander's figures are the daemon's and the kernel's, not this interpreter's lock.
+The daemon's RSS, threads and descriptors (/proc) are printed at start, at their
+peak and after the abusers left.
+Phase 2: IDLE sessions again, on the daemon the abusers left.
 """
-import os, resource, socket, subprocess, sys, tempfile, threading, time
+import multiprocessing, os, resource, socket, subprocess, sys, tempfile, threading, time
 
 HB = sys.argv[1]
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else float(os.environ.get("SOAK_SECONDS", 10))
@@ -29,6 +32,13 @@ def proc_figures(pid):
             elif line.startswith("Threads:"):
                 threads = int(line.split()[1])
     return rss, threads, len(os.listdir("/proc/%d/fd" % pid))
+
+
+def cpu_seconds(pid):
+    """The daemon's user and system CPU time so far (all its threads)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_daemon(tmp):
@@ -107,8 +117,60 @@ def abuser(k, port, tbport, stop):
             pass
 
 
+def idle(d, port, when):
+    """Opens and holds IDLE sessions; prints the RSS delta per session."""
+    want = min(IDLE, resource.getrlimit(resource.RLIMIT_NOFILE)[0] - 100)
+    before = proc_figures(d.pid)
+    held = []
+    for i in range(want):
+        try:
+            c = socket.create_connection(("127.0.0.1", port), timeout=30)
+        except OSError as e:
+            print("  idle: stopped at %d: %s" % (i, e))
+            break
+        held.append(c)
+        if i % 500 == 499:
+            time.sleep(0.05)
+    # Every session has answered its info block once its socket has data.
+    for c in held:
+        c.recv(1)
+    time.sleep(1)
+    after = proc_figures(d.pid)
+    n = len(held)
+    # /proc's "kB" are KiB.
+    print("  %d idle sessions %s: RSS %+d KiB, %.1f KiB per session; fds %d"
+          % (n, when, after[0] - before[0], (after[0] - before[0]) / max(n, 1), after[2]))
+    for c in held:
+        c.close()
+
+
+def stop_daemon(d):
+    d.terminate()
+    try:
+        d.wait(30)
+    except subprocess.TimeoutExpired:
+        d.kill()
+
+
+def abusers(port, tbport, stop):
+    ts = [threading.Thread(target=abuser, args=(k, port, tbport, stop)) for k in range(ABUSERS)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+
+
 def main():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     tmp = tempfile.mkdtemp()
+    d, port, tbport = start_daemon(tmp)
+    try:
+        time.sleep(0.5)
+        print("soak: idle sessions on a fresh daemon")
+        idle(d, port, "on a fresh daemon")
+    finally:
+        stop_daemon(d)
     d, port, tbport = start_daemon(tmp)
     try:
         s, f = connect(port)
@@ -116,10 +178,10 @@ def main():
         time.sleep(0.5)
         start = proc_figures(d.pid)
         peak = list(start)
-        stop = threading.Event()
-        ts = [threading.Thread(target=abuser, args=(k, port, tbport, stop)) for k in range(ABUSERS)]
-        for t in ts:
-            t.start()
+        cpu0, t0_wall = cpu_seconds(d.pid), time.time()
+        stop = multiprocessing.Event()
+        ab = multiprocessing.Process(target=abusers, args=(port, tbport, stop))
+        ab.start()
         lat = []
         t_end = time.time() + SECONDS
         last = 0
@@ -133,52 +195,28 @@ def main():
                 fig = proc_figures(d.pid)
                 peak = [max(a, b) for a, b in zip(peak, fig)]
             time.sleep(0.01)
+        cpu = cpu_seconds(d.pid) - cpu0
+        wall = time.time() - t0_wall
+        load = os.getloadavg()[0]
         stop.set()
-        for t in ts:
-            t.join()
+        ab.join()
         time.sleep(3)     # refusals linger, closes drain
         end = proc_figures(d.pid)
         lat.sort()
         pct = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))]
         print("soak: %d abusers for %.0f s" % (ABUSERS, SECONDS))
-        print("  %-6s %10s %8s %8s" % ("", "RSS kB", "threads", "fds"))
+        print("  %-6s %10s %8s %8s" % ("", "RSS KiB", "threads", "fds"))
         for name, v in (("start", start), ("peak", peak), ("end", end)):
             print("  %-6s %10d %8d %8d" % (name, v[0], v[1], v[2]))
-        print("  RSS end - start: %+d kB" % (end[0] - start[0]))
+        print("  RSS end - start: %+d KiB" % (end[0] - start[0]))
+        print("  daemon CPU during the abuse: %.1f s in %.1f s (%.0f %% of one core); "
+              "machine load average %.1f" % (cpu, wall, 100 * cpu / wall, load))
         print("  bystander info round trip: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d samples)"
               % (pct(0.5), pct(0.99), lat[-1], len(lat)))
 
-        # Phase 2: idle sessions.
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        want = min(IDLE, hard - 100)
-        before = proc_figures(d.pid)
-        held = []
-        for i in range(want):
-            try:
-                c = socket.create_connection(("127.0.0.1", port), timeout=30)
-            except OSError as e:
-                print("  idle: stopped at %d: %s" % (i, e))
-                break
-            held.append(c)
-            if i % 500 == 499:
-                time.sleep(0.05)
-        # Every session has answered its info block once its socket has data.
-        for c in held:
-            c.recv(1)
-        time.sleep(1)
-        after = proc_figures(d.pid)
-        n = len(held)
-        print("  %d idle sessions: RSS %+d kB, %.1f kB per session; fds %d"
-              % (n, after[0] - before[0], (after[0] - before[0]) / max(n, 1), after[2]))
-        for c in held:
-            c.close()
+        idle(d, port, "after the soak")
     finally:
-        d.terminate()
-        try:
-            d.wait(30)
-        except subprocess.TimeoutExpired:
-            d.kill()
+        stop_daemon(d)
 
 
 main()

@@ -134,9 +134,45 @@ static void check_json(const char *json, size_t len)
 	}
 }
 
+/* What a reader bounded at max makes of data pushed in pieces of at most chunk bytes:
+ * a hash of every frame, every error and where they fell. The bulk path for ASCII
+ * runs must read exactly as the byte-by-byte one. */
+static uint64_t reader_transcript(const uint8_t *data, size_t size, size_t max, size_t chunk)
+{
+	struct tb_reader r;
+	uint64_t h = 1469598103934665603u;
+	size_t off = 0;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211u)
+	tb_reader_init(&r, max);
+	while (off < size) {
+		size_t n = size - off < chunk ? size - off : chunk, used, flen;
+		int rc = tb_reader_push(&r, data + off, n, &used);
+		off += used;
+		if (rc < 0) {
+			MIX(off);
+			for (const char *e = tb_reader_error(&r); *e; e++)
+				MIX(*e);
+			tb_reader_reset(&r);
+			off += used == 0;
+		} else if (rc == 1) {
+			const char *json = tb_reader_frame(&r, &flen);
+			MIX(off);
+			for (size_t i = 0; i < flen; i++)
+				MIX(json[i]);
+		}
+	}
+	MIX(tb_reader_idle(&r));
+	tb_reader_free(&r);
+#undef MIX
+	return h;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tb_reader r;
+	for (size_t max = 16; max <= 1 << 16; max <<= 12)
+		check(reader_transcript(data, size, max, size ? size : 1) == reader_transcript(data, size, max, 1),
+		      "the reader reads whole input otherwise than byte by byte");
 	size_t off = 0, step = 1;
 	tb_reader_init(&r, 1 << 16);
 	/* Uneven chunks: 1, 2, 4, ... bytes, so frames straddle pushes. */

@@ -2,8 +2,9 @@
 # run.sh: builds every tests/fuzz/fuzz_*.c with clang's libFuzzer, ASan and UBSan
 # against the pure libraries (core/ and adapters/, as an archive so a target links
 # only what it uses) in build-fuzz/, then runs each for ${FUZZ_SECONDS:-30} seconds.
-# bridge/engine_options.c (the option lines the UHP codec mirrors) joins them, and
-# bridge/config.c (and util.c) for the INI target. Seeds are written into
+# The runtime (bridge/, but main.c) is in the archive too: the INI target needs config.c,
+# which reaches the protocol table and through it the whole runtime; the openings and
+# results targets need only bridge/match/match_parse.c. Seeds are written into
 # build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
 # conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
 # Fails with the apt-get line when clang or libFuzzer is missing (scripts/deps.sh).
@@ -27,8 +28,8 @@ mkdir -p "$B/obj" "$B/corpus"
 # (and said so): it can only matter to a target that needs it, whose link then fails.
 rm -f "$B/libfuzz.a"
 objs=""
-for src in core/*.c adapters/*/*.c bridge/engine_options.c bridge/config.c bridge/util.c; do
-	[ -f "$src" ] || continue
+for src in core/*.c adapters/*/*.c bridge/*.c bridge/*/*.c; do
+	[ -f "$src" ] && [ "$src" != bridge/main.c ] || continue
 	obj="$B/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
 	if "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer-no-link -c "$src" -o "$obj" 2>"$B/obj/err"; then
 		objs="$objs $obj"
@@ -42,11 +43,22 @@ ar rcs "$B/libfuzz.a" $objs
 # move of its test case on a second line), the Trylobot frames, the example config.
 seeds() {
 	rm -rf "$B/seed"
-	mkdir -p "$B/seed/fuzz_notation" "$B/seed/fuzz_trylobot" "$B/seed/fuzz_config"
+	mkdir -p "$B/seed/fuzz_notation" "$B/seed/fuzz_trylobot" "$B/seed/fuzz_config" \
+		"$B/seed/fuzz_openings" "$B/seed/fuzz_results"
 	if [ -d "$DATA/mzinga" ]; then
 		cat "$DATA"/mzinga/*.csv | tr -d '\r' | grep -v '^\(#\|\xef\)' | awk -F '\t' -v d="$B/seed/fuzz_notation" \
 			'NF && n < 2000 { f = d "/s" n++; printf "%s\n%s", $1, $2 > f; close(f) }'
+		# Openings files: a comment, a blank line and a few GameStrings each.
+		cat "$DATA"/mzinga/*.csv | tr -d '\r' | grep -v '^\(#\|\xef\)' | awk -F '\t' -v d="$B/seed/fuzz_openings" \
+			'NF && n < 1000 { k = int(n / 4); f = d "/o" k; if (n++ % 4 == 0) printf "# openings\n\n" >> f; printf "  %s \r\n", $1 >> f; close(f) }'
 	fi
+	# Results files as match writes them, the last line cut short by a kill.
+	for k in 1 2 3; do
+		for g in $(seq 1 $((k * 3))); do
+			printf '{"game":%d,"white":"builtin","black":"uhp:x","engine_a":"white","gamestring":"Base;InProgress;White[1]","result":"1/2-1/2","reason":"plies","plies":%d,"a_score":0.5,"times_ms":[1,2]}\n' "$g" "$g"
+		done >"$B/seed/fuzz_results/r$k"
+		printf '{"game":%d,"a_sc' "$k" >>"$B/seed/fuzz_results/r$k"
+	done
 	[ -d "$DATA/trylobot" ] && cp "$DATA"/trylobot/*.frame "$B/seed/fuzz_trylobot/" 2>/dev/null
 	cp conf/hivebridge.conf "$B/seed/fuzz_config/example.conf"
 	printf '[daemon]\nmax_sessions_per_peer = 4\n[listen x]\nidle_timeout = 0\ngame_idle_timeout = 2.5\n' \
@@ -59,7 +71,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .c)
 	if ! "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer -DFUZZING_ENGINE "$t" "$B/libfuzz.a" \
-		$(pkg-config --libs libevent libcjson inih 2>/dev/null) -lm -o "$B/$name"; then
+		$(pkg-config --libs libevent libevent_pthreads libcjson inih 2>/dev/null) -lpthread -lm -o "$B/$name"; then
 		echo "FAIL $name: does not build"
 		status=1
 		continue

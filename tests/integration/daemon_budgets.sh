@@ -5,10 +5,12 @@
 #    its work at once, and its table, thread work, session and descriptor are freed;
 #  - a listener's max_depth / max_think_time refuse (UHP err, Hub error) or clamp
 #    (Trylobot) what is beyond them;
-#  - hash tables come out of hash_budget_mb: a request beyond what is left gets a
-#    smaller table, and `options` says so;
+#  - hash tables come out of hash_budget_mb: idle sessions' tables are taken back
+#    (oldest first) before a request beyond what is left gets a smaller table, and
+#    `options` says so;
 #  - searches run on search_threads workers: many clients add no threads, and a
-#    queued search is answered by its deadline (an error rather than a late move);
+#    queued search is answered by its deadline (an error rather than a late move),
+#    also while the workers stay busy beyond it;
 #  - newgame gives the table back: idle sessions stay small after any commands;
 #  - perft runs on the pool, not the loop, and stops with its client.
 set -u
@@ -50,6 +52,8 @@ protocol = trylobot
 port = 0
 max_think_time = 1
 EOF
+# Made before the daemon starts: the wait below reads it at once.
+: >"$tmp/err"
 "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
 daemon=$!
 i=0
@@ -201,19 +205,36 @@ assert b'"turn_type"' in buf, buf[:200]
 s.close()
 print(f"bounds: UHP and Hub refusals; a Trylobot deadline an hour away answered in {el:.2f} s")
 
-# 3. Memory budget: 256 of 300 MB taken, the next 256 MB request gets 32.
+# 3. Memory budget (300 MB). A session searching holds its 256 MB: the next 256 MB
+#    request gets 32. Tables of sessions not searching are taken back, least recently
+#    searched first, before a request is made smaller.
 big = Uhp(P_LOOSE)
-big.cmd("options set HashMB 256"); big.cmd("newgame"); big.cmd("bestmove depth 1")
+big.cmd("options set HashMB 256"); big.cmd("newgame Base+MLP")
+s0 = stats()
+big.send("bestmove time 00:00:03")
+wait_for("big search running", lambda: stats()["cpu"] - s0["cpu"] > 20, 10)
 small = Uhp(P_LOOSE)
 small.cmd("options set HashMB 256"); small.cmd("newgame"); small.cmd("bestmove depth 1")
 a = small.cmd("options get HashMB")
 assert a and a[0].startswith("HashMB;int;32;"), a
-big.cmd("newgame")      # gives its 256 back
+a = big.answer()        # its search ends; it keeps its table, now idle
+assert len(a) == 1 and not a[0].startswith("err"), a
 small.cmd("newgame"); small.cmd("bestmove depth 1")
 a = small.cmd("options get HashMB")
+assert a and a[0].startswith("HashMB;int;256;"), f"idle table not taken back: {a}"
+# Hogging: sessions that searched once and went idle never lock later ones out.
+hogs = [Uhp(P_LOOSE) for _ in range(4)]
+for h in hogs:
+    h.cmd("options set HashMB 128"); h.cmd("newgame"); h.cmd("bestmove depth 1")
+    a = h.cmd("options get HashMB")
+    assert a and a[0].startswith("HashMB;int;128;"), f"a later session got {a}"
+a = small.cmd("bestmove depth 1")
+assert len(a) == 1 and not a[0].startswith("err"), a
+a = small.cmd("options get HashMB")
 assert a and a[0].startswith("HashMB;int;256;"), a
-big.close(); small.close()
-print("budget: 256 + 32 MB of 300, then 256 again once given back")
+for c in hogs + [big, small]:
+    c.close()
+print("budget: 256 + 32 MB of 300 while searching; idle tables taken back, oldest first")
 
 # 4. A fixed pool: 12 clients ask for 2 s searches at once.
 n = 12
@@ -245,6 +266,30 @@ assert not late, f"late answers: {late}"
 assert all("busy" in r[1][0] for r in errs), errs
 for c in conns:
     c.close()
+
+# 4b. A queued search whose time runs out before a worker is free is answered at its
+#     deadline with an error, not when a worker comes free.
+long = [Uhp(P_LOOSE) for _ in range(POOL)]
+for c in long:
+    c.cmd("newgame Base+MLP")
+wait_for("quiet before the queue test", idle, 5)
+s0 = stats()
+for c in long:
+    c.send("bestmove time 00:00:04")
+wait_for("both workers busy", lambda: stats()["cpu"] - s0["cpu"] > 40, 10)
+q = Uhp(P_LOOSE)
+q.cmd("newgame Base+MLP")
+t0 = time.monotonic()
+a = q.cmd("bestmove time 00:00:01")
+el = time.monotonic() - t0
+print(f"queued 1 s search behind {POOL} 4 s searches: answered in {el:.2f} s: {a}")
+assert len(a) == 1 and a[0].startswith("err") and "busy" in a[0], a
+assert el < 2.5, f"the queued search was answered after {el:.2f} s, not at its deadline"
+for c in long:
+    a = c.answer()
+    assert len(a) == 1 and not a[0].startswith("err"), a
+    c.close()
+q.close()
 
 # 5. newgame gives the table back; idle sessions stay small.
 wait_for("quiet before the newgame test", idle, 5)

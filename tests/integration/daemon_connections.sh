@@ -7,7 +7,9 @@
 #   - idle_timeout / game_idle_timeout: a silent session with no game is closed after
 #     idle_timeout, one with a game in progress only after game_idle_timeout, an
 #     active one never; the daemon's descriptors (/proc/PID/fd) go back to where
-#     they were.
+#     they were;
+#   - max_sessions: once the daemon holds that many, a client from any address is
+#     refused in the listener's own protocol.
 set -u
 : "${HIVEBRIDGE:?}"
 tmp=$(mktemp -d)
@@ -40,6 +42,8 @@ port = 0
 idle_timeout = 1
 game_idle_timeout = 4
 EOF
+# Made before the daemon starts: the wait below reads it at once.
+: >"$tmp/err"
 "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
 daemon=$!
 i=0
@@ -206,4 +210,62 @@ print("descriptors back to %d: ok" % base)
 EOF
 kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
 grep -q 'idle time-out' "$tmp/trace.log" || fail "no idle time-out in the log"
+kill "$daemon"
+wait "$daemon" || fail "daemon exit status $?"
+daemon=
+
+# max_sessions (daemon-wide): once it is reached, every listener refuses in its own
+# protocol, whatever the address.
+cat >"$tmp/conf2" <<EOF
+[daemon]
+max_sessions = 2
+max_sessions_per_peer = 100
+[engine builtin]
+hash_mb = 1
+[listen uhp]
+port = 0
+[listen hub]
+protocol = hub
+port = 0
+[listen trylobot]
+protocol = trylobot
+port = 0
+EOF
+# Made before the daemon starts: the wait below reads it at once.
+: >"$tmp/err2"
+"$HIVEBRIDGE" serve --config "$tmp/conf2" 2>"$tmp/err2" &
+daemon=$!
+i=0
+while [ "$(grep -c '^listening on' "$tmp/err2")" -lt 3 ]; do
+	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err2"; fail "serve died at start"; }
+	[ $i -lt 100 ] || fail "serve did not start listening"
+	sleep 0.1
+	i=$((i + 1))
+done
+ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/err2" | tr '\n' ' ')
+timeout 60 python3 - $ports <<'EOF' || fail "max_sessions refusals"
+import socket, sys
+
+uhp, hub, tb = (int(p) for p in sys.argv[1:4])
+def connect(port, src):
+    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
+    return s, s.makefile("rb")
+held = []
+for src in ("127.0.0.1", "127.0.0.2"):
+    s, f = connect(uhp, src)
+    while f.readline() not in (b"ok\n", b""):
+        pass
+    held.append((s, f))
+s, f = connect(uhp, "127.0.0.3")
+data = f.read()
+assert data == b"err Too many sessions.\nok\n", data
+s, f = connect(hub, "127.0.0.3")
+data = f.read()
+assert data == b'error message="Too many sessions."\n', data
+s, f = connect(tb, "127.0.0.3")
+data = f.read()
+want = b'{"success":false,"error":"Error: Too many sessions."}'
+assert data == b"%d#%s" % (len(want), want), data
+print("max_sessions refusals in each protocol: ok")
+EOF
 echo "daemon_connections: ok"

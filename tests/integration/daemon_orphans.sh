@@ -31,6 +31,8 @@ command_timeout = 3600
 port = 0
 engine = thinker
 EOF
+# Made before the daemon starts: the wait below reads it at once.
+: >"$tmp/err"
 "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
 daemon=$!
 i=0

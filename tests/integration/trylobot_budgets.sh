@@ -5,7 +5,8 @@
 #   - a frame whose payload outgrows the bound in bytes (N counts UTF-16 units, up
 #     to three bytes each) is refused with an error frame once the bound is passed,
 #     not buffered up to 3 MiB, and the connection is closed;
-#   - a possible_turns of 8192 repeated entries is answered with a listed turn.
+#   - a possible_turns of 8192 repeated entries is answered with a listed turn; one
+#     of 8193 is refused with an error frame (the bound), and the session goes on.
 set -u
 : "${HIVEBRIDGE:?}"
 DATA=${HIVE_DATA:-../shared/data}
@@ -29,6 +30,8 @@ protocol = trylobot
 port = 0
 depth = 1
 EOF
+# Made before the daemon starts: the wait below reads it at once.
+: >"$tmp/err"
 "$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err" &
 daemon=$!
 i=0
@@ -82,6 +85,16 @@ send(s, dup)
 a = frame(f)
 assert a.get("turn_type") == "Placement" and a.get("destination") == "0,0", a
 print("8192 repeated possible_turns: ok")
+# One entry more is beyond the bound: an error answer, and the session goes on.
+dup["game_state"]["possible_turns"]["Placement"]["positions"].append("0,0")
+send(s, dup)
+a = frame(f)
+assert a.get("success") is False and "more than 8192 entries" in a.get("error", ""), a
+err = a["error"]
+send(s, {"request_type": "Greetings", "request_id": "after", "system_version": "0.1.0"})
+a = frame(f)
+assert a.get("response_id") == "after", a
+print("8193 possible_turns refused: %s: ok" % err)
 f.close(); s.close()
 
 # 1,048,576 units announced, sent as two-byte characters: the bytes pass 1 MiB

@@ -37,6 +37,10 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(c.max_sessions, 1000);
 	CU_ASSERT_EQUAL(c.max_line, 65536);
 	CU_ASSERT_EQUAL(c.max_buffer, 1048576);
+	/* Issue 10's budgets hold without a configuration file. */
+	CU_ASSERT_EQUAL(c.max_sessions_per_peer, 32);
+	CU_ASSERT_EQUAL(c.hash_budget_mb, 512);
+	CU_ASSERT_EQUAL(c.search_threads, 0);
 	CU_ASSERT_PTR_NULL(c.log_path);
 	CU_ASSERT_EQUAL_FATAL(c.nprofiles, 1);
 	const struct engine_profile *p = config_profile(&c, "builtin");
@@ -54,6 +58,11 @@ static void test_defaults(void)
 		CU_ASSERT_STRING_EQUAL(c.listeners[i].address, "127.0.0.1");
 		CU_ASSERT_EQUAL(c.listeners[i].port, ports[i]);
 		CU_ASSERT_STRING_EQUAL(c.listeners[i].engine, "builtin");
+		/* A silent client is closed by default (300 s, an hour in a game). */
+		CU_ASSERT_EQUAL(c.listeners[i].idle_timeout_ms, 300 * 1000);
+		CU_ASSERT_EQUAL(c.listeners[i].game_idle_timeout_ms, 3600 * 1000);
+		CU_ASSERT_EQUAL(c.listeners[i].max_depth, 32);
+		CU_ASSERT_EQUAL(c.listeners[i].max_think_ms, 60000);
 	}
 	CU_ASSERT_PTR_NULL(config_profile(&c, "nosuch"));
 	config_free(&c);
@@ -175,6 +184,13 @@ static void test_bad_files(void)
 		{ "[engine e]\nkind = uhp\n", NULL, "command" },
 		{ "[listen a]\nport = 6000\n[listen b]\nport = 6000\n", NULL, "6000" },
 		{ "[daemon\nmax_sessions = 1\n", "line 1:", "syntax" },
+		{ "[daemon]\nmax_sessions_per_peer = 0\n", "line 2:", "max_sessions_per_peer" },
+		{ "[daemon]\nhash_budget_mb = 0\n", "line 2:", "hash_budget_mb" },
+		{ "[daemon]\nsearch_threads = 257\n", "line 2:", "search_threads" },
+		{ "[listen l]\nidle_timeout = -1\n", "line 2:", "idle_timeout" },
+		{ "[listen l]\ngame_idle_timeout = 86401\n", "line 2:", "game_idle_timeout" },
+		{ "[listen l]\nmax_depth = 65\n", "line 2:", "max_depth" },
+		{ "[listen l]\nmax_think_time = 0\n", "line 2:", "max_think_time" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;
