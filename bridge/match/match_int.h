@@ -18,7 +18,7 @@
 struct engine;
 struct event;
 struct event_base;
-struct evconnlistener;
+struct spectate;
 struct bufferevent;
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
@@ -89,12 +89,6 @@ struct slot {
 	struct event     *kick;          /* next step, from the loop */
 };
 
-struct viewer_client {
-	struct bufferevent   *bev;
-	unsigned              game;          /* attached to this game number, 0 = all */
-	struct viewer_client *next;
-};
-
 struct match {
 	struct match_opts     o;
 	struct config         conf;
@@ -116,8 +110,7 @@ struct match {
 	int                   finishing;     /* the loop ends once viewers have their data */
 	enum sprt_verdict     verdict;
 	struct event         *sig_int, *sig_term;
-	struct evconnlistener *listener;
-	struct viewer_client *viewers;
+	struct spectate      *spectate;      /* --viewer's (bridge/spectate.h), or NULL */
 };
 
 /* match.c: the canonical GameString of g; the caller frees it. NULL on no memory. */
