@@ -84,6 +84,11 @@ struct engine {
 	void                    *priv;           /* back end's state */
 };
 
+/* A failed command's result as a referee records it ("engine crashed: ...",
+ * "illegal move: ...", "time forfeit (engine stalled: ...)"), into buf: match's and
+ * the lobby's words. */
+void engine_failure_reason(const struct engine_result *r, char *buf, size_t len);
+
 /* Creates the back end the profile names; NULL with *cause set (caller frees cause). */
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause);
 

@@ -271,18 +271,15 @@ static struct spectator *spectator_link(struct spectate *sp, struct bufferevent 
 {
 	if (sp->l.max_total && sp->n >= sp->l.max_total) {
 		*why = xasprintf("Too many spectators (%u); try again later.", sp->l.max_total);
-		bufferevent_free(bev);
 		return NULL;
 	}
 	struct spectator *c = calloc(1, sizeof *c);
 	if (!c) {
 		*why = xstrdup("Out of memory.");
-		bufferevent_free(bev);
 		return NULL;
 	}
 	if (!(c->close_ev = event_new(sp->base, -1, 0, spectator_close_cb, c))) {
 		*why = xstrdup("Out of memory.");
-		bufferevent_free(bev);
 		free(c);
 		return NULL;
 	}
@@ -360,6 +357,7 @@ static void spectate_accept(struct evconnlistener *l, evutil_socket_t fd, struct
 	}
 	struct spectator *c = spectator_link(sp, bev, 0, &why);
 	if (!c) {
+		bufferevent_free(bev);
 		log_note(0, "viewer refused: %s", why);
 		free(why);
 		return;

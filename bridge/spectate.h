@@ -56,10 +56,10 @@ int  spectate_listen(struct spectate *sp, const char *spec, char **cause);
  * done(arg) runs once (at once when there is none). */
 void spectate_finish(struct spectate *sp, void (*done)(void *arg), void *arg);
 
-/* A spectator on bev (taken, also on failure) for a daemon session: closed(arg) runs
- * once when the connection ends or is dropped (the caller then frees it with
- * spectator_free). NULL with *why (caller frees) when the set is full or memory out;
- * bev is freed then. */
+/* A spectator on bev (taken on success) for a daemon session: closed(arg) runs once,
+ * from the loop, when the connection ends or is dropped (the caller then frees it
+ * with spectator_free). NULL with *why (caller frees) when the set is full or memory
+ * is out; bev is still the caller's then. */
 struct spectator *spectator_new(struct spectate *sp, struct bufferevent *bev, unsigned log_id,
 				void (*closed)(void *arg), void *arg, char **why);
 /* Unlinks and frees c and its connection; no callback fires afterwards. */
