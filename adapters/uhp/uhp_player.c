@@ -144,10 +144,11 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 	return s;
 }
 
-/* Nothing to say to an engine that is refused: it is closed. */
+/* UHP's own error lines: an engine cannot act on them, but its log shows why. */
 static size_t player_refusal(char *buf, size_t len, const char *why)
 {
-	return 0;
+	int n = snprintf(buf, len, "err %s\nok\n", why);
+	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
 static void *player_listener_new(struct event_base *base, const struct config *c,
