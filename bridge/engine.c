@@ -68,3 +68,22 @@ void engine_reply_free(struct engine_reply *r)
 	lines_free(r->lines);
 	memset(r, 0, sizeof *r);
 }
+
+void engine_failure_reason(const struct engine_result *r, char *buf, size_t len)
+{
+	const char *msg = r->message ? r->message : "no reason given";
+	if (r->status == ENGINE_FAILED) {
+		if (!strncmp(msg, "illegal move", 12))
+			snprintf(buf, len, "%s", msg);
+		else if (!strncmp(msg, "unreadable move", 15))
+			snprintf(buf, len, "illegal move: %s", msg);
+		else if (strstr(msg, "in time") || strstr(msg, "did not stop"))
+			snprintf(buf, len, "time forfeit (engine stalled: %s)", msg);
+		else
+			snprintf(buf, len, "engine crashed: %s", msg);
+	} else if (r->status == ENGINE_INVALID) {
+		snprintf(buf, len, "engine refused a legal move: %s", msg);
+	} else {
+		snprintf(buf, len, "engine error: %s", msg);
+	}
+}

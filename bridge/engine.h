@@ -110,6 +110,11 @@ int  engine_reply_deliver(struct engine_reply *r);
 /* Frees what a reply holds; it may not be delivered afterwards. */
 void engine_reply_free(struct engine_reply *r);
 
+/* A failed command's result as a referee records it ("engine crashed: ...",
+ * "illegal move: ...", "time forfeit (engine stalled: ...)"), into buf: match's and
+ * the lobby's words. */
+void engine_failure_reason(const struct engine_result *r, char *buf, size_t len);
+
 /* Creates the back end the profile names; NULL with *cause set (caller frees cause). */
 struct engine *engine_new(struct event_base *base, const struct engine_profile *p, char **cause);
 

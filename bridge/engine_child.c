@@ -36,9 +36,29 @@ struct engine_child {
 	unsigned                       log_id;
 
 	struct proc                   *proc;      /* NULL: no child */
+	struct bufferevent            *sock;      /* or an adopted connection (a remote engine) */
 	int                            io_eof;    /* stdout ended, exit awaited */
 	struct event                  *timer;     /* the wait in progress, or the grace */
 };
+
+/* The engine's stdin+stdout: the child's socketpair or the adopted connection. */
+static struct bufferevent *ec_io(const struct engine_child *c)
+{
+	return c->proc ? proc_stdio(c->proc) : c->sock;
+}
+
+static int ec_live(const struct engine_child *c)
+{
+	return c->proc || c->sock;
+}
+
+static void ec_drop_sock(struct engine_child *c)
+{
+	if (c->sock) {
+		bufferevent_free(c->sock);
+		c->sock = NULL;
+	}
+}
 
 static const char *ec_status_text(int status, char *buf, size_t len)
 {
@@ -66,6 +86,7 @@ void engine_child_fail(struct engine_child *c, const char *fmt, ...)
 		proc_free(c->proc);     /* SIGKILL; the registry reaps it */
 		c->proc = NULL;
 	}
+	ec_drop_sock(c);
 	c->io_eof = 0;
 	evtimer_del(c->timer);
 	c->ops->failed(c->arg, why ? why : "engine failed");
@@ -87,7 +108,7 @@ static void ec_overflow(struct engine_child *c, struct evbuffer *in)
 /* Hands over whole lines from the child's stdout; fails it on an over-long one. */
 static void ec_read_lines(struct engine_child *c)
 {
-	struct evbuffer *in = bufferevent_get_input(proc_stdio(c->proc));
+	struct evbuffer *in = bufferevent_get_input(ec_io(c));
 
 	for (;;) {
 		size_t eol_len;
@@ -110,7 +131,7 @@ static void ec_read_lines(struct engine_child *c)
 		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
 		log_proto(c->log_id, LOG_ENGINE_IN, line, show);
 		c->ops->line(c->arg, line, show);
-		if (!c->proc)
+		if (!ec_live(c))
 			return;        /* failed: the buffer is gone with the child */
 		evbuffer_drain(in, len + eol_len);
 	}
@@ -130,10 +151,14 @@ static void ec_event_cb(struct bufferevent *bev, short what, void *arg)
 	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
 		return;
 	ec_read_lines(c);          /* what came before the end still counts */
-	if (!c->proc)
+	if (!ec_live(c))
 		return;
 	c->io_eof = 1;
 	bufferevent_disable(bev, EV_READ);
+	if (!c->proc) {
+		c->ops->ended(c->arg, "closed the connection");
+		return;
+	}
 	if (proc_exited(c->proc, &status)) {
 		c->ops->ended(c->arg, ec_status_text(status, buf, sizeof buf));
 		return;
@@ -217,9 +242,23 @@ int engine_child_spawn(struct engine_child *c, char *const argv[], const char *w
 	return 0;
 }
 
+int engine_child_adopt(struct engine_child *c, struct bufferevent *bev)
+{
+	if (ec_live(c)) {
+		bufferevent_free(bev);
+		return -1;
+	}
+	c->sock = bev;
+	c->io_eof = 0;
+	log_note(c->log_id, "engine %s connected", c->name);
+	bufferevent_setcb(bev, ec_read_cb, NULL, ec_event_cb, c);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	return 0;
+}
+
 int engine_child_running(const struct engine_child *c)
 {
-	return c->proc != NULL;
+	return ec_live(c);
 }
 
 int engine_child_eof(const struct engine_child *c)
@@ -231,38 +270,38 @@ int engine_child_send(struct engine_child *c, const char *line)
 {
 	size_t len = strlen(line);
 
-	if (!c->proc) {
+	if (!ec_live(c)) {
 		engine_child_fail(c, "cannot write to the engine");
 		return -1;
 	}
-	struct evbuffer *out = bufferevent_get_output(proc_stdio(c->proc));
+	struct evbuffer *out = bufferevent_get_output(ec_io(c));
 	log_proto(c->log_id, LOG_ENGINE_OUT, line, len);
 	if (evbuffer_add(out, line, len) < 0 || evbuffer_add(out, "\n", 1) < 0) {
 		engine_child_fail(c, "cannot write to the engine");
 		return -1;
 	}
 	/* The engine's clock starts now, not after a trip round the event loop. */
-	bev_flush_now(proc_stdio(c->proc));
+	bev_flush_now(ec_io(c));
 	return 0;
 }
 
 size_t engine_child_pending(const struct engine_child *c, char *buf, size_t len)
 {
-	if (!c->proc)
+	if (!ec_live(c))
 		return 0;
-	return (size_t)evbuffer_copyout(bufferevent_get_input(proc_stdio(c->proc)), buf, len);
+	return (size_t)evbuffer_copyout(bufferevent_get_input(ec_io(c)), buf, len);
 }
 
 size_t engine_child_unsent(const struct engine_child *c)
 {
-	return c->proc ? evbuffer_get_length(bufferevent_get_output(proc_stdio(c->proc))) : 0;
+	return ec_live(c) ? evbuffer_get_length(bufferevent_get_output(ec_io(c))) : 0;
 }
 
 int engine_child_close_input(struct engine_child *c)
 {
-	if (!c->proc)
+	if (!ec_live(c))
 		return -1;
-	struct bufferevent *io = proc_stdio(c->proc);
+	struct bufferevent *io = ec_io(c);
 	bev_flush_now(io);
 	log_note(c->log_id, "engine %s: end of input", c->name);
 	/* stdin and stdout are one socket: end only our direction. */
@@ -315,6 +354,19 @@ void engine_child_disarm(struct engine_child *c)
 
 void engine_child_close(struct engine_child *c, const char *farewell, unsigned grace_ms)
 {
+	if (c->sock) {
+		/* A connection: the farewell if it fits in the socket now, then closed. */
+		if (farewell && !c->io_eof) {
+			log_proto(c->log_id, LOG_ENGINE_OUT, farewell, strlen(farewell));
+			bufferevent_write(c->sock, farewell, strlen(farewell));
+			bufferevent_write(c->sock, "\n", 1);
+			bev_flush_now(c->sock);
+		}
+		ec_drop_sock(c);
+		c->io_eof = 0;
+		evtimer_del(c->timer);
+		return;
+	}
 	if (!c->proc)
 		return;
 	/* Polite first; the registry escalates and reaps after we are gone. */
@@ -360,6 +412,7 @@ void engine_child_free(struct engine_child *c)
 	if (!c)
 		return;
 	proc_free(c->proc);        /* safe on NULL: SIGKILL, the registry reaps it */
+	ec_drop_sock(c);
 	event_free(c->timer);
 	free(c);
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct event_base;
+struct bufferevent;
 struct engine_child;
 
 struct engine_child_ops {
@@ -47,7 +48,12 @@ void engine_child_set_log_id(struct engine_child *c, unsigned id);
 /* Spawns argv in workdir (NULL = inherit) and wires it up. -1 if that fails, after
  * ops->failed ("cannot start: ..."). */
 int  engine_child_spawn(struct engine_child *c, char *const argv[], const char *workdir);
-/* 1 while there is a child. */
+/* Adopts bev, an engine already connected (remote play's uhp-player), in place of
+ * a child: its lines are read and written the same way; its end is "closed the
+ * connection" (no exit status, no signals). Takes bev; -1 if a child or connection
+ * is held already (bev is freed then). */
+int  engine_child_adopt(struct engine_child *c, struct bufferevent *bev);
+/* 1 while there is a child (or an adopted connection). */
 int  engine_child_running(const struct engine_child *c);
 /* 1 once its stdout has ended and its exit status is awaited. */
 int  engine_child_eof(const struct engine_child *c);

@@ -11,6 +11,8 @@ extern const struct protocol protocol_hub;
 extern const struct protocol protocol_trylobot;
 extern const struct protocol protocol_otep;
 extern const struct protocol protocol_uhp_remote;
+extern const struct protocol protocol_uhp_spectate;
+extern const struct protocol protocol_uhp_player;
 
 /* The first row is the default: a bare ENGINE command speaks it. */
 static const struct protocol *const protocols[] = {
@@ -19,6 +21,8 @@ static const struct protocol *const protocols[] = {
 	&protocol_trylobot,
 	&protocol_otep,
 	&protocol_uhp_remote,
+	&protocol_uhp_spectate,
+	&protocol_uhp_player,
 };
 
 #define NPROTOCOLS (sizeof protocols / sizeof protocols[0])

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 #include "adapters/uhp/uhp_back.h"
@@ -54,6 +55,7 @@ struct uhp_back {
 	enum ue_state           state;
 	size_t                  next_option;
 	unsigned                log_id;
+	int                     adopted;      /* a connected engine: never respawned */
 
 	struct hive_game        mirror;       /* the engine's game, when synced */
 	int                     synced;
@@ -259,6 +261,11 @@ static void ue_advance(struct uhp_back *u)
 		return;        /* dying: its exit (or the grace timer) fails the job */
 	switch (u->state) {
 	case UE_DOWN:
+		if (u->adopted) {
+			/* A connected engine that went away does not come back. */
+			ue_finish(u, ENGINE_FAILED, "disconnected", NULL, NULL);
+			return;
+		}
 		ue_spawn(u);
 		return;
 	case UE_STARTING:
@@ -344,7 +351,8 @@ static void ue_reply_done(struct uhp_back *u)
 		}
 		if (!u->seen_id) {
 			/* Not fatal: name it after its command. */
-			snprintf(u->e.id, sizeof u->e.id, "%s", u->e.profile->argv[0]);
+			snprintf(u->e.id, sizeof u->e.id, "%s", u->e.profile->argv ?
+				 u->e.profile->argv[0] : u->e.profile->name);
 			log_note(u->log_id, "engine %s sent no id line", u->e.profile->name);
 		}
 		u->state = UE_CONFIGURING;
@@ -629,12 +637,8 @@ static void ue_set_log_id(struct engine *e, unsigned id)
 	engine_child_set_log_id(u->child, id);
 }
 
-struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+static struct uhp_back *ue_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
-	if (!p->argv || !p->argv[0]) {
-		*cause = xasprintf("engine %s: no command", p->name);
-		return NULL;
-	}
 	struct uhp_back *u = calloc(1, sizeof *u);
 	if (!u) {
 		*cause = xasprintf("out of memory");
@@ -658,6 +662,40 @@ struct engine *uhp_back_new(struct event_base *base, const struct engine_profile
 		*cause = xasprintf("out of memory");
 		return NULL;
 	}
+	return u;
+}
+
+struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+{
+	if (!p->argv || !p->argv[0]) {
+		*cause = xasprintf("engine %s: no command", p->name);
+		return NULL;
+	}
+	struct uhp_back *u = ue_new(base, p, cause);
+	return u ? &u->e : NULL;
+}
+
+struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profile *p,
+			      struct bufferevent *bev, unsigned log_id, char **cause)
+{
+	struct uhp_back *u = ue_new(base, p, cause);
+	if (!u) {
+		bufferevent_free(bev);
+		return NULL;
+	}
+	u->adopted = 1;
+	u->log_id = log_id;
+	engine_child_set_log_id(u->child, log_id);
+	if (engine_child_adopt(u->child, bev) < 0) {
+		ue_free(&u->e);
+		*cause = xasprintf("cannot adopt the connection");
+		return NULL;
+	}
+	/* The info block comes unasked, maybe before engine_start: listen for it now. */
+	u->state = UE_STARTING;
+	u->step = UE_STEP_INFO;
+	snprintf(u->cmd, sizeof u->cmd, "(connect)");
+	engine_child_arm(u->child, p->start_timeout_ms);
 	return &u->e;
 }
 

@@ -5,6 +5,7 @@
 #ifndef ADAPTERS_UHP_BACK_H
 #define ADAPTERS_UHP_BACK_H
 
+struct bufferevent;
 struct event_base;
 struct engine;
 struct engine_profile;
@@ -20,5 +21,11 @@ struct engine_profile;
 struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p,
 			      char **cause);
 
+/* The same back end over bev, an engine that connected in (remote play's engine
+ * model): its info block is awaited at once (start_timeout_ms), and it is never
+ * respawned: once gone, every job fails with "disconnected". Takes bev, also on
+ * failure; NULL with *cause (caller frees). */
+struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profile *p,
+			      struct bufferevent *bev, unsigned log_id, char **cause);
 
 #endif

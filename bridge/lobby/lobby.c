@@ -20,10 +20,15 @@
 #include "bridge/lobby/lobby.h"
 #include "bridge/lobby/lobby_int.h"
 #include "bridge/log.h"
+#include "bridge/spectate.h"
 #include "bridge/util.h"
 
 static const char *const colour_name[2] = { "White", "Black" };
 static const char *const colour_word[2] = { "white", "black" };
+
+/* Every lobby of the process, so that a uhp-spectate listener finds the one it
+ * watches; the event loop is single-threaded. */
+static struct lobby *lobbies;
 
 static void game_kick(struct rgame *g)
 {
@@ -181,18 +186,12 @@ static void game_forfeit(struct rgame *g, int side, const char *reason)
 	game_end(g, side == HIVE_WHITE ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
 }
 
-/* A house engine's failure as the recorded reason (match's words). */
+/* An engine's failure as the recorded reason: the side, then match's words. */
 static void engine_reason(int side, const struct engine_result *r, char *buf, size_t len)
 {
-	const char *msg = r->message ? r->message : "no reason given";
-	if (r->status == ENGINE_FAILED && (strstr(msg, "in time") || strstr(msg, "did not stop")))
-		snprintf(buf, len, "%s lost on time (engine stalled: %s)", colour_word[side], msg);
-	else if (r->status == ENGINE_FAILED && !strncmp(msg, "illegal move", 12))
-		snprintf(buf, len, "%s played an %s", colour_word[side], msg);
-	else if (r->status == ENGINE_FAILED)
-		snprintf(buf, len, "%s engine crashed: %s", colour_word[side], msg);
-	else
-		snprintf(buf, len, "%s engine error: %s", colour_word[side], msg);
+	char why[LOBBY_REASON_MAX];
+	engine_failure_reason(r, why, sizeof why);
+	snprintf(buf, len, "%s %.*s", colour_word[side], LOBBY_REASON_MAX - 16, why);
 }
 
 /* --- turns ------------------------------------------------------------------------ */
@@ -238,7 +237,7 @@ static int game_apply(struct rgame *g, struct hive_move legal)
 	log_note(0, "lobby %s: game %u ply %zu: %s plays %s (%lld ms)", g->lb->lc->name, g->no,
 		 g->game.len, colour_word[side], mv, (long long)(used / 1000));
 	struct seat *other = &g->seat[1 - side];
-	if (other->client)
+	if (other->client && other->ops->moved)
 		other->ops->moved(other->client, mv);
 	spectators_update(g);
 
@@ -472,6 +471,22 @@ static void seat_client(struct seat *s, const char *name, void *client, const st
 	make_token(s->token);
 }
 
+/* The waiter takes seat s: a client, or a connected engine (started already),
+ * which the seat owns from now on. */
+static void seat_waiter(struct seat *s, struct waiter *w)
+{
+	seat_client(s, w->name, w->client, w->ops);
+	if (w->engine) {
+		s->token[0] = 0;         /* an engine is never resumed */
+		s->is_engine = 1;
+		s->started = 1;
+		s->engine = w->engine;
+		w->engine = NULL;
+		if (s->engine->id[0])
+			snprintf(s->id, sizeof s->id, "%s", s->engine->id);
+	}
+}
+
 /* --- waiting for an opponent --------------------------------------------------------- */
 
 static void waiter_free(struct waiter *w)
@@ -486,6 +501,7 @@ static void waiter_free(struct waiter *w)
 	lb->nwaiting--;
 	if (w->timer)
 		event_free(w->timer);
+	engine_free(w->engine);
 	free(w);
 }
 
@@ -503,7 +519,7 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 			/* House games alternate colours. */
 			int c = (int)(lb->house_games++ & 1);
 			struct seat *h = &g->seat[1 - c];
-			seat_client(&g->seat[c], w->name, w->client, w->ops);
+			seat_waiter(&g->seat[c], w);
 			h->is_engine = 1;
 			snprintf(h->name, sizeof h->name, "house:%s", lb->house->name);
 			h->engine = engine_new(lb->base, lb->house, &cause);
@@ -527,51 +543,70 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 	ops->ended(client, why);
 }
 
-int lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
-	       const struct seat_ops *ops, char **why)
+/* A client (or, with e, a connected engine that lb takes) asks for a game. */
+static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct engine *e,
+		       void *client, const struct seat_ops *ops, char **why)
 {
 	if (lb->ngames >= lb->o->max_games) {
 		*why = xasprintf("Too many games in progress (%u); try again later.", lb->o->max_games);
 		return -1;
 	}
+	struct waiter *me = calloc(1, sizeof *me);
+	if (!me || !(me->timer = evtimer_new(lb->base, on_wait, me))) {
+		free(me);
+		*why = xstrdup("Out of memory.");
+		return -1;
+	}
+	me->lb = lb;
+	me->client = client;
+	me->ops = ops;
+	me->type = type;
+	snprintf(me->name, sizeof me->name, "%s", name);
 	for (struct waiter *w = lb->waiters; w; w = w->next) {
 		if (w->type != type || w->client == client)
 			continue;
 		struct rgame *g = game_new(lb, type);
 		if (!g)
 			break;
+		me->engine = e;
 		/* The one who waited plays White. */
-		seat_client(&g->seat[0], w->name, w->client, w->ops);
-		seat_client(&g->seat[1], name, client, ops);
+		seat_waiter(&g->seat[0], w);
+		seat_waiter(&g->seat[1], me);
 		waiter_free(w);
+		event_free(me->timer);
+		free(me);
 		game_kick(g);
 		return 0;
 	}
 	if (lb->nwaiting >= lb->o->max_waiting) {
 		*why = xasprintf("Too many players waiting (%u); try again later.", lb->o->max_waiting);
+		event_free(me->timer);
+		free(me);
 		return -1;
 	}
-	struct waiter *w = calloc(1, sizeof *w);
-	if (!w || !(w->timer = evtimer_new(lb->base, on_wait, w))) {
-		free(w);
-		*why = xstrdup("Out of memory.");
-		return -1;
-	}
-	w->lb = lb;
-	w->client = client;
-	w->ops = ops;
-	w->type = type;
-	snprintf(w->name, sizeof w->name, "%s", name);
-	w->next = lb->waiters;
+	me->engine = e;
+	me->next = lb->waiters;
 	if (lb->waiters)
-		lb->waiters->prev = w;
-	lb->waiters = w;
+		lb->waiters->prev = me;
+	lb->waiters = me;
 	lb->nwaiting++;
 	unsigned ms = lb->house && lb->o->house_wait_ms < lb->o->wait_ms ? lb->o->house_wait_ms
 									  : lb->o->wait_ms;
 	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
-	evtimer_add(w->timer, &tv);
+	evtimer_add(me->timer, &tv);
 	return 0;
+}
+
+int lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
+	       const struct seat_ops *ops, char **why)
+{
+	return lobby_enter(lb, type, name, NULL, client, ops, why);
+}
+
+int lobby_join_engine(struct lobby *lb, const char *name, struct engine *e, void *client,
+		      const struct seat_ops *ops, char **why)
+{
+	return lobby_enter(lb, lb->o->game_type, name, e, client, ops, why);
 }
 
 void lobby_leave(struct lobby *lb, void *client)
@@ -617,6 +652,19 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 	return NULL;
 }
 
+struct lobby *lobby_find(const char *name)
+{
+	for (struct lobby *lb = lobbies; lb; lb = lb->reg_next)
+		if (!strcmp(lb->lc->name, name))
+			return lb;
+	return NULL;
+}
+
+struct spectate *lobby_spectate(struct lobby *lb)
+{
+	return lb->spectate;
+}
+
 int lobby_hints(const struct lobby *lb)
 {
 	return lb->o->hints;
@@ -646,6 +694,15 @@ void seat_resign(struct seat *s, const char *reason)
 	snprintf(why, sizeof why, "%s resigned%s%.*s", colour_word[s->colour], *reason ? ": " : "",
 		 LOBBY_REASON_MAX / 2, reason);
 	game_forfeit(s->g, s->colour, why);
+}
+
+void seat_lost(struct seat *s, const char *why)
+{
+	char reason[LOBBY_REASON_MAX];
+	if (s->g->over)
+		return;
+	snprintf(reason, sizeof reason, "%s %.*s", colour_word[s->colour], LOBBY_REASON_MAX / 2, why);
+	game_forfeit(s->g, s->colour, reason);
 }
 
 void seat_detach(struct seat *s)
@@ -703,11 +760,19 @@ struct lobby *lobby_new(struct event_base *base, const struct config *c,
 		free(lb);
 		return NULL;
 	}
-	if (lb->o->results && !(lb->results = fopen(lb->o->results, "a"))) {
-		*cause = xasprintf("results %s: cannot open: %s", lb->o->results, strerror(errno));
+	if (!(lb->spectate = spectators_new(lb))) {
+		*cause = xstrdup("out of memory");
 		free(lb);
 		return NULL;
 	}
+	if (lb->o->results && !(lb->results = fopen(lb->o->results, "a"))) {
+		*cause = xasprintf("results %s: cannot open: %s", lb->o->results, strerror(errno));
+		spectate_free(lb->spectate);
+		free(lb);
+		return NULL;
+	}
+	lb->reg_next = lobbies;
+	lobbies = lb;
 	return lb;
 }
 
@@ -715,6 +780,12 @@ void lobby_free(struct lobby *lb)
 {
 	if (!lb)
 		return;
+	for (struct lobby **p = &lobbies; *p; p = &(*p)->reg_next) {
+		if (*p == lb) {
+			*p = lb->reg_next;
+			break;
+		}
+	}
 	while (lb->waiters)
 		waiter_free(lb->waiters);
 	/* Sessions are gone by now: no client is told anything. */
@@ -723,6 +794,7 @@ void lobby_free(struct lobby *lb)
 			lb->games->seat[c].client = NULL;
 		game_free(lb->games);
 	}
+	spectate_free(lb->spectate);
 	if (lb->results)
 		fclose(lb->results);
 	free(lb);

@@ -18,7 +18,9 @@ struct config;
 struct event_base;
 struct listener_conf;
 struct lobby;
+struct engine;
 struct seat;
+struct spectate;
 
 /* How a game talks to the client in a seat (client: the pointer given to
  * lobby_join or lobby_resume). No callback frees the game or the seat; after ended
@@ -52,12 +54,24 @@ void lobby_free(struct lobby *lb);
  * from inside this call); -1 with *why (caller frees) if the lobby is full. */
 int  lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
 		const struct seat_ops *ops, char **why);
+/* The same for a connected engine e (remote play's engine model, uhp-player) that has
+ * started (its info block read): it plays the listener's game_type, driven by the
+ * game through the engine interface like a house engine. On 0 the lobby owns e (it
+ * is freed with the game, or when the client leaves or gets no game; ops->moved is
+ * not used); on -1 the caller keeps it. */
+int  lobby_join_engine(struct lobby *lb, const char *name, struct engine *e, void *client,
+		       const struct seat_ops *ops, char **why);
 /* The client no longer waits (it went away); nothing fires for it afterwards. */
 void lobby_leave(struct lobby *lb, void *client);
 /* Gives the seat of token back to a new connection: the seat, its grace period
  * cancelled; NULL with *why (caller frees) if no game holds a free seat of token. */
 struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			  const struct seat_ops *ops, char **why);
+/* The lobby of listener name (any running one), or NULL. */
+struct lobby *lobby_find(const char *name);
+/* Its spectator set (bridge/spectate.h), owned by the lobby. */
+struct spectate *lobby_spectate(struct lobby *lb);
+
 /* Whether bestmove may be answered on this listener. */
 int  lobby_hints(const struct lobby *lb);
 
@@ -65,6 +79,8 @@ int  lobby_hints(const struct lobby *lb);
 enum seat_rc seat_play(struct seat *s, const char *move, char *err, size_t errlen);
 /* Ends the game at once as a win for the opponent; reason may be empty. */
 void seat_resign(struct seat *s, const char *reason);
+/* The seat's player is gone for good (why: "disconnected"): it loses at once. */
+void seat_lost(struct seat *s, const char *why);
 /* The client went away: the seat waits for a resume for the grace period, then the
  * game is lost. */
 void seat_detach(struct seat *s);

@@ -10,6 +10,7 @@
 
 #include "bridge/lobby/lobby_conf.h"
 #include "bridge/util.h"
+#include "core/game.h"
 
 #define LOBBY_MAX_SECONDS 86400.0
 
@@ -23,6 +24,7 @@ void lobby_conf_defaults(struct lobby_conf *lc)
 	lc->max_waiting = 64;
 	lc->max_games = 128;
 	lc->max_spectators = 16;
+	lc->max_spectators_total = 256;
 	lc->max_plies = 1000;
 }
 
@@ -30,7 +32,8 @@ void lobby_conf_clear(struct lobby_conf *lc)
 {
 	free(lc->house_engine);
 	free(lc->results);
-	lc->house_engine = lc->results = NULL;
+	free(lc->watch);
+	lc->house_engine = lc->results = lc->watch = NULL;
 }
 
 /* Seconds (decimals allowed) in [0, one day] to milliseconds, up to end (NULL: the
@@ -134,7 +137,20 @@ int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char **w
 	if (!strcmp(k, "max_games"))
 		return count_key(k, v, 1, 100000, &lc->max_games, why);
 	if (!strcmp(k, "max_spectators"))
-		return count_key(k, v, 0, 10000, &lc->max_spectators, why);
+		return count_key(k, v, 1, 10000, &lc->max_spectators, why);
+	if (!strcmp(k, "max_spectators_total"))
+		return count_key(k, v, 1, 100000, &lc->max_spectators_total, why);
+	if (!strcmp(k, "watch")) {
+		set_owned(&lc->watch, v);
+		return 1;
+	}
+	if (!strcmp(k, "game_type")) {
+		if (hive_gametype_parse(v, &lc->game_type) != 0) {
+			*why = xasprintf("game_type must be a GameTypeString (Base, Base+MLP...), not \"%s\"", v);
+			return -1;
+		}
+		return 1;
+	}
 	if (!strcmp(k, "max_plies"))
 		return count_key(k, v, 0, 60000, &lc->max_plies, why);
 	return 0;

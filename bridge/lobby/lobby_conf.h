@@ -14,6 +14,9 @@
  *   max_waiting = 64          clients waiting for an opponent at once
  *   max_games = 128           games at once
  *   max_spectators = 16       spectators per game
+ *   max_spectators_total = 256  spectators of all the listener's games together
+ *   game_type = Base          uhp-player: the game its engines play (Base+MLP, ...)
+ *   watch = NAME              uhp-spectate: the listener whose games it shows
  *   max_plies = 1000          a longer game is adjudicated a draw (0 = never)
  *   hints = no                whether bestmove is answered (by the listener's engine)
  *   results = PATH            every finished game appended as one JSON line
@@ -35,6 +38,9 @@ struct lobby_conf {
 	unsigned max_waiting;
 	unsigned max_games;
 	unsigned max_spectators;
+	unsigned max_spectators_total;
+	unsigned game_type;        /* uhp-player: HIVE game type bits, 0 = Base */
+	char    *watch;            /* uhp-spectate: a listener's name, owned, NULL = none */
 	unsigned max_plies;
 	int      hints;
 	char    *results;          /* owned, NULL = none */

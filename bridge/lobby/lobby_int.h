@@ -14,7 +14,7 @@
 struct engine;
 struct engine_profile;
 struct event;
-struct spectator;
+struct spectate;
 
 #define LOBBY_TOKEN_LEN   32
 #define LOBBY_REASON_MAX  256
@@ -54,8 +54,6 @@ struct rgame {
 	struct event          *kick;          /* the next step, from the loop */
 	uint64_t              *times_ms;      /* time taken by every move */
 	size_t                 ntimes, captimes;
-	struct spectator      *spectators;
-	unsigned               nspectators;
 	struct rgame          *prev, *next;
 };
 
@@ -65,6 +63,7 @@ struct waiter {
 	const struct seat_ops *ops;
 	unsigned               type;
 	char                   name[64];
+	struct engine         *engine;        /* a connected engine (uhp-player), owned */
 	struct event          *timer;         /* the house engine takes it, or it gives up */
 	struct waiter         *prev, *next;
 };
@@ -82,12 +81,16 @@ struct lobby {
 	struct waiter         *waiters;
 	unsigned               nwaiting;
 	unsigned               house_games;   /* house games so far: colours alternate */
+	struct spectate       *spectate;      /* the spectators of its games */
+	struct lobby          *reg_next;      /* every lobby, for lobby_find */
 };
 
 /* lobby.c: the GameString of g (its state the result once decided); caller frees. */
 char *game_string(const struct rgame *g);
 
 /* spectators.c */
+/* The lobby's spectator set (bridge/spectate.h); NULL when memory is out. */
+struct spectate *spectators_new(struct lobby *lb);
 /* Every spectator of g gets its GameString (after a move). */
 void spectators_update(struct rgame *g);
 /* g is decided: its spectators are told and detached. */

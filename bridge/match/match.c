@@ -239,26 +239,6 @@ static void slot_forfeit(struct slot *s, int p, const char *reason)
 	slot_end(s, white_loses ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
 }
 
-/* An engine's failure as the recorded reason. */
-static void failure_reason(const struct engine_result *r, char *buf, size_t len)
-{
-	const char *msg = r->message ? r->message : "no reason given";
-	if (r->status == ENGINE_FAILED) {
-		if (!strncmp(msg, "illegal move", 12))
-			snprintf(buf, len, "%s", msg);
-		else if (!strncmp(msg, "unreadable move", 15))
-			snprintf(buf, len, "illegal move: %s", msg);
-		else if (strstr(msg, "in time") || strstr(msg, "did not stop"))
-			snprintf(buf, len, "time forfeit (engine stalled: %s)", msg);
-		else
-			snprintf(buf, len, "engine crashed: %s", msg);
-	} else if (r->status == ENGINE_INVALID) {
-		snprintf(buf, len, "engine refused a legal move: %s", msg);
-	} else {
-		snprintf(buf, len, "engine error: %s", msg);
-	}
-}
-
 static void on_started(void *arg, const struct engine_result *r)
 {
 	struct slot *s = arg;
@@ -451,7 +431,7 @@ static void on_move(void *arg, const struct engine_result *r)
 		s->clock_us[side] += (int64_t)m->o.inc_ms * 1000 - used;
 	}
 	if (r->status != ENGINE_OK) {
-		failure_reason(r, reason, sizeof reason);
+		engine_failure_reason(r, reason, sizeof reason);
 		if (r->status == ENGINE_FAILED)
 			slot_drop_engine(s, p);
 		slot_forfeit(s, p, reason);

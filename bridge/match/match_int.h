@@ -18,7 +18,7 @@
 struct engine;
 struct event;
 struct event_base;
-struct evconnlistener;
+struct spectate;
 struct bufferevent;
 struct cJSON;
 struct http_server;
@@ -97,12 +97,6 @@ struct slot {
 	struct event     *kick;          /* next step, from the loop */
 };
 
-struct viewer_client {
-	struct bufferevent   *bev;
-	unsigned              game;          /* attached to this game number, 0 = all */
-	struct viewer_client *next;
-};
-
 struct match {
 	struct match_opts     o;
 	struct config         conf;
@@ -124,8 +118,7 @@ struct match {
 	int                   finishing;     /* the loop ends once viewers have their data */
 	enum sprt_verdict     verdict;
 	struct event         *sig_int, *sig_term;
-	struct evconnlistener *listener;
-	struct viewer_client *viewers;
+	struct spectate      *spectate;      /* --viewer's (bridge/spectate.h), or NULL */
 	/* Games from elsewhere (a worker of --queue, match_queue.c): when slot_idle is
 	 * set, an idle slot asks it for a game (match_slot_begin), a finished game goes
 	 * to game_ended and an engine that never starts to engine_dead, instead of the

@@ -84,7 +84,7 @@ static void test_names(void)
 	char buf[256], small[6];
 
 	CU_ASSERT_STRING_EQUAL(protocol_names(buf, sizeof buf, 1), "uhp, hub, trylobot, otep");
-	CU_ASSERT_STRING_EQUAL(protocol_names(buf, sizeof buf, 0), "uhp, hub, trylobot, otep, uhp-remote");
+	CU_ASSERT_STRING_EQUAL(protocol_names(buf, sizeof buf, 0), "uhp, hub, trylobot, otep, uhp-remote, uhp-spectate, uhp-player");
 	CU_ASSERT_STRING_EQUAL(protocol_names(small, sizeof small, 1), "uhp");
 }
 
