@@ -10,7 +10,8 @@
  * worker that dies leaves it pending, and after --claim-after another worker
  * claims it and plays the game from the start. While a game runs, its job is
  * claimed again every third of that time (XCLAIM ... JUSTID resets its idle
- * time), so a long game is not taken from a live worker. A result that cannot be
+ * time), so a long game is not taken from a live worker, and the stop key is read
+ * every second, so the games of a match that is over are dropped at once. A result that cannot be
  * posted (Redis down) stays here and is posted again on reconnection. An engine
  * that is missing or never starts is reported once on the events stream, and the
  * worker stops: its jobs go back to the others.
@@ -33,6 +34,7 @@
 
 #define WORKER_CLAIM_MS      60000
 #define WORKER_BLOCK_MS      1000
+#define WORKER_POLL_MS       1000    /* the stop key is read this often while games run */
 #define WORKER_EXIT_MS       3000    /* at the end, results still posting get this long */
 #define WORKER_NAME_MAX      96
 
@@ -75,6 +77,7 @@ struct worker {
 	int                exiting;
 	struct job        *jobs;
 	struct event      *beat;
+	unsigned           beat_ms, beat_due;   /* the timer's period; ms to the next XCLAIM */
 	struct event      *bound;
 };
 
@@ -513,10 +516,15 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
 
 	if (!w->q.ready || w->exiting)
 		return;
-	for (struct job *j = w->jobs; j; j = j->next)
-		if (j->slot)
-			queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs, QUEUE_GROUP,
-				  w->name, j->id);
+	if (w->beat_due > w->beat_ms) {
+		w->beat_due -= w->beat_ms;
+	} else {
+		w->beat_due = w->claim_ms / 3;
+		for (struct job *j = w->jobs; j; j = j->next)
+			if (j->slot)
+				queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs,
+					  QUEUE_GROUP, w->name, j->id);
+	}
 	queue_cmd(&w->q, on_beat_stop, w, "GET %s", w->q.k_stop);
 }
 
@@ -674,8 +682,9 @@ int worker_main(int argc, char **argv)
 	m->next_game = 1;
 	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, &w);
 	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &w);
-	unsigned beat_ms = w.claim_ms / 3;
-	struct timeval tv = { beat_ms / 1000, (beat_ms % 1000) * 1000 };
+	w.beat_due = w.claim_ms / 3;
+	w.beat_ms = w.beat_due < WORKER_POLL_MS ? w.beat_due : WORKER_POLL_MS;
+	struct timeval tv = { w.beat_ms / 1000, (w.beat_ms % 1000) * 1000 };
 	w.beat = event_new(m->base, -1, EV_PERSIST, on_beat, &w);
 	if (!m->sig_int || !m->sig_term || !w.beat || evsignal_add(m->sig_int, NULL) < 0 ||
 	    evsignal_add(m->sig_term, NULL) < 0 || evtimer_add(w.beat, &tv) < 0) {
