@@ -75,6 +75,7 @@ struct worker {
 	int                over;         /* the match is over */
 	int                dead;         /* an engine cannot work: report, exit 1 */
 	int                exiting;
+	int                nogroup;      /* create the group once the stop key is read */
 	struct job        *jobs;
 	struct event      *beat;
 	unsigned           beat_ms, beat_due;   /* the timer's period; ms to the next XCLAIM */
@@ -185,8 +186,10 @@ static void job_post(struct worker *w, struct job *j)
 	if (j->posting || !j->result)
 		return;
 	snprintf(game, sizeof game, "%u", j->game);
-	const char *argv[] = { "XADD", w->q.k_results, "*", "game", game, "worker", w->name, "line", j->result };
-	if (queue_cmd_argv(&w->q, on_posted, j, 9, argv, NULL) == 0)
+	/* A match over and deleted answers nil: nothing to post to, nothing recreated. */
+	const char *argv[] = { "XADD", w->q.k_results, "NOMKSTREAM", "*", "game", game, "worker", w->name,
+			       "line", j->result };
+	if (queue_cmd_argv(&w->q, on_posted, j, 10, argv, NULL) == 0)
 		j->posting = 1;
 }
 
@@ -398,7 +401,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (queue_is_error(r, "NOGROUP"))
-			queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+			w->nogroup = 1;
 		else
 			fprintf(stderr, "hivebridge worker: redis: %s\n", r->str);
 	} else if (!w->exiting && !w->paused && (e = first_entry(r, 0)) != NULL) {
@@ -476,7 +479,13 @@ static void on_stop_read(redisAsyncContext *ac, void *reply, void *priv)
 	if (!r)
 		return;
 	worker_stop_state(w, r);
-	if (w->exiting || w->paused || w->dead || !worker_has_room(w))
+	if (w->exiting || w->paused || w->dead)
+		return;
+	/* Not before: a match over and deleted must not get its jobs stream back. */
+	if (w->nogroup)
+		queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+	w->nogroup = 0;
+	if (!worker_has_room(w))
 		return;
 	/* A dead worker's job first, replayed from the start. */
 	snprintf(ms, sizeof ms, "%u", w->claim_ms);
@@ -533,7 +542,7 @@ static void worker_ready(void *arg)
 	struct worker *w = arg;
 
 	w->fetching = 0;
-	queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+	w->nogroup = 1;
 	for (struct job *j = w->jobs; j; j = j->next)
 		job_post(w, j);
 	if (w->dead) {

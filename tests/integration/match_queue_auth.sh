@@ -131,6 +131,34 @@ cat "$tmp/w1.out" "$tmp/w2.out" | sed -n 's/^Started game \([0-9]*\) .*/\1/p' | 
 [ "$(REDISCLI_AUTH=$pw redis-cli -p $port GET hivebridge:s1:stop)" = "over: the SPRT decided" ] ||
 	fail "the stop key does not say the SPRT decided"
 
+# --- the streams: deleted once the results file has them, unless --keep --------------
+rcli() { REDISCLI_AUTH=$pw redis-cli -p $port "$@"; }
+[ "$(rcli EXISTS hivebridge:s1:jobs hivebridge:s1:results hivebridge:s1:events)" = 0 ] ||
+	fail "the streams of a finished match are still there"
+[ -n "$(rcli HGET hivebridge:s1:match deleted)" ] || fail "the match hash does not say its streams are gone"
+grep -q "^Deleted the streams of s1: the results are in $tmp/res.jsonl" "$tmp/coord.out" || fail "deletion not said"
+# The same command again would play the whole match again: refused, the file untouched.
+sum=$(cksum <"$tmp/res.jsonl")
+HIVEBRIDGE_REDIS_PASSWORD=$pw timeout 30 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" \
+	--games $games --depth 4 --max-plies 80 --sprt -50,0 --queue "$url" --results "$tmp/res.jsonl" \
+	builtin:depth=1 ext >"$tmp/again.out" 2>"$tmp/again.err"
+[ $? = 1 ] || fail "a deleted match started again: want exit status 1"
+grep -q "this match is over and its streams were deleted" "$tmp/again.err" || fail "no clear error for a deleted match"
+[ "$(cksum <"$tmp/res.jsonl")" = "$sum" ] || fail "the results file of a deleted match was rewritten"
+[ "$(rcli EXISTS hivebridge:s1:jobs hivebridge:s1:results)" = 0 ] || fail "a refused start brought streams back"
+# --keep: the streams stay.
+export HIVEBRIDGE_REDIS_PASSWORD="$pw"
+spawn "$HIVEBRIDGE" match --games 2 --depth 1 --keep --queue "redis://127.0.0.1:$port/k1" \
+	--results "$tmp/k1.jsonl" builtin builtin >"$tmp/k1.out" 2>"$tmp/k1.err"
+k1=$spawned
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/k1" --name wk >"$tmp/wk.out" 2>"$tmp/wk.err"
+wk=$spawned
+unset HIVEBRIDGE_REDIS_PASSWORD
+wait_for '! procs_alive $k1 && ! procs_alive $wk' 60 || fail "the --keep match did not end"
+wait $k1 || fail "the --keep match failed"
+[ "$(rcli XLEN hivebridge:k1:results)" = 2 ] && [ "$(rcli XLEN hivebridge:k1:jobs)" = 2 ] ||
+	fail "--keep: the streams are gone"
+
 # --- a wrong password, none at all: clear errors, no retrying ---------------------------
 export HIVEBRIDGE_REDIS_PASSWORD="wrong-$pw"
 spawn "$HIVEBRIDGE" worker --queue "$url" --name wx >"$tmp/wx.out" 2>"$tmp/wx.err"
