@@ -68,7 +68,7 @@ spawn "$HIVEBRIDGE" worker --queue "$url" --config "$tmp/w1.conf" \
 	--name w1 --claim-after 3000 --log "$tmp/w1.log" >"$tmp/w1.out" 2>"$tmp/w1.err"
 w1=$spawned
 for who in coord w1; do
-	wait_for 'grep -q "retry in 800 ms" "$tmp/$who.log"' 20 || fail "$who: no back-off up to 800 ms"
+	wait_for 'grep -qs "retry in 800 ms" "$tmp/$who.log"' 20 || fail "$who: no back-off up to 800 ms"
 	ms=$(sed -n 's/.*retry in \([0-9]*\) ms.*/\1/p' "$tmp/$who.log" | head -n 3 | tr '\n' ' ')
 	[ "$ms" = "200 400 800 " ] || fail "$who: back-off $ms, want 200 400 800"
 done
