@@ -71,6 +71,8 @@ static const char match_usage[] =
 	"  --queue redis://HOST:PORT/NAME   coordinate: the games go to `hivebridge\n"
 	"                         worker`s through Redis (docs/scale.md); no password\n"
 	"                         here: HIVEBRIDGE_REDIS_PASSWORD or [queue] password\n"
+	"  --keep                 with --queue and --results: keep the streams once the\n"
+	"                         match is over (by default they are deleted)\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
 	"ENGINE:\n";

@@ -59,6 +59,7 @@ struct match_opts {
 	const char           *config_path;
 	const char           *log_path;
 	const char           *queue;         /* --queue redis://HOST:PORT/NAME */
+	int                   keep;          /* --keep: the streams stay once it is over */
 	const char           *spec[2];
 };
 

@@ -11,6 +11,12 @@
  * game number (a worker presumed dead that was only slow) is ignored. When the
  * match is over (every game, or the SPRT decided) or stopped, the stop key tells
  * the workers to drop what is left.
+ *
+ * Once a match is over and its results file written, its streams are deleted
+ * (unless --keep, or without --results: then they are the only record). What
+ * stays is tiny: the stop key, for workers still to come, and the match hash with
+ * "deleted", so that the same command run again refuses (it would play the whole
+ * match again) before it truncates the results file.
  */
 #include <cJSON.h>
 #include <errno.h>
@@ -20,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bridge/log.h"
 #include "bridge/match/match_int.h"
@@ -48,6 +55,7 @@ struct coord {
 	int               first_setup;
 	int               reading;       /* a read is outstanding */
 	int               stop_sent;
+	int               opened;        /* --results is open (after the checks) */
 	const char       *stop_value;
 	unsigned          dupes;
 	struct event     *bound;
@@ -65,15 +73,35 @@ static void on_bound(evutil_socket_t fd, short what, void *arg)
 	coord_exit(arg);
 }
 
+static void on_deleted(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+	if (c->q.closing)
+		return;
+	if (r && r->type == REDIS_REPLY_INTEGER)
+		printf("Deleted the streams of %s: the results are in %s\n", c->q.name, c->m->o.results_path);
+	coord_exit(c);
+}
+
 static void on_stop_set(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct coord *c = priv;
+	struct match *m = c->m;
+	char now[32];
+
 	if (c->q.closing)
 		return;
 	if (!reply) {
 		c->stop_sent = 0;            /* lost: sent again once reconnected */
 		return;
 	}
+	/* Over, and the file holds every result: the streams are no record any more. */
+	snprintf(now, sizeof now, "%lld", (long long)time(NULL));
+	if (!strncmp(c->stop_value, "over", 4) && m->results && !m->failed && !m->o.keep &&
+	    queue_cmd(&c->q, NULL, NULL, "HSET %s deleted %s", c->q.k_match, now) == 0 &&
+	    queue_cmd(&c->q, on_deleted, c, "DEL %s %s %s", c->q.k_jobs, c->q.k_results, c->q.k_events) == 0)
+		return;
 	coord_exit(c);
 }
 
@@ -291,19 +319,52 @@ static void coord_pump(struct coord *c)
 		c->reading = 1;
 }
 
+static void on_top(redisAsyncContext *ac, void *reply, void *priv);
+static void on_ignore(redisAsyncContext *ac, void *reply, void *priv);
+
+/* [sig, deleted] of the match hash: ours and alive, then the streams and the file. */
 static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct coord *c = priv;
+	struct match *m = c->m;
 	redisReply *r = reply;
 
 	if (c->q.closing || !r)
 		return;
-	if (r->type == REDIS_REPLY_STRING && strcmp(r->str, c->sig)) {
+	const redisReply *sig = r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[0] : NULL;
+	const redisReply *del = sig ? r->element[1] : NULL;
+	if (sig && sig->type == REDIS_REPLY_STRING && strcmp(sig->str, c->sig)) {
 		fprintf(stderr, "hivebridge match: queue %s holds another match (%s); use another NAME\n",
-			c->q.name, r->str);
-		c->m->failed = 1;
+			c->q.name, sig->str);
+		m->failed = 1;
 		coord_exit(c);
 		return;
+	}
+	if (del && del->type == REDIS_REPLY_STRING) {
+		fprintf(stderr, "hivebridge match: queue %s: this match is over and its streams were deleted "
+			"(its results are in the --results file of that run); use another NAME, or DEL %s %s "
+			"to play it again\n", c->q.name, c->q.k_match, c->q.k_stop);
+		m->failed = 1;
+		coord_exit(c);
+		return;
+	}
+	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s %s 0 MKSTREAM", c->q.k_jobs, QUEUE_GROUP);
+	/* Workers post with NOMKSTREAM (a late result must not bring a deleted stream
+	 * back), so the stream exists before the first job: a group does that. */
+	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_results);
+	if (c->first_setup && !m->stopping)
+		queue_cmd(&c->q, on_ignore, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
+	c->first_setup = 0;
+	queue_cmd(&c->q, on_top, c, "XREVRANGE %s + - COUNT 1", c->q.k_jobs);
+	/* The streams are the record: the file is written again from them. */
+	if (!c->opened && m->o.results_path) {
+		if (!(m->results = fopen(m->o.results_path, "w"))) {
+			fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path, strerror(errno));
+			m->failed = 1;
+			coord_exit(c);
+			return;
+		}
+		c->opened = 1;
 	}
 	coord_pump(c);
 }
@@ -337,18 +398,13 @@ static void coord_ready(void *arg)
 	struct coord *c = arg;
 
 	c->reading = 0;
-	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s %s 0 MKSTREAM", c->q.k_jobs, QUEUE_GROUP);
-	queue_cmd(&c->q, on_ignore, c, "HSETNX %s sig %s", c->q.k_match, c->sig);
-	if (c->first_setup && !c->m->stopping)
-		queue_cmd(&c->q, on_ignore, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
-	c->first_setup = 0;
-	queue_cmd(&c->q, on_top, c, "XREVRANGE %s + - COUNT 1", c->q.k_jobs);
 	if (c->m->stopping) {
 		c->stop_sent = 0;
 		coord_stop(c, c->stop_value ? c->stop_value : "paused");
 		return;
 	}
-	queue_cmd(&c->q, on_sig, c, "HGET %s sig", c->q.k_match);
+	queue_cmd(&c->q, on_ignore, c, "HSETNX %s sig %s", c->q.k_match, c->sig);
+	queue_cmd(&c->q, on_sig, c, "HMGET %s sig deleted", c->q.k_match);
 }
 
 static void coord_down(void *arg)
@@ -398,11 +454,6 @@ int match_queue_run(struct match *m)
 		 hive_gametype_name(m->o.type), m->o.depth, (unsigned long long)m->o.movetime_ms,
 		 (unsigned long long)m->o.clock_ms, (unsigned long long)m->o.inc_ms, m->o.max_plies,
 		 m->o.repetition, m->nopenings);
-	/* The streams are the record: the file is written again from them. */
-	if (m->o.results_path && !(m->results = fopen(m->o.results_path, "w"))) {
-		fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path, strerror(errno));
-		goto out;
-	}
 	evthread_use_pthreads();
 	m->base = event_base_new();
 	if (!m->base) {

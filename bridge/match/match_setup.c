@@ -61,6 +61,10 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->resume = 1;
 			continue;
 		}
+		if (!strcmp(a, "--keep")) {
+			o->keep = 1;
+			continue;
+		}
 		/* Every other option takes a value: "--opt value" or "--opt=value". */
 		const char *eq = strchr(a, '=');
 		char name[32];
@@ -145,6 +149,10 @@ bad:
 	}
 	if (!!o->depth + !!o->movetime_ms + !!o->clock_ms > 1) {
 		fprintf(stderr, "hivebridge match: --depth, --movetime and --clock exclude each other\n");
+		return -1;
+	}
+	if (o->keep && !o->queue) {
+		fprintf(stderr, "hivebridge match: --keep goes with --queue\n");
 		return -1;
 	}
 	if (o->resume && !o->results_path) {

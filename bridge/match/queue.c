@@ -112,6 +112,8 @@ int queue_password_load(struct queue_conn *q, const char *config_path, char **ca
 	const char *env = getenv(QUEUE_PASSWORD_ENV);
 	if (env && *env) {
 		q->password = strdup(env);
+		/* Engines are children: they have no business with it. */
+		unsetenv(QUEUE_PASSWORD_ENV);
 		return q->password ? 0 : -1;
 	}
 	if (!config_path)
@@ -153,14 +155,12 @@ static void on_ping(redisAsyncContext *ac, void *reply, void *priv)
 	struct queue_conn *q = priv;
 	redisReply *r = reply;
 
-	if (q->closing || !r)
+	if (q->closing || q->failed || !r)
 		return;                       /* lost meanwhile: the disconnect retries */
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (queue_is_error(r, "NOAUTH"))
 			queue_fatal(q, "it wants a password: put it in $" QUEUE_PASSWORD_ENV
 				    " or in the config file's [queue] password (%s)", r->str);
-		else if (queue_is_error(r, "WRONGPASS") || queue_is_error(r, "ERR"))
-			queue_fatal(q, "the password was refused: %s", r->str);
 		else
 			queue_fatal(q, "%s", r->str);
 		return;
@@ -172,6 +172,20 @@ static void on_ping(redisAsyncContext *ac, void *reply, void *priv)
 	q->ready = 1;
 	if (q->on_ready)
 		q->on_ready(q->arg);
+}
+
+/* Only a refusal matters: the PING behind it says when we are ready, once. */
+static void on_auth(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct queue_conn *q = priv;
+	redisReply *r = reply;
+
+	if (q->closing || q->failed || !r || r->type != REDIS_REPLY_ERROR)
+		return;
+	if (queue_is_error(r, "WRONGPASS") || queue_is_error(r, "ERR"))
+		queue_fatal(q, "the password was refused: %s", r->str);
+	else
+		queue_fatal(q, "%s", r->str);
 }
 
 static void on_connect(const redisAsyncContext *ac, int status)
@@ -186,7 +200,7 @@ static void on_connect(const redisAsyncContext *ac, int status)
 	}
 	log_note(0, "queue: connected to redis %s:%d", q->host, q->port);
 	if (q->password)
-		redisAsyncCommand(q->ac, on_ping, q, "AUTH %s", q->password);
+		redisAsyncCommand(q->ac, on_auth, q, "AUTH %s", q->password);
 	redisAsyncCommand(q->ac, on_ping, q, "PING");
 }
 

@@ -53,8 +53,9 @@ struct queue_conn {
 /* redis://HOST[:PORT]/NAME into q (and its key names); -1 with *cause (the caller
  * frees it), which refuses a password in the URL and says where it goes. */
 int  queue_url_parse(struct queue_conn *q, const char *url, char **cause);
-/* The password: $HIVEBRIDGE_REDIS_PASSWORD, else [queue] password of the config
- * file (if any); -1 with *cause when the file cannot be read. */
+/* The password: $HIVEBRIDGE_REDIS_PASSWORD (then removed from the environment,
+ * which engines inherit), else [queue] password of the config file (if any); -1
+ * with *cause when the file cannot be read. */
 int  queue_password_load(struct queue_conn *q, const char *config_path, char **cause);
 /* Starts connecting on base; on_ready fires once Redis answers. -1 on no memory. */
 int  queue_start(struct queue_conn *q, struct event_base *base);

@@ -10,7 +10,8 @@
  * worker that dies leaves it pending, and after --claim-after another worker
  * claims it and plays the game from the start. While a game runs, its job is
  * claimed again every third of that time (XCLAIM ... JUSTID resets its idle
- * time), so a long game is not taken from a live worker. A result that cannot be
+ * time), so a long game is not taken from a live worker, and the stop key is read
+ * every second, so the games of a match that is over are dropped at once. A result that cannot be
  * posted (Redis down) stays here and is posted again on reconnection. An engine
  * that is missing or never starts is reported once on the events stream, and the
  * worker stops: its jobs go back to the others.
@@ -33,6 +34,7 @@
 
 #define WORKER_CLAIM_MS      60000
 #define WORKER_BLOCK_MS      1000
+#define WORKER_POLL_MS       1000    /* the stop key is read this often while games run */
 #define WORKER_EXIT_MS       3000    /* at the end, results still posting get this long */
 #define WORKER_NAME_MAX      96
 
@@ -73,8 +75,10 @@ struct worker {
 	int                over;         /* the match is over */
 	int                dead;         /* an engine cannot work: report, exit 1 */
 	int                exiting;
+	int                nogroup;      /* create the group once the stop key is read */
 	struct job        *jobs;
 	struct event      *beat;
+	unsigned           beat_ms, beat_due;   /* the timer's period; ms to the next XCLAIM */
 	struct event      *bound;
 };
 
@@ -182,8 +186,10 @@ static void job_post(struct worker *w, struct job *j)
 	if (j->posting || !j->result)
 		return;
 	snprintf(game, sizeof game, "%u", j->game);
-	const char *argv[] = { "XADD", w->q.k_results, "*", "game", game, "worker", w->name, "line", j->result };
-	if (queue_cmd_argv(&w->q, on_posted, j, 9, argv, NULL) == 0)
+	/* A match over and deleted answers nil: nothing to post to, nothing recreated. */
+	const char *argv[] = { "XADD", w->q.k_results, "NOMKSTREAM", "*", "game", game, "worker", w->name,
+			       "line", j->result };
+	if (queue_cmd_argv(&w->q, on_posted, j, 10, argv, NULL) == 0)
 		j->posting = 1;
 }
 
@@ -395,7 +401,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (queue_is_error(r, "NOGROUP"))
-			queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+			w->nogroup = 1;
 		else
 			fprintf(stderr, "hivebridge worker: redis: %s\n", r->str);
 	} else if (!w->exiting && !w->paused && (e = first_entry(r, 0)) != NULL) {
@@ -473,7 +479,13 @@ static void on_stop_read(redisAsyncContext *ac, void *reply, void *priv)
 	if (!r)
 		return;
 	worker_stop_state(w, r);
-	if (w->exiting || w->paused || w->dead || !worker_has_room(w))
+	if (w->exiting || w->paused || w->dead)
+		return;
+	/* Not before: a match over and deleted must not get its jobs stream back. */
+	if (w->nogroup)
+		queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+	w->nogroup = 0;
+	if (!worker_has_room(w))
 		return;
 	/* A dead worker's job first, replayed from the start. */
 	snprintf(ms, sizeof ms, "%u", w->claim_ms);
@@ -513,10 +525,15 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
 
 	if (!w->q.ready || w->exiting)
 		return;
-	for (struct job *j = w->jobs; j; j = j->next)
-		if (j->slot)
-			queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs, QUEUE_GROUP,
-				  w->name, j->id);
+	if (w->beat_due > w->beat_ms) {
+		w->beat_due -= w->beat_ms;
+	} else {
+		w->beat_due = w->claim_ms / 3;
+		for (struct job *j = w->jobs; j; j = j->next)
+			if (j->slot)
+				queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs,
+					  QUEUE_GROUP, w->name, j->id);
+	}
 	queue_cmd(&w->q, on_beat_stop, w, "GET %s", w->q.k_stop);
 }
 
@@ -525,7 +542,7 @@ static void worker_ready(void *arg)
 	struct worker *w = arg;
 
 	w->fetching = 0;
-	queue_cmd(&w->q, NULL, NULL, "XGROUP CREATE %s %s 0 MKSTREAM", w->q.k_jobs, QUEUE_GROUP);
+	w->nogroup = 1;
 	for (struct job *j = w->jobs; j; j = j->next)
 		job_post(w, j);
 	if (w->dead) {
@@ -674,8 +691,9 @@ int worker_main(int argc, char **argv)
 	m->next_game = 1;
 	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, &w);
 	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &w);
-	unsigned beat_ms = w.claim_ms / 3;
-	struct timeval tv = { beat_ms / 1000, (beat_ms % 1000) * 1000 };
+	w.beat_due = w.claim_ms / 3;
+	w.beat_ms = w.beat_due < WORKER_POLL_MS ? w.beat_due : WORKER_POLL_MS;
+	struct timeval tv = { w.beat_ms / 1000, (w.beat_ms % 1000) * 1000 };
 	w.beat = event_new(m->base, -1, EV_PERSIST, on_beat, &w);
 	if (!m->sig_int || !m->sig_term || !w.beat || evsignal_add(m->sig_int, NULL) < 0 ||
 	    evsignal_add(m->sig_term, NULL) < 0 || evtimer_add(w.beat, &tv) < 0) {

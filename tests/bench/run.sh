@@ -3,6 +3,8 @@
 # build directory as $1 (default build-bench):
 #   - perft from the start of Base (depth 6) and Base+MLP (depth 5), through the binary;
 #   - the soak (tests/bench/soak.py): RSS, threads, descriptors under abuse and idle;
+#   - match --queue and worker through a redis-server of its own (tests/bench/queue.py):
+#     games per minute with 1, 2 and 4 workers, the coordinator's cost per game;
 #   - every benchmark binary in $1/bench/ (bench_relay needs the fake UHP engine,
 #     and pipe_relay, built here into $1/tools/ if missing).
 set -u
@@ -59,6 +61,7 @@ perft_vs "$b/hivebridge" Base 6
 perft_vs "$b/hivebridge" Base+MLP 5
 # The soak: abusive clients, a bystander's latency, idle sessions (SOAK_SECONDS).
 run python3 tests/bench/soak.py "$b/hivebridge"
+run python3 tests/bench/queue.py "$b/hivebridge"
 for t in "$b"/bench/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	run "$t"
