@@ -115,9 +115,9 @@ int engine_line_options(struct engine_line *l, int argc, const char **argv, engi
 void engine_line_finish(struct engine_line *l, enum engine_status st, const char *msg,
 			const struct hive_move *move, char **lines)
 {
+	engine_reply_set(&l->reply, l->done, l->arg, st, msg, move, lines);
 	if (l->ops->ending)
 		l->ops->ending(l->e.priv);
-	engine_reply_set(&l->reply, l->done, l->arg, st, msg, move, lines);
 	l->job = ENGINE_LINE_NONE;
 	l->done = NULL;
 	l->info = NULL;

@@ -27,8 +27,8 @@ struct engine_line_ops {
 	/* The deferred event found no result to deliver: send the job's next command,
 	 * or finish it. */
 	void (*advance)(void *priv);
-	/* Optional: the job ends (engine_line_finish): forget the back end's part of
-	 * it (the wait in progress, what was gathered for it). */
+	/* Optional: the job ends (engine_line_finish, once the result is stored):
+	 * forget the back end's part of it (the wait in progress, what it gathered). */
 	void (*ending)(void *priv);
 	/* Optional: a result is about to be delivered (say, the search's last info
 	 * first); it must not free the engine. */
