@@ -362,6 +362,16 @@ int hive_game_copy(struct hive_game *dst, const struct hive_game *src)
 	return HIVE_OK;
 }
 
+int hive_game_is_prefix(const struct hive_game *a, const struct hive_game *b)
+{
+	if (a->type != b->type || a->len > b->len)
+		return 0;
+	for (size_t i = 0; i < a->len; i++)
+		if (a->hist[i].move.piece != b->hist[i].move.piece || a->hist[i].move.to != b->hist[i].move.to)
+			return 0;
+	return 1;
+}
+
 int hive_game_play(struct hive_game *g, struct hive_move m)
 {
 	struct hive_move legal;

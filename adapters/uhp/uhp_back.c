@@ -195,19 +195,6 @@ static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t
 	*ms = b.kind == UHP_BEST_TIME ? (b.time_ms + 999) / 1000 * 1000 : 0;
 }
 
-/* Whether the mirror is a prefix of the wanted game. */
-static int ue_prefix(const struct hive_game *m, const struct hive_game *w)
-{
-	if (m->type != w->type || m->len > w->len)
-		return 0;
-	for (size_t i = 0; i < m->len; i++) {
-		const struct hive_move *a = &m->hist[i].move, *b = &w->hist[i].move;
-		if (a->piece != b->piece || a->to != b->to)
-			return 0;
-	}
-	return 1;
-}
-
 static void ue_spawn(struct uhp_back *u)
 {
 	const struct engine_profile *p = u->el.e.profile;
@@ -266,7 +253,7 @@ static void ue_advance(void *arg)
 		return;
 	}
 
-	if (u->synced && ue_prefix(&u->mirror, &u->el.want) &&
+	if (u->synced && hive_game_is_prefix(&u->mirror, &u->el.want) &&
 	    u->el.want.len - u->mirror.len <= UE_MAX_PLAY_SYNC) {
 		if (u->mirror.len < u->el.want.len) {
 			char ms[HIVE_MOVESTR_MAX];
