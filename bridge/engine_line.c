@@ -94,9 +94,22 @@ int engine_line_go(struct engine_line *l, const struct hive_game *g, const struc
 	return engine_line_begin(l, ENGINE_LINE_GO, done, arg);
 }
 
-int engine_line_options(struct engine_line *l, int argc, const char **argv, engine_done_cb *done,
+/* The engine_line whose engine e is (its first member). */
+static struct engine_line *engine_line_of(struct engine *e)
+{
+	return (struct engine_line *)e;
+}
+
+int engine_line_start(struct engine *e, engine_done_cb *done, void *arg)
+{
+	return engine_line_begin(engine_line_of(e), ENGINE_LINE_START, done, arg);
+}
+
+int engine_line_options(struct engine *e, int argc, const char **argv, engine_done_cb *done,
 			void *arg)
 {
+	struct engine_line *l = engine_line_of(e);
+
 	if (engine_line_busy(l))
 		return -1;
 	if (!(argc == 0 || (argc == 2 && !strcmp(argv[0], "get")) ||
@@ -150,8 +163,10 @@ void engine_line_note_ended(const struct engine_line *l, const char *what)
 			 l->e.profile->name, what);
 }
 
-void engine_line_set_log_id(struct engine_line *l, unsigned id)
+void engine_line_set_log_id(struct engine *e, unsigned id)
 {
+	struct engine_line *l = engine_line_of(e);
+
 	l->log_id = id;
 	engine_child_set_log_id(l->child, id);
 }

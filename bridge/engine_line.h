@@ -36,7 +36,7 @@ struct engine_line_ops {
 };
 
 struct engine_line {
-	struct engine          e;
+	struct engine          e;             /* first: engine_line_start & co. find l from it */
 	struct engine_child   *child;
 	unsigned               log_id;
 
@@ -77,10 +77,15 @@ int  engine_line_begin(struct engine_line *l, enum engine_line_job job, engine_d
 /* engine_ops.go's common part: copies g and lim, then begins a go. */
 int  engine_line_go(struct engine_line *l, const struct hive_game *g, const struct engine_limits *lim,
 		    engine_info_cb *info, engine_done_cb *done, void *arg);
-/* engine_ops.options's common part: checks the request's form ({}, {"get", name},
- * {"set", name, value}), keeps it in opt_*, then begins an options job. */
-int  engine_line_options(struct engine_line *l, int argc, const char **argv, engine_done_cb *done,
+
+/* Entries for a back end's engine_ops (e is the engine_line's): start begins a start
+ * job; options checks the request's form ({}, {"get", name}, {"set", name, value}),
+ * keeps it in opt_* and begins an options job; set_log_id tags the child's lines. */
+int  engine_line_start(struct engine *e, engine_done_cb *done, void *arg);
+int  engine_line_options(struct engine *e, int argc, const char **argv, engine_done_cb *done,
 			 void *arg);
+void engine_line_set_log_id(struct engine *e, unsigned id);
+
 /* Ends the job with a result (msg copied, lines taken), which the kick event
  * delivers; forgets the job and stops the child's timer. */
 void engine_line_finish(struct engine_line *l, enum engine_status st, const char *msg,
@@ -91,7 +96,5 @@ void engine_line_finish_unknown_option(struct engine_line *l);
 void engine_line_kick(struct engine_line *l);
 /* For engine_child_ops.ended: notes a child that died while no job waited. */
 void engine_line_note_ended(const struct engine_line *l, const char *what);
-/* engine_ops.set_log_id's body. */
-void engine_line_set_log_id(struct engine_line *l, unsigned id);
 
 #endif

@@ -649,13 +649,6 @@ static const struct engine_child_ops he_child_ops = {
 	.failed = he_failed,
 };
 
-static int he_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	struct hub_back *h = e->priv;
-
-	return engine_line_begin(&h->el, ENGINE_LINE_START, done, arg);
-}
-
 static int he_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
@@ -683,13 +676,6 @@ static void he_stop(struct engine *e)
 	/* Before go is sent, he_send_go follows it with stop at once. */
 }
 
-static int he_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
-{
-	struct hub_back *h = e->priv;
-
-	return engine_line_options(&h->el, argc, argv, done, arg);
-}
-
 static void he_release(struct hub_back *h, const char *farewell)
 {
 	engine_line_release(&h->el, farewell);
@@ -703,13 +689,6 @@ static void he_release(struct hub_back *h, const char *farewell)
 static void he_free(struct engine *e)
 {
 	he_release(e->priv, "quit");
-}
-
-static void he_set_log_id(struct engine *e, unsigned id)
-{
-	struct hub_back *h = e->priv;
-
-	engine_line_set_log_id(&h->el, id);
 }
 
 static const struct engine_line_ops he_line_ops = {
@@ -743,10 +722,10 @@ struct engine *hub_back_new(struct event_base *base, const struct engine_profile
 
 static const struct engine_ops he_ops = {
 	.name = "hub",
-	.start = he_start,
+	.start = engine_line_start,
 	.go = he_go,
 	.stop = he_stop,
-	.options = he_options,
-	.set_log_id = he_set_log_id,
+	.options = engine_line_options,
+	.set_log_id = engine_line_set_log_id,
 	.free = he_free,
 };

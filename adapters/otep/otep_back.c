@@ -493,13 +493,6 @@ static const struct engine_child_ops ob_child_ops = {
 	.failed = ob_failed,
 };
 
-static int ob_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	struct ob *h = e->priv;
-
-	return engine_line_begin(&h->el, ENGINE_LINE_START, done, arg);
-}
-
 static int ob_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
@@ -518,13 +511,6 @@ static void ob_stop(struct engine *e)
 	/* An analysis ends with the slice running; a play cannot be cut short in OTEP. */
 	if (h->el.job == ENGINE_LINE_GO)
 		h->el.stop_requested = 1;
-}
-
-static int ob_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
-{
-	struct ob *h = e->priv;
-
-	return engine_line_options(&h->el, argc, argv, done, arg);
 }
 
 /* A new game: the next go starts with rules. */
@@ -564,13 +550,6 @@ static void ob_free(struct engine *e)
 	    h->el.job == ENGINE_LINE_GO)
 		engine_child_send(h->el.child, "finish 0");
 	ob_release(h, "goodbye");
-}
-
-static void ob_set_log_id(struct engine *e, unsigned id)
-{
-	struct ob *h = e->priv;
-
-	engine_line_set_log_id(&h->el, id);
 }
 
 int otep_back_ini_read(const char *path, struct otep_ini *ini, char **cause)
@@ -690,11 +669,11 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 
 static const struct engine_ops ob_ops = {
 	.name = "otep",
-	.start = ob_start,
+	.start = engine_line_start,
 	.go = ob_go,
 	.stop = ob_stop,
-	.options = ob_options,
+	.options = engine_line_options,
 	.reset = ob_reset,
-	.set_log_id = ob_set_log_id,
+	.set_log_id = engine_line_set_log_id,
 	.free = ob_free,
 };

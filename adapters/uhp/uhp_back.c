@@ -482,13 +482,6 @@ static const struct engine_child_ops ue_child_ops = {
 	.failed = ue_failed,
 };
 
-static int ue_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	struct uhp_back *u = e->priv;
-
-	return engine_line_begin(&u->el, ENGINE_LINE_START, done, arg);
-}
-
 static int ue_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
@@ -556,13 +549,6 @@ static void ue_free(struct engine *e)
 	ue_release(e->priv, "exit");
 }
 
-static void ue_set_log_id(struct engine *e, unsigned id)
-{
-	struct uhp_back *u = e->priv;
-
-	engine_line_set_log_id(&u->el, id);
-}
-
 static const struct engine_line_ops ue_line_ops = {
 	.advance = ue_advance,
 	.ending = ue_ending,
@@ -587,10 +573,10 @@ struct engine *uhp_back_new(struct event_base *base, const struct engine_profile
 
 static const struct engine_ops ue_ops = {
 	.name = "uhp",
-	.start = ue_start,
+	.start = engine_line_start,
 	.go = ue_go,
 	.stop = ue_stop,
 	.options = ue_options,
-	.set_log_id = ue_set_log_id,
+	.set_log_id = engine_line_set_log_id,
 	.free = ue_free,
 };
