@@ -1,8 +1,6 @@
 /*
  * hub_back.c: an external Hub engine (docs/hub-hive.md) as a back end of the
  * engine interface.
- * (Over 800 lines: the whole Hub dialogue, hello/init, the parameter table and
- * go/stop, is one state machine and reads best in one place.)
  *
  * One job at a time (start, go, options). The child is brought up on first use:
  * "hub" until "wait" (collecting id and param lines), one set-param per profile
