@@ -28,6 +28,23 @@ struct engine *engine_new(struct event_base *base, const struct engine_profile *
 	return NULL;
 }
 
+/* Share of the remaining clock one move may use when no movetime is given. */
+#define ENGINE_CLOCK_MOVES 30
+
+uint64_t engine_limits_budget(const struct engine_limits *l, int side)
+{
+	if (l->infinite)
+		return 0;
+	if (l->movetime_ms)
+		return l->movetime_ms;
+	if (!l->time_ms[side])
+		return 0;
+	uint64_t moves = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : ENGINE_CLOCK_MOVES;
+	uint64_t t = l->time_ms[side] / moves + l->inc_ms[side] / 2;
+	uint64_t cap = l->time_ms[side] / 2;
+	return t > cap ? (cap ? cap : 1) : t;
+}
+
 void engine_reply_set(struct engine_reply *r, engine_done_cb *done, void *arg,
 		      enum engine_status st, const char *msg, const struct hive_move *move,
 		      char **lines)

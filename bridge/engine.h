@@ -42,6 +42,11 @@ struct engine_limits {
 	                              (0 = none); the built-in engine honours it */
 };
 
+/* The time a move may use under l for side (0 white, 1 black), in ms: movetime, else
+ * the clock's share (moves_to_go or 30 moves, plus half the increment, at most half
+ * the time left); 0 when l sets neither, or is infinite. */
+uint64_t engine_limits_budget(const struct engine_limits *l, int side);
+
 /* Result of one command; pointers are valid only during the callback. */
 struct engine_result {
 	enum engine_status status;

@@ -39,8 +39,6 @@
 #define HASH_MB_MAX     256          /* when the profile does not say (hash_mb_max) */
 #define HASH_MB_DEFAULT 16
 #define HASH_BUDGET_MB_DEFAULT 512
-/* Share of the remaining clock one move may use when no movetime is given. */
-#define CLOCK_MOVES     30
 
 /* Why a go produced no move (b->rc). */
 #define RC_GAMEOVER  (-1)
@@ -376,19 +374,6 @@ static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
 	return 0;
 }
 
-/* Time this move may use, in ms; 0 = no clock limit. */
-static uint64_t move_budget(const struct engine_limits *l, int side)
-{
-	if (l->movetime_ms)
-		return l->movetime_ms;
-	if (!l->time_ms[side])
-		return 0;
-	uint64_t moves = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : CLOCK_MOVES;
-	uint64_t t = l->time_ms[side] / moves + l->inc_ms[side] / 2;
-	uint64_t cap = l->time_ms[side] / 2;
-	return t > cap ? (cap ? cap : 1) : t;
-}
-
 static int builtin_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		      engine_info_cb *info, engine_done_cb *done, void *arg)
 {
@@ -418,7 +403,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->limits.stop_arg = b;
 	b->limits.on_iteration = search_iteration;
 	b->limits.iteration_arg = b;
-	budget = l->infinite ? 0 : move_budget(l, hive_side_to_move(&g->board));
+	budget = engine_limits_budget(l, hive_side_to_move(&g->board));
 	if (l->max_ms && (!budget || budget > l->max_ms))
 		budget = l->max_ms;
 	b->has_deadline = budget > 0;

@@ -9,11 +9,11 @@
  * alone (hive_board_find_move); the rule checks below only explain a rejection, in
  * Mzinga's order and wording.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
+#include "errbuf.h"
 
 static const char *const piece_names[HIVE_PIECES] = {
 	"wQ", "wS1", "wS2", "wB1", "wB2", "wG1", "wG2", "wG3", "wA1", "wA2", "wA3", "wM", "wL", "wP",
@@ -49,19 +49,6 @@ static const uint8_t bug_count[HIVE_BUGS] = { 1, 2, 2, 3, 3, 1, 1, 1 };
 #define MSG_CANT_MOVE    "You can't move that piece there."
 #define MSG_PASS_OVER    "You can't pass, the game is over."
 #define MSG_PASS_MOVES   "You can't pass when you have valid moves."
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int is_space(char c)
 {
@@ -259,19 +246,19 @@ int hive_move_parse(const struct hive_board *b, const char *s, struct hive_move 
 	if (ntok == 0 || ntok > 2)
 		goto syntax;
 	if (b->ply >= HIVE_MAX_PLIES) {
-		set_err(err, errlen, "The game is too long: %d plies is the most this engine supports.",
-			HIVE_MAX_PLIES);
+		errbuf_set(err, errlen, "The game is too long: %d plies is the most this engine supports.",
+			   HIVE_MAX_PLIES);
 		return HIVE_ERR_ILLEGAL;
 	}
 
 	if (ntok == 1 && word_eq(tok[0], toklen[0], "pass")) {
 		struct hive_move pass = { HIVE_PASS_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
 		if (hive_game_over(b)) {
-			set_err(err, errlen, MSG_PASS_OVER);
+			errbuf_set(err, errlen, MSG_PASS_OVER);
 			return HIVE_ERR_GAMEOVER;
 		}
 		if (!hive_board_find_move(b, pass, m)) {
-			set_err(err, errlen, MSG_PASS_MOVES);
+			errbuf_set(err, errlen, MSG_PASS_MOVES);
 			return HIVE_ERR_ILLEGAL;
 		}
 		return HIVE_OK;
@@ -307,7 +294,7 @@ int hive_move_parse(const struct hive_board *b, const char *s, struct hive_move 
 	}
 
 	if (hive_game_over(b)) {
-		set_err(err, errlen, MSG_GAME_OVER);
+		errbuf_set(err, errlen, MSG_GAME_OVER);
 		return HIVE_ERR_GAMEOVER;
 	}
 
@@ -329,11 +316,11 @@ int hive_move_parse(const struct hive_board *b, const char *s, struct hive_move 
 	struct hive_move want = { (uint8_t)piece, b->pos[piece], cell };
 	if (!ref_missing && level == b->height[cell] && hive_board_find_move(b, want, m))
 		return HIVE_OK;
-	set_err(err, errlen, "%s", explain_reject(b, piece, ref_missing, cell, level));
+	errbuf_set(err, errlen, "%s", explain_reject(b, piece, ref_missing, cell, level));
 	return HIVE_ERR_ILLEGAL;
 
 syntax:
-	set_err(err, errlen, "Unable to parse move \"%s\".", s);
+	errbuf_set(err, errlen, "Unable to parse move \"%s\".", s);
 	return HIVE_ERR_SYNTAX;
 }
 
@@ -373,6 +360,16 @@ int hive_game_copy(struct hive_game *dst, const struct hive_game *src)
 	dst->len = src->len;
 	dst->cap = src->len;
 	return HIVE_OK;
+}
+
+int hive_game_is_prefix(const struct hive_game *a, const struct hive_game *b)
+{
+	if (a->type != b->type || a->len > b->len)
+		return 0;
+	for (size_t i = 0; i < a->len; i++)
+		if (a->hist[i].move.piece != b->hist[i].move.piece || a->hist[i].move.to != b->hist[i].move.to)
+			return 0;
+	return 1;
 }
 
 int hive_game_play(struct hive_game *g, struct hive_move m)
@@ -481,25 +478,25 @@ int hive_game_parse(struct hive_game *g, const char *s, char *err, size_t errlen
 		p = end + 1;
 	}
 	if (f[0].len >= sizeof movetext) {
-		set_err(err, errlen, "Unknown GameType in GameString.");
+		errbuf_set(err, errlen, "Unknown GameType in GameString.");
 		return HIVE_ERR_SYNTAX;
 	}
 	memcpy(movetext, f[0].s, f[0].len);
 	movetext[f[0].len] = '\0';
 	if (hive_gametype_parse(movetext, &type) != 0) {
-		set_err(err, errlen, "Unknown GameType \"%s\" in GameString.", movetext);
+		errbuf_set(err, errlen, "Unknown GameType \"%s\" in GameString.", movetext);
 		return HIVE_ERR_SYNTAX;
 	}
 	int want_state = -1;
 	long want_ply = -1;
 	if (nf >= 2 && (want_state = state_parse(f[1])) < 0) {
-		set_err(err, errlen, "Unknown GameStateString \"%.*s\" in GameString.",
-			(int)(f[1].len > 64 ? 64 : f[1].len), f[1].s);
+		errbuf_set(err, errlen, "Unknown GameStateString \"%.*s\" in GameString.",
+			   (int)(f[1].len > 64 ? 64 : f[1].len), f[1].s);
 		return HIVE_ERR_SYNTAX;
 	}
 	if (nf >= 3 && (want_ply = turn_parse(f[2])) < 0) {
-		set_err(err, errlen, "Unknown TurnString \"%.*s\" in GameString.",
-			(int)(f[2].len > 64 ? 64 : f[2].len), f[2].s);
+		errbuf_set(err, errlen, "Unknown TurnString \"%.*s\" in GameString.",
+			   (int)(f[2].len > 64 ? 64 : f[2].len), f[2].s);
 		return HIVE_ERR_SYNTAX;
 	}
 	/* The moves, replayed on a scratch game so that g is untouched on failure. */
@@ -509,7 +506,7 @@ int hive_game_parse(struct hive_game *g, const char *s, char *err, size_t errlen
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		struct hive_move m;
 		if (len >= sizeof movetext) {
-			set_err(err, errlen, "Unable to parse move %zu in GameString: too long.", i);
+			errbuf_set(err, errlen, "Unable to parse move %zu in GameString: too long.", i);
 			rc = HIVE_ERR_SYNTAX;
 			goto fail;
 		}
@@ -521,7 +518,7 @@ int hive_game_parse(struct hive_game *g, const char *s, char *err, size_t errlen
 		if (rc != HIVE_OK) {
 			if (rc == HIVE_ERR_NOMEM)
 				snprintf(moveerr, sizeof moveerr, "out of memory.");
-			set_err(err, errlen, "Unable to play move %zu \"%s\": %s", i, movetext, moveerr);
+			errbuf_set(err, errlen, "Unable to play move %zu \"%s\": %s", i, movetext, moveerr);
 			if (rc == HIVE_ERR_GAMEOVER)
 				rc = HIVE_ERR_ILLEGAL;
 			goto fail;
@@ -539,7 +536,7 @@ int hive_game_parse(struct hive_game *g, const char *s, char *err, size_t errlen
 				 (int)(f[2].len > 40 ? 40 : f[2].len), f[2].s);
 		hive_turn_format(&tmp.board, turn, sizeof turn);
 		snprintf(got, sizeof got, "%s;%s", hive_state_name(tmp.board.state), turn);
-		set_err(err, errlen, "GameString says %s but the moves give %s.", said, got);
+		errbuf_set(err, errlen, "GameString says %s but the moves give %s.", said, got);
 		rc = HIVE_ERR_ILLEGAL;
 		goto fail;
 	}

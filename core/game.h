@@ -34,6 +34,8 @@ enum hive_rc {
 void hive_game_init(struct hive_game *g, unsigned type);
 void hive_game_free(struct hive_game *g);           /* frees hist; g may be re-inited */
 int  hive_game_copy(struct hive_game *dst, const struct hive_game *src);  /* dst must be freed/uninited */
+/* 1 if b continues (or is) a: same game type, a's moves are b's first moves. */
+int  hive_game_is_prefix(const struct hive_game *a, const struct hive_game *b);
 
 /* Plays a legal move (from hive_board_moves / hive_move_parse). */
 int  hive_game_play(struct hive_game *g, struct hive_move m);

@@ -1,8 +1,6 @@
 /*
  * hub_back.c: an external Hub engine (docs/hub-hive.md) as a back end of the
  * engine interface.
- * (Over 800 lines: the whole Hub dialogue, hello/init, the parameter table and
- * go/stop, is one state machine and reads best in one place.)
  *
  * One job at a time (start, go, options). The child is brought up on first use:
  * "hub" until "wait" (collecting id and param lines), one set-param per profile
@@ -28,6 +26,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
+#include "bridge/engine_line.h"
 #include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
@@ -44,8 +43,6 @@ enum he_state {
 	HE_IDLE         /* ready */
 };
 
-enum he_job { HE_JOB_NONE, HE_JOB_START, HE_JOB_GO, HE_JOB_OPTIONS };
-
 enum he_wait {
 	HE_W_NONE,
 	HE_W_WAIT,      /* "wait" */
@@ -61,24 +58,11 @@ struct he_param {
 };
 
 struct hub_back {
-	struct engine         e;
-	struct engine_child  *child;
+	struct engine_line    el;            /* the engine, its child and the job */
 	enum he_state         state;
-	unsigned              log_id;
 	struct he_param       params[HE_MAX_PARAMS];
 	size_t                nparams;
-
-	/* The job. */
-	enum he_job           job;
-	engine_done_cb       *done;
-	engine_info_cb       *info;
-	void                 *arg;
-	struct hive_game      want;          /* go: the game to search */
-	struct engine_limits  limits;
-	int                   stop_requested;
 	int                   stop_sent;
-	int                   opt_argc;      /* options: the request */
-	char                 *opt_name, *opt_value;
 
 	enum he_wait          wait;
 	char                 *errmsg;        /* first error line of the wait */
@@ -86,11 +70,8 @@ struct hub_back {
 	/* Latest info, delivered by info_ev. */
 	struct hive_search_info last_info;
 	int                   info_ready;
-
-	struct engine_reply   reply;         /* the finished job's, delivered by kick */
 	engine_info_cb       *res_info;      /* info to deliver before the reply */
 
-	struct event         *kick;
 	struct event         *info_ev;
 };
 
@@ -120,33 +101,17 @@ static struct he_param *param_find(struct hub_back *h, const char *name)
 	return NULL;
 }
 
-static void he_kick(struct hub_back *h)
+/* The job ends (engine_line_finish): forget its wait and its info. */
+static void he_ending(void *arg)
 {
-	event_active(h->kick, EV_TIMEOUT, 1);
-}
+	struct hub_back *h = arg;
 
-/* Ends the job with a result; the kick event delivers it. Takes lines. */
-static void he_finish(struct hub_back *h, enum engine_status st, const char *msg,
-		      const struct hive_move *move, char **lines)
-{
-	engine_reply_set(&h->reply, h->done, h->arg, st, msg, move, lines);
 	h->res_info = NULL;
-
-	h->job = HE_JOB_NONE;
-	h->done = NULL;
-	h->info = NULL;
-	h->arg = NULL;
 	h->info_ready = 0;
 	h->wait = HE_W_NONE;
-	h->stop_requested = 0;
 	h->stop_sent = 0;
 	free(h->errmsg);
 	h->errmsg = NULL;
-	free(h->opt_name);
-	free(h->opt_value);
-	h->opt_name = h->opt_value = NULL;
-	engine_child_disarm(h->child);
-	he_kick(h);
 }
 
 /* The child has been killed (engine_child_fail): fail the job (if any). */
@@ -156,17 +121,17 @@ static void he_failed(void *arg, const char *why)
 
 	h->state = HE_DOWN;
 	h->wait = HE_W_NONE;
-	if (h->job != HE_JOB_NONE)
-		he_finish(h, ENGINE_FAILED, why, NULL, NULL);
+	if (h->el.job != ENGINE_LINE_NONE)
+		engine_line_finish(&h->el, ENGINE_FAILED, why, NULL, NULL);
 }
 
 static int he_send_writer(struct hub_back *h, struct hub_writer *w)
 {
 	if (hub_writer_end(w) < 0) {
-		engine_child_fail(h->child, "cannot write a '%.16s' line: %s", w->buf, w->error);
+		engine_child_fail(h->el.child, "cannot write a '%.16s' line: %s", w->buf, w->error);
 		return -1;
 	}
-	return engine_child_send(h->child, w->buf);
+	return engine_child_send(h->el.child, w->buf);
 }
 
 static void he_expect(struct hub_back *h, enum he_wait w, uint64_t ms)
@@ -174,18 +139,18 @@ static void he_expect(struct hub_back *h, enum he_wait w, uint64_t ms)
 	h->wait = w;
 	free(h->errmsg);
 	h->errmsg = NULL;
-	engine_child_arm(h->child, ms);
+	engine_child_arm(h->el.child, ms);
 }
 
 static void he_spawn(struct hub_back *h)
 {
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 
-	if (engine_child_spawn(h->child, p->argv, p->workdir) < 0)
+	if (engine_child_spawn(h->el.child, p->argv, p->workdir) < 0)
 		return;
 	h->state = HE_HELLO;
 	params_clear(h);
-	if (engine_child_send(h->child, "hub") == 0)
+	if (engine_child_send(h->el.child, "hub") == 0)
 		he_expect(h, HE_W_WAIT, p->start_timeout_ms);
 }
 
@@ -206,13 +171,13 @@ static void param_set_value(struct hub_back *h, const char *name, const char *va
 /* After "wait": the profile's options and hash as set-param, then init. */
 static void he_configure(struct hub_back *h)
 {
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 	struct hub_writer w;
 	char line[4096];
 
 	for (size_t i = 0; i < p->noptions; i++) {
 		if (!param_find(h, p->options[i][0]))
-			log_note(h->log_id, "engine %s declares no parameter %s; set anyway",
+			log_note(h->el.log_id, "engine %s declares no parameter %s; set anyway",
 				 p->name, p->options[i][0]);
 		hub_writer_begin(&w, line, sizeof line, "set-param");
 		hub_writer_add(&w, "name", p->options[i][0]);
@@ -232,15 +197,15 @@ static void he_configure(struct hub_back *h)
 		param_set_value(h, "hash", hv);
 	}
 	h->state = HE_INIT;
-	if (engine_child_send(h->child, "init") == 0)
+	if (engine_child_send(h->el.child, "init") == 0)
 		he_expect(h, HE_W_READY, p->start_timeout_ms);
 }
 
 /* The level for the job's limits; *budget_ms gets the time it may take (0: none). */
 static void he_level(const struct hub_back *h, struct hub_level *lv, uint64_t *budget_ms)
 {
-	const struct engine_limits *l = &h->limits;
-	int side = hive_side_to_move(&h->want.board);
+	const struct engine_limits *l = &h->el.limits;
+	int side = hive_side_to_move(&h->el.want.board);
 
 	memset(lv, 0, sizeof *lv);
 	*budget_ms = 0;
@@ -274,22 +239,22 @@ static void he_level(const struct hub_back *h, struct hub_level *lv, uint64_t *b
  * accepted. */
 static void he_send_setup(struct hub_back *h)
 {
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 	struct hub_writer w;
 	struct hub_level lv;
 	uint64_t budget;
 	const char *why;
 	char line[512];
 
-	size_t n = hive_game_format(&h->want, NULL, 0);
+	size_t n = hive_game_format(&h->el.want, NULL, 0);
 	char *gs = malloc(n + 1), *buf = malloc(2 * n + 64);
 	if (!gs || !buf) {
 		free(gs);
 		free(buf);
-		engine_child_fail(h->child, "out of memory");
+		engine_child_fail(h->el.child, "out of memory");
 		return;
 	}
-	hive_game_format(&h->want, gs, n + 1);
+	hive_game_format(&h->el.want, gs, n + 1);
 	hub_writer_begin(&w, buf, 2 * n + 64, "pos");
 	hub_writer_add(&w, "pos", gs);
 	int rc = he_send_writer(h, &w);
@@ -299,10 +264,10 @@ static void he_send_setup(struct hub_back *h)
 		return;
 	he_level(h, &lv, &budget);
 	if (hub_level_write(line, sizeof line, &lv, &why) < 0) {
-		engine_child_fail(h->child, "cannot write level: %s", why);
+		engine_child_fail(h->el.child, "cannot write level: %s", why);
 		return;
 	}
-	if (engine_child_send(h->child, line) < 0 || engine_child_send(h->child, "ping") < 0)
+	if (engine_child_send(h->el.child, line) < 0 || engine_child_send(h->el.child, "ping") < 0)
 		return;
 	he_expect(h, HE_W_SETUP, p->command_timeout_ms);
 }
@@ -310,20 +275,20 @@ static void he_send_setup(struct hub_back *h)
 /* go, part 2: the search itself. */
 static void he_send_go(struct hub_back *h)
 {
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 	struct hub_level lv;
 	uint64_t budget;
 
 	he_level(h, &lv, &budget);
-	if (engine_child_send(h->child, lv.infinite ? "go analyze" : "go think") < 0)
+	if (engine_child_send(h->el.child, lv.infinite ? "go analyze" : "go think") < 0)
 		return;
 	he_expect(h, HE_W_DONE, lv.infinite ? 0 : budget + p->command_timeout_ms);
-	if (h->stop_requested) {
+	if (h->el.stop_requested) {
 		/* Stopped before it began: ask for the move at once. */
-		if (engine_child_send(h->child, "stop") < 0)
+		if (engine_child_send(h->el.child, "stop") < 0)
 			return;
 		h->stop_sent = 1;
-		engine_child_arm(h->child, p->stop_timeout_ms);
+		engine_child_arm(h->el.child, p->stop_timeout_ms);
 	}
 }
 
@@ -381,13 +346,14 @@ static char **he_option_lines(struct hub_back *h, const char *name)
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void he_advance(struct hub_back *h)
+static void he_advance(void *arg)
 {
-	const struct engine_profile *p = h->e.profile;
+	struct hub_back *h = arg;
+	const struct engine_profile *p = h->el.e.profile;
 	struct hub_writer w;
 	char line[4096];
 
-	if (h->job == HE_JOB_NONE || h->wait != HE_W_NONE || engine_child_eof(h->child))
+	if (h->el.job == ENGINE_LINE_NONE || h->wait != HE_W_NONE || engine_child_eof(h->el.child))
 		return;
 	if (h->state == HE_DOWN) {
 		he_spawn(h);
@@ -395,67 +361,62 @@ static void he_advance(struct hub_back *h)
 	}
 	if (h->state != HE_IDLE)
 		return;
-	switch (h->job) {
-	case HE_JOB_START:
-		he_finish(h, ENGINE_OK, NULL, NULL, NULL);
+	switch (h->el.job) {
+	case ENGINE_LINE_START:
+		engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, NULL);
 		return;
-	case HE_JOB_GO:
+	case ENGINE_LINE_GO:
 		he_send_setup(h);
 		return;
-	case HE_JOB_OPTIONS:
-		if (h->opt_argc == 3) {
-			if (!param_find(h, h->opt_name)) {
-				char *msg = xasprintf("The option \"%s\" is not valid.", h->opt_name);
-				he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
-				free(msg);
+	case ENGINE_LINE_OPTIONS:
+		if (h->el.opt_argc == 3) {
+			if (!param_find(h, h->el.opt_name)) {
+				engine_line_finish_unknown_option(&h->el);
 				return;
 			}
 			hub_writer_begin(&w, line, sizeof line, "set-param");
-			hub_writer_add(&w, "name", param_find(h, h->opt_name)->name);
-			hub_writer_add(&w, "value", h->opt_value);
-			if (he_send_writer(h, &w) < 0 || engine_child_send(h->child, "ping") < 0)
+			hub_writer_add(&w, "name", param_find(h, h->el.opt_name)->name);
+			hub_writer_add(&w, "value", h->el.opt_value);
+			if (he_send_writer(h, &w) < 0 || engine_child_send(h->el.child, "ping") < 0)
 				return;
 			he_expect(h, HE_W_SETPARAM, p->command_timeout_ms);
 			return;
 		}
-		char **lines = he_option_lines(h, h->opt_argc == 2 ? h->opt_name : NULL);
+		char **lines = he_option_lines(h, h->el.opt_argc == 2 ? h->el.opt_name : NULL);
 		if (!lines) {
-			he_finish(h, ENGINE_ERROR, "Out of memory.", NULL, NULL);
-		} else if (h->opt_argc == 2 && !lines[0]) {
-			char *msg = xasprintf("The option \"%s\" is not valid.", h->opt_name);
+			engine_line_finish(&h->el, ENGINE_ERROR, "Out of memory.", NULL, NULL);
+		} else if (h->el.opt_argc == 2 && !lines[0]) {
 			lines_free(lines);
-			he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
-			free(msg);
+			engine_line_finish_unknown_option(&h->el);
 		} else {
-			he_finish(h, ENGINE_OK, NULL, NULL, lines);
+			engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, lines);
 		}
 		return;
-	case HE_JOB_NONE:
+	case ENGINE_LINE_NONE:
 		return;
 	}
 }
 
-static void he_kick_cb(evutil_socket_t fd, short what, void *arg)
+/* A result is about to be delivered: the search's last info goes first. */
+static void he_delivering(void *arg)
 {
 	struct hub_back *h = arg;
 
-	if (h->reply.ready && h->res_info) {
+	if (h->res_info) {
 		engine_info_cb *info = h->res_info;
 		h->res_info = NULL;
-		info(h->reply.arg, &h->last_info);     /* must not free the engine */
+		info(h->el.reply.arg, &h->last_info);     /* must not free the engine */
 	}
-	if (!engine_reply_deliver(&h->reply))
-		he_advance(h);
 }
 
 static void he_info_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct hub_back *h = arg;
 
-	if (!h->info_ready || h->job != HE_JOB_GO || !h->info)
+	if (!h->info_ready || h->el.job != ENGINE_LINE_GO || !h->el.info)
 		return;
 	h->info_ready = 0;
-	h->info(h->arg, &h->last_info);
+	h->el.info(h->el.arg, &h->last_info);
 }
 
 static char *dup_arg(const struct hub_msg *m, const char *name)
@@ -470,7 +431,7 @@ static void he_on_param(struct hub_back *h, const struct hub_msg *m)
 	const char *type = hub_msg_get(m, "type");
 
 	if (!name || !*name || !value || h->nparams == HE_MAX_PARAMS || param_find(h, name)) {
-		log_note(h->log_id, "engine %s: param line ignored", h->e.profile->name);
+		log_note(h->el.log_id, "engine %s: param line ignored", h->el.e.profile->name);
 		return;
 	}
 	struct he_param *p = &h->params[h->nparams++];
@@ -482,7 +443,7 @@ static void he_on_param(struct hub_back *h, const struct hub_msg *m)
 	p->max = dup_arg(m, "max");
 	p->values = dup_arg(m, "values");
 	if (!p->name || !p->value || !p->def || !p->type)
-		engine_child_fail(h->child, "out of memory");
+		engine_child_fail(h->el.child, "out of memory");
 }
 
 /* The engine's capabilities from its variant parameter (all of them without one). */
@@ -502,7 +463,7 @@ static void he_caps(struct hub_back *h)
 		}
 		free(copy);
 	}
-	snprintf(h->e.caps, sizeof h->e.caps, "%s%s%s%s", exp & HIVE_EXP_M ? "Mosquito" : "",
+	snprintf(h->el.e.caps, sizeof h->el.e.caps, "%s%s%s%s", exp & HIVE_EXP_M ? "Mosquito" : "",
 		 (exp & HIVE_EXP_M) && (exp & (HIVE_EXP_L | HIVE_EXP_P)) ? ";" : "",
 		 exp & HIVE_EXP_L ? (exp & HIVE_EXP_P ? "Ladybug;" : "Ladybug") : "",
 		 exp & HIVE_EXP_P ? "Pillbug" : "");
@@ -514,11 +475,11 @@ static void he_on_info(struct hub_back *h, const struct hub_msg *m)
 	const char *pv, *item;
 	char err[256], mv[64];
 	size_t len;
-	struct hive_board b = h->want.board;
+	struct hive_board b = h->el.want.board;
 	struct hive_search_info *si = &h->last_info;
 
 	if (hub_info_parse(m, &in, &pv, err, sizeof err) < 0) {
-		log_note(h->log_id, "engine %s: info ignored: %s", h->e.profile->name, err);
+		log_note(h->el.log_id, "engine %s: info ignored: %s", h->el.e.profile->name, err);
 		return;
 	}
 	memset(si, 0, sizeof *si);
@@ -548,19 +509,19 @@ static void he_on_done(struct hub_back *h, const struct hub_msg *m)
 	char err[256], shown[80];
 
 	if (!move || !*move) {
-		engine_child_fail(h->child, "done without a move");
+		engine_child_fail(h->el.child, "done without a move");
 		return;
 	}
-	int rc = hive_move_parse(&h->want.board, move, &mo, err, sizeof err);
+	int rc = hive_move_parse(&h->el.want.board, move, &mo, err, sizeof err);
 	if (rc != HIVE_OK) {
 		snprintf(shown, sizeof shown, "%s", move);
-		engine_child_fail(h->child, "%s move \"%s\": %s",
+		engine_child_fail(h->el.child, "%s move \"%s\": %s",
 				  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal", shown, err);
 		return;
 	}
 	/* Info still pending describes this search: the kick hands it over first. */
-	engine_info_cb *info = h->info_ready ? h->info : NULL;
-	he_finish(h, ENGINE_OK, NULL, &mo, NULL);
+	engine_info_cb *info = h->info_ready ? h->el.info : NULL;
+	engine_line_finish(&h->el, ENGINE_OK, NULL, &mo, NULL);
 	h->res_info = info;
 }
 
@@ -570,23 +531,23 @@ static void he_line(void *arg, const char *line, size_t len)
 	struct hub_back *h = arg;
 	struct hub_msg m;
 	char err[256];
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 
 	if (hub_line_parse_max(line, len, HUB_BACK_MAX_LINE, &m, err, sizeof err) < 0) {
 		hub_msg_free(&m);
-		engine_child_fail(h->child, "unreadable line: %s", err);
+		engine_child_fail(h->el.child, "unreadable line: %s", err);
 		return;
 	}
 	const char *cmd = m.cmd;
 	if (!strcmp(cmd, "error")) {
 		const char *msg = hub_msg_get(&m, "message");
-		log_note(h->log_id, "engine %s: error: %s", p->name, msg ? msg : "");
+		log_note(h->el.log_id, "engine %s: error: %s", p->name, msg ? msg : "");
 		if (!h->errmsg)
 			h->errmsg = strdup(msg && *msg ? msg : "the engine refused a command");
 	} else if (!strcmp(cmd, "id")) {
 		const char *name = hub_msg_get(&m, "name"), *version = hub_msg_get(&m, "version");
 		if (name)
-			snprintf(h->e.id, sizeof h->e.id, "%s%s%s", name, version ? " " : "",
+			snprintf(h->el.e.id, sizeof h->el.e.id, "%s%s%s", name, version ? " " : "",
 				 version ? version : "");
 	} else if (!strcmp(cmd, "param")) {
 		if (h->wait == HE_W_WAIT)
@@ -594,24 +555,24 @@ static void he_line(void *arg, const char *line, size_t len)
 	} else if (!strcmp(cmd, "wait")) {
 		if (h->wait == HE_W_WAIT) {
 			h->wait = HE_W_NONE;
-			if (!h->e.id[0])
-				snprintf(h->e.id, sizeof h->e.id, "%s", p->argv[0]);
+			if (!h->el.e.id[0])
+				snprintf(h->el.e.id, sizeof h->el.e.id, "%s", p->argv[0]);
 			he_caps(h);
 			he_configure(h);
 		}
 	} else if (!strcmp(cmd, "ready")) {
 		if (h->wait == HE_W_READY) {
 			h->wait = HE_W_NONE;
-			engine_child_disarm(h->child);
+			engine_child_disarm(h->el.child);
 			h->state = HE_IDLE;
-			he_kick(h);
+			engine_line_kick(&h->el);
 		}
 	} else if (!strcmp(cmd, "pong")) {
 		if (h->wait == HE_W_SETUP) {
 			if (h->errmsg) {
 				char *msg = xasprintf("the engine refused the position or level: %s",
 						      h->errmsg);
-				he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
+				engine_line_finish(&h->el, ENGINE_ERROR, msg, NULL, NULL);
 				free(msg);
 			} else {
 				h->wait = HE_W_NONE;
@@ -620,12 +581,12 @@ static void he_line(void *arg, const char *line, size_t len)
 		} else if (h->wait == HE_W_SETPARAM) {
 			if (h->errmsg) {
 				char *msg = xasprintf("%s", h->errmsg);
-				he_finish(h, ENGINE_ERROR, msg, NULL, NULL);
+				engine_line_finish(&h->el, ENGINE_ERROR, msg, NULL, NULL);
 				free(msg);
 			} else {
-				param_set_value(h, h->opt_name, h->opt_value);
-				char **lines = he_option_lines(h, h->opt_name);
-				he_finish(h, ENGINE_OK, NULL, NULL, lines);
+				param_set_value(h, h->el.opt_name, h->el.opt_value);
+				char **lines = he_option_lines(h, h->el.opt_name);
+				engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, lines);
 			}
 		}
 	} else if (!strcmp(cmd, "info")) {
@@ -635,7 +596,7 @@ static void he_line(void *arg, const char *line, size_t len)
 		if (h->wait == HE_W_DONE)
 			he_on_done(h, &m);
 		else
-			log_note(h->log_id, "engine %s: done out of turn ignored", p->name);
+			log_note(h->el.log_id, "engine %s: done out of turn ignored", p->name);
 	}
 	/* Anything else is a command we do not know: ignored, as Hub wants. */
 	hub_msg_free(&m);
@@ -646,10 +607,8 @@ static void he_ended(void *arg, const char *what)
 {
 	struct hub_back *h = arg;
 
-	if (h->job == HE_JOB_NONE)
-		log_note(h->log_id, "engine %s %s while idle; it restarts on next use",
-			 h->e.profile->name, what);
-	engine_child_fail(h->child, "%s%s", what,
+	engine_line_note_ended(&h->el, what);
+	engine_child_fail(h->el.child, "%s%s", what,
 			  h->state == HE_HELLO || h->state == HE_INIT ? " during start" : "");
 }
 
@@ -657,26 +616,26 @@ static void he_ended(void *arg, const char *what)
 static void he_timeout(void *arg)
 {
 	struct hub_back *h = arg;
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 
 	switch (h->wait) {
 	case HE_W_WAIT:
-		engine_child_fail(h->child, "no \"wait\" within %u ms of \"hub\"",
+		engine_child_fail(h->el.child, "no \"wait\" within %u ms of \"hub\"",
 				  p->start_timeout_ms);
 		break;
 	case HE_W_READY:
-		engine_child_fail(h->child, "no \"ready\" within %u ms of \"init\"",
+		engine_child_fail(h->el.child, "no \"ready\" within %u ms of \"init\"",
 				  p->start_timeout_ms);
 		break;
 	case HE_W_DONE:
 		if (h->stop_sent)
-			engine_child_fail(h->child, "no \"done\" within %u ms of \"stop\"",
+			engine_child_fail(h->el.child, "no \"done\" within %u ms of \"stop\"",
 					  p->stop_timeout_ms);
 		else
-			engine_child_fail(h->child, "no \"done\" in time");
+			engine_child_fail(h->el.child, "no \"done\" in time");
 		break;
 	default:
-		engine_child_fail(h->child, "no \"pong\" in time");
+		engine_child_fail(h->el.child, "no \"pong\" in time");
 		break;
 	}
 }
@@ -688,100 +647,53 @@ static const struct engine_child_ops he_child_ops = {
 	.failed = he_failed,
 };
 
-static int he_begin(struct hub_back *h, enum he_job job, engine_done_cb *done, void *arg)
-{
-	if (h->job != HE_JOB_NONE || h->reply.ready)
-		return -1;     /* one command at a time */
-	h->job = job;
-	h->done = done;
-	h->arg = arg;
-	h->stop_requested = 0;
-	h->stop_sent = 0;
-	he_kick(h);
-	return 0;
-}
-
-static int he_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	return he_begin(e->priv, HE_JOB_START, done, arg);
-}
-
 static int he_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
 	struct hub_back *h = e->priv;
 
-	if (h->job != HE_JOB_NONE || h->reply.ready)
+	if (engine_line_busy(&h->el))
 		return -1;
-	hive_game_free(&h->want);
-	hive_game_init(&h->want, g->type);
-	if (hive_game_copy(&h->want, g) != HIVE_OK)
-		return -1;
-	h->limits = *l;
-	h->info = info;
 	h->info_ready = 0;
-	return he_begin(h, HE_JOB_GO, done, arg);
+	return engine_line_go(&h->el, g, l, info, done, arg);
 }
 
 static void he_stop(struct engine *e)
 {
 	struct hub_back *h = e->priv;
 
-	if (h->job != HE_JOB_GO || h->stop_requested)
+	if (h->el.job != ENGINE_LINE_GO || h->el.stop_requested)
 		return;
-	h->stop_requested = 1;
-	if (h->wait == HE_W_DONE && engine_child_running(h->child)) {
-		if (engine_child_send(h->child, "stop") < 0)
+	h->el.stop_requested = 1;
+	if (h->wait == HE_W_DONE && engine_child_running(h->el.child)) {
+		if (engine_child_send(h->el.child, "stop") < 0)
 			return;
 		h->stop_sent = 1;
-		engine_child_arm(h->child, e->profile->stop_timeout_ms);
+		engine_child_arm(h->el.child, e->profile->stop_timeout_ms);
 	}
 	/* Before go is sent, he_send_go follows it with stop at once. */
 }
 
-static int he_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
+static void he_release(struct hub_back *h, const char *farewell)
 {
-	struct hub_back *h = e->priv;
-
-	if (h->job != HE_JOB_NONE || h->reply.ready)
-		return -1;
-	if (!(argc == 0 || (argc == 2 && !strcmp(argv[0], "get")) ||
-	      (argc == 3 && !strcmp(argv[0], "set"))))
-		return -1;
-	free(h->opt_name);
-	free(h->opt_value);
-	h->opt_name = argc >= 2 ? strdup(argv[1]) : NULL;
-	h->opt_value = argc == 3 ? strdup(argv[2]) : NULL;
-	if ((argc >= 2 && !h->opt_name) || (argc == 3 && !h->opt_value))
-		return -1;
-	h->opt_argc = argc;
-	return he_begin(h, HE_JOB_OPTIONS, done, arg);
+	engine_line_release(&h->el, farewell);
+	if (h->info_ev)
+		event_free(h->info_ev);
+	params_clear(h);
+	free(h->errmsg);
+	free(h);
 }
 
 static void he_free(struct engine *e)
 {
-	struct hub_back *h = e->priv;
-
-	engine_child_close(h->child, "quit", e->profile->stop_timeout_ms);
-	engine_child_free(h->child);
-	event_free(h->kick);
-	event_free(h->info_ev);
-	params_clear(h);
-	free(h->errmsg);
-	free(h->opt_name);
-	free(h->opt_value);
-	engine_reply_free(&h->reply);
-	hive_game_free(&h->want);
-	free(h);
+	he_release(e->priv, "quit");
 }
 
-static void he_set_log_id(struct engine *e, unsigned id)
-{
-	struct hub_back *h = e->priv;
-
-	h->log_id = id;
-	engine_child_set_log_id(h->child, id);
-}
+static const struct engine_line_ops he_line_ops = {
+	.advance = he_advance,
+	.ending = he_ending,
+	.delivering = he_delivering,
+};
 
 struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
@@ -790,39 +702,32 @@ struct engine *hub_back_new(struct event_base *base, const struct engine_profile
 		return NULL;
 	}
 	struct hub_back *h = calloc(1, sizeof *h);
+
 	if (!h) {
 		*cause = xasprintf("out of memory");
 		return NULL;
 	}
-	h->e.ops = &he_ops;
-	h->e.base = base;
-	h->e.profile = p;
-	h->e.priv = h;
-	hive_game_init(&h->want, 0);
 	/* A CR before the LF may come on top; hub_line_parse_max checks the rest. */
-	h->child = engine_child_new(base, p->name, HUB_BACK_MAX_LINE, 1, &he_child_ops, h);
-	h->kick = event_new(base, -1, 0, he_kick_cb, h);
+	if (engine_line_init(&h->el, base, p, &he_ops, h, &he_line_ops, HUB_BACK_MAX_LINE, 1,
+			     &he_child_ops, cause) < 0) {
+		he_release(h, NULL);
+		return NULL;
+	}
 	h->info_ev = event_new(base, -1, 0, he_info_cb, h);
-	if (!h->child || !h->kick || !h->info_ev) {
-		engine_child_free(h->child);
-		if (h->kick)
-			event_free(h->kick);
-		if (h->info_ev)
-			event_free(h->info_ev);
-		hive_game_free(&h->want);
-		free(h);
+	if (!h->info_ev) {
+		he_release(h, NULL);
 		*cause = xasprintf("out of memory");
 		return NULL;
 	}
-	return &h->e;
+	return &h->el.e;
 }
 
 static const struct engine_ops he_ops = {
 	.name = "hub",
-	.start = he_start,
+	.start = engine_line_start,
 	.go = he_go,
 	.stop = he_stop,
-	.options = he_options,
-	.set_log_id = he_set_log_id,
+	.options = engine_line_options,
+	.set_log_id = engine_line_set_log_id,
 	.free = he_free,
 };

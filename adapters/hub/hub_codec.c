@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/errbuf.h"
 
 /* Separators outside quotes. LF never gets here (rejected up front). */
 static int is_space(unsigned char c)
@@ -27,33 +28,19 @@ static int is_bare(unsigned char c)
 	return c > 0x20 && c != '=' && c != '"';
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err != NULL && errlen > 0) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* Explains why the byte at p cannot continue or start a token. */
 static int fail_byte(const char *line, size_t p, const char *what, char *err, size_t errlen)
 {
 	unsigned char c = (unsigned char)line[p];
 	if (c == '"')
-		return fail(err, errlen, "unexpected '\"' at column %zu %s "
-			    "(quotes must enclose a whole value)", p + 1, what);
+		return errbuf_set(err, errlen, "unexpected '\"' at column %zu %s "
+				  "(quotes must enclose a whole value)", p + 1, what);
 	if (c == '=')
-		return fail(err, errlen, "unexpected '=' at column %zu %s "
-			    "(quote values that contain '=')", p + 1, what);
-	return fail(err, errlen, "control byte 0x%02x at column %zu %s "
-		    "(only quoted values may hold control bytes)",
-		    (unsigned)c, p + 1, what);
+		return errbuf_set(err, errlen, "unexpected '=' at column %zu %s "
+				  "(quote values that contain '=')", p + 1, what);
+	return errbuf_set(err, errlen, "control byte 0x%02x at column %zu %s "
+			  "(only quoted values may hold control bytes)",
+			  (unsigned)c, p + 1, what);
 }
 
 /*
@@ -86,15 +73,15 @@ static int parse_tokens(const char *line, size_t len, struct hub_msg *out, char 
 		if (p == len)
 			return 0;
 		if (line[p] == '=')
-			return fail(err, errlen, "missing argument name before '=' at column %zu",
-				    p + 1);
+			return errbuf_set(err, errlen, "missing argument name before '=' at column %zu",
+					  p + 1);
 		if (line[p] == '"')
-			return fail(err, errlen, "argument names cannot be quoted (column %zu)",
-				    p + 1);
+			return errbuf_set(err, errlen, "argument names cannot be quoted (column %zu)",
+					  p + 1);
 		if (!is_bare((unsigned char)line[p]))
 			return fail_byte(line, p, "where an argument was expected", err, errlen);
 		if (out->nargs == HUB_MAX_ARGS)
-			return fail(err, errlen, "too many arguments (limit %d)", HUB_MAX_ARGS);
+			return errbuf_set(err, errlen, "too many arguments (limit %d)", HUB_MAX_ARGS);
 		struct hub_arg *a = &out->args[out->nargs++];
 		a->name = o;
 		while (p < len && is_bare((unsigned char)line[p]))
@@ -112,15 +99,15 @@ static int parse_tokens(const char *line, size_t len, struct hub_msg *out, char 
 		a->has_value = 1;
 		a->value = o;
 		if (p == len || is_space((unsigned char)line[p]))
-			return fail(err, errlen, "missing value after '=' at column %zu "
-				    "(write %.32s=\"\" for an empty value)", p, a->name);
+			return errbuf_set(err, errlen, "missing value after '=' at column %zu "
+					  "(write %.32s=\"\" for an empty value)", p, a->name);
 		if (line[p] == '"') {
 			size_t open = p++;
 			for (;;) {
 				if (p == len)
-					return fail(err, errlen, "unbalanced quote: the value of "
-						    "'%.32s' opened at column %zu is not closed",
-						    a->name, open + 1);
+					return errbuf_set(err, errlen, "unbalanced quote: the value of "
+							  "'%.32s' opened at column %zu is not closed",
+							  a->name, open + 1);
 				char c = line[p];
 				if (c == '"' && p + 1 < len && line[p + 1] == '"') {
 					*o++ = '"';   /* a doubled quote stands for one */
@@ -129,8 +116,8 @@ static int parse_tokens(const char *line, size_t len, struct hub_msg *out, char 
 					p++;
 					break;
 				} else if (c == '\r') {
-					return fail(err, errlen, "line break (CR) inside quotes at "
-						    "column %zu", p + 1);
+					return errbuf_set(err, errlen, "line break (CR) inside quotes at "
+							  "column %zu", p + 1);
 				} else {
 					*o++ = c;
 					p++;
@@ -138,8 +125,8 @@ static int parse_tokens(const char *line, size_t len, struct hub_msg *out, char 
 			}
 			*o++ = '\0';
 			if (p < len && !is_space((unsigned char)line[p]))
-				return fail(err, errlen, "missing space after the closing quote "
-					    "at column %zu", p + 1);
+				return errbuf_set(err, errlen, "missing space after the closing quote "
+						  "at column %zu", p + 1);
 		} else {
 			if (!is_bare((unsigned char)line[p]))
 				return fail_byte(line, p, "at the start of a value", err, errlen);
@@ -162,16 +149,16 @@ int hub_line_parse_max(const char *line, size_t len, size_t max_len, struct hub_
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
 	if (len > max_len)
-		return fail(err, errlen, "line too long: %zu bytes (limit %zu)", len, max_len);
+		return errbuf_set(err, errlen, "line too long: %zu bytes (limit %zu)", len, max_len);
 	for (size_t i = 0; i < len; i++) {
 		if (line[i] == '\0')
-			return fail(err, errlen, "NUL byte at column %zu", i + 1);
+			return errbuf_set(err, errlen, "NUL byte at column %zu", i + 1);
 		if (line[i] == '\n')
-			return fail(err, errlen, "line break (LF) at column %zu", i + 1);
+			return errbuf_set(err, errlen, "line break (LF) at column %zu", i + 1);
 	}
 	out->buf = malloc(len + 1);
 	if (out->buf == NULL)
-		return fail(err, errlen, "out of memory for a %zu-byte line", len);
+		return errbuf_set(err, errlen, "out of memory for a %zu-byte line", len);
 	if (parse_tokens(line, len, out, err, errlen) == -1) {
 		hub_msg_free(out);
 		return -1;
@@ -567,7 +554,7 @@ static int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 static const char *need_value(const struct hub_arg *a, char *err, size_t errlen)
 {
 	if (!a->has_value || a->value[0] == '\0') {
-		fail(err, errlen, "'%.32s' needs a value", a->name);
+		errbuf_set(err, errlen, "'%.32s' needs a value", a->name);
 		return NULL;
 	}
 	return a->value;
@@ -583,8 +570,8 @@ static int arg_uint(const struct hub_msg *m, const char *name, uint64_t min, uin
 	if (v == NULL)
 		return -1;
 	if (parse_uint(v, min, max, out) == -1)
-		return fail(err, errlen, "bad %s '%.32s': expected an integer from %" PRIu64
-			    " to %" PRIu64, name, v, min, max);
+		return errbuf_set(err, errlen, "bad %s '%.32s': expected an integer from %" PRIu64
+				  " to %" PRIu64, name, v, min, max);
 	*seen = 1;
 	return 0;
 }
@@ -601,9 +588,9 @@ static int arg_seconds(const struct hub_msg *m, const char *name, int negative_o
 	if (v == NULL)
 		return -1;
 	if (hub_decimal_parse(v, 3, &ms) == -1)
-		return fail(err, errlen, "bad %s '%.32s': expected seconds such as 1.5", name, v);
+		return errbuf_set(err, errlen, "bad %s '%.32s': expected seconds such as 1.5", name, v);
 	if (ms < 0 && !negative_ok)
-		return fail(err, errlen, "bad %s '%.32s': must not be negative", name, v);
+		return errbuf_set(err, errlen, "bad %s '%.32s': must not be negative", name, v);
 	*out_ms = ms < 0 ? 0 : (uint64_t)ms;
 	*seen = 1;
 	return 0;
@@ -630,11 +617,11 @@ int hub_level_parse(const struct hub_msg *m, struct hub_level *lv, char *err, si
 	int limits = seen_depth + seen_nodes + lv->has_move_time + lv->has_time;
 	int rc = 0;
 	if (lv->infinite && (limits > 0 || seen_inc || seen_moves))
-		rc = fail(err, errlen, "level infinite cannot be combined with other limits");
+		rc = errbuf_set(err, errlen, "level infinite cannot be combined with other limits");
 	else if ((seen_inc || seen_moves) && !lv->has_time)
-		rc = fail(err, errlen, "level %s needs time=", seen_moves ? "moves=" : "inc=");
+		rc = errbuf_set(err, errlen, "level %s needs time=", seen_moves ? "moves=" : "inc=");
 	else if (limits == 0 && !lv->infinite)
-		rc = fail(err, errlen, "level needs depth, nodes, move-time, time or infinite");
+		rc = errbuf_set(err, errlen, "level needs depth, nodes, move-time, time or infinite");
 	if (rc == -1)
 		memset(lv, 0, sizeof *lv);
 	return rc;
@@ -694,9 +681,9 @@ int hub_go_parse(const struct hub_msg *m, enum hub_go_mode *mode, char *err, siz
 		}
 	}
 	if (found == 0)
-		return fail(err, errlen, "go needs think, ponder or analyze");
+		return errbuf_set(err, errlen, "go needs think, ponder or analyze");
 	if (found > 1)
-		return fail(err, errlen, "go takes only one of think, ponder and analyze");
+		return errbuf_set(err, errlen, "go takes only one of think, ponder and analyze");
 	return 0;
 }
 
@@ -750,7 +737,7 @@ int hub_info_parse(const struct hub_msg *m, struct hub_info *in, const char **pv
 	in->depth = (int)depth;
 	if ((v = hub_msg_get(m, "score")) != NULL) {
 		if (hub_decimal_parse(v, 2, &cp) == -1 || cp < -INT_MAX || cp > INT_MAX) {
-			fail(err, errlen, "bad score '%.32s': expected pawns such as -0.35", v);
+			errbuf_set(err, errlen, "bad score '%.32s': expected pawns such as -0.35", v);
 			goto bad;
 		}
 		in->score_cp = (int)cp;

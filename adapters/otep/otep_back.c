@@ -31,6 +31,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
+#include "bridge/engine_line.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -43,14 +44,11 @@
 #define OB_INI_MAX             (64 * 1024)
 
 enum ob_state { OB_DOWN, OB_HELLO, OB_IDLE };
-enum ob_job { OB_JOB_NONE, OB_JOB_START, OB_JOB_GO, OB_JOB_OPTIONS };
 enum ob_wait { OB_W_NONE, OB_W_HELLO, OB_W_MOVE, OB_W_ANALYSIS };
 
 struct ob {
-	struct engine         e;
-	struct engine_child  *child;
+	struct engine_line    el;            /* the engine, its child and the job */
 	enum ob_state         state;
-	unsigned              log_id;
 
 	/* What to run: from the .ini or the profile. */
 	char                **argv;          /* owned copy when from the .ini, else the profile's */
@@ -60,17 +58,6 @@ struct ob {
 	int                   own_argv;
 
 	int                   rules_type;    /* rules sent since hello, -1 none */
-
-	/* The job. */
-	enum ob_job           job;
-	engine_done_cb       *done;
-	engine_info_cb       *info;
-	void                 *arg;
-	struct hive_game      want;          /* go: the game to search */
-	struct engine_limits  limits;
-	int                   stop_requested;
-	int                   opt_argc;
-	char                 *opt_name;
 
 	enum ob_wait          wait;
 	unsigned              slice_s;       /* analysis: the slice running */
@@ -82,56 +69,17 @@ struct ob {
 	struct hive_search_info infos[OTEP_ANALYSIS_MAX];
 	size_t                ninfos;
 
-	/* The finished job's result, delivered by the kick event. */
-	int                   result_ready;
-	engine_done_cb       *res_done;
-	void                 *res_arg;
-	struct engine_result  res;
-	char                 *res_message;
-	char                **res_lines;
-
-	struct event         *kick;
 	struct event         *info_ev;
 };
 
 static const struct engine_ops ob_ops;
 
-static void ob_kick(struct ob *h)
+/* The job ends (engine_line_finish): forget its wait. */
+static void ob_ending(void *arg)
 {
-	event_active(h->kick, EV_TIMEOUT, 1);
-}
+	struct ob *h = arg;
 
-/* Ends the job with a result; the kick event delivers it. Takes lines. */
-static void ob_finish(struct ob *h, enum engine_status st, const char *msg,
-		      const struct hive_move *move, char **lines)
-{
-	free(h->res_message);
-	lines_free(h->res_lines);
-	memset(&h->res, 0, sizeof h->res);
-	h->res.status = st;
-	h->res_message = msg ? strdup(msg) : NULL;
-	/* Messages quote the engine: keep them one printable line for any protocol. */
-	for (char *c = h->res_message; c && *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-			*c = '?';
-	h->res.message = h->res_message;
-	if (move)
-		h->res.move = *move;
-	h->res_lines = lines;
-	h->res.lines = (const char **)lines;
-	h->res_done = h->done;
-	h->res_arg = h->arg;
-	h->result_ready = 1;
-
-	h->job = OB_JOB_NONE;
-	h->done = NULL;
-	h->arg = NULL;
 	h->wait = OB_W_NONE;
-	h->stop_requested = 0;
-	free(h->opt_name);
-	h->opt_name = NULL;
-	engine_child_disarm(h->child);
-	ob_kick(h);
 }
 
 /* The child has been killed (engine_child_fail): fail the job (if any). */
@@ -142,10 +90,10 @@ static void ob_failed(void *arg, const char *why)
 	h->state = OB_DOWN;
 	h->wait = OB_W_NONE;
 	h->rules_type = -1;
-	if (h->job != OB_JOB_NONE) {
-		h->info = NULL;
+	if (h->el.job != ENGINE_LINE_NONE) {
+		h->el.info = NULL;
 		h->ninfos = 0;
-		ob_finish(h, ENGINE_FAILED, why, NULL, NULL);
+		engine_line_finish(&h->el, ENGINE_FAILED, why, NULL, NULL);
 	}
 }
 
@@ -159,10 +107,10 @@ static void ob_fail(struct ob *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	if (h->state == OB_IDLE && engine_child_running(h->child) && !engine_child_eof(h->child) &&
-	    (engine_child_send(h->child, "finish 0") < 0 || engine_child_send(h->child, "goodbye") < 0))
+	if (h->state == OB_IDLE && engine_child_running(h->el.child) && !engine_child_eof(h->el.child) &&
+	    (engine_child_send(h->el.child, "finish 0") < 0 || engine_child_send(h->el.child, "goodbye") < 0))
 		return;    /* it failed already, with why it could not be written */
-	engine_child_fail(h->child, "%s", why);
+	engine_child_fail(h->el.child, "%s", why);
 }
 
 /* Formats with f into a buffer that fits a GameString of g, and sends it. */
@@ -181,7 +129,7 @@ static int ob_send_game(struct ob *h, int (*f)(char *, size_t, const struct hive
 		ob_fail(h, "cannot write the game as an OTEP line");
 		return -1;
 	}
-	int rc = engine_child_send(h->child, buf);
+	int rc = engine_child_send(h->el.child, buf);
 	free(buf);
 	return rc;
 }
@@ -189,24 +137,24 @@ static int ob_send_game(struct ob *h, int (*f)(char *, size_t, const struct hive
 static void ob_expect(struct ob *h, enum ob_wait w, uint64_t ms)
 {
 	h->wait = w;
-	engine_child_arm(h->child, ms);
+	engine_child_arm(h->el.child, ms);
 }
 
 static void ob_spawn(struct ob *h)
 {
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 
 	if (h->filename && access(h->filename, X_OK) < 0) {
 		int err = errno;
 		/* No child yet: fail the job as the plumbing would. */
 		char *why = xasprintf("cannot start: %s (the .ini's filename): %s", h->filename,
 				      strerror(err));
-		log_note(h->log_id, "engine %s failed: %s", p->name, why);
+		log_note(h->el.log_id, "engine %s failed: %s", p->name, why);
 		ob_failed(h, why);
 		free(why);
 		return;
 	}
-	if (engine_child_spawn(h->child, h->argv, h->workdir) < 0)
+	if (engine_child_spawn(h->el.child, h->argv, h->workdir) < 0)
 		return;
 	h->state = OB_HELLO;
 	h->rules_type = -1;
@@ -216,8 +164,8 @@ static void ob_spawn(struct ob *h)
 /* The clock line for the job's limits; *budget_ms gets the time the move may take. */
 static void ob_clock(const struct ob *h, struct otep_clock *c, uint64_t *budget_ms)
 {
-	const struct engine_limits *l = &h->limits;
-	int side = hive_side_to_move(&h->want.board);
+	const struct engine_limits *l = &h->el.limits;
+	int side = hive_side_to_move(&h->el.want.board);
 	uint64_t cap = l->max_ms;
 
 	memset(c, 0, sizeof *c);
@@ -256,7 +204,7 @@ static int ob_send_clock(struct ob *h, uint64_t *budget_ms)
 		ob_fail(h, "cannot write the clock");
 		return -1;
 	}
-	return engine_child_send(h->child, line);
+	return engine_child_send(h->el.child, line);
 }
 
 static int ob_send_analyze(struct ob *h)
@@ -264,9 +212,9 @@ static int ob_send_analyze(struct ob *h)
 	char line[64];
 
 	if (otep_format_analyze(line, sizeof line, OB_ANALYSIS_LINES, (int)h->slice_s) < 0 ||
-	    engine_child_send(h->child, line) < 0)
+	    engine_child_send(h->el.child, line) < 0)
 		return -1;
-	ob_expect(h, OB_W_ANALYSIS, h->slice_s * 1000ULL + h->e.profile->command_timeout_ms);
+	ob_expect(h, OB_W_ANALYSIS, h->slice_s * 1000ULL + h->el.e.profile->command_timeout_ms);
 	return 0;
 }
 
@@ -274,39 +222,41 @@ static int ob_send_analyze(struct ob *h)
  * move request or the analysis. */
 static void ob_send_go(struct ob *h)
 {
-	const struct engine_profile *p = h->e.profile;
-	enum otep_side side = otep_side_to_move(&h->want.board);
+	const struct engine_profile *p = h->el.e.profile;
+	enum otep_side side = otep_side_to_move(&h->el.want.board);
 	char line[64];
 	uint64_t budget;
 
-	if (h->rules_type != (int)h->want.type) {
-		if (ob_send_game(h, otep_format_game_rules, &h->want) < 0)
+	if (h->rules_type != (int)h->el.want.type) {
+		if (ob_send_game(h, otep_format_game_rules, &h->el.want) < 0)
 			return;
-		h->rules_type = (int)h->want.type;
+		h->rules_type = (int)h->el.want.type;
 	}
-	if (h->limits.infinite) {
+	if (h->el.limits.infinite) {
 		h->slice_s = OB_SLICE_FIRST_S;
 		h->slices = 0;
 		h->have_best = 0;
-		if (ob_send_game(h, otep_format_game_position, &h->want) < 0 ||
+		if (ob_send_game(h, otep_format_game_position, &h->el.want) < 0 ||
 		    otep_format_side(line, sizeof line, side) < 0 ||
-		    engine_child_send(h->child, line) < 0 || ob_send_clock(h, &budget) < 0)
+		    engine_child_send(h->el.child, line) < 0 || ob_send_clock(h, &budget) < 0)
 			return;
 		ob_send_analyze(h);
 		return;
 	}
 	/* opponent-move comes before every play, "-" before the first move. */
-	if (ob_send_game(h, otep_format_game_opponent_move, &h->want) < 0 ||
-	    otep_format_play(line, sizeof line, side) < 0 || engine_child_send(h->child, line) < 0 ||
+	if (ob_send_game(h, otep_format_game_opponent_move, &h->el.want) < 0 ||
+	    otep_format_play(line, sizeof line, side) < 0 || engine_child_send(h->el.child, line) < 0 ||
 	    ob_send_clock(h, &budget) < 0)
 		return;
 	ob_expect(h, OB_W_MOVE, budget + p->command_timeout_ms);
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void ob_advance(struct ob *h)
+static void ob_advance(void *arg)
 {
-	if (h->job == OB_JOB_NONE || h->wait != OB_W_NONE || engine_child_eof(h->child))
+	struct ob *h = arg;
+
+	if (h->el.job == ENGINE_LINE_NONE || h->wait != OB_W_NONE || engine_child_eof(h->el.child))
 		return;
 	if (h->state == OB_DOWN) {
 		ob_spawn(h);
@@ -314,46 +264,27 @@ static void ob_advance(struct ob *h)
 	}
 	if (h->state != OB_IDLE)
 		return;
-	switch (h->job) {
-	case OB_JOB_START:
-		ob_finish(h, ENGINE_OK, NULL, NULL, NULL);
+	switch (h->el.job) {
+	case ENGINE_LINE_START:
+		engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, NULL);
 		return;
-	case OB_JOB_GO:
+	case ENGINE_LINE_GO:
 		ob_send_go(h);
 		return;
-	case OB_JOB_OPTIONS: {
+	case ENGINE_LINE_OPTIONS: {
 		/* OTEP has no options: an empty list, and no option to get or set. */
-		if (h->opt_argc == 0) {
+		if (h->el.opt_argc == 0) {
 			char **lines = calloc(1, sizeof *lines);
-			ob_finish(h, lines ? ENGINE_OK : ENGINE_ERROR, lines ? NULL : "Out of memory.",
+			engine_line_finish(&h->el, lines ? ENGINE_OK : ENGINE_ERROR, lines ? NULL : "Out of memory.",
 				  NULL, lines);
 			return;
 		}
-		char *msg = xasprintf("The option \"%s\" is not valid.", h->opt_name);
-		ob_finish(h, ENGINE_ERROR, msg, NULL, NULL);
-		free(msg);
+		engine_line_finish_unknown_option(&h->el);
 		return;
 	}
-	case OB_JOB_NONE:
+	case ENGINE_LINE_NONE:
 		return;
 	}
-}
-
-static void ob_kick_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct ob *h = arg;
-
-	if (h->result_ready) {
-		h->result_ready = 0;
-		engine_done_cb *done = h->res_done;
-		void *darg = h->res_arg;
-		h->res_done = NULL;
-		/* Last thing: the callback may free the engine or start a job. */
-		if (done)
-			done(darg, &h->res);
-		return;
-	}
-	ob_advance(h);
 }
 
 /* Hands the queued infos over, in order (none of them may free the engine). */
@@ -363,8 +294,8 @@ static void ob_info_cb(evutil_socket_t fd, short what, void *arg)
 	size_t n = h->ninfos;
 
 	h->ninfos = 0;
-	for (size_t i = 0; i < n && h->info && h->job == OB_JOB_GO; i++)
-		h->info(h->arg, &h->infos[i]);
+	for (size_t i = 0; i < n && h->el.info && h->el.job == ENGINE_LINE_GO; i++)
+		h->el.info(h->el.arg, &h->infos[i]);
 }
 
 /* The engine's move for the play in progress. */
@@ -373,10 +304,10 @@ static void ob_on_move(struct ob *h, const char *text)
 	struct hive_move mv;
 	char err[256], line[64];
 
-	int code = otep_move_read(&h->want.board, text, &mv, err, sizeof err);
+	int code = otep_move_read(&h->el.want.board, text, &mv, err, sizeof err);
 	if (code != 0) {
 		if (otep_format_error(line, sizeof line, OTEP_FROM_HOST, code, NULL) < 0 ||
-		    engine_child_send(h->child, line) < 0)
+		    engine_child_send(h->el.child, line) < 0)
 			return;
 		ob_fail(h, "%s move \"%.32s\": %s", code == OTEP_ERR_WRONG_SIDE ? "wrong-side" : "illegal",
 			text, err);
@@ -384,7 +315,7 @@ static void ob_on_move(struct ob *h, const char *text)
 	}
 	/* Accepted: the game after it, and the end when it ended by the queens. */
 	struct hive_game after;
-	if (hive_game_copy(&after, &h->want) != HIVE_OK) {
+	if (hive_game_copy(&after, &h->el.want) != HIVE_OK) {
 		ob_fail(h, "out of memory");
 		return;
 	}
@@ -396,13 +327,13 @@ static void ob_on_move(struct ob *h, const char *text)
 	int rc = ob_send_game(h, otep_format_game_move_result, &after);
 	if (rc == 0 && hive_game_over(&after.board)) {
 		if (otep_format_finish(line, sizeof line, otep_finish_of(&after.board)) >= 0)
-			rc = engine_child_send(h->child, line);
+			rc = engine_child_send(h->el.child, line);
 		h->rules_type = -1;      /* the next game starts with rules */
 	}
 	hive_game_free(&after);
 	if (rc < 0)
 		return;
-	ob_finish(h, ENGINE_OK, NULL, &mv, NULL);
+	engine_line_finish(&h->el, ENGINE_OK, NULL, &mv, NULL);
 }
 
 /* One analysis answer: each move list an info, then the next slice or the end. */
@@ -413,7 +344,7 @@ static void ob_on_analysis(struct ob *h, const struct otep_msg *m)
 
 	h->slices++;
 	for (size_t i = 0; i < m->nlines; i++) {
-		struct hive_board b = h->want.board;
+		struct hive_board b = h->el.want.board;
 		struct hive_search_info one, *si = h->ninfos < OTEP_ANALYSIS_MAX ? &h->infos[h->ninfos] : &one;
 		const struct otep_moves *l = &m->lines[i];
 
@@ -443,8 +374,8 @@ static void ob_on_analysis(struct ob *h, const struct otep_msg *m)
 	}
 	if (h->ninfos > first)
 		event_active(h->info_ev, EV_TIMEOUT, 1);
-	if (h->stop_requested) {
-		ob_finish(h, ENGINE_OK, NULL, &h->best, NULL);
+	if (h->el.stop_requested) {
+		engine_line_finish(&h->el, ENGINE_OK, NULL, &h->best, NULL);
 		return;
 	}
 	h->wait = OB_W_NONE;
@@ -456,7 +387,7 @@ static void ob_on_analysis(struct ob *h, const struct otep_msg *m)
 static void ob_line(void *arg, const char *line, size_t len)
 {
 	struct ob *h = arg;
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 	struct otep_msg m;
 	char err[256], out[64];
 
@@ -464,14 +395,14 @@ static void ob_line(void *arg, const char *line, size_t len)
 		otep_msg_free(&m);
 		if (h->wait == OB_W_HELLO) {
 			/* Before hello anything goes (a JVM's banner, say): logged only. */
-			log_note(h->log_id, "engine %s: before hello, ignored: %s", p->name, err);
+			log_note(h->el.log_id, "engine %s: before hello, ignored: %s", p->name, err);
 			return;
 		}
 		ob_fail(h, "unreadable line: %s", err);
 		return;
 	}
 	if (h->wait == OB_W_HELLO && m.cmd != OTEP_HELLO) {
-		log_note(h->log_id, "engine %s: %s before hello ignored", p->name, otep_cmd_name(m.cmd));
+		log_note(h->el.log_id, "engine %s: %s before hello ignored", p->name, otep_cmd_name(m.cmd));
 		otep_msg_free(&m);
 		return;
 	}
@@ -479,46 +410,46 @@ static void ob_line(void *arg, const char *line, size_t len)
 	case OTEP_HELLO:
 		if (h->wait == OB_W_HELLO) {
 			h->wait = OB_W_NONE;
-			engine_child_disarm(h->child);
+			engine_child_disarm(h->el.child);
 			h->state = OB_IDLE;
-			ob_kick(h);
+			engine_line_kick(&h->el);
 		}
 		break;
 	case OTEP_MOVE:
 		if (h->wait == OB_W_MOVE) {
 			ob_on_move(h, m.text);
 		} else {
-			log_note(h->log_id, "engine %s: move when not asked to play", p->name);
+			log_note(h->el.log_id, "engine %s: move when not asked to play", p->name);
 			if (otep_format_error(out, sizeof out, OTEP_FROM_HOST, OTEP_ERR_WRONG_SIDE, NULL) >= 0)
-				engine_child_send(h->child, out);
+				engine_child_send(h->el.child, out);
 		}
 		break;
 	case OTEP_ANALYSIS:
 		if (h->wait == OB_W_ANALYSIS)
 			ob_on_analysis(h, &m);
 		else
-			log_note(h->log_id, "engine %s: analysis out of turn ignored", p->name);
+			log_note(h->el.log_id, "engine %s: analysis out of turn ignored", p->name);
 		break;
 	case OTEP_ERROR:
 		if (m.code == OTEP_ERR_CRITICAL) {
 			ob_fail(h, "critical error: %s", m.text ? m.text : "(no message)");
 		} else {
 			/* Non-critical: for the user, and the game goes on. */
-			log_warn(h->log_id, "engine %s: error 0 %s", p->name, m.text ? m.text : "");
+			log_warn(h->el.log_id, "engine %s: error 0 %s", p->name, m.text ? m.text : "");
 		}
 		break;
 	case OTEP_RULES:
 		/* The engine asks for the rules: the host's own. */
 		if (h->rules_type >= 0 &&
 		    otep_format_rules(out, sizeof out, hive_gametype_name((unsigned)h->rules_type)) >= 0)
-			engine_child_send(h->child, out);
+			engine_child_send(h->el.child, out);
 		break;
 	case OTEP_POSITION:
-		if (h->job == OB_JOB_GO)
-			ob_send_game(h, otep_format_game_position, &h->want);
+		if (h->el.job == ENGINE_LINE_GO)
+			ob_send_game(h, otep_format_game_position, &h->el.want);
 		break;
 	case OTEP_STATUS:
-		log_note(h->log_id, "engine %s: status %s", p->name, m.text ? m.text : "");
+		log_note(h->el.log_id, "engine %s: status %s", p->name, m.text ? m.text : "");
 		break;
 	default:
 		/* simple-moves, side, clock: nothing changes for Hive (logged already). */
@@ -532,21 +463,19 @@ static void ob_ended(void *arg, const char *what)
 {
 	struct ob *h = arg;
 
-	if (h->job == OB_JOB_NONE)
-		log_note(h->log_id, "engine %s %s while idle; it restarts on next use",
-			 h->e.profile->name, what);
-	engine_child_fail(h->child, "%s%s", what, h->state == OB_HELLO ? " before hello" : "");
+	engine_line_note_ended(&h->el, what);
+	engine_child_fail(h->el.child, "%s%s", what, h->state == OB_HELLO ? " before hello" : "");
 }
 
 /* The wait in progress ran out. */
 static void ob_timeout(void *arg)
 {
 	struct ob *h = arg;
-	const struct engine_profile *p = h->e.profile;
+	const struct engine_profile *p = h->el.e.profile;
 
 	switch (h->wait) {
 	case OB_W_HELLO:
-		engine_child_fail(h->child, "no \"hello\" within %u ms of starting", p->start_timeout_ms);
+		engine_child_fail(h->el.child, "no \"hello\" within %u ms of starting", p->start_timeout_ms);
 		break;
 	case OB_W_ANALYSIS:
 		ob_fail(h, "no \"analysis\" in time (%u s asked)", h->slice_s);
@@ -564,41 +493,15 @@ static const struct engine_child_ops ob_child_ops = {
 	.failed = ob_failed,
 };
 
-static int ob_begin(struct ob *h, enum ob_job job, engine_done_cb *done, void *arg)
-{
-	if (h->job != OB_JOB_NONE || h->result_ready)
-		return -1;     /* one command at a time */
-	h->job = job;
-	h->done = done;
-	h->arg = arg;
-	h->stop_requested = 0;
-	ob_kick(h);
-	return 0;
-}
-
-static int ob_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	return ob_begin(e->priv, OB_JOB_START, done, arg);
-}
-
 static int ob_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
 	struct ob *h = e->priv;
 
-	if (h->job != OB_JOB_NONE || h->result_ready)
+	if (engine_line_busy(&h->el) || hive_game_over(&g->board))
 		return -1;
-	if (hive_game_over(&g->board))
-		return -1;
-	hive_game_free(&h->want);
-	if (hive_game_copy(&h->want, g) != HIVE_OK) {
-		hive_game_init(&h->want, 0);
-		return -1;
-	}
-	h->limits = *l;
-	h->info = info;
 	h->ninfos = 0;
-	return ob_begin(h, OB_JOB_GO, done, arg);
+	return engine_line_go(&h->el, g, l, info, done, arg);
 }
 
 static void ob_stop(struct engine *e)
@@ -606,25 +509,8 @@ static void ob_stop(struct engine *e)
 	struct ob *h = e->priv;
 
 	/* An analysis ends with the slice running; a play cannot be cut short in OTEP. */
-	if (h->job == OB_JOB_GO)
-		h->stop_requested = 1;
-}
-
-static int ob_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
-{
-	struct ob *h = e->priv;
-
-	if (h->job != OB_JOB_NONE || h->result_ready)
-		return -1;
-	if (!(argc == 0 || (argc == 2 && !strcmp(argv[0], "get")) ||
-	      (argc == 3 && !strcmp(argv[0], "set"))))
-		return -1;
-	free(h->opt_name);
-	h->opt_name = argc >= 2 ? strdup(argv[1]) : NULL;
-	if (argc >= 2 && !h->opt_name)
-		return -1;
-	h->opt_argc = argc;
-	return ob_begin(h, OB_JOB_OPTIONS, done, arg);
+	if (h->el.job == ENGINE_LINE_GO)
+		h->el.stop_requested = 1;
 }
 
 /* A new game: the next go starts with rules. */
@@ -646,32 +532,24 @@ static void ob_paths_free(struct ob *h)
 	free(h->name);
 }
 
+static void ob_release(struct ob *h, const char *farewell)
+{
+	engine_line_release(&h->el, farewell);
+	if (h->info_ev)
+		event_free(h->info_ev);
+	ob_paths_free(h);
+	free(h);
+}
+
 static void ob_free(struct engine *e)
 {
 	struct ob *h = e->priv;
 
 	/* Mid-game, the engine hears that the game is off before goodbye. */
-	if (h->state == OB_IDLE && engine_child_running(h->child) && !engine_child_eof(h->child) &&
-	    h->job == OB_JOB_GO)
-		engine_child_send(h->child, "finish 0");
-	engine_child_close(h->child, "goodbye", e->profile->stop_timeout_ms);
-	engine_child_free(h->child);
-	event_free(h->kick);
-	event_free(h->info_ev);
-	free(h->opt_name);
-	free(h->res_message);
-	lines_free(h->res_lines);
-	hive_game_free(&h->want);
-	ob_paths_free(h);
-	free(h);
-}
-
-static void ob_set_log_id(struct engine *e, unsigned id)
-{
-	struct ob *h = e->priv;
-
-	h->log_id = id;
-	engine_child_set_log_id(h->child, id);
+	if (h->state == OB_IDLE && engine_child_running(h->el.child) && !engine_child_eof(h->el.child) &&
+	    h->el.job == ENGINE_LINE_GO)
+		engine_child_send(h->el.child, "finish 0");
+	ob_release(h, "goodbye");
 }
 
 int otep_back_ini_read(const char *path, struct otep_ini *ini, char **cause)
@@ -739,6 +617,11 @@ int otep_back_check(const struct engine_profile *p, char **cause)
 	return rc;
 }
 
+static const struct engine_line_ops ob_line_ops = {
+	.advance = ob_advance,
+	.ending = ob_ending,
+};
+
 struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->argv || !p->argv[0]) {
@@ -746,21 +629,22 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 		return NULL;
 	}
 	struct ob *h = calloc(1, sizeof *h);
+
 	if (!h) {
 		*cause = xasprintf("out of memory");
 		return NULL;
 	}
-	h->e.ops = &ob_ops;
-	h->e.base = base;
-	h->e.profile = p;
-	h->e.priv = h;
 	h->rules_type = -1;
-	hive_game_init(&h->want, 0);
+	/* A CR before the LF may come on top; the codec checks the rest. */
+	if (engine_line_init(&h->el, base, p, &ob_ops, h, &ob_line_ops, OTEP_BACK_MAX_LINE, 1,
+			     &ob_child_ops, cause) < 0) {
+		ob_release(h, NULL);
+		return NULL;
+	}
 	if (!p->argv[1] && otep_ini_is_path(p->argv[0])) {
 		struct otep_ini ini;
 		if (otep_back_ini_read(p->argv[0], &ini, cause) < 0) {
-			hive_game_free(&h->want);
-			free(h);
+			ob_release(h, NULL);
 			return NULL;
 		}
 		/* The struct's strings change hands. */
@@ -775,35 +659,25 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 		h->workdir = p->workdir;
 		h->name = strdup(b ? b + 1 : p->argv[0]);
 	}
-	snprintf(h->e.id, sizeof h->e.id, "%s", h->name ? h->name : p->name);
+	snprintf(h->el.e.id, sizeof h->el.e.id, "%s", h->name ? h->name : p->name);
 	/* An OTEP engine names no expansions: it is offered all of them. */
-	snprintf(h->e.caps, sizeof h->e.caps, "Mosquito;Ladybug;Pillbug");
-	/* A CR before the LF may come on top; the codec checks the rest. */
-	h->child = engine_child_new(base, p->name, OTEP_BACK_MAX_LINE, 1, &ob_child_ops, h);
-	h->kick = event_new(base, -1, 0, ob_kick_cb, h);
+	snprintf(h->el.e.caps, sizeof h->el.e.caps, "Mosquito;Ladybug;Pillbug");
 	h->info_ev = event_new(base, -1, 0, ob_info_cb, h);
-	if (!h->child || !h->kick || !h->info_ev || !h->name) {
-		engine_child_free(h->child);
-		if (h->kick)
-			event_free(h->kick);
-		if (h->info_ev)
-			event_free(h->info_ev);
-		hive_game_free(&h->want);
-		ob_paths_free(h);
-		free(h);
+	if (!h->info_ev || !h->name) {
+		ob_release(h, NULL);
 		*cause = xasprintf("out of memory");
 		return NULL;
 	}
-	return &h->e;
+	return &h->el.e;
 }
 
 static const struct engine_ops ob_ops = {
 	.name = "otep",
-	.start = ob_start,
+	.start = engine_line_start,
 	.go = ob_go,
 	.stop = ob_stop,
-	.options = ob_options,
+	.options = engine_line_options,
 	.reset = ob_reset,
-	.set_log_id = ob_set_log_id,
+	.set_log_id = engine_line_set_log_id,
 	.free = ob_free,
 };

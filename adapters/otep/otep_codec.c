@@ -11,12 +11,12 @@
 #include "adapters/otep/otep_codec.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/game.h"
+#include "core/errbuf.h"
 
 static const struct {
 	const char *name;
@@ -48,20 +48,6 @@ static int is_blank(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err != NULL && errlen > 0) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* ---- pieces of Hive notation ---------------------------------------------------- */
 
 /* A piece name with an optional direction mark before or after it. */
@@ -88,7 +74,7 @@ int otep_movestring_check(const char *s, char *err, size_t errlen)
 		if (!*p)
 			break;
 		if (n == 2)
-			return fail(err, errlen, "more than a piece and a reference");
+			return errbuf_set(err, errlen, "more than a piece and a reference");
 		word[n] = p;
 		while (*p && *p != ' ')
 			p++;
@@ -96,18 +82,18 @@ int otep_movestring_check(const char *s, char *err, size_t errlen)
 		n++;
 	}
 	if (n == 0)
-		return fail(err, errlen, "empty");
+		return errbuf_set(err, errlen, "empty");
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p <= 0x20 && *p != ' ')
-			return fail(err, errlen, "control byte 0x%02x", (unsigned)(unsigned char)*p);
+			return errbuf_set(err, errlen, "control byte 0x%02x", (unsigned)(unsigned char)*p);
 	if (n == 1 && wlen[0] == 4 && strncasecmp(word[0], "pass", 4) == 0)
 		return 0;
 	if (hive_piece_parse(word[0], wlen[0]) < 0)
-		return fail(err, errlen, "'%.*s' is not a piece (wQ, bS1, wA3, ...)",
-			    (int)(wlen[0] > 16 ? 16 : wlen[0]), word[0]);
+		return errbuf_set(err, errlen, "'%.*s' is not a piece (wQ, bS1, wA3, ...)",
+				  (int)(wlen[0] > 16 ? 16 : wlen[0]), word[0]);
 	if (n == 2 && check_reference(word[1], wlen[1]) < 0)
-		return fail(err, errlen, "'%.*s' is not a reference (a piece with at most one of - / \\)",
-			    (int)(wlen[1] > 16 ? 16 : wlen[1]), word[1]);
+		return errbuf_set(err, errlen, "'%.*s' is not a reference (a piece with at most one of - / \\)",
+				  (int)(wlen[1] > 16 ? 16 : wlen[1]), word[1]);
 	return 0;
 }
 
@@ -119,16 +105,16 @@ static int check_gamestring(const char *s, char *err, size_t errlen)
 	unsigned t;
 
 	if (n == 0 || n >= sizeof type)
-		return fail(err, errlen, "does not start with a GameTypeString (Base, Base+M, ..., Base+MLP)");
+		return errbuf_set(err, errlen, "does not start with a GameTypeString (Base, Base+M, ..., Base+MLP)");
 	memcpy(type, s, n);
 	type[n] = '\0';
 	if (hive_gametype_parse(type, &t) != 0)
-		return fail(err, errlen, "'%s' is not a GameTypeString (Base, Base+M, ..., Base+MLP)", type);
+		return errbuf_set(err, errlen, "'%s' is not a GameTypeString (Base, Base+M, ..., Base+MLP)", type);
 	for (const char *p = s; *p; p++) {
 		if ((unsigned char)*p < 0x20)
-			return fail(err, errlen, "control byte 0x%02x", (unsigned)(unsigned char)*p);
+			return errbuf_set(err, errlen, "control byte 0x%02x", (unsigned)(unsigned char)*p);
 		if (*p == '|')
-			return fail(err, errlen, "'|' joins moves of a list, it has no place in a GameString");
+			return errbuf_set(err, errlen, "'|' joins moves of a list, it has no place in a GameString");
 	}
 	return 0;
 }
@@ -137,8 +123,8 @@ static int check_gametype(const char *s, char *err, size_t errlen)
 {
 	unsigned t;
 	if (hive_gametype_parse(s, &t) != 0)
-		return fail(err, errlen, "'%.32s' is not a GameTypeString (Base, Base+M, Base+L, Base+P, "
-			    "Base+ML, Base+MP, Base+LP or Base+MLP)", s);
+		return errbuf_set(err, errlen, "'%.32s' is not a GameTypeString (Base, Base+M, Base+L, Base+P, "
+				  "Base+ML, Base+MP, Base+LP or Base+MLP)", s);
 	return 0;
 }
 
@@ -295,14 +281,14 @@ static int need(struct parse *p, const char *what)
 {
 	if (lex_next(&p->lx))
 		return 0;
-	return fail(p->err, p->errlen, "%s: missing %s at column %zu", p->cmd, what, p->lx.len + 1);
+	return errbuf_set(p->err, p->errlen, "%s: missing %s at column %zu", p->cmd, what, p->lx.len + 1);
 }
 
 static int bad_token(struct parse *p, const char *what, const char *why)
 {
-	return fail(p->err, p->errlen, "%s: expected %s at column %zu, got '%.*s'%s%s", p->cmd, what,
-		    p->lx.col, (int)(p->lx.toklen > 40 ? 40 : p->lx.toklen), p->lx.tok,
-		    why ? ": " : "", why ? why : "");
+	return errbuf_set(p->err, p->errlen, "%s: expected %s at column %zu, got '%.*s'%s%s", p->cmd, what,
+			  p->lx.col, (int)(p->lx.toklen > 40 ? 40 : p->lx.toklen), p->lx.tok,
+			  why ? ": " : "", why ? why : "");
 }
 
 static int need_int(struct parse *p, const char *what, int64_t min, int64_t max, int64_t *v)
@@ -322,8 +308,8 @@ static int need_end(struct parse *p)
 {
 	if (!lex_next(&p->lx))
 		return 0;
-	return fail(p->err, p->errlen, "%s: unexpected '%.*s' at column %zu (nothing follows)", p->cmd,
-		    (int)(p->lx.toklen > 40 ? 40 : p->lx.toklen), p->lx.tok, p->lx.col);
+	return errbuf_set(p->err, p->errlen, "%s: unexpected '%.*s' at column %zu (nothing follows)", p->cmd,
+			  (int)(p->lx.toklen > 40 ? 40 : p->lx.toklen), p->lx.tok, p->lx.col);
 }
 
 static int side_of(const char *s, size_t len, enum otep_side *side)
@@ -427,8 +413,8 @@ static int parse_clock(struct parse *p)
 	save = p->lx.pos;
 	if (!lex_next(&p->lx)) {
 		if (c->in_overtime[0] || c->in_overtime[1])
-			return fail(p->err, p->errlen, "clock: '*' (in overtime) needs the three overtime "
-				    "fields, missing at column %zu", p->lx.len + 1);
+			return errbuf_set(p->err, p->errlen, "clock: '*' (in overtime) needs the three overtime "
+					  "fields, missing at column %zu", p->lx.len + 1);
 		return 0;
 	}
 	p->lx.pos = save;
@@ -448,7 +434,7 @@ static int parse_analysis(struct parse *p)
 	p->m->number = (int)n;
 	p->m->lines = calloc((size_t)n, sizeof *p->m->lines);
 	if (p->m->lines == NULL)
-		return fail(p->err, p->errlen, "out of memory");
+		return errbuf_set(p->err, p->errlen, "out of memory");
 	for (size_t i = 0; i < (size_t)n; i++) {
 		struct otep_moves *ln = &p->m->lines[i];
 		if (need_moves(p, ln, 0) < 0)
@@ -460,8 +446,8 @@ static int parse_analysis(struct parse *p)
 		p->m->nlines = i + 1;
 	}
 	if (lex_next(&p->lx))
-		return fail(p->err, p->errlen, "analysis: more than the %d move lists announced, "
-			    "from column %zu", (int)n, p->lx.col);
+		return errbuf_set(p->err, p->errlen, "analysis: more than the %d move lists announced, "
+				  "from column %zu", (int)n, p->lx.col);
 	return 0;
 }
 
@@ -557,7 +543,7 @@ static int parse_args(struct parse *p)
 	case OTEP_OPPONENT_MOVE:
 		m->lines = calloc(1, sizeof *m->lines);
 		if (m->lines == NULL)
-			return fail(p->err, p->errlen, "out of memory");
+			return errbuf_set(p->err, p->errlen, "out of memory");
 		m->nlines = 1;
 		if (need_moves(p, &m->lines[0], 1) < 0 || need_gamestring(p) < 0)
 			return -1;
@@ -586,7 +572,7 @@ static int parse_args(struct parse *p)
 	case OTEP_NCMDS:
 		break;
 	}
-	return fail(p->err, p->errlen, "internal: no parser for command %d", (int)m->cmd);
+	return errbuf_set(p->err, p->errlen, "internal: no parser for command %d", (int)m->cmd);
 }
 
 static void msg_clear(struct otep_msg *m, enum otep_from from)
@@ -621,17 +607,17 @@ int otep_msg_parse_max(const char *line, size_t len, size_t max_len, enum otep_f
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len > max_len)
-		return fail(err, errlen, "line of %zu bytes is longer than the limit of %zu", len, max_len);
+		return errbuf_set(err, errlen, "line of %zu bytes is longer than the limit of %zu", len, max_len);
 	for (size_t i = 0; i < len; i++) {
 		if (line[i] == '\0' || line[i] == '\n')
-			return fail(err, errlen, "%s byte at column %zu (a line holds neither NUL nor LF)",
-				    line[i] ? "LF" : "NUL", i + 1);
+			return errbuf_set(err, errlen, "%s byte at column %zu (a line holds neither NUL nor LF)",
+					  line[i] ? "LF" : "NUL", i + 1);
 		bars += line[i] == '|';
 	}
 	p.lx.s = line;
 	p.lx.len = len;
 	if (!lex_next(&p.lx))
-		return fail(err, errlen, "empty line (expected a command)");
+		return errbuf_set(err, errlen, "empty line (expected a command)");
 	size_t c;
 	for (c = 0; c < OTEP_NCMDS; c++)
 		if (strlen(cmd_table[c].name) == p.lx.toklen &&
@@ -644,14 +630,14 @@ int otep_msg_parse_max(const char *line, size_t len, size_t max_len, enum otep_f
 				strcat(list, k ? ", " : "");
 				strcat(list, cmd_table[k].name);
 			}
-		return fail(err, errlen, "unknown command '%.*s' (%s sends %s)",
-			    (int)(p.lx.toklen > 40 ? 40 : p.lx.toklen), p.lx.tok, from_name(from),
-			    list + (list[0] == ',' ? 2 : 0));
+		return errbuf_set(err, errlen, "unknown command '%.*s' (%s sends %s)",
+				  (int)(p.lx.toklen > 40 ? 40 : p.lx.toklen), p.lx.tok, from_name(from),
+				  list + (list[0] == ',' ? 2 : 0));
 	}
 	if (!(from == OTEP_FROM_HOST ? cmd_table[c].from_host : cmd_table[c].from_engine))
-		return fail(err, errlen, "'%s' is sent by %s, not by %s", cmd_table[c].name,
-			    from_name(from == OTEP_FROM_HOST ? OTEP_FROM_ENGINE : OTEP_FROM_HOST),
-			    from_name(from));
+		return errbuf_set(err, errlen, "'%s' is sent by %s, not by %s", cmd_table[c].name,
+				  from_name(from == OTEP_FROM_HOST ? OTEP_FROM_ENGINE : OTEP_FROM_HOST),
+				  from_name(from));
 	out->cmd = (enum otep_cmd)c;
 	p.cmd = cmd_table[c].name;
 	/* Every token and text fits in twice the line (one NUL per token at most). */
@@ -662,14 +648,14 @@ int otep_msg_parse_max(const char *line, size_t len, size_t max_len, enum otep_f
 	if (out->buf == NULL || out->items == NULL) {
 		otep_msg_free(out);
 		msg_clear(out, from);
-		return fail(err, errlen, "out of memory");
+		return errbuf_set(err, errlen, "out of memory");
 	}
 	p.cur = out->buf;
 	if (parse_args(&p) < 0) {
 		otep_msg_free(out);
 		msg_clear(out, from);
 		if (err != NULL && errlen > 0 && err[0] == '\0')
-			fail(err, errlen, "%s: cannot parse", cmd_table[c].name);
+			errbuf_set(err, errlen, "%s: cannot parse", cmd_table[c].name);
 		return -1;
 	}
 	return 0;

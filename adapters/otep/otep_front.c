@@ -45,11 +45,7 @@ struct of_line {                    /* an analysis line gathered from the infos 
 };
 
 struct otep_front {
-	struct session_io      io;
-	struct event_base     *base;
-	unsigned               id;
-	const struct engine_profile *profile;
-	struct engine         *engine;
+	struct session_io      io;           /* the client, the engine, analyze's stop timer */
 
 	struct hive_game       game;         /* the canonical game */
 	int                    have_game;
@@ -73,7 +69,6 @@ struct otep_front {
 	size_t                 nlines;
 
 	struct event          *clock_ev;     /* the clock did not come after play */
-	struct event          *stop_ev;      /* analyze's seconds are up */
 };
 
 /* ---- output ---- */
@@ -81,7 +76,7 @@ struct otep_front {
 static void out_line(struct otep_front *s, const char *line, int n)
 {
 	if (n < 0) {
-		log_note(s->id, "otep: cannot write a line");
+		log_note(s->io.id, "otep: cannot write a line");
 		return;
 	}
 	session_io_write_line(&s->io, line, (size_t)n);
@@ -112,23 +107,13 @@ static void move_token(const struct hive_board *b, struct hive_move m, char *buf
 
 /* ---- engine ---- */
 
-static struct engine *session_engine(struct otep_front *s, char **cause)
-{
-	if (!s->engine) {
-		s->engine = engine_new(s->base, s->profile, cause);
-		if (s->engine)
-			engine_set_log_id(s->engine, s->id);
-	}
-	return s->engine;
-}
-
 static void report_cb(void *arg, const struct engine_result *r)
 {
 	struct otep_front *s = arg;
 
 	s->busy = OF_IDLE;
 	if (r->status != ENGINE_OK)
-		log_note(s->id, "otep: no search progress from this engine: %s",
+		log_note(s->io.id, "otep: no search progress from this engine: %s",
 			 r->message ? r->message : "?");
 	session_io_schedule(&s->io);
 }
@@ -141,11 +126,11 @@ static void started_cb(void *arg, const struct engine_result *r)
 	s->busy = OF_IDLE;
 	if (r->status != ENGINE_OK) {
 		/* Said at the next play; the back end restarts on use. */
-		log_note(s->id, "otep: engine did not start: %s", r->message ? r->message : "?");
-	} else if (strcmp(s->engine->ops->name, "otep") != 0) {
+		log_note(s->io.id, "otep: engine did not start: %s", r->message ? r->message : "?");
+	} else if (strcmp(s->io.engine->ops->name, "otep") != 0) {
 		/* status lines and analysis need the engine's iterations. */
 		s->busy = OF_START;
-		if (engine_options(s->engine, 3, (const char **)report, report_cb, s) == 0)
+		if (engine_options(s->io.engine, 3, (const char **)report, report_cb, s) == 0)
 			return;
 		s->busy = OF_IDLE;
 	}
@@ -263,7 +248,7 @@ static void search_done(void *arg, const struct engine_result *r)
 	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX], line[64];
 
-	evtimer_del(s->stop_ev);
+	evtimer_del(s->io.stop_ev);
 	s->busy = OF_IDLE;
 	if (s->io.finishing)
 		return;
@@ -296,14 +281,14 @@ static int search_start(struct otep_front *s, enum of_busy busy, const struct en
 {
 	char *cause = NULL;
 
-	if (!session_engine(s, &cause)) {
+	if (!session_io_engine(&s->io, &cause)) {
 		out_error(s, busy == OF_PLAY ? OTEP_ERR_CRITICAL : OTEP_ERR_NONCRITICAL,
 			  "engine failed: %s", cause ? cause : "cannot create it");
 		free(cause);
 		return -1;
 	}
 	s->busy = busy;
-	if (engine_go(s->engine, &s->game, l, info_cb, search_done, s) < 0) {
+	if (engine_go(s->io.engine, &s->game, l, info_cb, search_done, s) < 0) {
 		s->busy = OF_IDLE;
 		out_error(s, busy == OF_PLAY ? OTEP_ERR_CRITICAL : OTEP_ERR_NONCRITICAL,
 			  "the engine cannot search now");
@@ -350,16 +335,16 @@ static void clock_event(evutil_socket_t fd, short what, void *arg)
 	struct otep_front *s = arg;
 
 	if (s->play_pending && s->busy == OF_IDLE && !s->io.finishing) {
-		log_note(s->id, "otep: no clock after play; searching with the last one");
+		log_note(s->io.id, "otep: no clock after play; searching with the last one");
 		play_now(s);
 	}
 }
 
-static void stop_event(evutil_socket_t fd, short what, void *arg)
+/* Only analyze is stopped by the timer: a play's time is the host's clock. */
+static int io_searching(void *arg)
 {
-	struct otep_front *s = arg;
-	if (s->busy == OF_ANALYZE && s->engine)
-		engine_stop(s->engine);
+	const struct otep_front *s = arg;
+	return s->busy == OF_ANALYZE;
 }
 
 /* ---- commands ---- */
@@ -388,8 +373,8 @@ static void cmd_rules(struct otep_front *s, const struct otep_msg *m)
 	if (load_game(s, m) == 0) {
 		s->refused = 0;
 		s->sent_len = (size_t)-1;
-		engine_reset(s->engine);
-		log_note(s->id, "otep: new %s game", hive_gametype_name(s->game.type));
+		engine_reset(s->io.engine);
+		log_note(s->io.id, "otep: new %s game", hive_gametype_name(s->game.type));
 	}
 }
 
@@ -448,17 +433,14 @@ static void cmd_analyze(struct otep_front *s, const struct otep_msg *m)
 	l.max_ms = s->io.lim.max_think_ms;
 	s->analyze_n = m->number;
 	s->nlines = 0;
-	if (search_start(s, OF_ANALYZE, &l) == 0) {
-		uint64_t t = ms ? ms : 1000;
-		struct timeval tv = { (time_t)(t / 1000), (suseconds_t)(t % 1000) * 1000 };
-		evtimer_add(s->stop_ev, &tv);
-	}
+	if (search_start(s, OF_ANALYZE, &l) == 0)
+		session_io_arm_stop(&s->io, ms ? ms : 1000);
 }
 
 static void cmd_error(struct otep_front *s, const struct otep_msg *m)
 {
 	if (!s->have_game || s->sent_len != s->game.len || s->sent_hash != s->game.board.hash) {
-		log_note(s->id, "otep: the host sent error %d for no move of ours", m->code);
+		log_note(s->io.id, "otep: the host sent error %d for no move of ours", m->code);
 		return;
 	}
 	/* The host refused our move: the play that follows searches again. Twice in
@@ -468,19 +450,19 @@ static void cmd_error(struct otep_front *s, const struct otep_msg *m)
 		s->refused = 0;
 		return;
 	}
-	log_note(s->id, "otep: the host refused our move (error %d)", m->code);
+	log_note(s->io.id, "otep: the host refused our move (error %d)", m->code);
 }
 
 static void cmd_finish(struct otep_front *s, const struct otep_msg *m)
 {
-	log_note(s->id, "otep: finish %d", m->code);
+	log_note(s->io.id, "otep: finish %d", m->code);
 	s->refused = 0;
 	s->play_pending = 0;
 	evtimer_del(s->clock_ev);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	s->have_game = 0;
-	engine_reset(s->engine);
+	engine_reset(s->io.engine);
 }
 
 static void cmd_goodbye(struct otep_front *s, const struct otep_msg *m)
@@ -515,7 +497,7 @@ static void session_command(struct otep_front *s, const char *line, size_t len)
 	char err[512];
 
 	if (otep_msg_parse_max(line, len, s->io.lim.max_line, OTEP_FROM_HOST, &m, err, sizeof err) < 0) {
-		log_note(s->id, "otep: line refused: %s", err);
+		log_note(s->io.id, "otep: line refused: %s", err);
 		out_error(s, OTEP_ERR_NONCRITICAL, "%s", err);
 	} else if (of_cmds[m.cmd]) {
 		of_cmds[m.cmd](s, &m);
@@ -528,7 +510,7 @@ static void io_line(void *arg, char *line, size_t len)
 {
 	struct otep_front *s = arg;
 
-	log_proto(s->id, LOG_CLIENT_IN, line, len);
+	log_proto(s->io.id, LOG_CLIENT_IN, line, len);
 	if (s->play_pending && (len < 6 || strncmp(line, "clock", 5) != 0 ||
 				(line[5] != ' ' && line[5] != '\t'))) {
 		free(s->held);
@@ -579,7 +561,7 @@ static void io_too_long(void *arg)
 static void io_eof(void *arg)
 {
 	struct otep_front *s = arg;
-	log_note(s->id, "client EOF: goodbye");
+	log_note(s->io.id, "client EOF: goodbye");
 }
 
 static void io_finishing(void *arg)
@@ -587,8 +569,8 @@ static void io_finishing(void *arg)
 	struct otep_front *s = arg;
 	evtimer_del(s->clock_ev);
 	s->play_pending = 0;
-	if ((s->busy == OF_PLAY || s->busy == OF_ANALYZE) && s->engine)
-		engine_stop(s->engine);
+	if ((s->busy == OF_PLAY || s->busy == OF_ANALYZE) && s->io.engine)
+		engine_stop(s->io.engine);
 }
 
 static int io_in_game(void *arg)
@@ -606,6 +588,8 @@ static const struct session_io_ops otep_io_ops = {
 	.eof = io_eof,
 	.finishing = io_finishing,
 	.max_line_default = OTEP_LINE_MAX,
+	.searching = io_searching,
+	.title = "OTEP",
 };
 
 void *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
@@ -619,29 +603,23 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 		session_io_release(in, out);
 		return NULL;
 	}
-	s->base = base;
-	s->id = id;
-	s->profile = profile;
 	s->sent_len = (size_t)-1;
-	if (session_io_init(&s->io, base, in, out, id, lim, &otep_io_ops, s, closed, arg) < 0 ||
-	    !(s->clock_ev = evtimer_new(base, clock_event, s)) ||
-	    !(s->stop_ev = evtimer_new(base, stop_event, s))) {
+	if (session_io_open(&s->io, base, in, out, id, profile, lim, &otep_io_ops, s, closed, arg) < 0 ||
+	    !(s->clock_ev = evtimer_new(base, clock_event, s))) {
 		otep_front_free(s);
 		return NULL;
 	}
-	log_note(id, "OTEP session opened, engine profile %s",
-		 profile && profile->name ? profile->name : "builtin");
 	/* hello at once (the host's 5 seconds run), and one notation only. */
 	out_line(s, line, otep_format_hello(line, sizeof line));
 	out_line(s, line, otep_format_simple_moves(line, sizeof line, 1));
 	session_io_flush(&s->io);
-	if (!session_engine(s, &cause)) {
+	if (!session_io_engine(&s->io, &cause)) {
 		log_note(id, "otep: no engine: %s", cause ? cause : "?");
 		free(cause);
 		return s;
 	}
 	s->busy = OF_START;
-	if (engine_start(s->engine, started_cb, s) < 0) {
+	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = OF_IDLE;
 		log_note(id, "otep: the engine did not start");
 	}
@@ -654,12 +632,9 @@ void otep_front_free(void *session)
 
 	if (!s)
 		return;
-	engine_free(s->engine);
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	if (s->clock_ev)
 		event_free(s->clock_ev);
-	if (s->stop_ev)
-		event_free(s->stop_ev);
-	session_io_free(&s->io);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	free(s->held);

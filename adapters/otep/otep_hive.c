@@ -3,24 +3,10 @@
  */
 #include "adapters/otep/otep_hive.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err != NULL && errlen > 0) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
+#include "core/errbuf.h"
 
 enum otep_side otep_side_to_move(const struct hive_board *b)
 {
@@ -46,22 +32,22 @@ static int check_tail(const struct hive_game *g, const struct otep_moves *list, 
 	int rc = 0;
 
 	if (list->n > g->len)
-		return fail(err, errlen, "the move list has %zu moves but the position only %zu",
-			    list->n, g->len);
+		return errbuf_set(err, errlen, "the move list has %zu moves but the position only %zu",
+				  list->n, g->len);
 	if (list->n == 0)
 		return 0;
 	if (hive_game_copy(&t, g) != HIVE_OK)
-		return fail(err, errlen, "out of memory");
+		return errbuf_set(err, errlen, "out of memory");
 	hive_game_undo(&t, list->n);
 	for (size_t i = 0; i < list->n && rc == 0; i++) {
 		struct hive_move mv;
 		const struct hive_move *want = &g->hist[g->len - list->n + i].move;
 		if (hive_move_parse(&t.board, list->moves[i], &mv, why, sizeof why) != HIVE_OK)
-			rc = fail(err, errlen, "move '%s' of the list does not fit the position: %s",
-				  list->moves[i], why);
+			rc = errbuf_set(err, errlen, "move '%s' of the list does not fit the position: %s",
+					list->moves[i], why);
 		else if (mv.piece != want->piece || mv.to != want->to)
-			rc = fail(err, errlen, "move '%s' of the list is not the position's move %zu",
-				  list->moves[i], g->len - list->n + i + 1);
+			rc = errbuf_set(err, errlen, "move '%s' of the list is not the position's move %zu",
+					list->moves[i], g->len - list->n + i + 1);
 		else
 			hive_game_play(&t, mv);
 	}
@@ -75,11 +61,11 @@ int otep_game_from_msg(const struct otep_msg *m, struct hive_game *g, char *err,
 	unsigned type;
 
 	if (m->from != OTEP_FROM_HOST || m->text == NULL)
-		return fail(err, errlen, "'%s' from the engine describes no game", otep_cmd_name(m->cmd));
+		return errbuf_set(err, errlen, "'%s' from the engine describes no game", otep_cmd_name(m->cmd));
 	switch (m->cmd) {
 	case OTEP_RULES:
 		if (hive_gametype_parse(m->text, &type) != 0)
-			return fail(err, errlen, "'%s' is not a GameTypeString", m->text);
+			return errbuf_set(err, errlen, "'%s' is not a GameTypeString", m->text);
 		hive_game_free(g);
 		hive_game_init(g, type);
 		return 0;
@@ -88,7 +74,7 @@ int otep_game_from_msg(const struct otep_msg *m, struct hive_game *g, char *err,
 	case OTEP_OPPONENT_MOVE:
 		break;
 	default:
-		return fail(err, errlen, "'%s' describes no game", otep_cmd_name(m->cmd));
+		return errbuf_set(err, errlen, "'%s' describes no game", otep_cmd_name(m->cmd));
 	}
 	hive_game_init(&t, 7);
 	if (hive_game_parse(&t, m->text, err, errlen) != HIVE_OK) {
@@ -116,8 +102,8 @@ int otep_move_read(const struct hive_board *b, const char *movestring, struct hi
 		s++;
 	int piece = hive_piece_parse(s, strcspn(s, " "));
 	if (piece >= 0 && !hive_game_over(b) && HIVE_PIECE_COLOR(piece) != hive_side_to_move(b)) {
-		fail(err, errlen, "%s is not a piece of %s, the side to move", hive_piece_name(piece),
-		     otep_side_name(otep_side_to_move(b)));
+		errbuf_set(err, errlen, "%s is not a piece of %s, the side to move", hive_piece_name(piece),
+			   otep_side_name(otep_side_to_move(b)));
 		return OTEP_ERR_WRONG_SIDE;
 	}
 	return OTEP_ERR_ILLEGAL;

@@ -3,12 +3,12 @@
  */
 #include "adapters/otep/otep_ini.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <ini.h>
+#include "core/errbuf.h"
 
 /* Longest value kept; inih itself bounds a line. */
 #define OI_VALUE_MAX 4096
@@ -20,18 +20,6 @@ struct oi_parse {
 };
 
 static const char *const oi_keys[5] = { "directory", "filename", "command", "arguments", "name" };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static int oi_handler(void *user, const char *section, const char *key, const char *value)
 {
@@ -63,7 +51,7 @@ int otep_ini_split(const char *s, char ***argv, size_t *n, char *err, size_t err
 	char *word = malloc(len + 1);
 
 	if (!word)
-		return fail(err, errlen, "out of memory");
+		return errbuf_set(err, errlen, "out of memory");
 	while (*s) {
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -80,7 +68,7 @@ int otep_ini_split(const char *s, char ***argv, size_t *n, char *err, size_t err
 		}
 		if (quoted) {
 			free(word);
-			return fail(err, errlen, "unbalanced \" in arguments");
+			return errbuf_set(err, errlen, "unbalanced \" in arguments");
 		}
 		word[w] = 0;
 		char **a = realloc(*argv, (*n + 2) * sizeof *a);
@@ -90,7 +78,7 @@ int otep_ini_split(const char *s, char ***argv, size_t *n, char *err, size_t err
 				*argv = a;
 			free(copy);
 			free(word);
-			return fail(err, errlen, "out of memory");
+			return errbuf_set(err, errlen, "out of memory");
 		}
 		*argv = a;
 		a[(*n)++] = copy;
@@ -123,24 +111,24 @@ int otep_ini_parse(const char *text, const char *ini_dir, struct otep_ini *out,
 	memset(out, 0, sizeof *out);
 	int line = ini_parse_string(text, oi_handler, &p);
 	if (p.oom) {
-		fail(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		goto done;
 	}
 	if (line != 0) {
-		fail(err, errlen, "line %d: syntax error", line);
+		errbuf_set(err, errlen, "line %d: syntax error", line);
 		goto done;
 	}
 	if (!p.sections) {
-		fail(err, errlen, "no [engine] section");
+		errbuf_set(err, errlen, "no [engine] section");
 		goto done;
 	}
 	for (int i = 0; i < 3; i++)
 		if (!p.v[i] || !*p.v[i]) {
-			fail(err, errlen, "[engine] has no %s", oi_keys[i]);
+			errbuf_set(err, errlen, "[engine] has no %s", oi_keys[i]);
 			goto done;
 		}
 	if (strchr(p.v[1], '/')) {
-		fail(err, errlen, "filename '%s' is a path, not a name in directory", p.v[1]);
+		errbuf_set(err, errlen, "filename '%s' is a path, not a name in directory", p.v[1]);
 		goto done;
 	}
 	/* As OTEP says, a relative directory is relative to the engines folder: the
@@ -151,13 +139,13 @@ int otep_ini_parse(const char *text, const char *ini_dir, struct otep_ini *out,
 		out->directory = NULL;
 	if (!out->directory || asprintf(&out->filename, "%s/%s", out->directory, p.v[1]) < 0) {
 		out->filename = NULL;
-		fail(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		goto done;
 	}
 	out->named = p.v[4] && *p.v[4];
 	out->name = strdup(out->named ? p.v[4] : p.v[1]);
 	if (!out->name) {
-		fail(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		goto done;
 	}
 	/* The command is one word: a command with blanks is a job for arguments. */
@@ -165,7 +153,7 @@ int otep_ini_parse(const char *text, const char *ini_dir, struct otep_ini *out,
 	    (p.v[3] && otep_ini_split(p.v[3], &out->argv, &n, err, errlen) < 0))
 		goto done;
 	if (n == 0) {
-		fail(err, errlen, "[engine] has an empty command");
+		errbuf_set(err, errlen, "[engine] has an empty command");
 		goto done;
 	}
 	rc = 0;

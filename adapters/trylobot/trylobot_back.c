@@ -34,8 +34,6 @@
 #include "bridge/log.h"
 #include "core/game.h"
 
-/* Share of the remaining clock one move may use, as the built-in engine does. */
-#define TE_CLOCK_MOVES 30
 #define TE_READ_CHUNK  4096
 
 enum te_state { TE_DOWN, TE_CONNECTING, TE_GREETING, TE_IDLE, TE_WAITING };
@@ -165,32 +163,6 @@ static int64_t te_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Time the module may use for this move, in ms; 0 = no limit was given. */
-static uint64_t te_budget(const struct engine_limits *l, int side)
-{
-	if (l->infinite)
-		return 0;
-	if (l->movetime_ms)
-		return l->movetime_ms;
-	if (!l->time_ms[side])
-		return 0;
-	uint64_t moves = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : TE_CLOCK_MOVES;
-	uint64_t b = l->time_ms[side] / moves + l->inc_ms[side] / 2;
-	uint64_t cap = l->time_ms[side] / 2;
-	return b > cap ? (cap ? cap : 1) : b;
-}
-
-/* Whether a is a prefix of b (same game, later position). */
-static int te_prefix(const struct hive_game *a, const struct hive_game *b)
-{
-	if (a->type != b->type || a->len > b->len)
-		return 0;
-	for (size_t i = 0; i < a->len; i++)
-		if (a->hist[i].move.piece != b->hist[i].move.piece || a->hist[i].move.to != b->hist[i].move.to)
-			return 0;
-	return 1;
-}
-
 /* Sends the Choose Turn request of the go job. */
 static void te_send_request(struct trylobot_back *t)
 {
@@ -204,7 +176,7 @@ static void te_send_request(struct trylobot_back *t)
 		te_finish(t, ENGINE_ERROR, err, NULL);
 		return;
 	}
-	uint64_t budget = te_budget(&t->limits, hive_side_to_move(&t->rp.game.board));
+	uint64_t budget = engine_limits_budget(&t->limits, hive_side_to_move(&t->rp.game.board));
 	te_make_id(t, t->request_id);
 	rq.request_id = t->request_id;
 	rq.game_id = t->game_id;
@@ -235,7 +207,7 @@ static int te_prepare_go(struct trylobot_back *t, const struct hive_game *g)
 	}
 	t->have_rp = 1;
 	/* A new game gets a new game_id; a continuation keeps it. */
-	if (!t->game_id[0] || !te_prefix(&t->last, g))
+	if (!t->game_id[0] || !hive_game_is_prefix(&t->last, g))
 		te_make_id(t, t->game_id);
 	hive_game_free(&t->last);
 	hive_game_init(&t->last, g->type);

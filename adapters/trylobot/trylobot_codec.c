@@ -13,23 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trylobot_codec.h"
+#include "core/errbuf.h"
 
 enum { RD_HEADER, RD_PAYLOAD, RD_FAILED };
 
 #define HEADER_MAX 20     /* digits; leading zeros must not make an endless header */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * Names.
@@ -560,7 +548,7 @@ static int expect(struct ctx *x, const cJSON *j, cJSON_bool ok, const char *path
 {
 	if (ok)
 		return 0;
-	set_err(x->err, x->errlen, "%s: expected %s, got %s", path, what, type_name(j));
+	errbuf_set(x->err, x->errlen, "%s: expected %s, got %s", path, what, type_name(j));
 	return -1;
 }
 
@@ -568,7 +556,7 @@ static const cJSON *need_member(struct ctx *x, const cJSON *obj, const char *key
 {
 	const cJSON *j = member(obj, key);
 	if (!j)
-		set_err(x->err, x->errlen, "%s: missing key \"%s\"", path, key);
+		errbuf_set(x->err, x->errlen, "%s: missing key \"%s\"", path, key);
 	return j;
 }
 
@@ -580,8 +568,8 @@ static int get_pos(struct ctx *x, const cJSON *obj, const char *key, const char 
 	if (expect(x, j, cJSON_IsString(j), key, "a position string"))
 		return -1;
 	if (tb_pos_parse(j->valuestring, p)) {
-		set_err(x->err, x->errlen, "%s.%s: \"%.40s\" is not a position \"row,col\" with row+col even",
-			path, key, j->valuestring);
+		errbuf_set(x->err, x->errlen, "%s.%s: \"%.40s\" is not a position \"row,col\" with row+col even",
+			   path, key, j->valuestring);
 		return -1;
 	}
 	return 0;
@@ -590,8 +578,8 @@ static int get_pos(struct ctx *x, const cJSON *obj, const char *key, const char 
 static int pos_of_key(struct ctx *x, const char *key, const char *path, struct tb_pos *p)
 {
 	if (tb_pos_parse(key, p)) {
-		set_err(x->err, x->errlen, "%s: key \"%.40s\" is not a position \"row,col\" with row+col even",
-			path, key);
+		errbuf_set(x->err, x->errlen, "%s: key \"%.40s\" is not a position \"row,col\" with row+col even",
+			   path, key);
 		return -1;
 	}
 	return 0;
@@ -603,7 +591,7 @@ static int get_bug(struct ctx *x, const cJSON *j, const char *path, int *bug)
 		return -1;
 	*bug = tb_bug_parse(j->valuestring);
 	if (*bug < 0) {
-		set_err(x->err, x->errlen, "%s: unknown piece type \"%.40s\"", path, j->valuestring);
+		errbuf_set(x->err, x->errlen, "%s: unknown piece type \"%.40s\"", path, j->valuestring);
 		return -1;
 	}
 	return 0;
@@ -616,7 +604,7 @@ static int get_int(struct ctx *x, const cJSON *j, const char *path, double lo, d
 		return -1;
 	double d = j->valuedouble;
 	if (!(d >= lo && d <= hi) || d != floor(d)) {
-		set_err(x->err, x->errlen, "%s: %g is not an integer in [%.0f, %.0f]", path, d, lo, hi);
+		errbuf_set(x->err, x->errlen, "%s: %g is not an integer in [%.0f, %.0f]", path, d, lo, hi);
 		return -1;
 	}
 	*v = d;
@@ -634,7 +622,7 @@ static int opt_string(struct ctx *x, const cJSON *obj, const char *key, char **o
 		return -1;
 	*out = strdup(j->valuestring);
 	if (!*out) {
-		set_err(x->err, x->errlen, "out of memory");
+		errbuf_set(x->err, x->errlen, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -646,19 +634,19 @@ static cJSON *parse_text(struct ctx *x, const char *json, size_t len)
 	cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
 	if (!root) {
 		size_t at = end && end >= json ? (size_t)(end - json) : 0;
-		set_err(x->err, x->errlen, "not valid JSON (at byte %zu)", at);
+		errbuf_set(x->err, x->errlen, "not valid JSON (at byte %zu)", at);
 		return NULL;
 	}
 	/* Only whitespace may follow the value. */
 	for (const char *e = end; e < json + len; e++) {
 		if (*e != ' ' && *e != '\t' && *e != '\n' && *e != '\r') {
-			set_err(x->err, x->errlen, "not valid JSON: extra data at byte %zu", (size_t)(e - json));
+			errbuf_set(x->err, x->errlen, "not valid JSON: extra data at byte %zu", (size_t)(e - json));
 			cJSON_Delete(root);
 			return NULL;
 		}
 	}
 	if (!cJSON_IsObject(root)) {
-		set_err(x->err, x->errlen, "message: expected an object, got %s", type_name(root));
+		errbuf_set(x->err, x->errlen, "message: expected an object, got %s", type_name(root));
 		cJSON_Delete(root);
 		return NULL;
 	}
@@ -702,18 +690,18 @@ static int parse_turn(struct ctx *x, const cJSON *j, const char *path, struct tb
 		t->type = TB_FORFEIT;
 		return 0;
 	}
-	set_err(x->err, x->errlen, "%s.turn_type: unknown turn type \"%.40s\"", path, s);
+	errbuf_set(x->err, x->errlen, "%s.turn_type: unknown turn type \"%.40s\"", path, s);
 	return -1;
 }
 
 static int add_or_nomem(struct ctx *x, struct tb_turns *l, const struct tb_turn *t)
 {
 	if (++x->listed > POSSIBLE_MAX) {
-		set_err(x->err, x->errlen, "possible_turns: more than %d entries", POSSIBLE_MAX);
+		errbuf_set(x->err, x->errlen, "possible_turns: more than %d entries", POSSIBLE_MAX);
 		return -1;
 	}
 	if (tb_turns_add(l, t)) {
-		set_err(x->err, x->errlen, "out of memory");
+		errbuf_set(x->err, x->errlen, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -845,7 +833,7 @@ static int parse_possible(struct ctx *x, const cJSON *pt, struct tb_turns *out)
 	if (parse_possible_all(x, pt, out))
 		return -1;
 	if (turns_dedup(out)) {
-		set_err(x->err, x->errlen, "out of memory");
+		errbuf_set(x->err, x->errlen, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -914,7 +902,7 @@ static int parse_board(struct ctx *x, const cJSON *board, struct tb_state *st)
 	cJSON_ArrayForEach(cell, pieces) {
 		struct tb_stack s = { .height = 0 };
 		if (st->nstacks == HIVE_PIECES) {
-			set_err(x->err, x->errlen, "game_state.board.pieces: more than %d cells", HIVE_PIECES);
+			errbuf_set(x->err, x->errlen, "game_state.board.pieces: more than %d cells", HIVE_PIECES);
 			return -1;
 		}
 		if (pos_of_key(x, cell->string, "game_state.board.pieces", &s.pos) ||
@@ -922,15 +910,15 @@ static int parse_board(struct ctx *x, const cJSON *board, struct tb_state *st)
 			return -1;
 		for (size_t i = 0; i < st->nstacks; i++)
 			if (tb_pos_eq(st->stack[i].pos, s.pos)) {
-				set_err(x->err, x->errlen, "game_state.board.pieces: cell \"%.40s\" twice", cell->string);
+				errbuf_set(x->err, x->errlen, "game_state.board.pieces: cell \"%.40s\" twice", cell->string);
 				return -1;
 			}
 		cJSON_ArrayForEach(pj, cell) {
 			const cJSON *c, *t;
 			int color, bug;
 			if (s.height == HIVE_MAX_STACK) {
-				set_err(x->err, x->errlen, "game_state.board.pieces[\"%.40s\"]: stack higher than %d",
-					cell->string, HIVE_MAX_STACK);
+				errbuf_set(x->err, x->errlen, "game_state.board.pieces[\"%.40s\"]: stack higher than %d",
+					   cell->string, HIVE_MAX_STACK);
 				return -1;
 			}
 			if (expect(x, pj, cJSON_IsObject(pj), "game_state.board.pieces[][]", "a piece object"))
@@ -941,8 +929,8 @@ static int parse_board(struct ctx *x, const cJSON *board, struct tb_state *st)
 			    get_bug(x, t, "game_state.board.pieces[][].type", &bug))
 				return -1;
 			if ((color = color_parse(c->valuestring)) < 0) {
-				set_err(x->err, x->errlen, "game_state.board.pieces[][].color: unknown colour \"%.40s\"",
-					c->valuestring);
+				errbuf_set(x->err, x->errlen, "game_state.board.pieces[][].color: unknown colour \"%.40s\"",
+					   c->valuestring);
 				return -1;
 			}
 			s.piece[s.height].color = (uint8_t)color;
@@ -950,7 +938,7 @@ static int parse_board(struct ctx *x, const cJSON *board, struct tb_state *st)
 			s.height++;
 		}
 		if (!s.height) {
-			set_err(x->err, x->errlen, "game_state.board.pieces[\"%.40s\"]: empty stack", cell->string);
+			errbuf_set(x->err, x->errlen, "game_state.board.pieces[\"%.40s\"]: empty stack", cell->string);
 			return -1;
 		}
 		st->stack[st->nstacks++] = s;
@@ -972,8 +960,8 @@ static int parse_hands(struct ctx *x, const cJSON *hands, struct tb_state *st)
 			int bug = tb_bug_parse(e->string);
 			double n;
 			if (bug < 0) {
-				set_err(x->err, x->errlen, "game_state.hands.%s: unknown piece type \"%.40s\"",
-					color_names[color], e->string);
+				errbuf_set(x->err, x->errlen, "game_state.hands.%s: unknown piece type \"%.40s\"",
+					   color_names[color], e->string);
 				return -1;
 			}
 			if (get_int(x, e, "game_state.hands[][]", 0, bug_count[bug], &n))
@@ -1020,15 +1008,15 @@ static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
 	for (int c = 0; c < 2; c++)
 		for (int b = 0; b < HIVE_BUGS; b++)
 			if (st->hand[c][b] && !bug_enabled(st->type, b)) {
-				set_err(x->err, x->errlen, "game_state.hands.%s: %s is not in this game",
-					color_names[c], bug_names[b]);
+				errbuf_set(x->err, x->errlen, "game_state.hands.%s: %s is not in this game",
+					   color_names[c], bug_names[b]);
 				return -1;
 			}
 	if (!(j = need_member(x, gs, "player_turn", "game_state")) ||
 	    expect(x, j, cJSON_IsString(j), "game_state.player_turn", "a colour"))
 		return -1;
 	if ((color = color_parse(j->valuestring)) < 0) {
-		set_err(x->err, x->errlen, "game_state.player_turn: unknown colour \"%.40s\"", j->valuestring);
+		errbuf_set(x->err, x->errlen, "game_state.player_turn: unknown colour \"%.40s\"", j->valuestring);
 		return -1;
 	}
 	st->player = color;
@@ -1047,7 +1035,7 @@ static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
 			if (parse_turn(x, t, path, &turn))
 				return -1;
 			if (tb_turns_add(&st->history, &turn)) {
-				set_err(x->err, x->errlen, "out of memory");
+				errbuf_set(x->err, x->errlen, "out of memory");
 				return -1;
 			}
 		}
@@ -1168,7 +1156,7 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 		return -1;
 	j = member(root, "request_type");
 	if (!j) {
-		set_err(err, errlen, "message: no \"request_type\" (not a Trylobot request)");
+		errbuf_set(err, errlen, "message: no \"request_type\" (not a Trylobot request)");
 		goto fail;
 	}
 	if (expect(&x, j, cJSON_IsString(j), "request_type", "a string"))
@@ -1178,7 +1166,7 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 	} else if (!strcmp(j->valuestring, "Choose Turn")) {
 		rq->type = TB_REQ_CHOOSE_TURN;
 	} else {
-		set_err(err, errlen, "request_type: unknown request \"%.40s\"", j->valuestring);
+		errbuf_set(err, errlen, "request_type: unknown request \"%.40s\"", j->valuestring);
 		goto fail;
 	}
 	if (opt_string(&x, root, "request_id", &rq->request_id) ||
@@ -1189,7 +1177,7 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 		goto fail;
 	if ((rq->request_id && !(rq->request_id_json = raw_member(json, len, "request_id"))) ||
 	    (rq->game_id && !(rq->game_id_json = raw_member(json, len, "game_id")))) {
-		set_err(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		goto fail;
 	}
 	if (rq->type == TB_REQ_CHOOSE_TURN) {
@@ -1230,7 +1218,7 @@ int tb_response_parse(const char *json, size_t len, struct tb_response *rs, char
 		rs->type = TB_RESP_ERROR;
 		rs->error = strdup(cJSON_IsString(j) ? j->valuestring : "(no message)");
 		if (!rs->error) {
-			set_err(err, errlen, "out of memory");
+			errbuf_set(err, errlen, "out of memory");
 			goto fail;
 		}
 	} else if (member(root, "turn_type")) {
@@ -1251,7 +1239,7 @@ int tb_response_parse(const char *json, size_t len, struct tb_response *rs, char
 		    opt_string(&x, root, "description", &rs->description))
 			goto fail;
 	} else {
-		set_err(err, errlen, "message: neither a turn, a Greetings answer nor an error frame");
+		errbuf_set(err, errlen, "message: neither a turn, a Greetings answer nor an error frame");
 		goto fail;
 	}
 	cJSON_Delete(root);

@@ -1,27 +1,14 @@
 /*
  * trylobot_coords.c: positions, replay and turn translation for the Trylobot protocol.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "trylobot_coords.h"
+#include "core/errbuf.h"
 
 /* Trylobot (row, col) offset of each core direction: NW NE E SE SW W. */
 static const int8_t dir_drow[HIVE_DIRS] = { -1, -2, -1, +1, +2, +1 };
 static const int8_t dir_dcol[HIVE_DIRS] = { -1,  0, +1, +1,  0, -1 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 struct tb_pos tb_pos_step(struct tb_pos p, int dir)
 {
@@ -154,7 +141,7 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	int user = HIVE_NO_PIECE;
 
 	if (hive_game_over(b)) {
-		set_err(err, errlen, "%s: the game is over", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: the game is over", turn_str(t, what, sizeof what));
 		return -1;
 	}
 	switch (t->type) {
@@ -167,7 +154,7 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 				p = q;
 		}
 		if (p == HIVE_NO_PIECE) {
-			set_err(err, errlen, "%s: no %s left in hand", turn_str(t, what, sizeof what), tb_bug_name(t->bug));
+			errbuf_set(err, errlen, "%s: no %s left in hand", turn_str(t, what, sizeof what), tb_bug_name(t->bug));
 			return -1;
 		}
 		mv.piece = (uint8_t)p;
@@ -177,17 +164,17 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	case TB_ABILITY: {
 		int p = top_at(r, t->src);
 		if (p == HIVE_NO_PIECE) {
-			set_err(err, errlen, "%s: no piece at the source", turn_str(t, what, sizeof what));
+			errbuf_set(err, errlen, "%s: no piece at the source", turn_str(t, what, sizeof what));
 			return -1;
 		}
 		if (t->type == TB_MOVEMENT && HIVE_PIECE_COLOR(p) != side) {
-			set_err(err, errlen, "%s: the piece there is the opponent's", turn_str(t, what, sizeof what));
+			errbuf_set(err, errlen, "%s: the piece there is the opponent's", turn_str(t, what, sizeof what));
 			return -1;
 		}
 		if (t->type == TB_ABILITY) {
 			user = top_at(r, t->user);
 			if (user == HIVE_NO_PIECE || HIVE_PIECE_COLOR(user) != side) {
-				set_err(err, errlen, "%s: no own piece at the ability user's cell", turn_str(t, what, sizeof what));
+				errbuf_set(err, errlen, "%s: no own piece at the ability user's cell", turn_str(t, what, sizeof what));
 				return -1;
 			}
 		}
@@ -198,20 +185,20 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	case TB_FORFEIT:
 		break;
 	default:
-		set_err(err, errlen, "unknown turn type %d", t->type);
+		errbuf_set(err, errlen, "unknown turn type %d", t->type);
 		return -1;
 	}
 	if (t->type != TB_FORFEIT && pos_cell(r, t->dst, &mv.to)) {
-		set_err(err, errlen, "%s: the destination is not next to the hive", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: the destination is not next to the hive", turn_str(t, what, sizeof what));
 		return -1;
 	}
 	if (!hive_board_find_move(b, mv, m)) {
-		set_err(err, errlen, "%s: illegal for %s at turn %u", turn_str(t, what, sizeof what), side ? "Black" : "White",
-			(unsigned)b->ply);
+		errbuf_set(err, errlen, "%s: illegal for %s at turn %u", turn_str(t, what, sizeof what), side ? "Black" : "White",
+			   (unsigned)b->ply);
 		return -1;
 	}
 	if (user != HIVE_NO_PIECE && !can_throw(b, user, *m)) {
-		set_err(err, errlen, "%s: that piece cannot throw it", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: that piece cannot throw it", turn_str(t, what, sizeof what));
 		return -1;
 	}
 	return 0;
@@ -227,7 +214,7 @@ int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb
 		return 0;
 	}
 	if (m.piece >= HIVE_PIECES || cell_pos(r, m.to, &t->dst)) {
-		set_err(err, errlen, "move of piece %u to cell %u: not next to the hive", m.piece, m.to);
+		errbuf_set(err, errlen, "move of piece %u to cell %u: not next to the hive", m.piece, m.to);
 		return -1;
 	}
 	if (b->pos[m.piece] == HIVE_NOWHERE) {
@@ -243,8 +230,8 @@ int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb
 	int u;
 	m.from = b->pos[m.piece];
 	if (!hive_board_throw_users(b, m, &u, 1)) {
-		set_err(err, errlen, "move of %s: an opponent piece no own pillbug can throw",
-			hive_piece_name(m.piece));
+		errbuf_set(err, errlen, "move of %s: an opponent piece no own pillbug can throw",
+			   hive_piece_name(m.piece));
 		return -1;
 	}
 	t->type = TB_ABILITY;
@@ -257,13 +244,13 @@ int tb_replay_play(struct tb_replay *r, struct hive_move m, char *err, size_t er
 	struct hive_move legal;
 	struct tb_turn t;
 	if (!hive_board_find_move(&r->game.board, m, &legal)) {
-		set_err(err, errlen, "illegal move (piece %u to cell %u)", m.piece, m.to);
+		errbuf_set(err, errlen, "illegal move (piece %u to cell %u)", m.piece, m.to);
 		return -1;
 	}
 	if (tb_replay_move_turn(r, legal, &t, err, errlen))
 		return -1;
 	if (tb_turns_add(&r->history, &t) || hive_game_play(&r->game, legal)) {
-		set_err(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	if (legal.piece != HIVE_PASS_PIECE)
@@ -277,7 +264,7 @@ int tb_replay_play_turn(struct tb_replay *r, const struct tb_turn *t, char *err,
 	if (tb_replay_turn_move(r, t, &m, err, errlen))
 		return -1;
 	if (tb_turns_add(&r->history, t) || hive_game_play(&r->game, m)) {
-		set_err(err, errlen, "out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	if (t->type != TB_FORFEIT)
@@ -317,23 +304,23 @@ static int check_state(const struct tb_replay *r, const struct tb_state *st, cha
 	char ps[24];
 
 	if (st->turn_number != (long)b->ply || st->history.n != b->ply) {
-		set_err(err, errlen, "turn_number %ld but %zu turns in turn_history", st->turn_number,
-			st->history.n);
+		errbuf_set(err, errlen, "turn_number %ld but %zu turns in turn_history", st->turn_number,
+			   st->history.n);
 		return -1;
 	}
 	if (st->player != hive_side_to_move(b)) {
-		set_err(err, errlen, "player_turn is not the side to move after turn_history");
+		errbuf_set(err, errlen, "player_turn is not the side to move after turn_history");
 		return -1;
 	}
 	count_hands(b, hand);
 	if (memcmp(hand, st->hand, sizeof hand)) {
-		set_err(err, errlen, "hands disagree with turn_history");
+		errbuf_set(err, errlen, "hands disagree with turn_history");
 		return -1;
 	}
 	for (uint32_t m = b->in_play; m; m &= m - 1)
 		cells += b->top[b->pos[__builtin_ctz(m)]] == __builtin_ctz(m);
 	if (cells != st->nstacks) {
-		set_err(err, errlen, "board has %zu cells, turn_history gives %zu", st->nstacks, cells);
+		errbuf_set(err, errlen, "board has %zu cells, turn_history gives %zu", st->nstacks, cells);
 		return -1;
 	}
 	for (size_t i = 0; i < st->nstacks; i++) {
@@ -341,15 +328,15 @@ static int check_state(const struct tb_replay *r, const struct tb_state *st, cha
 		struct tb_stack got;
 		int top = top_at(r, want->pos);
 		if (top == HIVE_NO_PIECE) {
-			set_err(err, errlen, "board cell %s is empty after turn_history",
-				tb_pos_format(want->pos, ps, sizeof ps));
+			errbuf_set(err, errlen, "board cell %s is empty after turn_history",
+				   tb_pos_format(want->pos, ps, sizeof ps));
 			return -1;
 		}
 		fill_stack(r, top, &got);
 		if (got.height != want->height ||
 		    memcmp(got.piece, want->piece, got.height * sizeof got.piece[0])) {
-			set_err(err, errlen, "board cell %s disagrees with turn_history",
-				tb_pos_format(want->pos, ps, sizeof ps));
+			errbuf_set(err, errlen, "board cell %s disagrees with turn_history",
+				   tb_pos_format(want->pos, ps, sizeof ps));
 			return -1;
 		}
 	}
@@ -362,7 +349,7 @@ int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, si
 	tb_replay_init(r, st->type);
 	for (size_t i = 0; i < st->history.n; i++) {
 		if (tb_replay_play_turn(r, &st->history.v[i], why, sizeof why)) {
-			set_err(err, errlen, "turn_history[%zu]: %s", i, why);
+			errbuf_set(err, errlen, "turn_history[%zu]: %s", i, why);
 			tb_replay_free(r);
 			return -1;
 		}
@@ -380,7 +367,7 @@ int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *er
 	tb_replay_init(r, g->type);
 	for (size_t i = 0; i < g->len; i++) {
 		if (tb_replay_play(r, g->hist[i].move, why, sizeof why)) {
-			set_err(err, errlen, "ply %zu: %s", i, why);
+			errbuf_set(err, errlen, "ply %zu: %s", i, why);
 			tb_replay_free(r);
 			return -1;
 		}
@@ -394,18 +381,18 @@ int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible,
 	struct hive_move legal;
 	char what[96];
 	if (!hive_board_find_move(&r->game.board, m, &legal)) {
-		set_err(err, errlen, "not a legal move");
+		errbuf_set(err, errlen, "not a legal move");
 		return -1;
 	}
 	if (tb_replay_move_turn(r, legal, t, err, errlen))
 		return -1;
 	if (t->type == TB_ABILITY) {
-		set_err(err, errlen, "%s: the Trylobot core rejects every Special Ability",
-			turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: the Trylobot core rejects every Special Ability",
+			   turn_str(t, what, sizeof what));
 		return 0;
 	}
 	if (possible && !tb_turns_has(possible, t)) {
-		set_err(err, errlen, "%s: not listed in possible_turns", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: not listed in possible_turns", turn_str(t, what, sizeof what));
 		return 0;
 	}
 	return 1;
@@ -436,7 +423,7 @@ int tb_replay_possible(const struct tb_replay *r, struct tb_turns *out, char *er
 	}
 	return 0;
 nomem:
-	set_err(err, errlen, "out of memory");
+	errbuf_set(err, errlen, "out of memory");
 	return -1;
 }
 
@@ -453,7 +440,7 @@ int tb_replay_state(const struct tb_replay *r, struct tb_state *st, char *err, s
 	count_hands(b, st->hand);
 	for (size_t i = 0; i < r->history.n; i++)
 		if (tb_turns_add(&st->history, &r->history.v[i])) {
-			set_err(err, errlen, "out of memory");
+			errbuf_set(err, errlen, "out of memory");
 			goto fail;
 		}
 	if (!hive_game_over(b) && tb_replay_possible(r, &st->possible, err, errlen))

@@ -24,6 +24,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_child.h"
+#include "bridge/engine_line.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -42,31 +43,20 @@ enum ue_state {
 	UE_IDLE           /* ready */
 };
 
-enum ue_job { UE_JOB_NONE, UE_JOB_START, UE_JOB_GO, UE_JOB_OPTIONS };
-
 enum ue_step {
 	UE_STEP_NONE, UE_STEP_INFO, UE_STEP_SETOPT, UE_STEP_NEWGAME, UE_STEP_PLAY,
 	UE_STEP_BESTMOVE, UE_STEP_OPTIONS
 };
 
 struct uhp_back {
-	struct engine           e;
-	struct engine_child    *child;
+	struct engine_line      el;           /* the engine, its child and the job */
 	enum ue_state           state;
 	size_t                  next_option;
-	unsigned                log_id;
 	int                     adopted;      /* a connected engine: never respawned */
 
 	struct hive_game        mirror;       /* the engine's game, when synced */
 	int                     synced;
 
-	/* The job. */
-	enum ue_job             job;
-	engine_done_cb         *done;
-	void                   *arg;
-	struct hive_game        want;         /* go: the game to search */
-	struct engine_limits    limits;
-	int                     stop_requested;
 	char                   *options_line; /* options: the command to forward */
 
 	/* The command in flight and its reply so far. */
@@ -80,10 +70,6 @@ struct uhp_back {
 	char                   *errmsg;       /* first err/invalidmove text */
 	enum engine_status      errstatus;
 	int                     seen_id;
-
-	struct engine_reply     reply;        /* the finished job's, delivered by kick */
-
-	struct event           *kick;         /* deferred advance / delivery */
 };
 
 static const struct engine_ops ue_ops;
@@ -104,26 +90,15 @@ static void ue_reply_reset(struct uhp_back *u)
 	u->seen_id = 0;
 }
 
-static void ue_kick(struct uhp_back *u)
+/* The job ends (engine_line_finish): forget its command and reply. */
+static void ue_ending(void *arg)
 {
-	event_active(u->kick, EV_TIMEOUT, 1);
-}
+	struct uhp_back *u = arg;
 
-/* Ends the job with a result; the kick event delivers it. */
-static void ue_finish(struct uhp_back *u, enum engine_status st, const char *msg,
-		      const struct hive_move *move, char **lines)
-{
-	engine_reply_set(&u->reply, u->done, u->arg, st, msg, move, lines);
-	u->job = UE_JOB_NONE;
-	u->done = NULL;
-	u->arg = NULL;
 	u->step = UE_STEP_NONE;
-	u->stop_requested = 0;
 	free(u->options_line);
 	u->options_line = NULL;
-	engine_child_disarm(u->child);
 	ue_reply_reset(u);
-	ue_kick(u);
 }
 
 /* The child has been killed (engine_child_fail): forget its game, fail the job. */
@@ -133,8 +108,8 @@ static void ue_failed(void *arg, const char *why)
 
 	u->state = UE_DOWN;
 	u->synced = 0;
-	if (u->job != UE_JOB_NONE)
-		ue_finish(u, ENGINE_FAILED, why, NULL, NULL);
+	if (u->el.job != ENGINE_LINE_NONE)
+		engine_line_finish(&u->el, ENGINE_FAILED, why, NULL, NULL);
 	else
 		ue_reply_reset(u);
 }
@@ -146,31 +121,31 @@ static void ue_send(struct uhp_back *u, enum ue_step step, const char *line, uin
 	u->step = step;
 	/* Kept for messages only: cut short on purpose. */
 	snprintf(u->cmd, sizeof u->cmd, "%.*s", (int)sizeof u->cmd - 1, line);
-	if (engine_child_send(u->child, line) < 0)
+	if (engine_child_send(u->el.child, line) < 0)
 		return;
-	engine_child_arm(u->child, ms);
+	engine_child_arm(u->el.child, ms);
 }
 
 /* The wait in progress ran out. */
 static void ue_timeout(void *arg)
 {
 	struct uhp_back *u = arg;
-	const struct engine_profile *p = u->e.profile;
+	const struct engine_profile *p = u->el.e.profile;
 
 	switch (u->step) {
 	case UE_STEP_INFO:
-		engine_child_fail(u->child, "no info block ending in ok within %u ms of start",
+		engine_child_fail(u->el.child, "no info block ending in ok within %u ms of start",
 				  p->start_timeout_ms);
 		break;
 	case UE_STEP_BESTMOVE:
-		if (u->stop_requested) {
-			engine_child_fail(u->child, "did not stop within %u ms of SIGINT",
+		if (u->el.stop_requested) {
+			engine_child_fail(u->el.child, "did not stop within %u ms of SIGINT",
 					  p->stop_timeout_ms);
 			break;
 		}
 		/* fall through */
 	default:
-		engine_child_fail(u->child, "no ok in time after \"%s\"", u->cmd);
+		engine_child_fail(u->el.child, "no ok in time after \"%s\"", u->cmd);
 		break;
 	}
 }
@@ -190,12 +165,12 @@ static uint64_t ue_clock_ms(const struct engine_limits *l, int side)
 /* The bestmove command for the job's limits; *ms gets its time limit (0 = none). */
 static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t *ms, int *timed)
 {
-	const struct engine_limits *l = &u->limits;
+	const struct engine_limits *l = &u->el.limits;
 	struct uhp_bestmove b = { .kind = UHP_BEST_TIME };
-	int side = hive_side_to_move(&u->want.board);
+	int side = hive_side_to_move(&u->el.want.board);
 
 	*timed = 1;
-	if (u->stop_requested) {
+	if (u->el.stop_requested) {
 		b.kind = UHP_BEST_DEPTH;
 		b.depth = 1;
 	} else if (l->infinite) {
@@ -222,48 +197,36 @@ static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t
 	*ms = b.kind == UHP_BEST_TIME ? (b.time_ms + 999) / 1000 * 1000 : 0;
 }
 
-/* Whether the mirror is a prefix of the wanted game. */
-static int ue_prefix(const struct hive_game *m, const struct hive_game *w)
-{
-	if (m->type != w->type || m->len > w->len)
-		return 0;
-	for (size_t i = 0; i < m->len; i++) {
-		const struct hive_move *a = &m->hist[i].move, *b = &w->hist[i].move;
-		if (a->piece != b->piece || a->to != b->to)
-			return 0;
-	}
-	return 1;
-}
-
 static void ue_spawn(struct uhp_back *u)
 {
-	const struct engine_profile *p = u->e.profile;
+	const struct engine_profile *p = u->el.e.profile;
 
-	if (engine_child_spawn(u->child, p->argv, p->workdir) < 0)
+	if (engine_child_spawn(u->el.child, p->argv, p->workdir) < 0)
 		return;
 	u->state = UE_STARTING;
 	/* The info block comes unasked. */
 	ue_reply_reset(u);
 	u->step = UE_STEP_INFO;
 	snprintf(u->cmd, sizeof u->cmd, "(start)");
-	engine_child_arm(u->child, p->start_timeout_ms);
+	engine_child_arm(u->el.child, p->start_timeout_ms);
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void ue_advance(struct uhp_back *u)
+static void ue_advance(void *arg)
 {
-	const struct engine_profile *p = u->e.profile;
+	struct uhp_back *u = arg;
+	const struct engine_profile *p = u->el.e.profile;
 	char line[UHP_BACK_MAX_LINE];
 
-	if (u->job == UE_JOB_NONE || u->step != UE_STEP_NONE)
+	if (u->el.job == ENGINE_LINE_NONE || u->step != UE_STEP_NONE)
 		return;
-	if (engine_child_eof(u->child))
+	if (engine_child_eof(u->el.child))
 		return;        /* dying: its exit (or the grace timer) fails the job */
 	switch (u->state) {
 	case UE_DOWN:
 		if (u->adopted) {
 			/* A connected engine that went away does not come back. */
-			ue_finish(u, ENGINE_FAILED, "disconnected", NULL, NULL);
+			engine_line_finish(&u->el, ENGINE_FAILED, "disconnected", NULL, NULL);
 			return;
 		}
 		ue_spawn(u);
@@ -284,24 +247,24 @@ static void ue_advance(struct uhp_back *u)
 		break;
 	}
 
-	switch (u->job) {
-	case UE_JOB_START:
-		ue_finish(u, ENGINE_OK, NULL, NULL, NULL);
+	switch (u->el.job) {
+	case ENGINE_LINE_START:
+		engine_line_finish(&u->el, ENGINE_OK, NULL, NULL, NULL);
 		return;
-	case UE_JOB_OPTIONS:
+	case ENGINE_LINE_OPTIONS:
 		ue_send(u, UE_STEP_OPTIONS, u->options_line, p->command_timeout_ms);
 		return;
-	case UE_JOB_GO:
+	case ENGINE_LINE_GO:
 		break;
-	case UE_JOB_NONE:
+	case ENGINE_LINE_NONE:
 		return;
 	}
 
-	if (u->synced && ue_prefix(&u->mirror, &u->want) &&
-	    u->want.len - u->mirror.len <= UE_MAX_PLAY_SYNC) {
-		if (u->mirror.len < u->want.len) {
+	if (u->synced && hive_game_is_prefix(&u->mirror, &u->el.want) &&
+	    u->el.want.len - u->mirror.len <= UE_MAX_PLAY_SYNC) {
+		if (u->mirror.len < u->el.want.len) {
 			char ms[HIVE_MOVESTR_MAX];
-			u->play_move = u->want.hist[u->mirror.len].move;
+			u->play_move = u->el.want.hist[u->mirror.len].move;
 			hive_move_format(&u->mirror.board, u->play_move, ms, sizeof ms);
 			snprintf(line, sizeof line, "play %s", ms);
 			ue_send(u, UE_STEP_PLAY, line, p->command_timeout_ms);
@@ -313,25 +276,17 @@ static void ue_advance(struct uhp_back *u)
 		ue_send(u, UE_STEP_BESTMOVE, line, timed ? ms + p->command_timeout_ms : 0);
 		return;
 	}
-	size_t n = hive_game_format(&u->want, NULL, 0);
+	size_t n = hive_game_format(&u->el.want, NULL, 0);
 	char *gs = malloc(n + 16);
 	if (!gs) {
-		engine_child_fail(u->child, "out of memory");
+		engine_child_fail(u->el.child, "out of memory");
 		return;
 	}
 	memcpy(gs, "newgame ", 8);
-	hive_game_format(&u->want, gs + 8, n + 1);
+	hive_game_format(&u->el.want, gs + 8, n + 1);
 	u->synced = 0;
 	ue_send(u, UE_STEP_NEWGAME, gs, p->command_timeout_ms);
 	free(gs);
-}
-
-static void ue_kick_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct uhp_back *u = arg;
-
-	if (!engine_reply_deliver(&u->reply))
-		ue_advance(u);
 }
 
 /* The reply to the command in flight is complete ("ok"). */
@@ -340,27 +295,27 @@ static void ue_reply_done(struct uhp_back *u)
 	enum ue_step step = u->step;
 	char err[256];
 
-	engine_child_disarm(u->child);
+	engine_child_disarm(u->el.child);
 	u->step = UE_STEP_NONE;
 
 	switch (step) {
 	case UE_STEP_INFO:
 		if (u->errmsg) {
-			engine_child_fail(u->child, "refused to start: %s", u->errmsg);
+			engine_child_fail(u->el.child, "refused to start: %s", u->errmsg);
 			return;
 		}
 		if (!u->seen_id) {
 			/* Not fatal: name it after its command. */
-			snprintf(u->e.id, sizeof u->e.id, "%s", u->e.profile->argv ?
-				 u->e.profile->argv[0] : u->e.profile->name);
-			log_note(u->log_id, "engine %s sent no id line", u->e.profile->name);
+			snprintf(u->el.e.id, sizeof u->el.e.id, "%s", u->el.e.profile->argv ?
+				 u->el.e.profile->argv[0] : u->el.e.profile->name);
+			log_note(u->el.log_id, "engine %s sent no id line", u->el.e.profile->name);
 		}
 		u->state = UE_CONFIGURING;
 		u->next_option = 0;
 		break;
 	case UE_STEP_SETOPT:
 		if (u->errmsg)
-			log_note(u->log_id, "engine %s refused \"%s\": %s", u->e.profile->name,
+			log_note(u->el.log_id, "engine %s refused \"%s\": %s", u->el.e.profile->name,
 				 u->cmd, u->errmsg);
 		break;
 	case UE_STEP_NEWGAME:
@@ -369,19 +324,19 @@ static void ue_reply_done(struct uhp_back *u)
 			enum engine_status st = u->errstatus;
 			char *msg = xasprintf("engine refused \"%s\": %s", u->cmd, u->errmsg);
 			u->synced = 0;
-			ue_finish(u, st, msg, NULL, NULL);
+			engine_line_finish(&u->el, st, msg, NULL, NULL);
 			free(msg);
 			return;
 		}
 		if (step == UE_STEP_NEWGAME) {
 			hive_game_free(&u->mirror);
-			hive_game_init(&u->mirror, u->want.type);
-			if (hive_game_copy(&u->mirror, &u->want) != HIVE_OK) {
-				engine_child_fail(u->child, "out of memory");
+			hive_game_init(&u->mirror, u->el.want.type);
+			if (hive_game_copy(&u->mirror, &u->el.want) != HIVE_OK) {
+				engine_child_fail(u->el.child, "out of memory");
 				return;
 			}
 		} else if (hive_game_play(&u->mirror, u->play_move) != HIVE_OK) {
-			engine_child_fail(u->child, "out of memory");
+			engine_child_fail(u->el.child, "out of memory");
 			return;
 		}
 		u->synced = 1;
@@ -389,12 +344,12 @@ static void ue_reply_done(struct uhp_back *u)
 	case UE_STEP_BESTMOVE: {
 		if (u->errmsg) {
 			char *msg = xasprintf("%s", u->errmsg);
-			ue_finish(u, ENGINE_ERROR, msg, NULL, NULL);
+			engine_line_finish(&u->el, ENGINE_ERROR, msg, NULL, NULL);
 			free(msg);
 			return;
 		}
 		if (!u->last) {
-			engine_child_fail(u->child, "answered \"%s\" with no move", u->cmd);
+			engine_child_fail(u->el.child, "answered \"%s\" with no move", u->cmd);
 			return;
 		}
 		/* The move is the last line; text after ';' would be a further move. */
@@ -406,35 +361,35 @@ static void ue_reply_done(struct uhp_back *u)
 		if (rc != HIVE_OK) {
 			char shown[80];
 			snprintf(shown, sizeof shown, "%s", u->last);
-			engine_child_fail(u->child, "%s move \"%s\": %s",
+			engine_child_fail(u->el.child, "%s move \"%s\": %s",
 					  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal",
 					  shown, err);
 			return;
 		}
-		ue_finish(u, ENGINE_OK, NULL, &m, NULL);
+		engine_line_finish(&u->el, ENGINE_OK, NULL, &m, NULL);
 		return;
 	}
 	case UE_STEP_OPTIONS: {
 		char **lines = calloc(u->nlines + 1, sizeof *lines);
 		if (!lines) {
-			engine_child_fail(u->child, "out of memory");
+			engine_child_fail(u->el.child, "out of memory");
 			return;
 		}
 		memcpy(lines, u->lines, u->nlines * sizeof *lines);
 		u->nlines = 0;      /* moved into the result */
 		if (u->errmsg) {
 			char *msg = xasprintf("%s", u->errmsg);
-			ue_finish(u, u->errstatus, msg, NULL, lines);
+			engine_line_finish(&u->el, u->errstatus, msg, NULL, lines);
 			free(msg);
 		} else {
-			ue_finish(u, ENGINE_OK, NULL, NULL, lines);
+			engine_line_finish(&u->el, ENGINE_OK, NULL, NULL, lines);
 		}
 		return;
 	}
 	case UE_STEP_NONE:
 		return;
 	}
-	ue_kick(u);
+	engine_line_kick(&u->el);
 }
 
 static int ue_keep_line(struct uhp_back *u, const char *s, size_t len)
@@ -465,7 +420,7 @@ static void ue_line(void *arg, const char *line, size_t len)
 		return;        /* unasked output between commands: logged, ignored */
 	u->reply_bytes += len + 1;
 	if (u->reply_bytes > UHP_BACK_MAX_REPLY) {
-		engine_child_fail(u->child, "reply to \"%s\" longer than %d bytes", u->cmd,
+		engine_child_fail(u->el.child, "reply to \"%s\" longer than %d bytes", u->cmd,
 				  UHP_BACK_MAX_REPLY);
 		return;
 	}
@@ -483,7 +438,7 @@ static void ue_line(void *arg, const char *line, size_t len)
 		return;
 	case UHP_REPLY_ID:
 		if (u->step == UE_STEP_INFO) {
-			snprintf(u->e.id, sizeof u->e.id, "%.*s", (int)(rlen < 127 ? rlen : 127), rest);
+			snprintf(u->el.e.id, sizeof u->el.e.id, "%.*s", (int)(rlen < 127 ? rlen : 127), rest);
 			u->seen_id = 1;
 			return;
 		}
@@ -493,8 +448,8 @@ static void ue_line(void *arg, const char *line, size_t len)
 	}
 	if (u->step == UE_STEP_INFO) {
 		unsigned exp;
-		if (u->seen_id && !u->e.caps[0] && uhp_caps_parse(line, len, &exp) >= 0)
-			snprintf(u->e.caps, sizeof u->e.caps, "%.*s", (int)(len < 127 ? len : 127), line);
+		if (u->seen_id && !u->el.e.caps[0] && uhp_caps_parse(line, len, &exp) >= 0)
+			snprintf(u->el.e.caps, sizeof u->el.e.caps, "%.*s", (int)(len < 127 ? len : 127), line);
 		return;
 	}
 	if (len && line[len - 1] == '\r')
@@ -503,15 +458,15 @@ static void ue_line(void *arg, const char *line, size_t len)
 		struct uhp_option o;
 		char err[128];
 		if (uhp_option_parse(line, len, &o, err, sizeof err) < 0)
-			log_note(u->log_id, "engine %s: odd option line: %s", u->e.profile->name, err);
+			log_note(u->el.log_id, "engine %s: odd option line: %s", u->el.e.profile->name, err);
 		if (ue_keep_line(u, line, len) < 0)
-			engine_child_fail(u->child, "out of memory");
+			engine_child_fail(u->el.child, "out of memory");
 		return;
 	}
 	free(u->last);
 	u->last = strndup(line, len);
 	if (!u->last)
-		engine_child_fail(u->child, "out of memory");
+		engine_child_fail(u->el.child, "out of memory");
 }
 
 /* The child ended: say when, and fail it. */
@@ -519,15 +474,13 @@ static void ue_ended(void *arg, const char *what)
 {
 	struct uhp_back *u = arg;
 
-	if (u->job == UE_JOB_NONE)
-		log_note(u->log_id, "engine %s %s while idle; it restarts on next use",
-			 u->e.profile->name, what);
+	engine_line_note_ended(&u->el, what);
 	if (u->step == UE_STEP_INFO || u->state == UE_STARTING)
-		engine_child_fail(u->child, "%s during start", what);
+		engine_child_fail(u->el.child, "%s during start", what);
 	else if (u->step != UE_STEP_NONE)
-		engine_child_fail(u->child, "%s during \"%s\"", what, u->cmd);
+		engine_child_fail(u->el.child, "%s during \"%s\"", what, u->cmd);
 	else
-		engine_child_fail(u->child, "%s", what);
+		engine_child_fail(u->el.child, "%s", what);
 }
 
 static const struct engine_child_ops ue_child_ops = {
@@ -537,50 +490,26 @@ static const struct engine_child_ops ue_child_ops = {
 	.failed = ue_failed,
 };
 
-static int ue_begin(struct uhp_back *u, enum ue_job job, engine_done_cb *done, void *arg)
-{
-	if (u->job != UE_JOB_NONE || u->reply.ready)
-		return -1;     /* one command at a time */
-	u->job = job;
-	u->done = done;
-	u->arg = arg;
-	u->stop_requested = 0;
-	ue_kick(u);
-	return 0;
-}
-
-static int ue_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	return ue_begin(e->priv, UE_JOB_START, done, arg);
-}
-
 static int ue_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		 engine_info_cb *info, engine_done_cb *done, void *arg)
 {
 	struct uhp_back *u = e->priv;
 
-	if (u->job != UE_JOB_NONE || u->reply.ready)
-		return -1;
-	hive_game_free(&u->want);
-	hive_game_init(&u->want, g->type);
-	if (hive_game_copy(&u->want, g) != HIVE_OK)
-		return -1;
-	u->limits = *l;
-	return ue_begin(u, UE_JOB_GO, done, arg);
+	return engine_line_go(&u->el, g, l, NULL, done, arg);
 }
 
 static void ue_stop(struct engine *e)
 {
 	struct uhp_back *u = e->priv;
 
-	if (u->job != UE_JOB_GO || u->stop_requested)
+	if (u->el.job != ENGINE_LINE_GO || u->el.stop_requested)
 		return;
-	u->stop_requested = 1;
-	if (u->step == UE_STEP_BESTMOVE && engine_child_running(u->child)) {
+	u->el.stop_requested = 1;
+	if (u->step == UE_STEP_BESTMOVE && engine_child_running(u->el.child)) {
 		/* As Mzinga's viewer does: SIGINT ends the search with its best move. */
-		log_note(u->log_id, "engine %s: stop (SIGINT)", e->profile->name);
-		engine_child_signal(u->child, SIGINT);
-		engine_child_arm(u->child, e->profile->stop_timeout_ms);
+		log_note(u->el.log_id, "engine %s: stop (SIGINT)", e->profile->name);
+		engine_child_signal(u->el.child, SIGINT);
+		engine_child_arm(u->el.child, e->profile->stop_timeout_ms);
 	}
 	/* Before bestmove is sent, the search will be "depth 1". */
 }
@@ -590,7 +519,7 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 	struct uhp_back *u = e->priv;
 	char *line;
 
-	if (u->job != UE_JOB_NONE || u->reply.ready)
+	if (engine_line_busy(&u->el))
 		return -1;
 	if (argc == 0)
 		line = xasprintf("options");
@@ -606,7 +535,7 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 	}
 	free(u->options_line);
 	u->options_line = line;
-	if (ue_begin(u, UE_JOB_OPTIONS, done, arg) < 0) {
+	if (engine_line_begin(&u->el, ENGINE_LINE_OPTIONS, done, arg) < 0) {
 		free(u->options_line);
 		u->options_line = NULL;
 		return -1;
@@ -614,52 +543,37 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 	return 0;
 }
 
-static void ue_free(struct engine *e)
+static void ue_release(struct uhp_back *u, const char *farewell)
 {
-	struct uhp_back *u = e->priv;
-
-	engine_child_close(u->child, "exit", e->profile->stop_timeout_ms);
-	engine_child_free(u->child);
-	event_free(u->kick);
+	engine_line_release(&u->el, farewell);
 	ue_reply_reset(u);
 	free(u->options_line);
-	engine_reply_free(&u->reply);
 	hive_game_free(&u->mirror);
-	hive_game_free(&u->want);
 	free(u);
 }
 
-static void ue_set_log_id(struct engine *e, unsigned id)
+static void ue_free(struct engine *e)
 {
-	struct uhp_back *u = e->priv;
-
-	u->log_id = id;
-	engine_child_set_log_id(u->child, id);
+	ue_release(e->priv, "exit");
 }
+
+static const struct engine_line_ops ue_line_ops = {
+	.advance = ue_advance,
+	.ending = ue_ending,
+};
 
 static struct uhp_back *ue_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	struct uhp_back *u = calloc(1, sizeof *u);
+
 	if (!u) {
 		*cause = xasprintf("out of memory");
 		return NULL;
 	}
-	u->e.ops = &ue_ops;
-	u->e.base = base;
-	u->e.profile = p;
-	u->e.priv = u;
 	hive_game_init(&u->mirror, 0);
-	hive_game_init(&u->want, 0);
-	u->child = engine_child_new(base, p->name, UHP_BACK_MAX_LINE, 0, &ue_child_ops, u);
-	u->kick = event_new(base, -1, 0, ue_kick_cb, u);
-	if (!u->child || !u->kick) {
-		engine_child_free(u->child);
-		if (u->kick)
-			event_free(u->kick);
-		hive_game_free(&u->mirror);
-		hive_game_free(&u->want);
-		free(u);
-		*cause = xasprintf("out of memory");
+	if (engine_line_init(&u->el, base, p, &ue_ops, u, &ue_line_ops, UHP_BACK_MAX_LINE, 0,
+			     &ue_child_ops, cause) < 0) {
+		ue_release(u, NULL);
 		return NULL;
 	}
 	return u;
@@ -672,7 +586,7 @@ struct engine *uhp_back_new(struct event_base *base, const struct engine_profile
 		return NULL;
 	}
 	struct uhp_back *u = ue_new(base, p, cause);
-	return u ? &u->e : NULL;
+	return u ? &u->el.e : NULL;
 }
 
 struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profile *p,
@@ -684,10 +598,9 @@ struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profi
 		return NULL;
 	}
 	u->adopted = 1;
-	u->log_id = log_id;
-	engine_child_set_log_id(u->child, log_id);
-	if (engine_child_adopt(u->child, bev) < 0) {
-		ue_free(&u->e);
+	engine_line_set_log_id(&u->el.e, log_id);
+	if (engine_child_adopt(u->el.child, bev) < 0) {
+		ue_free(&u->el.e);
 		*cause = xasprintf("cannot adopt the connection");
 		return NULL;
 	}
@@ -695,16 +608,16 @@ struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profi
 	u->state = UE_STARTING;
 	u->step = UE_STEP_INFO;
 	snprintf(u->cmd, sizeof u->cmd, "(connect)");
-	engine_child_arm(u->child, p->start_timeout_ms);
-	return &u->e;
+	engine_child_arm(u->el.child, p->start_timeout_ms);
+	return &u->el.e;
 }
 
 static const struct engine_ops ue_ops = {
 	.name = "uhp",
-	.start = ue_start,
+	.start = engine_line_start,
 	.go = ue_go,
 	.stop = ue_stop,
 	.options = ue_options,
-	.set_log_id = ue_set_log_id,
+	.set_log_id = engine_line_set_log_id,
 	.free = ue_free,
 };

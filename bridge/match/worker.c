@@ -388,15 +388,28 @@ static const redisReply *first_entry(const redisReply *r, int autoclaim)
 	return e;
 }
 
+/* A fetch (stop key, claim, read) answered: the reply, or NULL when there is
+ * nothing to do (the connection is closing or gone). */
+static redisReply *fetch_done(struct worker *w, void *reply)
+{
+	if (w->q.closing)
+		return NULL;
+	w->fetching = 0;
+	return reply;
+}
+
+/* The entry of a claim or read reply that this worker should take, or NULL. */
+static const redisReply *fetch_entry(const struct worker *w, const redisReply *r, int autoclaim)
+{
+	return w->exiting || w->paused ? NULL : first_entry(r, autoclaim);
+}
+
 static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct worker *w = priv;
-	redisReply *r = reply;
+	redisReply *r = fetch_done(w, reply);
 	const redisReply *e;
 
-	if (w->q.closing)
-		return;
-	w->fetching = 0;
 	if (!r)
 		return;
 	if (r->type == REDIS_REPLY_ERROR) {
@@ -404,7 +417,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 			w->nogroup = 1;
 		else
 			fprintf(stderr, "hivebridge worker: redis: %s\n", r->str);
-	} else if (!w->exiting && !w->paused && (e = first_entry(r, 0)) != NULL) {
+	} else if ((e = fetch_entry(w, r, 0)) != NULL) {
 		worker_take(w, e);
 	}
 	worker_pump(w);
@@ -413,15 +426,12 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 static void on_claimed(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct worker *w = priv;
-	redisReply *r = reply;
+	redisReply *r = fetch_done(w, reply);
 	const redisReply *e;
 
-	if (w->q.closing)
-		return;
-	w->fetching = 0;
 	if (!r)
 		return;
-	if (!w->exiting && !w->paused && (e = first_entry(r, 1)) != NULL) {
+	if ((e = fetch_entry(w, r, 1)) != NULL) {
 		log_note(0, "worker: took over job %s", e->element[0]->str);
 		worker_take(w, e);
 		worker_pump(w);
@@ -470,12 +480,9 @@ static void worker_stop_state(struct worker *w, const redisReply *r)
 static void on_stop_read(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct worker *w = priv;
-	redisReply *r = reply;
+	redisReply *r = fetch_done(w, reply);
 	char ms[16];
 
-	if (w->q.closing)
-		return;
-	w->fetching = 0;
 	if (!r)
 		return;
 	worker_stop_state(w, r);
