@@ -342,6 +342,12 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 			p->hash_mb = (size_t)n;
 		else
 			p->hash_mb_max = (size_t)n;
+	} else if (!strcmp(k, "threads")) {
+		if (parse_uint(v, 1, 64, &n) < 0) {
+			*why = xasprintf("threads must be 1..64, not \"%s\"", v);
+			return -1;
+		}
+		p->threads = (unsigned)n;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [engine %s]", k, pname);
 		return -1;

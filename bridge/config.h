@@ -13,6 +13,8 @@
  *   option = Name Value       (repeatable) set at start
  *   hash_mb = 16              builtin: transposition table size per session, MB
  *   hash_mb_max = 256         builtin: the most a client may ask for
+ *   threads = 1               builtin: search threads per go (Lazy SMP; the Threads
+ *                             option), capped at [daemon] search_threads
  *
  *   [listen NAME]            a listener
  *   protocol = NAME           a protocol of the table with a front end (default uhp)
@@ -60,6 +62,7 @@ struct engine_profile {
 	unsigned stop_timeout_ms;
 	size_t   hash_mb;
 	size_t   hash_mb_max;          /* the most a client may set (HashMB, Hub hash) */
+	unsigned threads;              /* builtin: Threads at start, 0 = 1 */
 	size_t   noptions;
 	char    *options[CONFIG_MAX_OPTIONS][2];   /* name, value */
 };

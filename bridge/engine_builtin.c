@@ -4,7 +4,15 @@
  * through events made active on the loop's base, so every callback runs on the event
  * loop thread and a long search never blocks the loop. The stop flag is the job's
  * atomic; the deadline (request time + limit) is checked in the search's stop
- * callback against CLOCK_MONOTONIC, and a job that waited past it is not run.
+ * callback against CLOCK_MONOTONIC. A job that waited past it still searches depth 1
+ * (well under a millisecond), so every go answers with a searched move.
+ *
+ * Threads (Lazy SMP): a go with Threads = N queues the main search and N - 1 helper
+ * jobs on the same pool, each a searcher of its own (one more mapping, no table)
+ * sharing the main one's table. N is capped at the pool's size. Helpers are ordinary
+ * FIFO jobs: they take free slots, a helper still queued when the main search ends
+ * never runs, and the main search's result is the answer. The main job stops and
+ * takes back its helpers before it signals done; stop and free reach all of them.
  *
  * Memory: a session's searcher (state, frames, table) is one anonymous mapping,
  * made when a search first needs it and unmapped on reset (newgame) and free, so an
@@ -39,10 +47,14 @@
 #define HASH_MB_MAX     256          /* when the profile does not say (hash_mb_max) */
 #define HASH_MB_DEFAULT 16
 #define HASH_BUDGET_MB_DEFAULT 512
+#define THREADS_MAX     64           /* Threads option; also capped at the pool size */
+/* A queued search whose time is up gets the busy error, but never sooner than this:
+ * a search a worker takes in time plays at least depth 1 (time 00:00:00 included). */
+#define EXPIRE_MIN_MS   50
 
 /* Why a go produced no move (b->rc). */
-#define RC_GAMEOVER  (-1)
-#define RC_EXPIRED   (-2)     /* waited in the queue past its deadline */
+#define RC_EXPIRED   (-2)     /* still queued when its time was up */
+
 
 enum pending { PENDING_NONE, PENDING_START, PENDING_GO, PENDING_OPTIONS };
 
@@ -57,6 +69,16 @@ static struct {
 	struct builtin *oldest, *newest;
 } hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0, NULL, NULL };
 
+struct builtin;
+
+/* A Lazy SMP helper: a job and searcher of its own on the main searcher's table. */
+struct helper {
+	struct pool_job     job;
+	struct builtin     *owner;
+	struct hive_search *search;       /* in the owner's helpers_mem */
+	struct hive_search_limits limits;
+};
+
 struct builtin {
 	struct engine       e;            /* first: the engine handed out is this struct */
 	struct hive_search *search;       /* lives in mem; NULL while unmapped */
@@ -68,6 +90,13 @@ struct builtin {
 	size_t              hash_mb_default;
 	size_t              hash_mb_max;  /* the most a client may ask for */
 	int                 report;       /* ReportIntermediateBestMoves */
+	int                 threads;      /* Threads: asked for (capped at the pool size) */
+	int                 threads_default;
+	struct helper      *helpers;      /* nhelpers of them, for the running go */
+	int                 nhelpers;
+	void               *helpers_mem;  /* their searchers: one mapping, helpers_size bytes */
+	size_t              helpers_size;
+	int                 helpers_cap;  /* searchers the mapping holds */
 
 	/* The outstanding command. */
 	enum pending        pending;
@@ -79,7 +108,8 @@ struct builtin {
 	struct event       *expire_ev;    /* a queued search's deadline */
 
 	/* Search state shared with the worker. */
-	struct pool_job     job;          /* its stop flag is the search's */
+	struct pool_job     job;          /* its stop flag is the search's (and its helpers') */
+	atomic_int          main_done;    /* the main search ended: helpers stop */
 	int                 refused;      /* go answered without a search (b->result) */
 	int                 has_deadline;
 	struct timespec     deadline;
@@ -115,6 +145,30 @@ static int search_should_stop(void *arg)
 	return atomic_load(&b->job.stop) || (b->has_deadline && deadline_passed(b));
 }
 
+static int helper_should_stop(void *arg)
+{
+	struct helper *h = arg;
+	return atomic_load(&h->job.stop) || atomic_load(&h->owner->main_done) ||
+		search_should_stop(h->owner);
+}
+
+/* A helper job: searches until the main search ends; its result is not used. */
+static void helper_job(struct pool_job *job)
+{
+	struct helper *h = (struct helper *)((char *)job - offsetof(struct helper, job));
+	struct hive_move m;
+
+	if (!helper_should_stop(h))
+		hive_search_run(h->search, &h->owner->board, &h->limits, &m, NULL);
+}
+
+/* Takes every helper back: stopped if running, never run if queued (any thread). */
+static void helpers_cancel(struct builtin *b)
+{
+	for (int i = 0; i < b->nhelpers; i++)
+		search_pool_cancel(&b->helpers[i].job);
+}
+
 static void search_iteration(void *arg, const struct hive_search_info *info)
 {
 	struct builtin *b = arg;
@@ -125,15 +179,16 @@ static void search_iteration(void *arg, const struct hive_search_info *info)
 	event_active(b->info_ev, EV_READ, 0);
 }
 
-/* The job (a pool worker): a search that waited past its deadline is not run. */
+/* The main job (a pool worker); its helpers are back before it signals done. */
 static void search_job(struct pool_job *job)
 {
 	struct builtin *b = (struct builtin *)((char *)job - offsetof(struct builtin, job));
 	struct hive_move best = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
-	int rc = RC_EXPIRED;
+	int rc;
 
-	if (!(b->has_deadline && deadline_passed(b)))
-		rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
+	rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
+	atomic_store(&b->main_done, 1);
+	helpers_cancel(b);
 	pthread_mutex_lock(&b->lock);
 	b->rc = rc;
 	b->best = best;
@@ -203,6 +258,65 @@ static void table_reclaim_locked(const struct builtin *for_b, size_t want)
 		log_note(0, "builtin: took back an idle %zu MB hash table (hash_budget_mb)", v->table_mb);
 		table_drop_locked(v);
 	}
+}
+
+/* Gives the helpers' searchers back (no helper job may be in the pool). */
+static void helpers_drop(struct builtin *b)
+{
+	if (b->helpers_mem)
+		munmap(b->helpers_mem, b->helpers_size);
+	b->helpers_mem = NULL;
+	b->helpers_size = 0;
+	b->helpers_cap = 0;
+}
+
+/* Threads this go may use: the option, capped at the pool. */
+static int threads_usable(const struct builtin *b)
+{
+	unsigned pool = search_pool_threads();
+	return b->threads > (int)pool ? (int)pool : b->threads;
+}
+
+/* Readies n - 1 helpers on the main searcher (mapped, laid out afresh: the table may
+ * have moved). On no memory the search runs with fewer (logged). */
+static void helpers_get(struct builtin *b, int n)
+{
+	size_t one = hive_search_helper_size();
+
+	b->nhelpers = 0;
+	if (n <= 1)
+		return;
+	if (!b->helpers && !(b->helpers = calloc(THREADS_MAX - 1, sizeof *b->helpers)))
+		goto nomem;
+	if (b->helpers_cap < n - 1) {
+		helpers_drop(b);
+		b->helpers_size = one * (size_t)(n - 1);
+		b->helpers_mem = mmap(NULL, b->helpers_size, PROT_READ | PROT_WRITE,
+				      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (b->helpers_mem == MAP_FAILED) {
+			b->helpers_mem = NULL;
+			b->helpers_size = 0;
+			goto nomem;
+		}
+		b->helpers_cap = n - 1;
+	}
+	for (int i = 0; i < n - 1; i++) {
+		struct helper *h = &b->helpers[i];
+		h->owner = b;
+		h->search = hive_search_init_helper((char *)b->helpers_mem + (size_t)i * one, one,
+						    b->search);
+		h->limits = b->limits;
+		h->limits.stop = helper_should_stop;
+		h->limits.stop_arg = h;
+		h->limits.on_iteration = NULL;
+		h->limits.iteration_arg = NULL;
+		h->limits.helper = i + 1;
+		h->job.run = helper_job;
+	}
+	b->nhelpers = n - 1;
+	return;
+nomem:
+	log_note(0, "builtin: no memory for %d helper threads; searching with one", n - 1);
 }
 
 /* Maps the searcher if it is not: hash_mb, taking idle tables back if the budget is
@@ -323,6 +437,7 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 	} else if (kind == PENDING_GO) {
 		/* The worker signalled just before leaving the job: wait for it to leave. */
 		search_pool_cancel(&b->job);
+		helpers_cancel(b);
 		deliver_info(b);
 		r.status = ENGINE_OK;
 		r.move = b->best;
@@ -420,12 +535,16 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->info = info;
 	b->arg = arg;
 	b->job.run = search_job;
+	atomic_store(&b->main_done, 0);
+	helpers_get(b, threads_usable(b));
 	if (b->has_deadline) {
-		struct timeval tv = { (time_t)(budget / 1000), (suseconds_t)(budget % 1000) * 1000 };
+		uint64_t ms = budget < EXPIRE_MIN_MS ? EXPIRE_MIN_MS : budget;
+		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
 		evtimer_add(b->expire_ev, &tv);
 	}
 	if (search_pool_submit(&b->job) < 0) {
 		evtimer_del(b->expire_ev);
+		b->nhelpers = 0;
 		b->pending = PENDING_NONE;
 		b->done = NULL;
 		b->info = NULL;
@@ -433,6 +552,9 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		log_note(0, "builtin: no search thread");
 		return -1;
 	}
+	/* After the main job, so that a busy pool serves the main search first. */
+	for (int i = 0; i < b->nhelpers; i++)
+		search_pool_submit(&b->helpers[i].job);
 	return 0;
 }
 
@@ -490,6 +612,34 @@ static int set_hash(struct builtin *b, const char *value, char *msg, size_t msgl
 	return 0;
 }
 
+static void option_threads(const struct builtin *b, struct engine_option *o)
+{
+	unsigned pool = search_pool_threads();
+	memset(o, 0, sizeof *o);
+	snprintf(o->name, sizeof o->name, "Threads");
+	o->type = ENGINE_OPT_INT;
+	snprintf(o->value, sizeof o->value, "%d", b->threads);
+	snprintf(o->def, sizeof o->def, "%d", b->threads_default);
+	snprintf(o->min, sizeof o->min, "1");
+	snprintf(o->max, sizeof o->max, "%u", pool < THREADS_MAX ? pool : THREADS_MAX);
+}
+
+/* Sets Threads, clamped to 1..the pool size (like HashMB); -1 on a non-number. */
+static int set_threads(struct builtin *b, const char *value, char *msg, size_t msglen)
+{
+	unsigned pool = search_pool_threads();
+	long long max = pool < THREADS_MAX ? pool : THREADS_MAX;
+	char *end;
+	errno = 0;
+	long long v = strtoll(value, &end, 10);
+	if (end == value || *end || errno) {
+		snprintf(msg, msglen, "The value \"%s\" is not valid for option \"Threads\".", value);
+		return -1;
+	}
+	b->threads = (int)(v < 1 ? 1 : v > max ? max : v);
+	return 0;
+}
+
 static int set_report(struct builtin *b, const char *value, char *msg, size_t msglen)
 {
 	if (strcasecmp(value, "true") == 0)
@@ -511,6 +661,7 @@ static const struct builtin_option {
 } builtin_options[] = {
 	{ "HashMB", option_hash, set_hash },
 	{ "ReportIntermediateBestMoves", option_report, set_report },
+	{ "Threads", option_threads, set_threads },
 };
 
 #define NOPTIONS (sizeof builtin_options / sizeof builtin_options[0])
@@ -589,8 +740,10 @@ static void builtin_free(struct engine *e)
 	struct builtin *b = (struct builtin *)e;
 	if (!b)
 		return;
-	/* Stops a running search (within the search's poll interval) or unqueues it. */
+	/* Stops a running search (within the search's poll interval) or unqueues it; a
+	 * main search taken back while queued leaves its helpers to take back too. */
 	search_pool_cancel(&b->job);
+	helpers_cancel(b);
 	/* event_free also takes a pending activation off the queue: no callback after. */
 	if (b->done_ev)
 		event_free(b->done_ev);
@@ -599,6 +752,8 @@ static void builtin_free(struct engine *e)
 	if (b->expire_ev)
 		event_free(b->expire_ev);
 	table_drop(b);
+	helpers_drop(b);
+	free(b->helpers);
 	lines_free(b->lines);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
@@ -608,8 +763,10 @@ static void builtin_reset(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
 	/* Forgetting is giving the memory back, never touching it. */
-	if (b->pending == PENDING_NONE)
+	if (b->pending == PENDING_NONE) {
 		table_drop(b);
+		helpers_drop(b);
+	}
 }
 
 static const struct engine_ops builtin_ops = {
@@ -634,6 +791,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	}
 	pthread_mutex_init(&b->lock, NULL);
 	atomic_init(&b->job.stop, 0);
+	atomic_init(&b->main_done, 0);
 	b->e.ops = &builtin_ops;
 	b->e.base = base;
 	b->e.profile = p;
@@ -642,6 +800,13 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
 	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
 	b->hash_mb_max = p && p->hash_mb_max ? p->hash_mb_max : HASH_MB_MAX;
+	b->threads = 1;
+	if (p && p->threads) {
+		char value[16];
+		snprintf(value, sizeof value, "%u", p->threads);
+		set_threads(b, value, msg, sizeof msg);
+	}
+	b->threads_default = b->threads;
 	/* The operator's own hash_mb is never clamped by the client limit. */
 	if (b->hash_mb_max < b->hash_mb_default)
 		b->hash_mb_max = b->hash_mb_default;

@@ -6,20 +6,26 @@
  *
  * Deterministic: the node count of a search from a cleared searcher is a signature.
  * No clocks: limits->stop is polled every POLL_NODES nodes.
+ *
+ * Lazy SMP: helper searchers (hive_search_init_helper) share the main searcher's
+ * table and search the same root at staggered depths on threads of the caller's; the
+ * table is lockless (each entry is two relaxed 64-bit atomics, the key stored XORed
+ * with the data, so a torn entry fails its key check and reads as a miss).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "search.h"
 
 #define INF          (HIVE_SCORE_WIN + 1)
 #define MATE_BOUND   (HIVE_SCORE_WIN - 2 * HIVE_MAX_PLY)  /* at or beyond: a forced result */
-#define POLL_NODES   1024
+#define POLL_NODES   64     /* a node is ~1 us: the caller's clock is read every ~60 us */
 #define RFP_DEPTH    2      /* reverse futility: plies from the horizon */
 #define RFP_MARGIN   60     /* ... and margin per ply */
 
 enum tt_bound { TT_NONE, TT_UPPER, TT_LOWER, TT_EXACT };
 
-/* 16 bytes; the move is stored as piece + destination, re-found in the move list. */
+/* An entry, unpacked; the move is stored as piece + destination, re-found in the move list. */
 struct tt_entry {
 	uint64_t key;
 	int16_t  score;
@@ -30,9 +36,16 @@ struct tt_entry {
 	uint16_t to;
 };
 
+/* 16 bytes in the table: the data packed in one word, the key XORed with it in the
+ * other. Threads read and write them with relaxed atomics (plain moves on x86). */
+struct tt_slot {
+	_Atomic uint64_t kx;
+	_Atomic uint64_t data;
+};
+
 /* Slot 0 keeps the deepest result, slot 1 the latest. */
 struct tt_bucket {
-	struct tt_entry e[2];
+	struct tt_slot e[2];
 };
 
 /* Move list and ordering scores of one ply. */
@@ -42,9 +55,10 @@ struct frame {
 };
 
 struct hive_search {
-	struct tt_bucket *tt;
+	struct tt_bucket *tt;               /* the owner's table, shared by its helpers */
 	size_t tt_mask;
-	uint8_t gen;
+	struct hive_search *owner;          /* the table's searcher: itself, or a helper's main */
+	_Atomic unsigned gen;               /* the owner's: one per run, read by its helpers */
 	int32_t history[HIVE_PIECES][HIVE_CELLS];
 	struct hive_move killer[HIVE_MAX_PLY][2];
 	struct hive_move pv[HIVE_MAX_PLY][HIVE_MAX_PLY];
@@ -59,6 +73,7 @@ struct hive_search {
 	int stopped;
 	struct hive_move root_best;         /* best move of the last completed iteration */
 	int have_root_best;
+	int first_iteration;                /* depth 1 runs to its end whatever stop says */
 };
 
 /* Move ordering bands. */
@@ -117,6 +132,24 @@ struct hive_search *hive_search_init(void *mem, size_t size)
 	s->frames = (struct frame *)((char *)mem + ALIGN64(sizeof *s));
 	s->tt = (struct tt_bucket *)((char *)mem + HEAD_BYTES);
 	s->tt_mask = tt_buckets(size - HEAD_BYTES) - 1;
+	s->owner = s;
+	return s;
+}
+
+size_t hive_search_helper_size(void)
+{
+	return HEAD_BYTES;
+}
+
+struct hive_search *hive_search_init_helper(void *mem, size_t size, struct hive_search *main)
+{
+	struct hive_search *s = mem;
+	if (!mem || !main || size < HEAD_BYTES)
+		return NULL;
+	s->frames = (struct frame *)((char *)mem + ALIGN64(sizeof *s));
+	s->owner = main->owner;
+	s->tt = s->owner->tt;
+	s->tt_mask = s->owner->tt_mask;
 	return s;
 }
 
@@ -134,10 +167,12 @@ void hive_search_free(struct hive_search *s)
 
 void hive_search_clear(struct hive_search *s)
 {
-	memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+	if (s->owner == s) {
+		memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+		atomic_store_explicit(&s->gen, 0, memory_order_relaxed);
+	}
 	memset(s->history, 0, sizeof s->history);
 	memset(s->killer, 0, sizeof s->killer);
-	s->gen = 0;
 }
 
 /* Mate scores are stored relative to the node, not the root. */
@@ -151,35 +186,65 @@ static inline int score_from_tt(int v, int ply)
 	return v >= MATE_BOUND ? v - ply : v <= -MATE_BOUND ? v + ply : v;
 }
 
-static const struct tt_entry *tt_probe(const struct hive_search *s, uint64_t key)
+static inline uint64_t tt_pack(const struct tt_entry *e)
+{
+	return (uint64_t)(uint16_t)e->score | (uint64_t)e->depth << 16 | (uint64_t)e->bound << 24 |
+		(uint64_t)e->gen << 32 | (uint64_t)e->piece << 40 | (uint64_t)e->to << 48;
+}
+
+/* Reads a slot; its key is what the XOR gives back (garbage for a torn slot). */
+static inline void tt_read(const struct tt_slot *sl, struct tt_entry *e)
+{
+	uint64_t d = atomic_load_explicit(&sl->data, memory_order_relaxed);
+	uint64_t kx = atomic_load_explicit(&sl->kx, memory_order_relaxed);
+	e->key = kx ^ d;
+	e->score = (int16_t)(uint16_t)d;
+	e->depth = (uint8_t)(d >> 16);
+	e->bound = (uint8_t)(d >> 24);
+	e->gen = (uint8_t)(d >> 32);
+	e->piece = (uint8_t)(d >> 40);
+	e->to = (uint16_t)(d >> 48);
+}
+
+/* Fills *e and returns 1 when the table holds key. */
+static int tt_probe(const struct hive_search *s, uint64_t key, struct tt_entry *e)
 {
 	const struct tt_bucket *bk = &s->tt[key & s->tt_mask];
-	for (int i = 0; i < 2; i++)
-		if (bk->e[i].bound != TT_NONE && bk->e[i].key == key)
-			return &bk->e[i];
-	return NULL;
+	for (int i = 0; i < 2; i++) {
+		tt_read(&bk->e[i], e);
+		if (e->bound != TT_NONE && e->key == key)
+			return 1;
+	}
+	return 0;
 }
 
 static void tt_store(struct hive_search *s, uint64_t key, int depth, int bound, int score,
 		     int ply, struct hive_move m)
 {
 	struct tt_bucket *bk = &s->tt[key & s->tt_mask];
-	struct tt_entry *e = &bk->e[0];
+	struct tt_slot *sl = &bk->e[0];
+	struct tt_entry e;
+	uint8_t gen = (uint8_t)atomic_load_explicit(&s->owner->gen, memory_order_relaxed);
+	tt_read(sl, &e);
 	/* The deep slot yields to a deeper or equal result, a stale one, or its own key. */
-	if (!(e->key == key || e->bound == TT_NONE || e->gen != s->gen || depth >= e->depth))
-		e = &bk->e[1];
-	/* Keep the old move when a shallower fail-low has none to offer. */
-	if (e->key == key && m.piece == HIVE_NO_PIECE) {
-		m.piece = e->piece;
-		m.to = e->to;
+	if (!(e.key == key || e.bound == TT_NONE || e.gen != gen || depth >= e.depth)) {
+		sl = &bk->e[1];
+		tt_read(sl, &e);
 	}
-	e->key = key;
-	e->score = (int16_t)score_to_tt(score, ply);
-	e->depth = (uint8_t)(depth < 0 ? 0 : depth);
-	e->bound = (uint8_t)bound;
-	e->gen = s->gen;
-	e->piece = m.piece;
-	e->to = m.to;
+	/* Keep the old move when a shallower fail-low has none to offer. */
+	if (e.key == key && m.piece == HIVE_NO_PIECE) {
+		m.piece = e.piece;
+		m.to = e.to;
+	}
+	e.score = (int16_t)score_to_tt(score, ply);
+	e.depth = (uint8_t)(depth < 0 ? 0 : depth);
+	e.bound = (uint8_t)bound;
+	e.gen = gen;
+	e.piece = m.piece;
+	e.to = m.to;
+	uint64_t d = tt_pack(&e);
+	atomic_store_explicit(&sl->data, d, memory_order_relaxed);
+	atomic_store_explicit(&sl->kx, key ^ d, memory_order_relaxed);
 }
 
 /* Score of a finished game for the side to move, ply plies from the root. */
@@ -201,7 +266,8 @@ static inline int poll_stop(struct hive_search *s)
 	s->nodes++;
 	if (l->nodes && s->nodes >= l->nodes)
 		s->stopped = 1;
-	if ((s->nodes & (POLL_NODES - 1)) == 0 && l->stop && l->stop(l->stop_arg))
+	if ((s->nodes & (POLL_NODES - 1)) == 0 && !s->first_iteration && l->stop &&
+	    l->stop(l->stop_arg))
 		s->stopped = 1;
 	return s->stopped;
 }
@@ -409,7 +475,8 @@ static int search_node(struct hive_search *s, int depth, int alpha, int beta, in
 	}
 
 	int pv_node = beta - alpha > 1;
-	const struct tt_entry *tte = tt_probe(s, key);
+	struct tt_entry te;
+	const struct tt_entry *tte = tt_probe(s, key, &te) ? &te : NULL;
 	if (tte && ply > 0 && !pv_node && tte->depth >= depth) {
 		int v = score_from_tt(tte->score, ply);
 		if (tte->bound == TT_EXACT || (tte->bound == TT_LOWER && v >= beta) ||
@@ -499,6 +566,18 @@ static void info_fill(const struct hive_search *s, struct hive_search_info *info
 	memcpy(info->pv, s->pv[0], (size_t)s->pvlen[0] * sizeof(struct hive_move));
 }
 
+/* Lazy SMP: helper k searches only some depths (Stockfish 9's skip pattern), so the
+ * threads spread over two or three depths at once and fill the table for each other. */
+static int helper_skips(int helper, int depth)
+{
+	static const int size[]  = { 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4 };
+	static const int phase[] = { 0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7 };
+	if (helper <= 0 || depth <= 1)
+		return 0;
+	int i = (helper - 1) % (int)(sizeof size / sizeof *size);
+	return ((depth + phase[i]) / size[i]) % 2;
+}
+
 int hive_search_run(struct hive_search *s, const struct hive_board *b,
 		    const struct hive_search_limits *limits, struct hive_move *best,
 		    struct hive_search_info *info)
@@ -514,7 +593,8 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 	s->nodes = 0;
 	s->stopped = 0;
 	s->have_root_best = 0;
-	s->gen++;
+	if (s->owner == s)
+		atomic_fetch_add_explicit(&s->gen, 1, memory_order_relaxed);
 	memset(s->killer, 0, sizeof s->killer);
 	for (int p = 0; p < HIVE_PIECES; p++)
 		for (int c = 0; c < HIVE_CELLS; c++)
@@ -525,7 +605,8 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 		return -1;
 	memset(&done, 0, sizeof done);
 	/* Before any iteration completes, the best-ordered move stands in. */
-	score_moves(s, f, n, 0, tt_probe(s, node_key(&s->b)));
+	struct tt_entry te;
+	score_moves(s, f, n, 0, tt_probe(s, node_key(&s->b), &te) ? &te : NULL);
 	pick_move(f, 0, n);
 	*best = f->moves[0];
 	done.pvlen = 1;
@@ -539,10 +620,14 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 
 	int max_depth = s->lim->depth > 0 && s->lim->depth < HIVE_MAX_PLY - 1 ?
 		s->lim->depth : HIVE_MAX_PLY - 1;
-	if (s->lim->stop && s->lim->stop(s->lim->stop_arg))
-		max_depth = 0;
 	for (int depth = 1; depth <= max_depth; depth++) {
+		if (helper_skips(s->lim->helper, depth) && depth < max_depth)
+			continue;
+		/* Depth 1 costs well under a millisecond: even a search stopped before it
+		 * began answers with a searched move. */
+		s->first_iteration = depth == 1;
 		int v = search_node(s, depth, -INF, INF, 0);
+		s->first_iteration = 0;
 		if (s->stopped || s->pvlen[0] == 0)
 			break;
 		*best = s->pv[0][0];
@@ -554,6 +639,8 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 		/* A forced result is proven: deeper iterations cannot change it. */
 		if (!s->lim->depth && (v >= MATE_BOUND || v <= -MATE_BOUND) &&
 		    HIVE_SCORE_WIN - (v < 0 ? -v : v) <= depth)
+			break;
+		if (s->lim->stop && s->lim->stop(s->lim->stop_arg))
 			break;
 	}
 	done.nodes = s->nodes;

@@ -9,6 +9,8 @@
  *
  * Prints "search: nodes=N ms=T nps=R" for the fixed-depth part.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,65 @@ static uint64_t bench_one(struct hive_search *s, const struct hive_game *g, int 
 	printf("%-10s depth %d  %-10s score %6d  nodes %10llu  %8.1f ms\n", label, info.depth, ms,
 	       info.score, (unsigned long long)info.nodes, t);
 	return info.nodes;
+}
+
+/* Lazy SMP helper for the scaling figure: runs until *stop. */
+struct helper_arg {
+	struct hive_search *s;
+	const struct hive_board *b;
+	atomic_int *stop;
+	struct hive_search_info info;
+};
+
+static int helper_stop(void *arg)
+{
+	return atomic_load((atomic_int *)arg);
+}
+
+static void *helper_run(void *arg)
+{
+	struct helper_arg *h = arg;
+	struct hive_search_limits lim = { .stop = helper_stop, .stop_arg = h->stop, .helper = 1 };
+	struct hive_move m;
+	hive_search_run(h->s, h->b, &lim, &m, &h->info);
+	return NULL;
+}
+
+/* Nodes/s of a timed search with one Lazy SMP helper against one thread alone. */
+static void scaling_one(struct hive_search *s, const struct hive_game *g, double ms,
+			const char *label)
+{
+	size_t hsize = hive_search_helper_size();
+	void *mem = calloc(1, hsize);
+	atomic_int stop = 0;
+	struct helper_arg h = { .b = &g->board, .stop = &stop };
+	struct deadline d;
+	struct hive_search_info info;
+	struct hive_move m;
+	pthread_t th;
+	if (!mem)
+		return;
+	for (int threads = 1; threads <= 2; threads++) {
+		struct hive_search_limits lim = { .stop = past_deadline, .stop_arg = &d };
+		hive_search_clear(s);
+		atomic_store(&stop, 0);
+		memset(mem, 0, hsize);
+		h.s = hive_search_init_helper(mem, hsize, s);
+		h.info.nodes = 0;
+		double t0 = now_ms();
+		d.end_ms = t0 + ms;
+		if (threads == 2 && pthread_create(&th, NULL, helper_run, &h) != 0)
+			break;
+		hive_search_run(s, &g->board, &lim, &m, &info);
+		atomic_store(&stop, 1);
+		if (threads == 2)
+			pthread_join(th, NULL);
+		double t = now_ms() - t0;
+		uint64_t nodes = info.nodes + (threads == 2 ? h.info.nodes : 0);
+		printf("threads %d %-10s %6.0f ms: depth %2d  nodes %10llu  %8.0f nodes/s\n", threads,
+		       label, ms, info.depth, (unsigned long long)nodes, t > 0 ? nodes * 1000.0 / t : 0.0);
+	}
+	free(mem);
 }
 
 static void timed_one(struct hive_search *s, const struct hive_game *g, double ms,
@@ -134,6 +195,12 @@ int main(int argc, char **argv)
 			timed_one(s, &g, ms, "start-MLP");
 			timed_one(s, &mid, ms, "mid8");
 		}
+		/* Lazy SMP: total nodes/s with a helper thread (2 cores wanted; see the load). */
+		double load[3];
+		if (getloadavg(load, 3) == 3)
+			printf("load average %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+		scaling_one(s, &g, argc > 2 ? atof(argv[2]) : 1000, "start-MLP");
+		scaling_one(s, &mid, argc > 2 ? atof(argv[2]) : 1000, "mid8");
 	}
 	hive_game_free(&mid);
 	hive_game_free(&g);

@@ -273,6 +273,10 @@ options set HashMB 8
 options set HashMB 99999
 options get NoSuchOption
 options set ReportIntermediateBestMoves maybe
+options set Threads 2
+options set Threads 0
+options set Threads 999
+options set Threads two
 options frob
 newgame Base+MLP
 perft 2
@@ -282,6 +286,7 @@ EOF
 cat > "$tmp/want" <<'EOF'
 HashMB;int;16;16;1;256
 ReportIntermediateBestMoves;bool;False;False
+Threads;int;1;1;1;@POOL@
 ok
 HashMB;int;16;16;1;256
 ok
@@ -292,6 +297,14 @@ ok
 err The option "NoSuchOption" is not valid.
 ok
 err The value "maybe" is not valid for option "ReportIntermediateBestMoves".
+ok
+Threads;int;@TWO@;1;1;@POOL@
+ok
+Threads;int;1;1;1;@POOL@
+ok
+Threads;int;@POOL@;1;1;@POOL@
+ok
+err The value "two" is not valid for option "Threads".
 ok
 err Invalid command. Try 'help' to see a list of valid commands.
 ok
@@ -306,8 +319,13 @@ ok
 err Usage: perft DEPTH (0 to 12).
 ok
 EOF
-# perft lines carry timings: keep "perft(d) = N" only.
-sed -i 's/^ *//' "$tmp/want"
+# perft lines carry timings: keep "perft(d) = N" only. Threads is capped at the search
+# pool, one thread per online CPU here.
+pool=$(getconf _NPROCESSORS_ONLN)
+[ "$pool" -gt 64 ] && pool=64
+two=2
+[ "$pool" -lt 2 ] && two=$pool
+sed -i -e 's/^ *//' -e "s/@POOL@/$pool/g" -e "s/@TWO@/$two/g" "$tmp/want"
 {
 	"$H" uhp < "$tmp/in" | sed 's/^\(perft([0-9]*) = [0-9]*\) in [0-9]* ms\. [0-9]* KN\/s$/\1/'
 } > "$tmp/out"

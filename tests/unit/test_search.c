@@ -2,9 +2,12 @@
  * test_search.c: the built-in player. Mzinga's AI test positions (block a winning move,
  * find the one move that forces a win), legality over random positions of all 8 game
  * types, depth and node limits, the stop callback, finished games and forced passes,
- * and determinism of the node count.
+ * determinism of the node count, and Lazy SMP (helpers sharing the main searcher's
+ * table on threads of their own; run it under -fsanitize=thread to check the races).
  */
 #include <CUnit/Basic.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +274,7 @@ static void test_stop_callback(void)
 		CU_ASSERT_EQUAL(st.polls, fire_at);
 		CU_ASSERT(info.nodes <= (uint64_t)fire_at * 1024);
 		CU_ASSERT_EQUAL(info.depth, log.count);
+		CU_ASSERT(info.depth >= 1);
 		if (log.count) {
 			CU_ASSERT(same_move(log.last.pv[0], m));
 		}
@@ -296,10 +300,90 @@ static void test_stop_at_entry(void)
 		struct hive_move m;
 		CU_ASSERT_EQUAL(hive_search_run(s, &b, &lim, &m, &info), 0);
 		CU_ASSERT(is_legal(&b, m));
-		CU_ASSERT_EQUAL(info.depth, 0);
-		CU_ASSERT_EQUAL(info.nodes, 0);
+		/* A search stopped before it began still completes depth 1, and no more. */
+		CU_ASSERT_EQUAL(info.depth, 1);
+		CU_ASSERT(info.nodes > 0);
+		CU_ASSERT(info.pvlen >= 1 && same_move(info.pv[0], m));
 	}
 	hive_search_free(s);
+}
+
+/* Lazy SMP: a helper thread runs on the main searcher's table until main is done. */
+struct smp_helper {
+	struct hive_search *s;
+	const struct hive_board *b;
+	atomic_int *stop;
+	int helper, rc;
+	struct hive_move m;
+	struct hive_search_info info;
+};
+
+static int smp_stop(void *arg)
+{
+	return atomic_load((atomic_int *)arg);
+}
+
+static void *smp_run(void *arg)
+{
+	struct smp_helper *h = arg;
+	struct hive_search_limits lim = { .stop = smp_stop, .stop_arg = h->stop, .helper = h->helper };
+	h->rc = hive_search_run(h->s, h->b, &lim, &h->m, &h->info);
+	return NULL;
+}
+
+static void test_lazy_smp(void)
+{
+	enum { HELPERS = 3 };
+	struct hive_search *main_s = hive_search_new(TT_BYTES);
+	size_t hsize = hive_search_helper_size();
+	void *mem[HELPERS];
+	struct smp_helper h[HELPERS];
+	pthread_t th[HELPERS];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(main_s);
+	CU_ASSERT(hsize < hive_search_size(TT_BYTES));
+	CU_ASSERT_PTR_NULL(hive_search_init_helper(NULL, hsize, main_s));
+	for (int i = 0; i < HELPERS; i++) {
+		mem[i] = calloc(1, hsize);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mem[i]);
+		CU_ASSERT_PTR_NULL(hive_search_init_helper(mem[i], hsize - 1, main_s));
+	}
+	for (unsigned type = 0; type < 8; type++) {
+		struct hive_board b;
+		midgame(&b, 31 + type, type);
+		atomic_int stop = 0;
+		for (int i = 0; i < HELPERS; i++) {
+			h[i] = (struct smp_helper){ .b = &b, .stop = &stop, .helper = i + 1 };
+			h[i].s = hive_search_init_helper(mem[i], hsize, main_s);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(h[i].s);
+			CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, smp_run, &h[i]), 0);
+		}
+		struct hive_search_limits lim = { .depth = 5 };
+		struct hive_search_info info;
+		struct hive_move m;
+		int rc = hive_search_run(main_s, &b, &lim, &m, &info);
+		/* Main is done: its helpers stop at their next poll. */
+		atomic_store(&stop, 1);
+		for (int i = 0; i < HELPERS; i++)
+			pthread_join(th[i], NULL);
+		if (hive_game_over(&b)) {
+			CU_ASSERT_EQUAL(rc, -1);
+			continue;
+		}
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT(is_legal(&b, m));
+		CU_ASSERT(info.depth == 5 || info.score >= MATE_BOUND || info.score <= -MATE_BOUND ||
+			  info.pvlen == 1);
+		for (int i = 0; i < HELPERS; i++) {
+			CU_ASSERT_EQUAL(h[i].rc, 0);
+			CU_ASSERT(is_legal(&b, h[i].m));
+			CU_ASSERT(h[i].info.depth >= 1);
+		}
+	}
+	/* Clearing a helper forgets its own tables, never main's. */
+	hive_search_clear(h[0].s);
+	for (int i = 0; i < HELPERS; i++)
+		free(mem[i]);
+	hive_search_free(main_s);
 }
 
 static void test_finished_game(void)
@@ -456,6 +540,7 @@ int main(void)
 	    !CU_add_test(suite, "stop callback", test_stop_callback) ||
 	    !CU_add_test(suite, "stop at entry", test_stop_at_entry) ||
 	    !CU_add_test(suite, "deterministic", test_deterministic) ||
+	    !CU_add_test(suite, "lazy smp: helpers share the table", test_lazy_smp) ||
 	    !CU_add_test(suite, "deep search of a shuffle", test_deep_shuffle) ||
 	    !CU_add_test(suite, "Mzinga: block the winning move", test_block_winning_move) ||
 	    !CU_add_test(suite, "Mzinga: force-win puzzles", test_force_win_puzzles)) {
