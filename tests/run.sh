@@ -2,7 +2,9 @@
 # Runs every test: each unit test binary of each build dir given, then each
 # integration script (tests/integration/*.sh) against that build's binary; a
 # script passes only if it exits 0 and its last line is "NAME: ok ..." (a script
-# missing a tool it needs fails: see need in tests/lib/procs.sh).
+# missing a tool it needs fails: see need in tests/lib/procs.sh). A script with a
+# line "# run.sh: once" tests no build directory (build.sh builds its own copy):
+# it runs with the first BUILD_DIR only.
 # Each PASS/FAIL line gives the test's elapsed seconds. Prints "N passed, N failed"
 # and the whole run's time last, and exits non-zero on any failure.
 #   tests/run.sh [--unit-only] BUILD_DIR...
@@ -17,6 +19,7 @@ log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 now() { read -r up _ </proc/uptime && echo "${up%.*}"; }
 t_run=$(now)
+first=${1:-}
 for b in "$@"; do
 	for t in "$top/$b"/tests/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
@@ -32,6 +35,7 @@ for b in "$@"; do
 	for t in "$top"/tests/integration/*.sh; do
 		[ -f "$t" ] || continue
 		name="$b/$(basename "$t" .sh)"
+		[ "$b" = "$first" ] || ! grep -qx '# run.sh: once' "$t" || continue
 		# A script passes by its status and its last line, "NAME: ok ...": one that
 		# stopped early with status 0 (a skip, a missing tool) fails.
 		t0=$(now)

@@ -5,6 +5,7 @@
 # link CUnit; make fuzz without clang fails with the apt-get line; make install
 # with DESTDIR puts every file in place, the man page renders without a warning
 # and systemd-analyze accepts the installed unit.
+# run.sh: once
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=$(cd "${HIVE_DATA:-$top/../shared/data}/.." && pwd)
