@@ -545,6 +545,16 @@ int server_run(struct config *c)
 		fprintf(stderr, "hivebridge: no listener configured\n");
 		goto out;
 	}
+	/* Before the first "listening on" line: whoever reads it may signal at once
+	 * (SIGHUP's default action would kill the daemon). */
+	srv.sigint = evsignal_new(srv.base, SIGINT, server_signal, &srv);
+	srv.sigterm = evsignal_new(srv.base, SIGTERM, server_signal, &srv);
+	srv.sighup = evsignal_new(srv.base, SIGHUP, server_signal, &srv);
+	if (!srv.sigint || !srv.sigterm || !srv.sighup || evsignal_add(srv.sigint, NULL) < 0 ||
+	    evsignal_add(srv.sigterm, NULL) < 0 || evsignal_add(srv.sighup, NULL) < 0) {
+		fprintf(stderr, "hivebridge: cannot watch signals\n");
+		goto out;
+	}
 	srv.listeners = calloc(c->nlisteners, sizeof *srv.listeners);
 	if (!srv.listeners) {
 		fprintf(stderr, "hivebridge: out of memory\n");
@@ -562,15 +572,6 @@ int server_run(struct config *c)
 			free(cause);
 			goto out;
 		}
-	}
-
-	srv.sigint = evsignal_new(srv.base, SIGINT, server_signal, &srv);
-	srv.sigterm = evsignal_new(srv.base, SIGTERM, server_signal, &srv);
-	srv.sighup = evsignal_new(srv.base, SIGHUP, server_signal, &srv);
-	if (!srv.sigint || !srv.sigterm || !srv.sighup || evsignal_add(srv.sigint, NULL) < 0 ||
-	    evsignal_add(srv.sigterm, NULL) < 0 || evsignal_add(srv.sighup, NULL) < 0) {
-		fprintf(stderr, "hivebridge: cannot watch signals\n");
-		goto out;
 	}
 
 	if (event_base_dispatch(srv.base) < 0) {

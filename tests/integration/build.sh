@@ -5,15 +5,16 @@
 # link CUnit; make fuzz without clang fails with the apt-get line; make install
 # with DESTDIR puts every file in place, the man page renders without a warning
 # and systemd-analyze accepts the installed unit.
+# run.sh: once
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=$(cd "${HIVE_DATA:-$top/../shared/data}/.." && pwd)
+. "$top/tests/lib/procs.sh"
+# scripts/deps.sh test installs these.
+need make cc readelf groff man systemd-analyze
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-for c in make cc readelf groff man systemd-analyze; do
-	command -v $c >/dev/null 2>&1 || fail "$c is missing (scripts/deps.sh test installs it)"
-done
+procs_trap
+fail() { echo "FAIL: $*" >&2; exit 1; }
 
 src=$tmp/src
 mkdir "$src"
@@ -83,4 +84,4 @@ grep -qx "ExecStart=$pre/bin/hivebridge serve --config $pre/etc/hivebridge/hiveb
 	"$pre/lib/systemd/system/hivebridge.service" || fail "the installed unit does not run the installed binary"
 MANPATH=$pre/share/man systemd-analyze verify "$pre/lib/systemd/system/hivebridge.service" \
 	|| fail "systemd-analyze verify hivebridge.service"
-echo "build: ok (no rebuild after a build, dependencies and flags tracked, install and unit checked)"
+echo "build: ok: no rebuild after a build, dependencies and flags tracked, install and unit checked"

@@ -8,14 +8,10 @@
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 H=$HIVEBRIDGE
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # expect STATUS STDERR_LINE CMD...: the exit status and the whole first stderr line.
@@ -90,22 +86,27 @@ port = 1
 protocol = hub
 port = 0
 EOF
-"$H" serve --config "$tmp/two.conf" --listen localhost:0 2>"$tmp/serve.err" &
-daemon=$!
-i=0
-# Listeners open in order before the loop: once the hub line is there, all are.
-until grep -q '^listening on .* (hub)$' "$tmp/serve.err" 2>/dev/null; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
-	[ $i -lt 200 ] || fail "serve did not start listening"
-	sleep 0.05
-	i=$((i + 1))
-done
-[ "$(grep -c '^listening on' "$tmp/serve.err")" = 2 ] || { cat "$tmp/serve.err"; fail "not exactly the configured listeners"; }
+spawn "$H" serve --config "$tmp/two.conf" --listen localhost:0 2>"$tmp/serve.err"
+daemon=$spawned
+wait_listening "$tmp/serve.err" "$daemon" 1 hub
+# Every listener is open before the event loop runs: once a Hub client is greeted,
+# the "listening on" lines are complete.
+timeout 30 python3 - "$(listen_port "$tmp/serve.err" hub)" <<'EOF' || { cat "$tmp/serve.err"; fail "hub client"; }
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+s.sendall(b"hub\n")
+f = s.makefile("rb")
+while True:
+    l = f.readline()
+    assert l, "closed before wait"
+    if l.strip() == b"wait":
+        break
+EOF
+[ "$(count '^listening on' "$tmp/serve.err")" = 2 ] || { cat "$tmp/serve.err"; fail "not exactly the configured listeners"; }
 grep -Eq '^listening on (127\.0\.0\.1|\[::1\]):[0-9]+ \(uhp\)$' "$tmp/serve.err" ||
 	{ cat "$tmp/serve.err"; fail "--listen localhost:0 not applied to the UHP listener"; }
 kill "$daemon"
-wait "$daemon"
-daemon=
+wait "$daemon" || fail "serve exit status $? after SIGTERM"
 
 # --- an engine that fails later is reported on stderr, not only to the client -----------------
 cat >"$tmp/fail.conf" <<EOF
@@ -115,16 +116,10 @@ command = $TOOLS/fake_uhp_engine --fault exit-at-start
 port = 0
 engine = dies
 EOF
-"$H" serve --config "$tmp/fail.conf" 2>"$tmp/serve.err" &
-daemon=$!
-i=0
-until grep -q '^listening on' "$tmp/serve.err" 2>/dev/null; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/serve.err"; fail "serve died at start"; }
-	[ $i -lt 200 ] || fail "serve did not start listening"
-	sleep 0.05
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (uhp)$/\1/p' "$tmp/serve.err")
+spawn "$H" serve --config "$tmp/fail.conf" 2>"$tmp/serve.err"
+daemon=$spawned
+wait_listening "$tmp/serve.err" "$daemon" 1 uhp
+port=$(listen_port "$tmp/serve.err" uhp)
 timeout 30 python3 - "$port" <<'EOF' || fail "client"
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
@@ -137,15 +132,10 @@ while b"ok\n" not in buf:
     buf += d
 assert b"err" in buf, buf
 EOF
-i=0
-until grep -q '^hivebridge: engine dies failed: ' "$tmp/serve.err"; do
-	[ $i -lt 200 ] || { cat "$tmp/serve.err"; fail "engine failure not on stderr"; }
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_for 'grep -q "^hivebridge: engine dies failed: " "$tmp/serve.err"' 30 ||
+	{ cat "$tmp/serve.err"; fail "engine failure not on stderr"; }
 kill "$daemon"
-wait "$daemon"
-daemon=
+wait "$daemon" || fail "serve exit status $? after SIGTERM"
 
 # --- check from outside the source tree: the whole suite, and --log traces UHP ----------------
 (cd / && env -u HIVE_DATA -u HIVEBRIDGE_DATA timeout 300 "$H" check --positions 1 --log "$tmp/check.log" builtin) \

@@ -15,14 +15,11 @@
 #  - perft runs on the pool, not the loop, and stops with its client.
 set -u
 : "${HIVEBRIDGE:?}"
-DATA=${HIVE_DATA:-$(dirname "$0")/../../../shared/data}
+DATA=${HIVE_DATA:-../shared/data}
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cat >"$tmp/conf" <<EOF
@@ -52,18 +49,13 @@ protocol = trylobot
 port = 0
 max_think_time = 1
 EOF
-# Made before the daemon starts: the wait below reads it at once.
-: >"$tmp/err"
-"$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
-daemon=$!
-i=0
-while [ "$(grep -c '^listening on' "$tmp/err")" -lt 5 ]; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
-	[ $i -lt 100 ] || fail "serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-ports=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$tmp/err" | tr '\n' ' ')
+[ -f "$DATA/trylobot/choose-turn-mlp-stack-abilities.frame" ] || fail "no $DATA/trylobot/choose-turn-mlp-stack-abilities.frame"
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" "$daemon" 5
+# In the order of the configuration: uhp, loose, tb, hub, tbshort.
+ports="$(listen_port "$tmp/err" uhp 1) $(listen_port "$tmp/err" uhp 2) $(listen_port "$tmp/err" trylobot 1) \
+$(listen_port "$tmp/err" hub) $(listen_port "$tmp/err" trylobot 2)"
 
 timeout 240 python3 - "$daemon" "$DATA/trylobot" $ports <<'PYEOF' || { tail -20 "$tmp/err"; fail "budgets"; }
 import json, os, socket, sys, threading, time
@@ -180,8 +172,11 @@ c.close()
 h = socket.create_connection(("127.0.0.1", P_HUB), timeout=30)
 hf = h.makefile("rb")
 h.sendall(b"hub\n")
-while hf.readline().strip() != b"wait":
-    pass
+while True:
+    l = hf.readline()
+    assert l, "hub: closed before wait"
+    if l.strip() == b"wait":
+        break
 h.sendall(b"init\nlevel depth=1000\nping\n")
 got = []
 while True:
@@ -336,5 +331,4 @@ assert max(lat) < 1.0, f"bystander waited {max(lat):.2f} s"
 PYEOF
 kill "$daemon"
 wait "$daemon" || fail "daemon exit status $?"
-daemon=
 echo "daemon_budgets: ok"

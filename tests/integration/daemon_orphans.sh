@@ -2,26 +2,26 @@
 # daemon_orphans.sh: engines die with the daemon. A daemon killed with SIGKILL (as
 # the OOM killer does) runs no cleanup, so its engine children must be ended by the
 # kernel (PR_SET_PDEATHSIG): two sessions each hold a fake engine that is deep in
-# a one-hour "search" and reads no input, the daemon is SIGKILLed, and no engine
-# process may be left after a deadline.
+# a one-hour "search" and reads no input, the daemon is SIGKILLed while both
+# clients are still connected, and no engine process may be left after a deadline.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
-. "$(dirname "$0")/../lib/procs.sh"
+. tests/lib/procs.sh
+need python3
 tmp=$(mktemp -d)
-daemon=
-engines=
-fake=$tmp/fake_orphan_$$
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	# Whatever the outcome, no fake engine of ours outlives the test.
-	[ -n "$engines" ] && kill -9 $engines 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# A private copy of the engine: its path marks our engines and nobody else's.
+fake=$tmp/fake_orphan_$$
 cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
-cat >"$tmp/conf" <<EOF
+# An engine orphaned by a failure here belongs to init, out of procs_trap's reach:
+# the hook ends whatever still runs our copy (checked by its command line, so a
+# reused PID is left alone).
+engines=
+procs_cleanup_hook='for e in $engines; do grep -qsF -- "$fake" /proc/$e/cmdline && kill -9 $e; done'
+
+cat >"$tmp/conf" <<EOF2
 [daemon]
 log = $tmp/trace.log
 [engine thinker]
@@ -30,44 +30,43 @@ command_timeout = 3600
 [listen uhp]
 port = 0
 engine = thinker
-EOF
-# Made before the daemon starts: the wait below reads it at once.
-: >"$tmp/err"
-"$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err" &
-daemon=$!
-i=0
-until grep -q '^listening on' "$tmp/err"; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
-	[ $i -lt 100 ] || fail "serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (uhp)$/\1/p' "$tmp/err")
+EOF2
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" "$daemon" 1 uhp
+port=$(listen_port "$tmp/err" uhp)
+[ -n "$port" ] || { cat "$tmp/err"; fail "no uhp port"; }
 
-# Two clients start a search each and stay connected; the script exits once both
-# searches reached their engines, leaving the sockets to die with it.
-timeout 60 python3 - "$port" "$tmp/trace.log" <<'EOF' || fail "clients"
-import socket, sys, time
-port, trace = int(sys.argv[1]), sys.argv[2]
+# Two clients start a search each and stay connected until the daemon is gone: a
+# client that left would let the daemon stop its engine itself, and the kill
+# below would then prove nothing.
+spawn timeout 120 python3 - "$port" >"$tmp/clients.out" 2>&1 <<'PY'
+import socket, sys
+port = int(sys.argv[1])
 held = []
 for i in range(2):
-    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s = socket.create_connection(("127.0.0.1", port), timeout=100)
     s.sendall(b"newgame Base\nbestmove depth 1\n")
     held.append(s)
-deadline = time.time() + 30
-while time.time() < deadline:
-    if open(trace, "rb").read().count(b"bridge->engine bestmove depth 1") >= 2:
-        break
-    time.sleep(0.05)
-else:
-    raise SystemExit("the searches never reached the engines")
-EOF
-engines=$(pgrep -f "$fake")
-[ "$(echo $engines | wc -w)" = 2 ] || fail "expected 2 engines before the kill, got: $engines"
+for s in held:
+    while s.recv(4096):     # until the daemon is gone
+        pass
+PY
+clients=$spawned
+wait_for '[ "$(count "bridge->engine bestmove depth 1" "$tmp/trace.log")" -ge 2 ]' 30 ||
+	{ cat "$tmp/clients.out"; fail "the searches never reached the engines"; }
+procs_children "$daemon"
+engines=$procs_kids
+set -- $engines
+[ $# = 2 ] || fail "expected 2 engines before the kill, got: $engines"
+for e in $engines; do
+	grep -qsF -- "$fake" /proc/$e/cmdline || fail "child $e of the daemon is not an engine"
+done
+procs_alive "$clients" || fail "a client left before the kill"
 
 kill -9 "$daemon"
 wait "$daemon" 2>/dev/null
-daemon=
 n=$(engines_left "$fake")
 [ "$n" = 0 ] || fail "$n engine(s) orphaned after the daemon was SIGKILLed"
+wait "$clients"
 echo "daemon_orphans: ok"

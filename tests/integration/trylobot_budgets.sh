@@ -10,13 +10,10 @@
 set -u
 : "${HIVEBRIDGE:?}"
 DATA=${HIVE_DATA:-../shared/data}
+. tests/lib/procs.sh
+need python3 timeout
 tmp=$(mktemp -d)
-daemon=
-cleanup() {
-	[ -n "$daemon" ] && kill -9 "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 [ -f "$DATA/trylobot/choose-turn-first.frame" ] || fail "no $DATA/trylobot/choose-turn-first.frame"
@@ -30,18 +27,11 @@ protocol = trylobot
 port = 0
 depth = 1
 EOF
-# Made before the daemon starts: the wait below reads it at once.
-: >"$tmp/err"
-"$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err" &
-daemon=$!
-i=0
-until grep -q '^listening on .* (trylobot)' "$tmp/err"; do
-	kill -0 "$daemon" 2>/dev/null || { cat "$tmp/err"; fail "serve died at start"; }
-	[ $i -lt 100 ] || fail "serve did not start listening"
-	sleep 0.1
-	i=$((i + 1))
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (trylobot)$/\1/p' "$tmp/err")
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --log "$tmp/log" 2>"$tmp/err"
+daemon=$spawned
+wait_listening "$tmp/err" "$daemon" 1 trylobot
+port=$(listen_port "$tmp/err" trylobot)
+[ -n "$port" ] || { cat "$tmp/err"; fail "no trylobot port"; }
 
 timeout 60 python3 - "$port" "$DATA/trylobot/choose-turn-first.frame" <<'EOF' || { tail -n 20 "$tmp/log"; fail "client"; }
 import json, socket, sys
@@ -110,5 +100,5 @@ assert a is not None and a.get("success") is False and "bytes" in a.get("error",
 assert f.read(1) == b"", "connection not closed after a framing error"
 print("oversized frame refused: %s: ok" % a["error"])
 EOF
-kill -0 "$daemon" 2>/dev/null || fail "the daemon died"
+procs_alive "$daemon" || fail "the daemon died"
 echo "trylobot_budgets: ok"
