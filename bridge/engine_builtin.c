@@ -405,14 +405,23 @@ static void info_event(evutil_socket_t fd, short what, void *arg)
 	deliver_info(arg);
 }
 
-/* A search's deadline passed: if it is still waiting for a worker, it is answered
- * now with the busy error rather than when a worker is free. A running search
- * stops by itself at its deadline. */
+/* A search's deadline passed: if it is still queued because every worker is busy
+ * with others, it is answered now with the busy error rather than late. A worker
+ * merely not yet scheduled is no busy pool; a running search stops by itself. */
 static void expire_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
 
-	if (b->pending != PENDING_GO || b->refused || !search_pool_unqueue(&b->job))
+	if (b->pending != PENDING_GO || b->refused)
+		return;
+	int expired = search_pool_expire(&b->job);
+	if (expired < 0) {
+		/* A free worker takes it any moment: look again shortly. */
+		struct timeval tv = { 0, 10 * 1000 };
+		evtimer_add(b->expire_ev, &tv);
+		return;
+	}
+	if (!expired)
 		return;
 	pthread_mutex_lock(&b->lock);
 	b->rc = RC_EXPIRED;

@@ -195,6 +195,22 @@ int search_pool_unqueue(struct pool_job *job)
 	return rc;
 }
 
+int search_pool_expire(struct pool_job *job)
+{
+	pthread_mutex_lock(&pool.lock);
+	unsigned free_workers = pool.nthreads, ahead = 0;
+	for (unsigned i = 0; i < pool.nthreads; i++)
+		if (pool.running[i])
+			free_workers--;
+	for (struct pool_job *j = pool.head; j && j != job; j = j->next)
+		ahead++;
+	int rc = job->state != JOB_QUEUED ? 0 : ahead >= free_workers ? 1 : -1;
+	if (rc == 1)
+		unqueue_locked(job);
+	pthread_mutex_unlock(&pool.lock);
+	return rc;
+}
+
 void search_pool_cancel(struct pool_job *job)
 {
 	pthread_mutex_lock(&pool.lock);

@@ -37,6 +37,10 @@ void search_pool_cancel(struct pool_job *job);
 /* Takes job out of the queue if no worker has taken it yet: 1 if it was queued (it
  * will not run), 0 if it is running or idle (nothing done). */
 int  search_pool_unqueue(struct pool_job *job);
+/* A queued job whose time is up: takes it out if every worker is busy with others
+ * (1: it will not run); -1 if a free worker is about to take it (a thread not yet
+ * scheduled is not a busy pool); 0 if it is not queued. */
+int  search_pool_expire(struct pool_job *job);
 /* Jobs waiting for a worker (for tests and figures). */
 unsigned search_pool_queued(void);
 
