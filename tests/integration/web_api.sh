@@ -37,6 +37,11 @@ port = 0
 engine = builtin
 depth = 1
 
+[listen otep]
+protocol = otep
+port = 0
+engine = builtin
+
 [listen remote]
 protocol = uhp-remote
 port = 0
@@ -47,12 +52,13 @@ grace = 1
 EOF
 spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
 pid=$spawned
-wait_listening "$tmp/err" $pid 5
+wait_listening "$tmp/err" $pid 6
 http=$(listen_port "$tmp/err" http)
 hubp=$(listen_port "$tmp/err" hub)
 tbp=$(listen_port "$tmp/err" trylobot)
 remp=$(listen_port "$tmp/err" uhp-remote)
-[ -n "$http" ] && [ -n "$hubp" ] && [ -n "$tbp" ] && [ -n "$remp" ] || fail "no ports: $(cat "$tmp/err")"
+otepp=$(listen_port "$tmp/err" otep)
+[ -n "$http" ] && [ -n "$hubp" ] && [ -n "$tbp" ] && [ -n "$remp" ] && [ -n "$otepp" ] || fail "no ports: $(cat "$tmp/err")"
 
 cat >"$tmp/check.py" <<'EOF'
 import json, os, socket, subprocess, sys, time, urllib.parse, urllib.request, urllib.error, http.client
@@ -142,7 +148,18 @@ if mode == "queue":
     sys.exit(0)
 
 if mode == "fronts":
-    hubp, tbp, remp = (int(a) for a in sys.argv[4:7])
+    hubp, tbp, remp, otepp = (int(a) for a in sys.argv[4:8])
+    # An OTEP host's game: its position and clocks, then the host's finish.
+    o = socket.create_connection(("127.0.0.1", otepp), timeout=30)
+    o.sendall(b"rules Base\nopponent-move bS1_wS1- Base;InProgress;White[2];wS1;bS1_wS1-\nclock 3000 2500 0 0 0\n")
+    g = find_game("otep", lambda g: g["moves"] == ["wS1", "bS1 wS1-"] and g["clocks"], "the otep session's game")
+    assert g["white"] == "host" and g["clocks"]["white_ms"] <= 3000 and g["clocks"]["running"] == "w", g
+    same_moves(g)
+    o.sendall(b"finish 2\n")
+    g = find_game("otep", lambda g: g["finished"], "the otep game finished by its host", "finished")
+    assert g["result"] == "1-0" and g["reason"] == "the host's finish", g
+    o.sendall(b"goodbye\n")
+    o.close()
     # A Hub session: its position on the page, then the engine's analysis.
     h = socket.create_connection(("127.0.0.1", hubp), timeout=30)
     h.sendall(b'hub\ninit\npos variant=Base moves="wS1;bS1 wS1-"\n')
@@ -264,7 +281,7 @@ for i in range(3):
 print("serve: ok")
 EOF
 timeout 120 python3 "$tmp/check.py" "$http" serve schemas || fail "the endpoints of serve"
-TOOLS=$TOOLS timeout 200 python3 "$tmp/check.py" "$http" fronts schemas "$hubp" "$tbp" "$remp" ||
+TOOLS=$TOOLS timeout 200 python3 "$tmp/check.py" "$http" fronts schemas "$hubp" "$tbp" "$remp" "$otepp" ||
 	fail "the other front ends' games"
 procs_alive $pid || fail "the daemon died"
 kill -TERM $pid
