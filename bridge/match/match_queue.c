@@ -92,6 +92,9 @@ static void coord_exit(struct coord *c)
 			evtimer_del(c->bound);
 		if (!m->web_lingering) {
 			m->web_lingering = 1;
+			/* The workers drop what is left: nothing is in flight any more. */
+			for (unsigned i = 0; i < c->nworkers; i++)
+				c->workers[i].in_flight = 0;
 			live_notify_match();
 			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
 		}
