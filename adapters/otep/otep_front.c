@@ -410,7 +410,7 @@ static void cmd_clock(struct otep_front *s, const struct otep_msg *m)
 	s->clock = m->clock;
 	s->have_clock = 1;
 	live_clocks(s->lg, m->clock.ms[0], m->clock.ms[1],
-		    s->have_game && !hive_game_over(&s->game.board) ? (int)(s->game.len & 1) : -1);
+		    s->have_game && !hive_game_over(&s->game.board) ? hive_side_to_move(&s->game.board) : -1);
 	if (s->play_pending)
 		play_now(s);
 }

@@ -150,7 +150,7 @@ static void seat_drop_engine(struct seat *s)
 
 /* The clocks on the web page, running names the side whose time runs (-1 none);
  * a fixed time a move has no clock to show. */
-static void live_report_clocks(struct rgame *g, int running)
+static void game_live_clocks(struct rgame *g, int running)
 {
 	if (!g->lb->o->move_time_ms)
 		live_clocks(g->lg, g->clock_us[0] / 1000, g->clock_us[1] / 1000, running);
@@ -167,7 +167,7 @@ static void game_end(struct rgame *g, int state, const char *reason)
 	g->state = state;
 	snprintf(g->reason, sizeof g->reason, "%s", reason);
 	evtimer_del(g->flag);
-	live_report_clocks(g, -1);
+	game_live_clocks(g, -1);
 	live_finish(g->lg, state, reason);
 	log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, result_text(state), reason);
 	if (g->live)
@@ -313,7 +313,7 @@ static void game_turn(struct rgame *g)
 
 	clock_gettime(CLOCK_MONOTONIC, &g->t0);
 	evtimer_add(g->flag, &tv);
-	live_report_clocks(g, side);
+	game_live_clocks(g, side);
 	if (!s->is_engine)
 		return;
 	struct engine_limits l;
