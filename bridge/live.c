@@ -174,6 +174,22 @@ void live_finish(struct live_game *lg, int state, const char *reason)
 	live_changed(lg);
 }
 
+void live_report(struct live_game **lgp, const char *kind, const char *white,
+		 const char *black, const struct hive_game *g)
+{
+	static const char *const reasons[] = {
+		[HIVE_DRAW] = "both queens surrounded",
+		[HIVE_WHITE_WINS] = "black queen surrounded",
+		[HIVE_BLACK_WINS] = "white queen surrounded",
+	};
+	if (!*lgp)
+		*lgp = live_open(kind, white, black, g, NULL);
+	else
+		live_update(*lgp, g);
+	if (*lgp && hive_game_over(&g->board) && !(*lgp)->finished)
+		live_finish(*lgp, g->board.state, reasons[g->board.state]);
+}
+
 void live_close(struct live_game *lg)
 {
 	if (!lg)

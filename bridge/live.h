@@ -67,6 +67,12 @@ void live_clocks(struct live_game *lg, int64_t white_ms, int64_t black_ms, int r
 void live_analysis(struct live_game *lg, const struct hive_search_info *info);
 /* The result: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW, and why. */
 void live_finish(struct live_game *lg, int state, const char *reason);
+/* The one call a session makes where its canonical game changed (a new game, a
+ * move, an undo): opens *lgp on first use, copies g, and reports the board's own
+ * result when the game is over. Sessions that know a better reason (a resignation,
+ * a flag) call live_finish themselves. */
+void live_report(struct live_game **lgp, const char *kind, const char *white,
+		 const char *black, const struct hive_game *g);
 /* The owner lets go; lg is invalid for it afterwards. */
 void live_close(struct live_game *lg);
 

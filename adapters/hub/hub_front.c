@@ -29,6 +29,7 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/engine_options.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -67,6 +68,7 @@ struct hub_front {
 	/* The next search. */
 	struct hive_game       game;
 	int                    have_pos;
+	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	struct hub_level       level;
 	int                    have_level;
 
@@ -396,6 +398,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 		return;
 	s->last = *info;
 	s->have_last = 1;
+	live_analysis(s->lg, info);
 	if (session_io_output_full(&s->io))
 		return;          /* a client that does not read misses progress, not results */
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
@@ -647,6 +650,8 @@ static void cmd_new_game(struct hub_front *s, const struct hub_msg *m)
 {
 	s->have_last = 0;
 	engine_reset(s->io.engine);
+	live_close(s->lg);             /* the next pos opens the new game on the web page */
+	s->lg = NULL;
 	log_note(s->io.id, "hub: new game");
 }
 
@@ -717,6 +722,7 @@ static void cmd_pos(struct hub_front *s, const struct hub_msg *m)
 	}
 	s->game = g;
 	s->have_pos = 1;
+	live_report(&s->lg, "hub", "client", s->io.profile ? s->io.profile->name : "builtin", &s->game);
 }
 
 static void cmd_level(struct hub_front *s, const struct hub_msg *m)
@@ -964,6 +970,7 @@ void hub_front_free(void *session)
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
+	live_close(s->lg);
 	if (s->have_pos)
 		hive_game_free(&s->game);
 	opt_argv_free(s);

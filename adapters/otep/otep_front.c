@@ -22,6 +22,7 @@
 #include "adapters/otep/otep_hive.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -49,6 +50,7 @@ struct otep_front {
 
 	struct hive_game       game;         /* the canonical game */
 	int                    have_game;
+	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	struct otep_clock      clock;
 	int                    have_clock;
 
@@ -165,6 +167,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 	if ((s->busy != OF_PLAY && s->busy != OF_ANALYZE) || s->io.finishing)
 		return;
+	live_analysis(s->lg, info);
 	if (s->busy == OF_ANALYZE && info->pvlen > 0 &&
 	    hive_board_find_move(&s->game.board, info->pv[0], &(struct hive_move){ 0 })) {
 		/* A deeper iteration replaces the lines; one of the same depth (an engine
@@ -365,11 +368,15 @@ static int load_game(struct otep_front *s, const struct otep_msg *m)
 		hive_game_free(&s->game);
 	s->game = g;
 	s->have_game = 1;
+	live_report(&s->lg, "otep", "host", s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin",
+		    &s->game);
 	return 0;
 }
 
 static void cmd_rules(struct otep_front *s, const struct otep_msg *m)
 {
+	live_close(s->lg);            /* a new game: a new record on the web page */
+	s->lg = NULL;
 	if (load_game(s, m) == 0) {
 		s->refused = 0;
 		s->sent_len = (size_t)-1;
@@ -387,6 +394,8 @@ static void cmd_clock(struct otep_front *s, const struct otep_msg *m)
 {
 	s->clock = m->clock;
 	s->have_clock = 1;
+	live_clocks(s->lg, m->clock.ms[0], m->clock.ms[1],
+		    s->have_game && !hive_game_over(&s->game.board) ? hive_side_to_move(&s->game.board) : -1);
 	if (s->play_pending)
 		play_now(s);
 }
@@ -455,7 +464,15 @@ static void cmd_error(struct otep_front *s, const struct otep_msg *m)
 
 static void cmd_finish(struct otep_front *s, const struct otep_msg *m)
 {
+	static const int states[] = {
+		[OTEP_FINISH_DRAW] = HIVE_DRAW, [OTEP_FINISH_WHITE] = HIVE_WHITE_WINS,
+		[OTEP_FINISH_BLACK] = HIVE_BLACK_WINS,
+	};
 	log_note(s->io.id, "otep: finish %d", m->code);
+	if (m->code >= OTEP_FINISH_DRAW && m->code <= OTEP_FINISH_BLACK && s->lg && !s->lg->finished)
+		live_finish(s->lg, states[m->code], "the host's finish");
+	live_close(s->lg);
+	s->lg = NULL;
 	s->refused = 0;
 	s->play_pending = 0;
 	evtimer_del(s->clock_ev);
@@ -635,6 +652,7 @@ void otep_front_free(void *session)
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	if (s->clock_ev)
 		event_free(s->clock_ev);
+	live_close(s->lg);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	free(s->held);

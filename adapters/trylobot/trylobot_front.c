@@ -37,6 +37,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "core/game.h"
@@ -69,6 +70,8 @@ struct trylobot_front {
 
 	struct event          *abandon_ev;   /* no move in time: answer without it */
 	int                    in_game;      /* the last Choose Turn listed moves */
+	struct live_game      *lg;           /* the game on the web page, NULL if none */
+	char                   live_gid[64]; /* its game_id: another one opens a new record */
 };
 
 /* Frames msg, queues it for the client and logs it; consumes msg. The ids it
@@ -341,6 +344,19 @@ static int only_forfeit(const struct tb_turns *possible)
 	return possible->n > 0;
 }
 
+/* The replayed game on the web page: one record per game_id (a core plays many). */
+static void live_follow(struct trylobot_front *s)
+{
+	const char *gid = s->rq.game_id ? s->rq.game_id : "";
+	if (s->lg && strncmp(s->live_gid, gid, sizeof s->live_gid - 1) != 0) {
+		live_close(s->lg);
+		s->lg = NULL;
+	}
+	snprintf(s->live_gid, sizeof s->live_gid, "%s", gid);
+	live_report(&s->lg, "trylobot", "core", s->io.profile && s->io.profile->name ?
+		    s->io.profile->name : "builtin", &s->rp.game);
+}
+
 /* Returns 1 when the answer comes later (engine thinking). */
 static int cmd_choose_turn(struct trylobot_front *s)
 {
@@ -371,6 +387,7 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		return 0;
 	}
 	s->have_rp = 1;
+	live_follow(s);
 	if (hive_game_over(&s->rp.game.board)) {
 		answer_fallback(s, "the game is over after turn_history");
 		return 0;
@@ -563,6 +580,7 @@ void trylobot_front_free(void *session)
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
+	live_close(s->lg);
 	if (s->abandon_ev)
 		event_free(s->abandon_ev);
 	tb_reader_free(&s->rd);

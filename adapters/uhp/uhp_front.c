@@ -108,25 +108,10 @@ static void out_printf(struct uhp_front *s, const char *fmt, ...)
 	free(big);
 }
 
-/* The game changed (newgame, play, undo): the web page's copy follows. */
-static void live_report(struct uhp_front *s)
-{
-	static const char *const reasons[] = {
-		[HIVE_DRAW] = "both queens surrounded",
-		[HIVE_WHITE_WINS] = "black queen surrounded",
-		[HIVE_BLACK_WINS] = "white queen surrounded",
-	};
-	if (!s->lg)
-		s->lg = live_open("uhp", "client", s->io.profile->name, &s->game, NULL);
-	else
-		live_update(s->lg, &s->game);
-	if (hive_game_over(&s->game.board))
-		live_finish(s->lg, s->game.board.state, reasons[s->game.board.state]);
-}
-
 static void out_gamestring(struct uhp_front *s)
 {
-	live_report(s);
+	/* The game changed (newgame, play, undo): the web page's copy follows. */
+	live_report(&s->lg, "uhp", "client", s->io.profile->name, &s->game);
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
 	if (!buf) {

@@ -19,6 +19,7 @@
 #include "bridge/engine.h"
 #include "bridge/lobby/lobby.h"
 #include "bridge/lobby/lobby_int.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/spectate.h"
 #include "bridge/util.h"
@@ -147,6 +148,14 @@ static void seat_drop_engine(struct seat *s)
 	s->thinking = 0;
 }
 
+/* The clocks on the web page, running names the side whose time runs (-1 none);
+ * a fixed time a move has no clock to show. */
+static void game_live_clocks(struct rgame *g, int running)
+{
+	if (!g->lb->o->move_time_ms)
+		live_clocks(g->lg, g->clock_us[0] / 1000, g->clock_us[1] / 1000, running);
+}
+
 /* Decides the game (state HIVE_*) and tells both sides; the game is freed later. */
 static void game_end(struct rgame *g, int state, const char *reason)
 {
@@ -158,6 +167,8 @@ static void game_end(struct rgame *g, int state, const char *reason)
 	g->state = state;
 	snprintf(g->reason, sizeof g->reason, "%s", reason);
 	evtimer_del(g->flag);
+	game_live_clocks(g, -1);
+	live_finish(g->lg, state, reason);
 	log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, result_text(state), reason);
 	if (g->live)
 		game_record(g);
@@ -236,6 +247,7 @@ static int game_apply(struct rgame *g, struct hive_move legal)
 	}
 	log_note(0, "lobby %s: game %u ply %zu: %s plays %s (%lld ms)", g->lb->lc->name, g->no,
 		 g->game.len, colour_word[side], mv, (long long)(used / 1000));
+	live_update(g->lg, &g->game);
 	struct seat *other = &g->seat[1 - side];
 	if (other->client && other->ops->moved)
 		other->ops->moved(other->client, mv);
@@ -301,6 +313,7 @@ static void game_turn(struct rgame *g)
 
 	clock_gettime(CLOCK_MONOTONIC, &g->t0);
 	evtimer_add(g->flag, &tv);
+	game_live_clocks(g, side);
 	if (!s->is_engine)
 		return;
 	struct engine_limits l;
@@ -365,6 +378,7 @@ static void game_free(struct rgame *g)
 	if (g->next)
 		g->next->prev = g->prev;
 	lb->ngames--;
+	live_close(g->lg);
 	spectators_free(g);
 	for (int c = 0; c < 2; c++) {
 		engine_free(g->seat[c].engine);
@@ -423,6 +437,8 @@ static void on_kick(evutil_socket_t fd, short what, void *arg)
 		}
 	}
 	g->live = 1;
+	g->lg = live_open(g->lb->lc->protocol ? g->lb->lc->protocol : "remote", g->seat[0].name,
+			  g->seat[1].name, &g->game, NULL);
 	log_note(0, "lobby %s: game %u starts: %s (White) - %s (Black)", g->lb->lc->name, g->no,
 		 g->seat[0].name, g->seat[1].name);
 	for (int c = 0; c < 2 && !g->over; c++)

@@ -54,6 +54,7 @@ struct rgame {
 	struct event          *kick;          /* the next step, from the loop */
 	uint64_t              *times_ms;      /* time taken by every move */
 	size_t                 ntimes, captimes;
+	struct live_game      *lg;            /* on the web page (bridge/live.h), NULL if none */
 	struct rgame          *prev, *next;
 };
 

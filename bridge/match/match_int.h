@@ -131,6 +131,10 @@ struct match {
 	struct http_server   *http;          /* --http, NULL if none */
 	int                   web_lingering; /* played out: the page stays up until a signal */
 	struct cJSON         *web_finished;  /* the dashboard's finished games, owned */
+	/* --queue: the workers as the coordinator hears them (match_queue.c), for the
+	 * dashboard; NULL in a local match. */
+	struct cJSON       *(*web_workers)(void *arg);
+	void                 *web_workers_arg;
 	double               *llr_hist;      /* the LLR after each game of this run */
 	size_t                nllr, capllr;
 };
@@ -200,6 +204,8 @@ int  match_web_start(struct match *m);
 /* A game ended (after results_record): its row and the LLR for the dashboard. */
 void match_web_record(struct match *m, const struct slot *s, int state, const char *reason);
 /* Stops the page and frees what the dashboard kept. */
+/* A worker's result line (schemas/match-result.json) as a finished game (--queue). */
+void match_web_result(struct match *m, const struct cJSON *line);
 void match_web_free(struct match *m);
 
 /* match_viewer.c */

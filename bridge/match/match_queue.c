@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue.h"
@@ -44,6 +45,19 @@
 #define QUEUE_BLOCK_MS    1000
 /* At the end, how long the stop key may take to be written. */
 #define QUEUE_STOP_MS     3000
+/* --http: the workers the dashboard lists (others are counted, not listed), and
+ * how often their games in flight are asked of Redis (XPENDING). */
+#define COORD_WORKERS_MAX 128
+#define COORD_POLL_MS     1000
+
+/* A worker as its results and the jobs group's pending entries show it. */
+struct coord_worker {
+	char              name[64];
+	unsigned          games;         /* results counted, earlier runs included */
+	unsigned          recent;        /* of them, since this coordinator caught up */
+	unsigned          in_flight;     /* jobs it holds (XPENDING) */
+	int64_t           last_ms;       /* a result or a held job, now_ms() */
+};
 
 struct coord {
 	struct match     *m;
@@ -59,13 +73,124 @@ struct coord {
 	const char       *stop_value;
 	unsigned          dupes;
 	struct event     *bound;
+	/* --http only: the dashboard's workers. */
+	struct coord_worker workers[COORD_WORKERS_MAX];
+	unsigned          nworkers, unlisted;
+	int64_t           since_ms;      /* caught up: the rates count from here */
+	struct event     *poll;
+	int               polling;       /* an XPENDING is outstanding */
 };
 
 static void coord_pump(struct coord *c);
 
 static void coord_exit(struct coord *c)
 {
-	event_base_loopexit(c->m->base, NULL);
+	struct match *m = c->m;
+	/* Played out with a page: it stays up until a signal, like a local match. */
+	if (m->http && !m->failed && !m->interrupted) {
+		if (c->bound)
+			evtimer_del(c->bound);
+		if (!m->web_lingering) {
+			m->web_lingering = 1;
+			/* The workers drop what is left: nothing is in flight any more. */
+			for (unsigned i = 0; i < c->nworkers; i++)
+				c->workers[i].in_flight = 0;
+			live_notify_match();
+			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
+		}
+		return;
+	}
+	event_base_loopexit(m->base, NULL);
+}
+
+/* The worker of that name, made on first sight; NULL past the table's end. */
+static struct coord_worker *coord_worker(struct coord *c, const char *name)
+{
+	if (!name || !*name)
+		name = "?";
+	for (unsigned i = 0; i < c->nworkers; i++)
+		if (!strncmp(c->workers[i].name, name, sizeof c->workers[i].name - 1))
+			return &c->workers[i];
+	if (c->nworkers == COORD_WORKERS_MAX) {
+		c->unlisted++;
+		return NULL;
+	}
+	struct coord_worker *w = &c->workers[c->nworkers++];
+	memset(w, 0, sizeof *w);
+	snprintf(w->name, sizeof w->name, "%s", name);
+	return w;
+}
+
+/* GET /api/match's "workers" (schemas/web-match.json), busiest first as heard. */
+static cJSON *coord_workers_json(void *arg)
+{
+	struct coord *c = arg;
+	int64_t now = now_ms();
+	cJSON *a = cJSON_CreateArray();
+	for (unsigned i = 0; a && i < c->nworkers; i++) {
+		const struct coord_worker *w = &c->workers[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o)
+			break;
+		cJSON_AddStringToObject(o, "name", w->name);
+		cJSON_AddNumberToObject(o, "in_flight", w->in_flight);
+		cJSON_AddNumberToObject(o, "games", w->games);
+		/* Over this run only: results read back from earlier runs have no time. */
+		if (c->since_ms && now - c->since_ms >= 1000)
+			cJSON_AddNumberToObject(o, "games_per_min", w->recent * 60000.0 / (double)(now - c->since_ms));
+		else
+			cJSON_AddNullToObject(o, "games_per_min");
+		if (w->last_ms)
+			cJSON_AddNumberToObject(o, "idle_s", (double)(now - w->last_ms) / 1000.0);
+		else
+			cJSON_AddNullToObject(o, "idle_s");
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+/* XPENDING's summary: [count, first, last, [[consumer, count], ...]]. */
+static void on_pending(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+	int changed = 0;
+
+	if (c->q.closing)
+		return;
+	c->polling = 0;
+	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements < 4)
+		return;
+	const redisReply *per = r->element[3];
+	for (unsigned i = 0; i < c->nworkers; i++) {
+		changed |= c->workers[i].in_flight != 0;
+		c->workers[i].in_flight = 0;
+	}
+	for (size_t i = 0; per->type == REDIS_REPLY_ARRAY && i < per->elements; i++) {
+		const redisReply *e = per->element[i];
+		if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING ||
+		    e->element[1]->type != REDIS_REPLY_STRING)
+			continue;
+		struct coord_worker *w = coord_worker(c, e->element[0]->str);
+		if (!w)
+			continue;
+		w->in_flight = (unsigned)strtoul(e->element[1]->str, NULL, 10);
+		w->last_ms = now_ms();
+		changed = 1;
+	}
+	if (changed)
+		live_notify_match();
+}
+
+static void on_poll(evutil_socket_t fd, short what, void *arg)
+{
+	struct coord *c = arg;
+	struct timeval tv = { COORD_POLL_MS / 1000, (COORD_POLL_MS % 1000) * 1000 };
+
+	if (c->q.ready && !c->polling && !c->m->web_lingering &&
+	    queue_cmd(&c->q, on_pending, c, "XPENDING %s %s", c->q.k_jobs, QUEUE_GROUP) == 0)
+		c->polling = 1;
+	evtimer_add(c->poll, &tv);
 }
 
 static void on_bound(evutil_socket_t fd, short what, void *arg)
@@ -201,6 +326,16 @@ static void coord_result(struct coord *c, const redisReply *e)
 	m->done[game] = 1;
 	m->total++;
 	results_record(&m->rec, sc->valuedouble);
+	if (m->http) {
+		struct coord_worker *cw = coord_worker(c, worker);
+		if (cw) {
+			cw->games++;
+			if (c->caught_up) {
+				cw->recent++;
+				cw->last_ms = now_ms();
+			}
+		}
+	}
 	if (c->caught_up) {
 		m->played++;
 		printf("Finished game %u (%s vs %s): %s {%s}, %d plies (worker %s)\n", game, w->valuestring,
@@ -218,6 +353,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 			fflush(stdout);
 		}
 	}
+	match_web_result(m, o);
 out:
 	cJSON_Delete(o);
 }
@@ -280,6 +416,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 	}
 	if (!c->caught_up && n == 0) {
 		c->caught_up = 1;
+		c->since_ms = now_ms();
 		coord_header(c);
 	}
 	coord_pump(c);
@@ -424,6 +561,11 @@ static void coord_fatal(void *arg)
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct coord *c = arg;
+	if (c->m->web_lingering) {
+		log_note(0, "match: signal %d: the web page closes", (int)sig);
+		event_base_loopexit(c->m->base, NULL);
+		return;
+	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
 	fprintf(stderr, "hivebridge match: interrupted\n");
 	c->m->interrupted = 1;
@@ -467,6 +609,13 @@ int match_queue_run(struct match *m)
 		fprintf(stderr, "hivebridge match: cannot catch signals\n");
 		goto out;
 	}
+	if (m->o.http) {
+		if (match_web_start(m) < 0 || !(c.poll = evtimer_new(m->base, on_poll, &c)))
+			goto out;
+		m->web_workers = coord_workers_json;
+		m->web_workers_arg = &c;
+		on_poll(-1, 0, &c);
+	}
 	c.q.on_ready = coord_ready;
 	c.q.on_down = coord_down;
 	c.q.on_fatal = coord_fatal;
@@ -489,5 +638,10 @@ out:
 	queue_close(&c.q);
 	if (c.bound)
 		event_free(c.bound);
+	if (c.poll)
+		event_free(c.poll);
+	/* c is gone when match.c frees the page: nothing may ask it any more. */
+	match_web_free(m);
+	m->web_workers = NULL;
 	return status;
 }

@@ -91,6 +91,15 @@ static cJSON *match_web_summary(void *arg)
 			cJSON_AddNullToObject(g, "live_id");
 		cJSON_AddItemToArray(run, g);
 	}
+	if (m->web_workers) {
+		cJSON *w = m->web_workers(m->web_workers_arg);
+		if (w)
+			cJSON_AddItemToObject(o, "workers", w);
+		else
+			cJSON_AddArrayToObject(o, "workers");
+	} else {
+		cJSON_AddNullToObject(o, "workers");
+	}
 	cJSON_AddItemToObject(o, "finished", m->web_finished ? cJSON_Duplicate(m->web_finished, 1)
 							       : cJSON_CreateArray());
 	return o;
@@ -110,22 +119,10 @@ int match_web_start(struct match *m)
 	return 0;
 }
 
-void match_web_record(struct match *m, const struct slot *s, int state, const char *reason)
+/* A finished game's row joins the table; the LLR after it joins the chart. */
+static void web_add(struct match *m, cJSON *g)
 {
-	if (!m->http)
-		return;
-	char *gs = match_game_string(&s->game);
-	cJSON *g = cJSON_CreateObject();
-	cJSON_AddNumberToObject(g, "game", s->game_no);
-	cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
-	cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
-	cJSON_AddStringToObject(g, "result", results_text(state));
-	cJSON_AddStringToObject(g, "reason", reason);
-	cJSON_AddNumberToObject(g, "plies", (double)s->game.len);
-	cJSON_AddNumberToObject(g, "a_score", results_a_score(state, s->white));
-	cJSON_AddStringToObject(g, "gamestring", gs ? gs : "");
 	cJSON_AddItemToArray(m->web_finished, g);
-	free(gs);
 	if (m->o.sprt_set) {
 		double llr;
 		results_llr(m, &llr);
@@ -141,6 +138,41 @@ void match_web_record(struct match *m, const struct slot *s, int state, const ch
 			m->llr_hist[m->nllr++] = llr;
 	}
 	live_notify_match();
+}
+
+void match_web_record(struct match *m, const struct slot *s, int state, const char *reason)
+{
+	if (!m->http)
+		return;
+	char *gs = match_game_string(&s->game);
+	cJSON *g = cJSON_CreateObject();
+	cJSON_AddNumberToObject(g, "game", s->game_no);
+	cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
+	cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+	cJSON_AddStringToObject(g, "result", results_text(state));
+	cJSON_AddStringToObject(g, "reason", reason);
+	cJSON_AddNumberToObject(g, "plies", (double)s->game.len);
+	cJSON_AddNumberToObject(g, "a_score", results_a_score(state, s->white));
+	cJSON_AddStringToObject(g, "gamestring", gs ? gs : "");
+	free(gs);
+	web_add(m, g);
+}
+
+void match_web_result(struct match *m, const cJSON *line)
+{
+	static const char *const keys[] = { "game", "white", "black", "result", "reason", "plies",
+					    "a_score", "gamestring" };
+	if (!m->http)
+		return;
+	cJSON *g = cJSON_CreateObject();
+	for (size_t i = 0; g && i < sizeof keys / sizeof *keys; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(line, keys[i]);
+		cJSON *copy = v ? cJSON_Duplicate(v, 0) : cJSON_CreateString("");
+		if (copy)
+			cJSON_AddItemToObject(g, keys[i], copy);
+	}
+	if (g)
+		web_add(m, g);
 }
 
 void match_web_free(struct match *m)

@@ -1,6 +1,7 @@
 // web_test.js: drives hivebridge's page in headless Chromium (tests/integration/web_browser.sh).
 //   node web_test.js serve BASE_URL OUTDIR UHP_PORT
 //   node web_test.js match BASE_URL OUTDIR GATE_FILE
+//   node web_test.js queue BASE_URL OUTDIR WORKER,WORKER...
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
 const fs = require("fs");
@@ -178,11 +179,26 @@ async function matchTests(page, gate) {
   log("opened a finished match game and stepped through it");
 }
 
+// match --queue: the workers table lists every worker, each with a game in flight.
+async function queueTests(page, names) {
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("#mworkers:not([hidden])");
+  const want = names.split(",");
+  await page.waitForFunction((want) => want.every((n) => {
+    const tr = document.querySelector(`#mwork tr[data-worker="${n}"]`);
+    return tr && Number(tr.children[1].textContent) > 0;
+  }), { timeout: 60000 }, want);
+  const rows = await page.$$eval("#mwork tbody tr", (l) => l.map((e) => e.textContent));
+  log("workers: " + rows.join(" | "));
+  await shot(page, "queue.png");
+}
+
 (async () => {
   const page = await launch();
   try {
     if (mode === "serve") await serveTests(page, arg);
     else if (mode === "match") await matchTests(page, arg);
+    else if (mode === "queue") await queueTests(page, arg);
     else fail("mode?");
   } catch (e) {
     console.error("FAIL: " + e.message);

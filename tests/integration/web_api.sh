@@ -5,12 +5,17 @@
 # one refused with 422, one out of turn with 409) and resigned, positions and legal
 # moves for any GameString and ply, the event stream (a move shows up in it), and
 # malformed requests (bad JSON, a huge header, an unknown path or method, raw
-# garbage) answered with an HTTP error while the daemon lives on. Then
-# `match --http` answers /api/match.
+# garbage) answered with an HTTP error while the daemon lives on. The sessions of
+# the other front ends show up too, with their kind and moves: a Hub session (and
+# the built-in engine's analysis), a Trylobot core's game (tools/trylobot_client),
+# a uhp-remote game against the house engine (clocks, then its result when the
+# client leaves). Then `match --http` answers /api/match, and `match --queue --http`
+# (a real redis-server and two workers) lists the workers.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
-need python3 jsonschema timeout
+need python3 jsonschema timeout redis-server
+: "${TOOLS:?}"
 tmp=$(mktemp -d)
 procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -20,15 +25,43 @@ cat >"$tmp/conf" <<EOF
 protocol = uhp
 port = 0
 engine = builtin
+
+[listen hub]
+protocol = hub
+port = 0
+engine = builtin
+
+[listen trylobot]
+protocol = trylobot
+port = 0
+engine = builtin
+depth = 1
+
+[listen otep]
+protocol = otep
+port = 0
+engine = builtin
+
+[listen remote]
+protocol = uhp-remote
+port = 0
+house_engine = builtin
+house_wait = 0
+clock = 60+1
+grace = 1
 EOF
 spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
 pid=$spawned
-wait_listening "$tmp/err" $pid 2
+wait_listening "$tmp/err" $pid 6
 http=$(listen_port "$tmp/err" http)
-[ -n "$http" ] || fail "no http port"
+hubp=$(listen_port "$tmp/err" hub)
+tbp=$(listen_port "$tmp/err" trylobot)
+remp=$(listen_port "$tmp/err" uhp-remote)
+otepp=$(listen_port "$tmp/err" otep)
+[ -n "$http" ] && [ -n "$hubp" ] && [ -n "$tbp" ] && [ -n "$remp" ] && [ -n "$otepp" ] || fail "no ports: $(cat "$tmp/err")"
 
 cat >"$tmp/check.py" <<'EOF'
-import json, socket, sys, time, urllib.request, urllib.error, http.client
+import json, os, socket, subprocess, sys, time, urllib.parse, urllib.request, urllib.error, http.client
 import jsonschema, referencing
 port, mode, schemas = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 base = f"http://127.0.0.1:{port}"
@@ -61,6 +94,109 @@ def deadline(cond, secs, what):
             return v
         time.sleep(0.05)
     sys.exit(f"timed out: {what}")
+
+def lines_until(sock, buf, done):
+    """Lines from sock until done(line); returns (lines, rest of buf)."""
+    out = []
+    end = time.time() + 30
+    while time.time() < end:
+        while b"\n" in buf:
+            l, buf = buf.split(b"\n", 1)
+            out.append(l.decode())
+            if done(out[-1]):
+                return out, buf
+        d = sock.recv(4096)
+        if not d:
+            break
+        buf += d
+    sys.exit(f"no answer: {out}")
+def find_game(kind, cond, what, where="games"):
+    def look():
+        st, gl = req("/api/games"); valid(gl, "web-games")
+        for x in gl[where]:
+            if x["kind"] == kind:
+                st, g = req(f"/api/games/{x['id']}"); valid(g, "web-game")
+                if cond(g):
+                    return g
+        return None
+    return deadline(look, 30, what)
+def same_moves(g):
+    st, p = req("/api/position?game=" + urllib.parse.quote(g["gamestring"]))
+    assert st == 200 and p["moves"] == g["moves"] and len(g["moves"]) == g["plies"], (g, p)
+
+if mode == "queue":
+    want = set(sys.argv[4:])
+    def workers():
+        st, m = req("/api/match")
+        if st != 200 or not m["workers"]:
+            return None
+        valid(m, "web-match")
+        names = {w["name"] for w in m["workers"]}
+        busy = {w["name"] for w in m["workers"] if w["in_flight"] > 0}
+        return m if names >= want and busy >= want else None
+    m = deadline(workers, 60, "the workers, each with a game in flight")
+    m = deadline(lambda: (lambda r: r[1] if r[0] == 200 and r[1]["played"] >= 2 and
+                          any(w["games"] > 0 and w["games_per_min"] for w in r[1]["workers"]) else None)(req("/api/match")),
+                 120, "results and a rate from a worker")
+    valid(m, "web-match")
+    assert sum(w["games"] for w in m["workers"]) == m["played"], m["workers"]
+    assert len(m["finished"]) == m["played"], m
+    for g in m["finished"]:
+        st, p = req("/api/position?game=" + urllib.parse.quote(g["gamestring"]))
+        assert st == 200 and len(p["moves"]) == g["plies"], (st, p)
+    print("queue: ok", [(w["name"], w["games"], w["in_flight"], w["games_per_min"]) for w in m["workers"]])
+    sys.exit(0)
+
+if mode == "fronts":
+    hubp, tbp, remp, otepp = (int(a) for a in sys.argv[4:8])
+    # An OTEP host's game: its position and clocks, then the host's finish.
+    o = socket.create_connection(("127.0.0.1", otepp), timeout=30)
+    o.sendall(b"rules Base\nopponent-move bS1_wS1- Base;InProgress;White[2];wS1;bS1_wS1-\nclock 3000 2500 0 0 0\n")
+    g = find_game("otep", lambda g: g["moves"] == ["wS1", "bS1 wS1-"] and g["clocks"], "the otep session's game")
+    assert g["white"] == "host" and g["clocks"]["white_ms"] <= 3000 and g["clocks"]["running"] == "w", g
+    same_moves(g)
+    o.sendall(b"finish 2\n")
+    g = find_game("otep", lambda g: g["finished"], "the otep game finished by its host", "finished")
+    assert g["result"] == "1-0" and g["reason"] == "the host's finish", g
+    o.sendall(b"goodbye\n")
+    o.close()
+    # A Hub session: its position on the page, then the engine's analysis.
+    h = socket.create_connection(("127.0.0.1", hubp), timeout=30)
+    h.sendall(b'hub\ninit\npos variant=Base moves="wS1;bS1 wS1-"\n')
+    _, hb = lines_until(h, b"", lambda l: l == "ready")
+    g = find_game("hub", lambda g: g["moves"] == ["wS1", "bS1 wS1-"], "the hub session's game")
+    assert g["white"] == "client" and g["black"] == "builtin" and not g["finished"], g
+    same_moves(g)
+    h.sendall(b"level depth=2\ngo think\n")
+    _, hb = lines_until(h, hb, lambda l: l.startswith("done"))
+    g = find_game("hub", lambda g: g["analysis"] is not None, "the hub session's analysis")
+    h.close()
+    find_game("hub", lambda g: g["reason"] == "abandoned", "the hub game kept after its session", "finished")
+    # A Trylobot core's game, the bridge on both sides, cut after 6 plies.
+    r = subprocess.run([os.environ["TOOLS"] + "/trylobot_client", "play", str(tbp), "--plies", "6"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    g = find_game("trylobot", lambda g: g["plies"] >= 5, "the trylobot game", "finished")
+    assert g["white"] == "core" and g["moves"][0].startswith("w"), g
+    same_moves(g)
+    # uhp-remote against the house engine: the client waited, so it plays White.
+    c = socket.create_connection(("127.0.0.1", remp), timeout=30)
+    _, cb = lines_until(c, b"", lambda l: l == "ok")
+    c.sendall(b"newgame\n")
+    ans, cb = lines_until(c, cb, lambda l: l == "ok")
+    assert ans[0].startswith("remote ") and "color=White" in ans[0], ans
+    g = find_game("uhp-remote", lambda g: g["clocks"] and g["clocks"]["running"] == "w", "the remote game and its clock")
+    c.sendall(b"play wS1\n")
+    ans, cb = lines_until(c, cb, lambda l: l == "ok")
+    g = find_game("uhp-remote", lambda g: g["plies"] == 2, "the house engine's reply")
+    assert g["moves"][0] == "wS1" and g["clocks"]["running"] == "w", g
+    assert g["clocks"]["white_ms"] <= 61000 and g["clocks"]["black_ms"] <= 61000, g
+    same_moves(g)
+    c.close()
+    g = find_game("uhp-remote", lambda g: g["finished"] and g["result"] == "0-1", "the result after grace", "finished")
+    assert g["reason"] == "white disconnected" and g["plies"] == 2, g
+    print("fronts: ok")
+    sys.exit(0)
 
 if mode == "match":
     st, m = deadline(lambda: (lambda r: r if r[0] == 200 and r[1]["played"] >= 2 else None)(req("/api/match")), 120, "two games")
@@ -145,6 +281,8 @@ for i in range(3):
 print("serve: ok")
 EOF
 timeout 120 python3 "$tmp/check.py" "$http" serve schemas || fail "the endpoints of serve"
+TOOLS=$TOOLS timeout 200 python3 "$tmp/check.py" "$http" fronts schemas "$hubp" "$tbp" "$remp" "$otepp" ||
+	fail "the other front ends' games"
 procs_alive $pid || fail "the daemon died"
 kill -TERM $pid
 wait $pid || { st=$?; tail -n 30 "$tmp/err"; fail "serve exit status $st"; }
@@ -160,4 +298,31 @@ wait_for '[ $(count "played out" "$tmp/merr") -ge 1 ]' 120 || fail "the match di
 kill -TERM $mpid
 wait $mpid || { st=$?; tail -n 30 "$tmp/merr"; fail "match exit status $st after SIGTERM"; }
 mpid=
+
+# match --queue --http: the coordinator lists the workers it hears of.
+rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$tmp/redis"
+: >"$tmp/redis.log"
+spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
+	--daemonize no --logfile "$tmp/redis.log"
+redis=$spawned
+wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
+procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
+url=redis://127.0.0.1:$rport/web
+# Games of a few seconds each (16 plies at 200 ms): the coordinator polls the jobs
+# held every second, so each worker is seen with one in flight.
+spawn "$HIVEBRIDGE" match --queue "$url" --games 4 --max-plies 16 --movetime 200 --http 127.0.0.1:0 builtin builtin \
+	>"$tmp/qout" 2>"$tmp/qerr"
+qpid=$spawned
+wait_listening "$tmp/qerr" $qpid 1 http
+qhttp=$(listen_port "$tmp/qerr" http)
+for w in w1 w2; do
+	spawn "$HIVEBRIDGE" worker --queue "$url" --name $w >"$tmp/$w.out" 2>"$tmp/$w.err"
+done
+timeout 250 python3 "$tmp/check.py" "$qhttp" queue schemas w1 w2 ||
+	{ cat "$tmp/qerr" "$tmp/w1.err" >&2; fail "/api/match of match --queue"; }
+wait_for 'grep -q "played out" "$tmp/qerr"' 120 || fail "match --queue did not play out: $(cat "$tmp/qerr")"
+kill -TERM $qpid
+wait $qpid || { st=$?; tail -n 30 "$tmp/qerr"; fail "match --queue exit status $st after SIGTERM"; }
+qpid=
 echo "web_api: ok"

@@ -5,11 +5,12 @@
 # a UHP session's game watched move by move, a full game against the built-in engine
 # played by clicking (every clicked move must be in the canonical game), stepping
 # through the finished game, a phone-sized screen; then `match --http` and its
-# dashboard. Screenshots go to $WEB_SHOTS (default: a temporary directory, listed).
+# dashboard, and `match --queue --http`'s workers table (a real redis-server and
+# two workers). Screenshots go to $WEB_SHOTS (default: a temporary directory, listed).
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
-need node npm python3
+need node npm python3 redis-server
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || procs_fail "$CHROMIUM is missing (apt-get install chromium): this test cannot run"
 export CHROMIUM
@@ -73,5 +74,29 @@ wait_for '[ $(count "played out" "$tmp/merr") -ge 1 ]' 120 || fail "the match di
 kill -TERM $mpid
 wait $mpid || fail "match exit status $? after SIGTERM"
 mpid=
+
+# match --queue: games of a few seconds, so that each worker is seen playing one.
+rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$tmp/redis"
+: >"$tmp/redis.log"
+spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
+	--daemonize no --logfile "$tmp/redis.log"
+redis=$spawned
+wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
+procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
+url=redis://127.0.0.1:$rport/browser
+spawn "$HIVEBRIDGE" match --queue "$url" --games 4 --max-plies 20 --movetime 300 --http 127.0.0.1:0 builtin builtin \
+	>"$tmp/qout" 2>"$tmp/qerr"
+qpid=$spawned
+wait_listening "$tmp/qerr" $qpid 1 http
+qhttp=$(listen_port "$tmp/qerr" http)
+for w in w1 w2; do
+	spawn "$HIVEBRIDGE" worker --queue "$url" --name $w >"$tmp/$w.out" 2>"$tmp/$w.err"
+done
+timeout 120 node tests/browser/web_test.js queue "http://127.0.0.1:$qhttp" "$shots" w1,w2 ||
+	{ tail -n 20 "$tmp/qerr"; fail "the workers table"; }
+kill -TERM $qpid
+wait $qpid
+qpid=
 ls "$shots"
 echo "web_browser: ok (screenshots in $shots)"

@@ -303,6 +303,13 @@ async function loadMatch() {
     const tr = el("tr"); tr.appendChild(el("th", {}, k)); tr.appendChild(el("td", { "data-stat": k }, v)); return tr;
   }));
   drawLLR(m.sprt);
+  // match --queue: the workers as the coordinator hears them.
+  $("mworkers").hidden = !m.workers;
+  $("mwork").tBodies[0].replaceChildren(...(m.workers || []).map((w) => {
+    const tr = el("tr", { "data-worker": w.name });
+    for (const v of [w.name, w.in_flight, w.games, fmt(w.games_per_min), fmt(w.idle_s, 0)]) tr.appendChild(el("td", {}, String(v)));
+    return tr;
+  }));
   $("mgames").tBodies[0].replaceChildren(...m.finished.map((g) => {
     const tr = el("tr", { "data-game": g.game });
     for (const v of [g.game, g.white, g.black, g.result, g.reason, g.plies]) tr.appendChild(el("td", {}, String(v)));
