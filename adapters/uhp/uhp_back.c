@@ -56,6 +56,8 @@ struct uhp_back {
 	size_t                  next_option;
 	unsigned                log_id;
 	int                     adopted;      /* a connected engine: never respawned */
+	uhp_back_closed_cb     *closed;       /* adopted: told when it goes while idle */
+	void                   *closed_arg;
 
 	struct hive_game        mirror;       /* the engine's game, when synced */
 	int                     synced;
@@ -519,15 +521,27 @@ static void ue_ended(void *arg, const char *what)
 {
 	struct uhp_back *u = arg;
 
-	if (u->job == UE_JOB_NONE)
-		log_note(u->log_id, "engine %s %s while idle; it restarts on next use",
-			 u->e.profile->name, what);
+	int idle = u->job == UE_JOB_NONE;
+
+	if (idle)
+		log_note(u->log_id, "engine %s %s while idle; %s", u->e.profile->name, what,
+			 u->adopted ? "a connected engine does not come back" : "it restarts on next use");
 	if (u->step == UE_STEP_INFO || u->state == UE_STARTING)
 		engine_child_fail(u->child, "%s during start", what);
 	else if (u->step != UE_STEP_NONE)
 		engine_child_fail(u->child, "%s during \"%s\"", what, u->cmd);
 	else
 		engine_child_fail(u->child, "%s", what);
+	/* Nobody would hear it before the next command: its owner is told now. */
+	if (idle && u->adopted && u->closed)
+		u->closed(u->closed_arg, what);
+}
+
+void uhp_back_on_close(struct engine *e, uhp_back_closed_cb *cb, void *arg)
+{
+	struct uhp_back *u = e->priv;
+	u->closed = cb;
+	u->closed_arg = arg;
 }
 
 static const struct engine_child_ops ue_child_ops = {
