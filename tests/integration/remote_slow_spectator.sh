@@ -4,7 +4,7 @@
 # engines (fake_uhp_engine) connected in play a game of many plies while it is
 # attached; the game finishes, the spectator's connection is closed by the daemon
 # ("too slow, dropped" in the log), a reading spectator saw the moves, and the
-# daemon's memory stays bounded (VmHWM from /proc, sampled while the game runs).
+# daemon's memory stays bounded (VmRSS from /proc, sampled while the game runs).
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 . tests/lib/procs.sh
@@ -30,7 +30,10 @@ protocol = uhp-spectate
 port = 0
 watch = players
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
+# Under ASan freed memory is held in quarantine (256 MB by default): none here, so
+# VmRSS measures what the daemon keeps (no effect on a plain build).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0" \
+	spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
 daemon=$spawned
 wait_listening "$tmp/err" $daemon 2
 pport=$(listen_port "$tmp/err" uhp-player 1)
@@ -116,7 +119,8 @@ try:
     peak = max(peak, rss("VmRSS"))
     print("slow spectator: game %s, %d GameStrings seen by the reader, %s; slow one closed after %d bytes; "
           "daemon VmRSS %d kB at attach, %d kB peak" % (game, seen, over, got, base, peak))
-    assert peak - base < 16384, (base, peak)
+    # Buffering it all would hold over 6 MB: what the kernel cannot take of ~10 MB.
+    assert peak - base < 4096, ("VmRSS grew", base, peak)
 finally:
     for p in procs:
         try:
