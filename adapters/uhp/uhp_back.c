@@ -53,6 +53,8 @@ struct uhp_back {
 	enum ue_state           state;
 	size_t                  next_option;
 	int                     adopted;      /* a connected engine: never respawned */
+	uhp_back_closed_cb     *closed;       /* adopted: told when it goes while idle */
+	void                   *closed_arg;
 
 	struct hive_game        mirror;       /* the engine's game, when synced */
 	int                     synced;
@@ -474,13 +476,29 @@ static void ue_ended(void *arg, const char *what)
 {
 	struct uhp_back *u = arg;
 
-	engine_line_note_ended(&u->el, what);
+	int idle = u->el.job == ENGINE_LINE_NONE;
+
+	if (idle && u->adopted)
+		log_note(u->el.log_id, "engine %s %s while idle; a connected engine does not come back",
+			 u->el.e.profile->name, what);
+	else
+		engine_line_note_ended(&u->el, what);
 	if (u->step == UE_STEP_INFO || u->state == UE_STARTING)
 		engine_child_fail(u->el.child, "%s during start", what);
 	else if (u->step != UE_STEP_NONE)
 		engine_child_fail(u->el.child, "%s during \"%s\"", what, u->cmd);
 	else
 		engine_child_fail(u->el.child, "%s", what);
+	/* Nobody would hear it before the next command: its owner is told now. */
+	if (idle && u->adopted && u->closed)
+		u->closed(u->closed_arg, what);
+}
+
+void uhp_back_on_close(struct engine *e, uhp_back_closed_cb *cb, void *arg)
+{
+	struct uhp_back *u = e->priv;
+	u->closed = cb;
+	u->closed_arg = arg;
 }
 
 static const struct engine_child_ops ue_child_ops = {

@@ -27,5 +27,10 @@ struct engine *uhp_back_new(struct event_base *base, const struct engine_profile
  * failure; NULL with *cause (caller frees). */
 struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profile *p,
 			      struct bufferevent *bev, unsigned log_id, char **cause);
+/* An adopted engine that closes while no command is outstanding would be noticed
+ * only at its next command: cb hears it at once (from inside the back end, so it
+ * must not free the engine; what says how it ended). */
+typedef void uhp_back_closed_cb(void *arg, const char *what);
+void uhp_back_on_close(struct engine *e, uhp_back_closed_cb *cb, void *arg);
 
 #endif

@@ -37,6 +37,7 @@ struct player_session {
 	front_closed_cb  *closed;
 	void             *arg;
 	struct event     *close_ev;    /* the end, from the loop */
+	struct event     *gone_ev;     /* its connection closed while it was idle */
 };
 
 static void player_close_cb(evutil_socket_t fd, short what, void *arg)
@@ -70,6 +71,31 @@ static const struct seat_ops player_ops = {
 	.started = player_started,
 	.ended = player_ended,
 };
+
+/* The engine went while nobody asked it anything (waiting for an opponent, or the
+ * opponent thinking): out of the queue, or its game lost, now rather than when it
+ * is next asked for a move. From the loop: the lobby may free the engine. */
+static void player_gone_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct player_session *s = arg;
+
+	log_note(s->id, "player %s disconnected while %s", s->name,
+		 s->seat ? "in a game" : s->waiting ? "waiting" : "idle");
+	if (s->seat) {
+		seat_lost(s->seat, "disconnected");
+		return;
+	}
+	if (s->waiting)
+		lobby_leave(s->pl->lb, s);
+	s->waiting = 0;
+	player_end(s);
+}
+
+static void player_gone(void *arg, const char *what)
+{
+	struct player_session *s = arg;
+	event_active(s->gone_ev, EV_TIMEOUT, 1);
+}
 
 /* The info block is in: the engine asks the lobby for a game. */
 static void player_ready(void *arg, const struct engine_result *r)
@@ -106,6 +132,8 @@ static void player_session_free(void *arg)
 	engine_free(s->e);
 	if (s->close_ev)
 		event_free(s->close_ev);
+	if (s->gone_ev)
+		event_free(s->gone_ev);
 	free(s);
 }
 
@@ -119,7 +147,10 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 
 	if (out != in)
 		bufferevent_free(out);     /* TCP only: in and out are one */
-	if (!s || !lim->shared || !(s->close_ev = event_new(base, -1, 0, player_close_cb, s))) {
+	if (!s || !lim->shared || !(s->close_ev = event_new(base, -1, 0, player_close_cb, s)) ||
+	    !(s->gone_ev = event_new(base, -1, 0, player_gone_cb, s))) {
+		if (s && s->close_ev)
+			event_free(s->close_ev);
 		free(s);
 		bufferevent_free(in);
 		return NULL;
@@ -136,6 +167,7 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 		player_session_free(s);
 		return NULL;
 	}
+	uhp_back_on_close(s->e, player_gone, s);
 	log_note(id, "remote-play engine connected");
 	if (engine_start(s->e, player_ready, s) < 0) {
 		player_session_free(s);

@@ -9,6 +9,9 @@
 #    (max_spectators) and the total one (max_spectators_total) refuse with err;
 #  - a faulty engine (fake_uhp_engine --fault illegal-move, then crash-on-bestmove)
 #    against `hivebridge uhp` loses with the reason;
+#  - an engine that disconnects while it waits is dropped from the queue at once
+#    (never paired), and one that disconnects while its opponent thinks loses at
+#    once ("white disconnected");
 #  - the viewer model's refusals: max_games, max_waiting; hints = yes answers bestmove;
 #  - the results file validated against schemas/match-result.json.
 set -u
@@ -37,6 +40,12 @@ port = 0
 move_time = 1
 max_spectators_total = 1
 results = $tmp/results.jsonl
+[listen gone]
+protocol = uhp-player
+port = 0
+move_time = 2
+max_plies = 2
+results = $tmp/gone.jsonl
 [listen watch]
 protocol = uhp-spectate
 port = 0
@@ -61,12 +70,13 @@ grep -q 'game_type must be a GameTypeString' "$tmp/bad.err" || fail "bad game_ty
 
 spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
 daemon=$spawned
-wait_listening "$tmp/err" $daemon 5
+wait_listening "$tmp/err" $daemon 6
 pport=$(listen_port "$tmp/err" uhp-player 1)
 fport=$(listen_port "$tmp/err" uhp-player 2)
 wport=$(listen_port "$tmp/err" uhp-spectate 1)
 wfport=$(listen_port "$tmp/err" uhp-spectate 2)
 rport=$(listen_port "$tmp/err" uhp-remote 1)
+gport=$(listen_port "$tmp/err" uhp-player 3)
 
 cat >"$tmp/lib.py" <<'EOF'
 import socket, sys
@@ -194,6 +204,81 @@ for fault in illegal-move crash-on-bestmove; do
 	g=$spawned
 	wait_for '! procs_alive $f && ! procs_alive $g' 20 || fail "$fault: players not closed"
 done
+
+# 3b. Engines that go while nobody asks them anything. One waits and leaves: it is
+# out of the queue at once, so the next two engines play each other. Then one
+# (White) leaves while its opponent thinks: the game is lost at once, not when
+# Black's time (move_time 2) is up.
+LIB=$tmp/lib.py timeout 60 python3 - "$gport" "$tmp/trace" <<'EOF' || fail "an engine gone while waiting"
+import sys, time
+exec(open(__import__("os").environ["LIB"]).read())
+port, trace = int(sys.argv[1]), sys.argv[2]
+def wait_log(text):
+    deadline = time.time() + 10
+    while text not in open(trace).read():
+        assert time.time() < deadline, "not in the log: " + text
+        time.sleep(0.05)
+gone = socket.create_connection(("127.0.0.1", port), timeout=30)
+gone.sendall(b"id Gone 1\nMosquito;Ladybug;Pillbug\nok\n")
+wait_log(" is Gone 1")
+gone.close()
+wait_log("disconnected while waiting")
+EOF
+spawn "$TOOLS/uhp_connect" "$gport" "$HIVEBRIDGE" uhp
+e1=$spawned
+spawn "$TOOLS/uhp_connect" "$gport" "$HIVEBRIDGE" uhp
+e2=$spawned
+wait_for '! procs_alive $e1 && ! procs_alive $e2' 20 || fail "the engines after a gone one did not play"
+LIB=$tmp/lib.py timeout 60 python3 - "$gport" "$tmp/trace" <<'EOF' || fail "an engine gone while its opponent thinks"
+import sys, time
+exec(open(__import__("os").environ["LIB"]).read())
+port, trace = int(sys.argv[1]), sys.argv[2]
+class E(C):
+    def __init__(s, name):
+        s.s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.buf = b""
+        s.s.sendall(("id %s\nMosquito;Ladybug;Pillbug\nok\n" % name).encode())
+    def reply(s, *lines):
+        s.s.sendall(("\n".join(lines + ("ok",)) + "\n").encode())
+leaver = E("Leaver 1")
+deadline = time.time() + 10
+while " is Leaver 1" not in open(trace).read():
+    assert time.time() < deadline, "the leaver is not waiting"
+    time.sleep(0.05)
+thinker = E("Thinker 1")
+# The leaver waited: White. It plays its first move, then leaves while Black thinks.
+l = leaver.line()
+assert l.startswith("newgame Base;NotStarted"), l
+leaver.reply(l.split(" ", 1)[1])
+l = leaver.line()
+assert l.startswith("bestmove"), l
+leaver.reply("wS1")
+l = thinker.line()
+assert l.startswith("newgame Base;InProgress;Black[1];wS1"), l
+thinker.reply(l.split(" ", 1)[1])
+l = thinker.line()
+assert l.startswith("bestmove"), l
+leaver.s.close()
+# Black is not asked to finish: the game is over, it gets exit and is closed.
+rest = b""
+while True:
+    d = thinker.s.recv(4096)
+    if not d:
+        break
+    rest += d
+assert rest in (b"exit\n", b""), rest
+EOF
+wait_for '[ $(count . "$tmp/gone.jsonl") -ge 2 ]' 10 || fail "gone: $(count . "$tmp/gone.jsonl") results"
+python3 - "$tmp/gone.jsonl" <<'EOF' || fail "the games after gone engines"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2, rows
+a, b = rows
+assert a["white_id"].startswith("hivebridge") and a["black_id"].startswith("hivebridge"), a
+assert a["reason"] == "adjudicated: 2 plies played", a
+assert b["white_id"] == "Leaver 1" and b["black_id"] == "Thinker 1", b
+assert (b["result"], b["reason"], b["plies"]) == ("0-1", "white disconnected", 1), b
+EOF
 
 # 4. The viewer model's bounds and hints.
 LIB=$tmp/lib.py timeout 60 python3 - "$rport" <<'EOF' || fail "max_waiting, max_games, hints"

@@ -9,17 +9,25 @@
 #  - a time loss (the waiting opponent is told at once, the loser at its next play);
 #  - a disconnect resumed with the token (the new connection gets the position and
 #    plays on), and a disconnect not resumed (lost after the grace period);
-#  - no opponent within wait_time; a client against house engines of three kinds
-#    (built-in, UHP and Hub programs), as White and as Black;
+#  - no opponent within wait_time; a client against house engines of each protocol
+#    (built-in, UHP and Hub programs, a Trylobot module, an OTEP engine), as White,
+#    and as Black against the built-in one;
 #  - every finished game in the results file, valid against schemas/match-result.json,
 #    with the result and reason each game should have.
 set -u
-: "${HIVEBRIDGE:?}"
+: "${HIVEBRIDGE:?}" "${TOOLS:?}"
 . tests/lib/procs.sh
 need python3 timeout jsonschema
 tmp=$(mktemp -d)
 procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
+[ -x "$TOOLS/fake_trylobot_module" ] && [ -x "$TOOLS/fake_otep_engine" ] || fail "test tools missing in $TOOLS"
+
+# The Trylobot house engine is a module listening on a port of its own.
+spawn "$TOOLS/fake_trylobot_module" --port-file "$tmp/module.port" --log "$tmp/module.log" 2>"$tmp/module.err"
+module=$spawned
+wait_for '[ -s "$tmp/module.port" ] || ! procs_alive $module' 30 && [ -s "$tmp/module.port" ] ||
+	fail "the Trylobot module did not start: $(cat "$tmp/module.err")"
 
 cat >"$tmp/conf" <<EOF
 [daemon]
@@ -32,6 +40,13 @@ kind = hub
 command = $HIVEBRIDGE hub
 [engine quick]
 kind = builtin
+[engine module]
+kind = trylobot
+host = 127.0.0.1
+port = $(cat "$tmp/module.port")
+[engine oteprog]
+kind = otep
+command = $TOOLS/fake_otep_engine --delay-ms 5
 [listen pvp]
 protocol = uhp-remote
 port = 0
@@ -66,6 +81,18 @@ port = 0
 house_engine = hubprog
 move_time = 2
 results = $tmp/results.jsonl
+[listen house_trylobot]
+protocol = uhp-remote
+port = 0
+house_engine = module
+move_time = 2
+results = $tmp/results.jsonl
+[listen house_otep]
+protocol = uhp-remote
+port = 0
+house_engine = oteprog
+move_time = 2
+results = $tmp/results.jsonl
 EOF
 
 # Bad keys are refused with the reason.
@@ -78,13 +105,13 @@ grep -q 'house_engine: no \[engine nope\]' "$tmp/bad.err" || fail "bad house_eng
 
 spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
 daemon=$spawned
-wait_listening "$tmp/err" $daemon 6 uhp-remote
+wait_listening "$tmp/err" $daemon 8 uhp-remote
 ports=
-for k in 1 2 3 4 5 6; do ports="$ports $(listen_port "$tmp/err" uhp-remote $k)"; done
+for k in 1 2 3 4 5 6 7 8; do ports="$ports $(listen_port "$tmp/err" uhp-remote $k)"; done
 
 timeout 120 python3 - $ports <<'EOF' || fail "remote play sessions"
 import select, socket, sys, time
-pvp, fast, lonely, hb, hu, hh = (int(p) for p in sys.argv[1:7])
+pvp, fast, lonely, hb, hu, hh, ht, ho = (int(p) for p in sys.argv[1:9])
 
 class C:
     def __init__(s, port):
@@ -262,17 +289,28 @@ r = c.cmd("newgame")
 expect(r, ["err No opponent for Base came within 1 s.", "ok"], "no opponent")
 c.close()
 
-# 6. House engines: White against each; a second client plays Black against the
-# built-in one and gets the engine's first move in its newgame answer.
-for port in (hb, hu, hh):
+# 6. House engines of each protocol: White against each, three moves of the loop
+# (play, the engine's reply in the proposal's form), then resigns; a second client
+# plays Black against the built-in one and gets the engine's first move in its
+# newgame answer.
+for port in (hb, hu, hh, ht, ho):
     c = C(port)
     k, g = seat(c.cmd("newgame"))
     assert k["color"] == "White" and k["opponent"].startswith("house:"), k
-    c.send("play wS1")
-    expect(c.line(), "Base;InProgress;Black[1];wS1", "play against the house")
-    r = c.answer()
-    assert len(r) == 3 and r[2] == "ok" and r[1].startswith("Base;InProgress;White[2];wS1;" + r[0]), r
-    expect(c.cmd("resign"), [r[1].replace("InProgress", "BlackWins"), "ok"], "resign against the house")
+    moves = []
+    for n in range(3):
+        v = c.cmd("validmoves")
+        assert len(v) == 2 and v[1] == "ok", v
+        mv = sorted(v[0].split(";"))[0]
+        c.send("play " + mv)
+        moves.append(mv)
+        expect(c.line(), gs("Base", moves), "play %s against the house (%d)" % (mv, port))
+        r = c.answer()
+        assert len(r) == 3 and r[2] == "ok", r
+        moves.append(r[0])
+        expect(r[1], gs("Base", moves), "the house's reply (%d)" % port)
+    game = gs("Base", moves)
+    expect(c.cmd("resign"), [game.replace("InProgress", "BlackWins"), "ok"], "resign against the house")
     c.close()
 c = C(hb)
 k, g = seat(c.cmd("newgame"))
@@ -284,7 +322,7 @@ c.close()
 EOF
 
 # 7. The results file: one valid line per finished game, written as each ended.
-wait_for '[ $(count . "$tmp/results.jsonl") -ge 8 ]' 10 || fail "results: $(count . "$tmp/results.jsonl") lines"
+wait_for '[ $(count . "$tmp/results.jsonl") -ge 10 ]' 10 || fail "results: $(count . "$tmp/results.jsonl") lines"
 python3 - schemas/match-result.json "$tmp/results.jsonl" <<'EOF' || fail "results file"
 import json, sys
 from jsonschema import Draft202012Validator
@@ -304,6 +342,8 @@ want = [("pvp", "1-0", "black queen surrounded"),
         ("house_builtin", "0-1", "white resigned"),
         ("house_uhp", "0-1", "white resigned"),
         ("house_hub", "0-1", "white resigned"),
+        ("house_trylobot", "0-1", "white resigned"),
+        ("house_otep", "0-1", "white resigned"),
         ("house_builtin", "1-0", "black resigned")]
 assert got == want, got
 assert rows[0]["gamestring"].startswith("Base;WhiteWins;Black[7];") and rows[0]["plies"] == 13, rows[0]
@@ -311,6 +351,9 @@ assert rows[1]["gamestring"].startswith("Base+P;WhiteWins;") and ";pass;" in row
 assert rows[2]["clocks_ms"][0] == 0 and rows[2]["time_control"] == "1+0", rows[2]
 assert rows[0]["white"].startswith("remote#") and rows[4]["black"] == "house:quick", rows[4]
 assert rows[5].get("black_id", "").startswith("hivebridge"), rows[5]
+assert rows[7]["black"] == "house:module" and rows[8]["black"] == "house:oteprog", rows[7:9]
+for r in rows[4:9]:
+    assert r["plies"] == 6, r
 EOF
 
 # No engine outlives the daemon's clean shutdown.
