@@ -17,6 +17,20 @@ let browser;
 function fail(msg) { console.error("FAIL: " + msg); process.exitCode = 1; throw new Error(msg); }
 function log(msg) { console.log(msg); }
 
+// Clicks the element sel names as it is now, in one step inside the page: the board
+// re-renders on every live update, so a handle taken earlier may be gone by the click.
+async function clickNow(page, sel) {
+  for (let i = 0; ; i++) {
+    await page.waitForSelector(sel);
+    const ok = await page.$eval(sel, (e) => {
+      e.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+      return true;
+    }).catch(() => false);
+    if (ok) return;
+    if (i >= 4) throw new Error(`cannot click ${sel}`);
+  }
+}
+
 async function launch() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
   browser = await puppeteer.launch({
@@ -109,13 +123,12 @@ async function serveTests(page, uhpPort) {
     } else {
       const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
       const piece = pieces[rnd(pieces.length)];
-      await page.click(`.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
+      await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
       await page.waitForSelector("g.dest");
-      const dests = await page.$$("g.dest");
-      const d = dests[rnd(dests.length)];
-      const mv = await d.evaluate((e) => e.dataset.move);
+      const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
+      const mv = moves[rnd(moves.length)];
       mine.push(mv);
-      await d.click();
+      await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
     }
     await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, {}, n0);
     if (turn === 6) await shot(page, "play.png");
