@@ -94,8 +94,9 @@ mnt() { # mnt DIR mount-args...: mounts, private so nothing propagates back to t
 }
 in_root() { # in_root USER COMMAND: a login-like clean environment in the root
 	chroot --userspec="$1" "$root" /usr/bin/env -i HOME=/root TERM=dumb \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin sh -c "$2"
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin $node_ca sh -c "$2"
 }
+node_ca=
 
 if [ -n "$cache" ] && [ -f "$tarball" ]; then
 	begin "debootstrap (from the cached $tarball)"
@@ -133,6 +134,15 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 # What the Debian installer writes and debootstrap does not: without it "localhost"
 # does not resolve in the root, as it does on any installed machine.
 [ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+# The host's own certificate authorities (a network that inspects TLS on its way
+# out, say): like resolv.conf, what the network needs, not what the project needs.
+# The browser test's npm then reaches its registry as it does on the host.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+	chroot "$root" update-ca-certificates >/dev/null 2>&1 || say "update-ca-certificates failed in the root"
+	node_ca=NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
 printf '[listen uhp]\nprotocol = uhp\naddress = 127.0.0.1\nport = 0\nengine = builtin\n' >"$root/srv/fresh.conf"
 say "HEAD $rev"
 end
@@ -210,6 +220,7 @@ done
 end
 
 begin "./setup make test"
-( in_root 0:0 'cd /srv/hivebridge && ./setup make test' 2>&1; echo $? >"$work/test.rc" ) | tee "$work/test.log"
+( rc=0; in_root 0:0 'cd /srv/hivebridge && ./setup make test' 2>&1 || rc=$?; echo $rc >"$work/test.rc" ) |
+	tee "$work/test.log"
 [ "$(cat "$work/test.rc")" = 0 ] || { say "./setup make test failed"; exit 1; }
 end

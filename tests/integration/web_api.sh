@@ -62,18 +62,28 @@ otepp=$(listen_port "$tmp/err" otep)
 
 cat >"$tmp/check.py" <<'EOF'
 import json, os, socket, subprocess, sys, time, urllib.parse, urllib.request, urllib.error, http.client
-import jsonschema, referencing
+import jsonschema
+try:                        # jsonschema >= 4.18 resolves $ref through referencing;
+    import referencing      # Debian 12's 4.10 only has RefResolver
+except ImportError:
+    referencing = None
 port, mode, schemas = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 base = f"http://127.0.0.1:{port}"
-res = []
+res, store = [], {}
 for n in ["web-position", "web-games", "web-game", "web-match", "web-error", "web-engines"]:
     s = json.load(open(f"{schemas}/{n}.json"))
-    res.append((f"{n}.json", referencing.Resource.from_contents(s)))
-    res.append((s["$id"], referencing.Resource.from_contents(s)))
-reg = referencing.Registry().with_resources(res)
+    store[s["$id"]] = s
+    if referencing:
+        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
+        res.append((s["$id"], referencing.Resource.from_contents(s)))
+reg = referencing.Registry().with_resources(res) if referencing else None
 def valid(obj, name):
     s = json.load(open(f"{schemas}/{name}.json"))
-    jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
+    if reg is not None:
+        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
+    else:
+        resolver = jsonschema.RefResolver.from_schema(s, store=store)
+        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
     return obj
 def req(path, body=None, method=None, raw=None):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
