@@ -157,6 +157,11 @@ static void on_ping(redisAsyncContext *ac, void *reply, void *priv)
 
 	if (q->closing || q->failed || !r)
 		return;                       /* lost meanwhile: the disconnect retries */
+	if (queue_is_error(r, "LOADING") || queue_is_error(r, "BUSY")) {
+		/* A restarted server still reading its data: an outage like any other. */
+		redisAsyncDisconnect(ac);
+		return;
+	}
 	if (r->type == REDIS_REPLY_ERROR) {
 		if (queue_is_error(r, "NOAUTH"))
 			queue_fatal(q, "it wants a password: put it in $" QUEUE_PASSWORD_ENV
@@ -182,6 +187,10 @@ static void on_auth(redisAsyncContext *ac, void *reply, void *priv)
 
 	if (q->closing || q->failed || !r || r->type != REDIS_REPLY_ERROR)
 		return;
+	if (queue_is_error(r, "LOADING") || queue_is_error(r, "BUSY")) {
+		redisAsyncDisconnect(ac);      /* the PING will not be read: retry */
+		return;
+	}
 	if (queue_is_error(r, "WRONGPASS") || queue_is_error(r, "ERR"))
 		queue_fatal(q, "the password was refused: %s", r->str);
 	else
