@@ -41,6 +41,7 @@
 #define HTTP_PLAY_THINK_MS      1000
 
 struct stream {
+	char                      seat[WEB_TOKEN_LEN + 1];  /* a web seat's page, "" if none */
 	struct evhttp_request    *req;
 	struct evhttp_connection *evcon;
 	struct stream            *next;
@@ -51,6 +52,7 @@ struct http_server {
 	const struct config        *conf;
 	struct evhttp              *http;
 	struct play                *play;
+	struct weblobby            *lobby;
 	struct evhttp_connection   *conns[HTTP_MAX_CONNS];
 	unsigned                    nconns;
 	struct stream              *streams;
@@ -197,6 +199,8 @@ static void stream_drop_conn(struct http_server *h, struct evhttp_connection *ev
 		if (s->evcon == evcon) {
 			*sp = s->next;
 			h->nstreams--;
+			if (s->seat[0] && h->lobby)
+				weblobby_stream_closed(h->lobby, s->seat);
 			/* A failed connection leaves an unfinished reply to its owner (evhttp
 			 * detached it); one being freed with the server takes its requests. */
 			if (!evhttp_request_get_connection(s->req))
@@ -245,6 +249,22 @@ static void on_live(void *arg, const struct live_game *lg)
 	cJSON_free(s);
 }
 
+/* A "seat" event to the streams of one web seat. */
+static void on_seat(void *arg, const char *token, const char *json)
+{
+	struct http_server *h = arg;
+	for (struct stream *s = h->streams; s; s = s->next) {
+		if (strcmp(s->seat, token))
+			continue;
+		struct evbuffer *b = evbuffer_new();
+		if (!b)
+			continue;
+		evbuffer_add_printf(b, "event: seat\ndata: %s\n\n", json);
+		evhttp_send_reply_chunk(s->req, b);
+		evbuffer_free(b);
+	}
+}
+
 static void on_ping(evutil_socket_t fd, short what, void *arg)
 {
 	struct http_server *h = arg;
@@ -261,9 +281,16 @@ static void on_ping(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-static void route_events(struct http_server *h, struct evhttp_request *req)
+static void route_events(struct http_server *h, struct evhttp_request *req, const char *query)
 {
+	struct evkeyvalq q;
+	const char *seat = NULL;
+	TAILQ_INIT(&q);
+	if (query && evhttp_parse_query_str(query, &q) == 0)
+		seat = evhttp_find_header(&q, "seat");
+
 	if (h->nstreams >= HTTP_MAX_STREAMS) {
+		evhttp_clear_headers(&q);
 		reply_error(req, 503, "too many event streams");
 		return;
 	}
@@ -273,9 +300,15 @@ static void route_events(struct http_server *h, struct evhttp_request *req)
 		free(s);
 		if (b)
 			evbuffer_free(b);
+		evhttp_clear_headers(&q);
 		reply_error(req, 500, "out of memory");
 		return;
 	}
+	/* A web seat's page: present while the stream is open. */
+	int seat_ok = seat && weblobby_stream_open(h->lobby, seat) == 0;
+	if (seat_ok)
+		snprintf(s->seat, sizeof s->seat, "%s", seat);
+	evhttp_clear_headers(&q);
 	s->req = req;
 	s->evcon = evhttp_request_get_connection(req);
 	s->next = h->streams;
@@ -288,8 +321,12 @@ static void route_events(struct http_server *h, struct evhttp_request *req)
 	/* The stream lives as long as the page: no idle time-out on it. */
 	evhttp_connection_set_timeout(s->evcon, -1);
 	evbuffer_add_printf(b, "retry: 1000\nevent: hello\ndata: {}\n\n");
+	if (seat && !seat_ok)
+		evbuffer_add_printf(b, "event: seat\ndata: {\"state\":\"unknown\"}\n\n");
 	evhttp_send_reply_chunk(req, b);
 	evbuffer_free(b);
+	if (seat_ok)
+		weblobby_request_seat_event(h->lobby, s->seat);
 }
 
 /* --- connections ------------------------------------------------------------------ */
@@ -496,6 +533,28 @@ static void route_game(struct http_server *h, struct evhttp_request *req, unsign
 	reply_json(req, 200, lg ? game_full(h, lg) : NULL);
 }
 
+static void route_lobby(struct http_server *h, struct evhttp_request *req, const char *action)
+{
+	char peer[64] = "?";
+	char *addr = NULL;
+	ev_uint16_t port;
+	int status = 500;
+
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+		reply_error(req, 405, "POST only");
+		return;
+	}
+	cJSON *b = body_json(req);
+	if (!b)
+		return;
+	evhttp_connection_get_peer(evhttp_request_get_connection(req), &addr, &port);
+	if (addr)
+		snprintf(peer, sizeof peer, "%s", addr);
+	cJSON *o = weblobby_request(h->lobby, action, b, peer, &status);
+	cJSON_Delete(b);
+	reply_json(req, status, o);
+}
+
 static void serve_asset(struct evhttp_request *req, const char *path)
 {
 	const struct http_asset *a = assets_find(path);
@@ -551,6 +610,10 @@ static void route(struct evhttp_request *req, void *arg)
 			reply_error(req, 405, "GET or POST only");
 		return;
 	}
+	if (!strncmp(p, "lobby/", 6)) {
+		route_lobby(h, req, p + 6);
+		return;
+	}
 	if (!strncmp(p, "games/", 6)) {
 		const char *rest;
 		unsigned id = parse_id(p + 6, &rest);
@@ -570,7 +633,9 @@ static void route(struct evhttp_request *req, void *arg)
 	else if (!strcmp(p, "engines"))
 		route_engines(h, req);
 	else if (!strcmp(p, "events"))
-		route_events(h, req);
+		route_events(h, req, query);
+	else if (!strcmp(p, "lobbies"))
+		reply_json(req, 200, weblobby_list(h->lobby));
 	else if (!strcmp(p, "match")) {
 		if (!h->match_summary)
 			reply_error(req, 404, "no match is being played here");
@@ -634,8 +699,9 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	h->conf = conf;
 	h->http = evhttp_new(base);
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
+	h->lobby = weblobby_new(base, on_seat, h);
 	h->ping = event_new(base, -1, EV_PERSIST, on_ping, h);
-	if (!h->http || !h->play || !h->ping) {
+	if (!h->http || !h->play || !h->lobby || !h->ping) {
 		*cause = strdup("out of memory");
 		http_free(h);
 		return NULL;
@@ -689,6 +755,9 @@ void http_free(struct http_server *h)
 	/* Frees every connection; their close callbacks unlink the streams. */
 	if (h->http)
 		evhttp_free(h->http);
+	/* After the connections: their streams let go of the web seats first. */
+	weblobby_free(h->lobby);
+	h->lobby = NULL;
 	while (h->streams) {
 		struct stream *s = h->streams;
 		h->streams = s->next;

@@ -39,6 +39,26 @@ int play_human_to_move(struct play *p, unsigned id);
 /* The tag play's games carry in the registry. */
 void *play_tag(struct play *p);
 
+/* http_lobby.c: persons playing each other through the remote-play lobbies. */
+#define WEB_TOKEN_LEN 32
+struct weblobby;
+struct wseat;
+/* notify(arg, token, json) sends a "seat" event to the streams of seat token. */
+struct weblobby *weblobby_new(struct event_base *base,
+			      void (*notify)(void *arg, const char *token, const char *json), void *arg);
+/* Frees the web seats without a word to the lobbies (they may be gone). NULL-safe. */
+void weblobby_free(struct weblobby *w);
+/* GET /api/lobbies. */
+cJSON *weblobby_list(struct weblobby *w);
+/* POST /api/lobby/ACTION with body b from peer: the answer, and its status. */
+cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, const char *peer,
+			int *status);
+/* An event stream names seat token (0, or -1: no such seat); it closed. */
+int  weblobby_stream_open(struct weblobby *w, const char *token);
+void weblobby_stream_closed(struct weblobby *w, const char *token);
+/* Tells the streams of seat token its state now. */
+void weblobby_request_seat_event(struct weblobby *w, const char *token);
+
 /* http_assets.c: the page, compiled in. */
 struct http_asset {
 	const char *path;          /* "/", "/app.js", ... */

@@ -676,6 +676,31 @@ struct lobby *lobby_find(const char *name)
 	return NULL;
 }
 
+struct lobby *lobby_next(const struct lobby *lb)
+{
+	return lb ? lb->reg_next : lobbies;
+}
+
+const char *lobby_name(const struct lobby *lb)
+{
+	return lb->lc->name;
+}
+
+const char *lobby_protocol(const struct lobby *lb)
+{
+	return lb->lc->protocol ? lb->lc->protocol : "";
+}
+
+void lobby_time_control(const struct lobby *lb, char *buf, unsigned len)
+{
+	lobby_conf_time_control(lb->o, buf, len);
+}
+
+unsigned lobby_grace_ms(const struct lobby *lb)
+{
+	return lb->o->grace_ms;
+}
+
 struct spectate *lobby_spectate(struct lobby *lb)
 {
 	return lb->spectate;
@@ -747,6 +772,26 @@ int seat_to_move(const struct seat *s)
 char *seat_gamestring(const struct seat *s)
 {
 	return game_string(s->g);
+}
+
+int seat_colour(const struct seat *s)
+{
+	return s->colour;
+}
+
+const char *seat_token(const struct seat *s)
+{
+	return s->token;
+}
+
+const char *seat_opponent(const struct seat *s)
+{
+	return s->g->seat[1 - s->colour].name;
+}
+
+unsigned seat_live_id(const struct seat *s)
+{
+	return s->g->lg ? s->g->lg->id : 0;
 }
 
 void seat_describe(const struct seat *s, char *buf, size_t len)

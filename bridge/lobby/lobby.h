@@ -69,6 +69,14 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			  const struct seat_ops *ops, char **why);
 /* The lobby of listener name (any running one), or NULL. */
 struct lobby *lobby_find(const char *name);
+/* Every running lobby: lobby_next(NULL) is the first, NULL after the last. */
+struct lobby *lobby_next(const struct lobby *lb);
+/* Its listener's name and protocol ("uhp-remote", "uhp-player"). */
+const char *lobby_name(const struct lobby *lb);
+const char *lobby_protocol(const struct lobby *lb);
+/* Its time control ("600+5", "10/move") into buf, and its grace period. */
+void lobby_time_control(const struct lobby *lb, char *buf, unsigned len);
+unsigned lobby_grace_ms(const struct lobby *lb);
 /* Its spectator set (bridge/spectate.h), owned by the lobby. */
 struct spectate *lobby_spectate(struct lobby *lb);
 
@@ -91,6 +99,12 @@ int  seat_to_move(const struct seat *s);
 /* The game's GameString, its state the result once decided (a resignation says
  * WhiteWins or BlackWins too); caller frees, NULL when out of memory. */
 char *seat_gamestring(const struct seat *s);
+/* The seat's colour (HIVE_WHITE, HIVE_BLACK), its resume token, the opponent's
+ * name and the game's id in the live registry (bridge/live.h; 0 if none). */
+int  seat_colour(const struct seat *s);
+const char *seat_token(const struct seat *s);
+const char *seat_opponent(const struct seat *s);
+unsigned seat_live_id(const struct seat *s);
 /* The line that tells a client its seat:
  * "remote game=N color=White token=T opponent=NAME timecontrol=600+5" into buf. */
 void seat_describe(const struct seat *s, char *buf, size_t len);
