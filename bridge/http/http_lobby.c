@@ -304,6 +304,8 @@ cJSON *weblobby_list(struct weblobby *w)
 		cJSON_AddStringToObject(e, "name", lobby_name(lb));
 		cJSON_AddStringToObject(e, "time_control", tc);
 		cJSON_AddNumberToObject(e, "grace_s", lobby_grace_ms(lb) / 1000.0);
+		cJSON_AddNumberToObject(e, "waiting", lobby_waiting(lb));
+		cJSON_AddNumberToObject(e, "games", lobby_games(lb));
 		cJSON *t = cJSON_AddArrayToObject(e, "types");
 		for (size_t i = 0; i < sizeof types / sizeof *types; i++)
 			cJSON_AddItemToArray(t, cJSON_CreateString(types[i]));

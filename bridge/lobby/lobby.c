@@ -701,6 +701,16 @@ unsigned lobby_grace_ms(const struct lobby *lb)
 	return lb->o->grace_ms;
 }
 
+unsigned lobby_waiting(const struct lobby *lb)
+{
+	return lb->nwaiting;
+}
+
+unsigned lobby_games(const struct lobby *lb)
+{
+	return lb->ngames;
+}
+
 struct spectate *lobby_spectate(struct lobby *lb)
 {
 	return lb->spectate;

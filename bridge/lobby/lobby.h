@@ -77,6 +77,9 @@ const char *lobby_protocol(const struct lobby *lb);
 /* Its time control ("600+5", "10/move") into buf, and its grace period. */
 void lobby_time_control(const struct lobby *lb, char *buf, unsigned len);
 unsigned lobby_grace_ms(const struct lobby *lb);
+/* How many clients wait for an opponent, and how many games it holds. */
+unsigned lobby_waiting(const struct lobby *lb);
+unsigned lobby_games(const struct lobby *lb);
 /* Its spectator set (bridge/spectate.h), owned by the lobby. */
 struct spectate *lobby_spectate(struct lobby *lb);
 

@@ -14,6 +14,9 @@ const view = {
   pos: null,       // the position shown
   picked: null,    // the piece picked to move
 };
+// This page's seat in a remote-play lobby: {token, lobby, state, color, game, ...}; its
+// token is kept in sessionStorage so that a reload takes the seat back.
+let seat = null;
 
 async function api(path, body) {
   const opt = body === undefined ? {} :
@@ -68,6 +71,7 @@ async function watchGameString(gs, title) {
 async function refresh() {
   if (view.id === null) return;
   const g = await api(`/api/games/${view.id}`);
+  seatOverlay(g);
   view.game = g;
   if (view.ply === null || view.ply >= g.plies) {
     view.ply = null;
@@ -224,7 +228,7 @@ function renderInfo() {
   const turn = pos ? pos.turn : "";
   let status = pos ? `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})` : "";
   if (myTurn()) status += " · your move";
-  else if (g.human && !g.finished && view.ply === null) status += " · engine thinking";
+  else if (g.human && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
   $("status").textContent = status;
   $("result").textContent = g.result ? `${g.result} — ${g.reason}` : (g.finished && g.reason ? g.reason : "");
   const ol = $("moves");
@@ -252,6 +256,15 @@ function pick(piece) {
 
 async function play(move) {
   view.picked = null;
+  if (seatGame(view.id)) {
+    try {
+      seatShow(await api("/api/lobby/move", { token: seat.token, move }));
+    } catch (e) {
+      $("status").textContent = "refused: " + e.message;
+    }
+    await refresh();
+    return;
+  }
   try {
     view.game = await api(`/api/games/${view.id}/move`, { move });
     view.ply = null;
@@ -264,6 +277,11 @@ async function play(move) {
 
 $("pass").onclick = () => play("pass");
 $("resign").onclick = async () => {
+  if (seatGame(view.id)) {
+    try { seatShow(await api("/api/lobby/resign", { token: seat.token })); } catch (e) { $("status").textContent = e.message; }
+    await refresh();
+    return;
+  }
   try { await api(`/api/games/${view.id}/resign`, {}); } catch (e) { $("status").textContent = e.message; }
   await refresh();
 };
@@ -282,6 +300,62 @@ $("newform").onsubmit = async (ev) => {
   } catch (e) {
     $("newerr").textContent = e.message;
   }
+};
+
+// --- playing a person through a remote-play lobby ----------------------------------
+const seatGame = (id) => seat && seat.game !== null && seat.game === id && id !== null;
+
+// The lobby game's JSON names no person: this page's seat says which side it plays.
+function seatOverlay(g) {
+  if (!seatGame(g.id)) return;
+  g.human = seat.color;
+  const turn = g.position && g.position.turn ? g.position.turn : "";
+  g.playable = seat.state === "playing" && !g.finished && turn.startsWith(seat.color === "w" ? "White" : "Black");
+}
+
+function seatShow(s) {
+  const was = seat ? seat.game : null;
+  if (!seat || !s || s.state === "unknown") {
+    if (s && s.state === "unknown") { sessionStorage.removeItem("hbseat"); seat = null; connect(); }
+    $("lwait").hidden = true; $("ljoin").disabled = false; $("lseat").textContent = "";
+    return;
+  }
+  Object.assign(seat, s);
+  const waiting = seat.state === "waiting";
+  $("lwait").hidden = !waiting;
+  $("ljoin").disabled = waiting || seat.state === "playing" || seat.state === "away";
+  const side = seat.color === "w" ? "white" : "black";
+  $("lseat").textContent = seat.state === "playing" ? `You play ${side} against ${seat.opponent} (game #${seat.game}).`
+    : seat.state === "over" ? `Your game: ${seat.reason}` : seat.state === "away" ? "Reconnecting…" : "";
+  $("lseat").dataset.state = seat.state;
+  if (seat.state === "over") sessionStorage.removeItem("hbseat");
+  if (seat.game !== null && seat.game !== was) watch(seat.game).catch(() => {});
+  else if (seatGame(view.id)) refresh().catch(() => {});
+}
+
+async function loadLobbies() {
+  const j = await api("/api/lobbies");
+  $("people").hidden = !j.lobbies.length;
+  $("lobby").replaceChildren(...j.lobbies.map((l) => el("option", { value: l.name }, `${l.name} (${l.time_control})`)));
+  const types = j.lobbies.length ? j.lobbies[0].types : [];
+  $("ltype").replaceChildren(...types.map((t) => el("option", { value: t }, t)));
+}
+
+$("lobbyform").onsubmit = async (ev) => {
+  ev.preventDefault();
+  $("lerr").textContent = "";
+  try {
+    const s = await api("/api/lobby/join", { lobby: $("lobby").value, type: $("ltype").value, name: $("lname").value });
+    seat = { token: s.token, game: null };
+    sessionStorage.setItem("hbseat", s.token);
+    seatShow(s);
+    connect();
+  } catch (e) {
+    $("lerr").textContent = e.message;
+  }
+};
+$("lcancel").onclick = async () => {
+  try { seatShow(await api("/api/lobby/cancel", { token: seat.token })); } catch (e) { $("lerr").textContent = e.message; }
 };
 
 // --- the match dashboard -----------------------------------------------------------
@@ -339,8 +413,12 @@ function scheduleList() {
   listTimer = setTimeout(() => { listTimer = null; loadGames().catch(() => {}); }, 150);
 }
 
+let events = null;
 function connect() {
-  const es = new EventSource("/api/events");
+  // A seat's page names it: the stream is its presence (docs/web.md).
+  if (events) events.close();
+  const es = events = new EventSource(seat ? "/api/events?seat=" + encodeURIComponent(seat.token) : "/api/events");
+  es.addEventListener("seat", (ev) => seatShow(JSON.parse(ev.data)));
   es.addEventListener("hello", () => { $("conn").textContent = "live"; loadGames().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
   es.addEventListener("game", (ev) => {
     const d = JSON.parse(ev.data);
@@ -356,6 +434,9 @@ async function init() {
     const e = await api("/api/engines");
     $("engine").replaceChildren(...e.engines.map((x) => el("option", { value: x.name }, `${x.name} (${x.kind})`)));
   } catch (err) { $("newerr").textContent = err.message; }
+  loadLobbies().catch(() => { $("people").hidden = true; });
+  const tok = sessionStorage.getItem("hbseat");
+  if (tok) seat = { token: tok, game: null };
   const want = new URLSearchParams(location.search).get("game");
   if (want) watch(Number(want)).catch(() => {});
   connect();

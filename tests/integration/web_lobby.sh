@@ -1,0 +1,318 @@
+#!/bin/sh
+# web_lobby.sh: persons playing each other through the page's remote-play lobby
+# (/api/lobbies, /api/lobby/*), against a real daemon, every answer validated against
+# its schema: two web persons pair and play moves (each one the core's legal move,
+# each reaching the canonical game), an illegal move refused with 422 and a move out
+# of turn with 409 while the game stays as it was, a resignation with the right
+# result; a web person against a UHP client on the uhp-remote listener in both
+# directions (the client waits first, the web person waits first); presence: an
+# event stream that closes leaves the seat (away), /api/lobby/resume takes it back,
+# and one not taken back within the grace loses the game; cancel while waiting; the
+# caps per peer address and in total (other loopback addresses as other peers);
+# malformed requests; no token in anything other viewers read; and the daemon's
+# descriptors back at their baseline at the end.
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 jsonschema timeout
+tmp=$(mktemp -d)
+procs_trap
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat >"$tmp/conf" <<EOF
+[listen remote]
+protocol = uhp-remote
+port = 0
+clock = 300+5
+grace = 30
+wait_time = 60
+
+[listen quick]
+protocol = uhp-remote
+port = 0
+clock = 300+5
+grace = 1
+wait_time = 60
+EOF
+spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
+pid=$spawned
+wait_listening "$tmp/err" $pid 3
+http=$(listen_port "$tmp/err" http)
+remp=$(grep -m1 'listening on .* (uhp-remote)' "$tmp/err" | sed 's/.*:\([0-9]*\) (uhp-remote).*/\1/')
+[ -n "$http" ] && [ -n "$remp" ] || fail "no ports: $(cat "$tmp/err")"
+
+cat >"$tmp/check.py" <<'EOF'
+import json, os, socket, sys, time, http.client
+import jsonschema
+try:                        # jsonschema >= 4.18 resolves $ref through referencing;
+    import referencing      # Debian 12's 4.10 only has RefResolver
+except ImportError:
+    referencing = None
+port, remp, schemas, pid = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+res, store = [], {}
+for n in ["web-position", "web-games", "web-game", "web-error", "web-lobbies", "web-seat"]:
+    s = json.load(open(f"{schemas}/{n}.json"))
+    store[s["$id"]] = s
+    if referencing:
+        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
+        res.append((s["$id"], referencing.Resource.from_contents(s)))
+reg = referencing.Registry().with_resources(res) if referencing else None
+def valid(obj, name):
+    s = store[json.load(open(f"{schemas}/{name}.json"))["$id"]]
+    if reg is not None:
+        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
+    else:
+        resolver = jsonschema.RefResolver.from_schema(s, store=store)
+        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
+    return obj
+def req(path, body=None, method=None, raw=None, src="127.0.0.1"):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=20, source_address=(src, 0))
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    c.request(method or ("POST" if data is not None else "GET"), path, body=data,
+              headers={"Connection": "close"})
+    r = c.getresponse()
+    text = r.read()
+    c.close()
+    o = json.loads(text)
+    if r.status >= 400:
+        valid(o, "web-error")
+    return r.status, o, text
+def lob(action, body, src="127.0.0.1"):
+    st, o, _ = req("/api/lobby/" + action, body, src=src)
+    if st < 300:
+        valid(o, "web-seat")
+    return st, o
+def deadline(cond, secs, what):
+    end = time.time() + secs
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    sys.exit(f"timed out: {what}")
+def fds():
+    return len(os.listdir(f"/proc/{pid}/fd"))
+def game(gid):
+    st, g, _ = req(f"/api/games/{gid}")
+    assert st == 200, g
+    return valid(g, "web-game")
+def join(name, lobby="remote", typ="Base", src="127.0.0.1"):
+    st, s = lob("join", {"lobby": lobby, "type": typ, "name": name}, src=src)
+    assert st == 201 and s["state"] == "waiting" and len(s["token"]) == 32, (st, s)
+    return s["token"]
+def seat(tok):
+    st, s = lob("seat", {"token": tok})
+    assert st == 200, (st, s)
+    return s
+def playing(tok):
+    return deadline(lambda: (lambda s: s if s["state"] == "playing" else None)(seat(tok)), 20, "paired")
+def play_legal(tok):
+    """The seat's move: the first legal move the core offers for the position."""
+    s = deadline(lambda: (lambda s: s if s["to_move"] else None)(seat(tok)), 20, "its turn")
+    g = game(s["game"])
+    mv = g["position"]["legal"][0]["move"]
+    st, s2 = lob("move", {"token": tok, "move": mv})
+    assert st == 200, (st, s2)
+    return mv
+
+class Uhp:
+    def __init__(self):
+        self.s = socket.create_connection(("127.0.0.1", remp), timeout=30)
+        self.buf = b""
+        self.until_ok()        # the id block
+    def send(self, line):
+        self.s.sendall((line + "\n").encode())
+    def until_ok(self):
+        out = []
+        while True:
+            while b"\n" in self.buf:
+                l, self.buf = self.buf.split(b"\n", 1)
+                l = l.decode()
+                if l == "ok":
+                    return out
+                out.append(l)
+            d = self.s.recv(4096)
+            if not d:
+                sys.exit(f"uhp closed: {out}")
+            self.buf += d
+    def close(self):
+        self.s.close()
+
+base_fds = fds()
+st, ls, _ = req("/api/lobbies")
+valid(ls, "web-lobbies")
+assert st == 200 and sorted(l["name"] for l in ls["lobbies"]) == ["quick", "remote"], ls
+
+# Two web persons: the one who waited plays White.
+ta = join("alice")
+tb = join("bob")
+sa, sb = playing(ta), playing(tb)
+assert sa["color"] == "w" and sb["color"] == "b" and sa["game"] == sb["game"], (sa, sb)
+assert sa["opponent"] == "web:bob" and sb["opponent"] == "web:alice", (sa, sb)
+gid = sa["game"]
+moves = []
+for i in range(6):
+    moves.append(play_legal(ta if i % 2 == 0 else tb))
+g = game(gid)
+assert g["moves"] == moves and g["plies"] == 6 and g["kind"] == "uhp-remote", (g["moves"], moves)
+assert g["white"] == "web:alice" and g["black"] == "web:bob" and g["clocks"], g
+# Illegal and out of turn: refused, the game untouched.
+st, e = lob("move", {"token": ta, "move": "wQ wQ-"})
+assert st == 422, (st, e)
+st, e = lob("move", {"token": ta, "move": "garbage!"})
+assert st == 422, (st, e)
+st, e = lob("move", {"token": tb, "move": g["position"]["legal"][0]["move"]})
+assert st == 409 and "turn" in e["error"], (st, e)
+assert game(gid)["moves"] == moves
+# No token where other viewers read.
+for path in ["/api/games", f"/api/games/{gid}", "/api/lobbies"]:
+    _, _, text = req(path)
+    assert ta.encode() not in text and tb.encode() not in text, path
+# Bob resigns: White wins.
+st, s = lob("resign", {"token": tb})
+assert st == 200 and s["state"] == "over" and s["reason"].startswith("1-0 black resigned"), s
+s = seat(ta)
+assert s["state"] == "over" and "black resigned" in s["reason"], s
+g = game(gid)
+assert g["finished"] and g["result"] == "1-0" and g["reason"] == "black resigned", g
+st, e = lob("move", {"token": ta, "move": "wQ"})
+assert st == 409, (st, e)
+print("web vs web: ok")
+
+# A UHP client waits first (White), a web person comes (Black).
+u = Uhp()
+u.send("newgame Base")
+def lobby_waiting():
+    st, ls, _ = req("/api/lobbies")
+    return [l for l in valid(ls, "web-lobbies")["lobbies"] if l["name"] == "remote"][0]["waiting"] == 1
+deadline(lobby_waiting, 20, "the UHP client waits")
+tc = join("carol")
+ans = u.until_ok()
+assert ans[0].startswith("remote game=") and "color=White" in ans[0] and "opponent=web:carol" in ans[0], ans
+sc = playing(tc)
+assert sc["color"] == "b" and sc["opponent"].startswith("remote#"), sc
+u.send("play wS1")        # answered with the opponent's move
+mv = play_legal(tc)
+reply = u.until_ok()
+assert reply[1] == mv, (reply, mv)
+g = game(sc["game"])
+assert g["moves"] == ["wS1", mv], g
+u.send("resign")
+u.until_ok()
+s = deadline(lambda: (lambda s: s if s["state"] == "over" else None)(seat(tc)), 20, "carol told")
+assert s["reason"].startswith("0-1 white resigned"), s
+assert game(sc["game"])["result"] == "0-1"
+u.close()
+# The web person waits first (White), the UHP client comes (Black).
+td = join("dave")
+u = Uhp()
+u.send("newgame Base")
+sd = playing(td)
+assert sd["color"] == "w" and sd["opponent"].startswith("remote#"), sd
+mv = play_legal(td)
+ans = u.until_ok()
+assert "color=Black" in ans[0] and "opponent=web:dave" in ans[0] and ans[1].endswith(mv), ans
+u.send("play " + game(sd["game"])["position"]["legal"][0]["move"])
+s = deadline(lambda: (lambda s: s if s["to_move"] else None)(seat(td)), 20, "dave's turn after the client")
+assert game(sd["game"])["plies"] == 2
+st, s = lob("resign", {"token": td})
+assert st == 200 and s["reason"].startswith("0-1 white resigned"), s
+u.close()
+print("web vs uhp: ok")
+
+# Presence: a stream names the seat; closing it leaves the seat, resume takes it back.
+def stream(tok):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    c.request("GET", "/api/events?seat=" + tok)
+    r = c.getresponse()
+    assert r.status == 200
+    buf = b""
+    while b"event: seat" not in buf:
+        buf += r.read1(4096) if hasattr(r, "read1") else r.read(1)
+    return c, r
+te, tf = join("erin"), join("frank")
+se = playing(te)
+ce, re_ = stream(te)
+ce.close(); re_.close()
+deadline(lambda: seat(te)["state"] == "away", 20, "away after the stream closed")
+st, s = lob("move", {"token": te, "move": "wS1"})
+assert st == 409 and "away" in s["error"], (st, s)
+st, s = lob("resume", {"token": te})
+assert st == 200 and s["state"] == "playing" and s["game"] == se["game"], (st, s)
+play_legal(te)
+play_legal(tf)
+assert game(se["game"])["plies"] == 2
+st, s = lob("resign", {"token": te})
+assert st == 200
+# Not back within the grace (lobby quick: 1 s): the game is lost.
+tg, th = join("gina", "quick"), join("hal", "quick")
+sg = playing(tg)
+playing(th)
+cg, rg = stream(tg)
+cg.close(); rg.close()
+g = deadline(lambda: (lambda g: g if g["finished"] else None)(game(sg["game"])), 20, "lost by leaving")
+assert g["result"] == "0-1" and g["reason"] == "white disconnected", g
+st, s = lob("resume", {"token": tg})
+assert st in (404, 410), (st, s)
+s = seat(th)
+assert s["state"] == "over" and "white disconnected" in s["reason"], s
+print("presence and resume: ok")
+
+# Cancel while waiting: nobody pairs with a cancelled seat.
+ti = join("ivy", typ="Base+M")
+st, s = lob("cancel", {"token": ti})
+assert st == 200 and s["state"] == "over" and s["reason"] == "cancelled", s
+st, s = lob("cancel", {"token": ti})
+assert st == 409, (st, s)
+tj = join("jay", typ="Base+M")
+assert seat(tj)["state"] == "waiting"
+st, s = lob("cancel", {"token": tj})
+assert st == 200
+print("cancel: ok")
+
+# Caps: 4 per peer address, 32 in all (waiting, playing or away).
+mine = [join(f"p{i}", typ=t) for i, t in enumerate(["Base+M", "Base+L", "Base+P", "Base+MLP"])]
+st, e = lob("join", {"lobby": "remote", "type": "Base+ML"})
+assert st == 429 and "address" in e["error"], (st, e)
+for t in mine:
+    assert lob("cancel", {"token": t})[0] == 200
+many = []
+for a in range(2, 10):
+    for k in range(4):
+        many.append(join(f"n{a}x{k}", src=f"127.0.0.{a}"))
+st, e = lob("join", {"lobby": "remote"}, src="127.0.0.10")
+assert st == 429 and e["error"] == "too many web players", (st, e)
+for t in many:
+    s = seat(t)
+    assert s["state"] in ("playing", "over"), s     # paired at once; over once White resigned
+    if s["state"] == "playing" and s["color"] == "w":
+        assert lob("resign", {"token": t})[0] == 200
+assert join("again", typ="Base+M")
+print("caps: ok")
+
+# Malformed requests: 4xx with a JSON reason.
+for path, body, raw, method, want in [
+        ("/api/lobby/join", None, b"{nope", None, 400),
+        ("/api/lobby/join", {"lobby": "nope"}, None, None, 404),
+        ("/api/lobby/join", {"lobby": 7}, None, None, 400),
+        ("/api/lobby/join", {"lobby": "remote", "type": "Chess"}, None, None, 400),
+        ("/api/lobby/join", {"lobby": "remote", "name": ["x"]}, None, None, 400),
+        ("/api/lobby/move", {"move": "wS1"}, None, None, 400),
+        ("/api/lobby/move", {"token": "0" * 32, "move": "wS1"}, None, None, 404),
+        ("/api/lobby/seat", {"token": "x"}, None, None, 404),
+        ("/api/lobby/move", {"token": ta}, None, None, 400),
+        ("/api/lobby/nope", {"token": ta}, None, None, 404),
+        ("/api/lobby/join", None, None, "GET", 405),
+        ("/api/lobby/join", None, b"[1,2]", None, 400)]:
+    st, e, _ = req(path, body, method=method, raw=raw)
+    assert st == want, (path, body, raw, st, e)
+print("malformed: ok")
+# Every stream and seat gone: the descriptors come back to their baseline.
+deadline(lambda: fds() <= base_fds, 30, f"descriptors back to {base_fds} (now {fds()})")
+print("descriptors: ok")
+EOF
+timeout 300 python3 "$tmp/check.py" "$http" "$remp" schemas "$pid" || { tail -n 30 "$tmp/err"; fail "the lobby API"; }
+procs_alive $pid || fail "the daemon died"
+kill -TERM $pid
+wait_for '! procs_alive '$pid 20 || fail "the daemon did not stop"
+echo "web_lobby: ok"
