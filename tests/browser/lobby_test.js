@@ -1,0 +1,158 @@
+// lobby_test.js: two persons play each other through the page's remote-play lobby in
+// headless Chromium (tests/integration/web_browser_lobby.sh).
+//   node lobby_test.js BASE_URL OUTDIR
+// Every wait has a deadline; any failure exits 1 with the reason.
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const puppeteer = require("puppeteer-core");
+
+const [base, outdir] = process.argv.slice(2);
+const T = 30000;
+// Two pages, one of them in the background: wait by polling, not on animation frames.
+const POLL = { polling: 100 };
+let browser;
+
+function fail(msg) { throw new Error(msg); }
+function log(msg) { console.log(msg); }
+const rnd = (n) => Math.floor(Math.random() * n);
+
+// Clicks the element sel names as it is now, in one step inside the page (a live
+// update may re-render the board between finding an element and clicking it).
+async function clickNow(page, sel) {
+  for (let i = 0; ; i++) {
+    await page.waitForSelector(sel);
+    const ok = await page.$eval(sel, (e) => {
+      e.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+      return true;
+    }).catch(() => false);
+    if (ok) return;
+    if (i >= 4) throw new Error(`cannot click ${sel}`);
+  }
+}
+
+async function newPage() {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(T);
+  page.on("pageerror", (e) => { console.error("page error: " + e.message); process.exitCode = 1; });
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForSelector("#lobby option");
+  return page;
+}
+
+async function shot(page, name) {
+  await page.bringToFront();
+  await page.screenshot({ path: path.join(outdir, name), fullPage: true });
+  log("screenshot " + name);
+}
+
+async function join(page, name) {
+  await page.bringToFront();
+  await page.$eval("#lname", (e, n) => { e.value = n; }, name);
+  await page.click("#ljoin");
+}
+
+// One move by clicking on page: a piece it offers, then one of its destinations.
+async function clickMove(page) {
+  await page.bringToFront();
+  await page.waitForFunction(() => view.game && view.game.playable &&
+    document.querySelector(".hand button.movable, g.hex.movable, #pass:not([hidden])"), POLL);
+  if (await page.$("#pass:not([hidden])")) {
+    await page.click("#pass");
+    return "pass";
+  }
+  const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
+  const piece = pieces[rnd(pieces.length)];
+  await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
+  await page.waitForSelector("g.dest");
+  const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
+  const mv = moves[rnd(moves.length)];
+  await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
+  return mv;
+}
+
+const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, POLL, n);
+
+async function run() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
+  browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    protocolTimeout: 60000,
+    headless: true,
+    userDataDir: dir,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync",
+      "--disable-dev-shm-usage", "--disable-background-timer-throttling",
+      "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"],
+  });
+  const a = await newPage(), b = await newPage();
+
+  // Waiting, visibly, and Cancel.
+  await join(a, "alice");
+  await a.waitForSelector("#lwait:not([hidden])");
+  await shot(a, "lobby-waiting.png");
+  await a.click("#lcancel");
+  await a.waitForSelector("#lwait", { hidden: true });
+  log("waited and cancelled");
+
+  // Alice waits first (White), Bob comes (Black).
+  await join(a, "alice");
+  await a.waitForSelector("#lwait:not([hidden])");
+  await join(b, "bob");
+  await a.waitForFunction(() => view.game && view.game.human === "w" && seat && seat.state === "playing", POLL);
+  await b.waitForFunction(() => view.game && view.game.human === "b" && seat && seat.state === "playing", POLL);
+  await a.waitForSelector("#lwait", { hidden: true });
+  const id = await a.evaluate(() => view.id);
+  if (id !== await b.evaluate(() => view.id)) fail("the pages watch different games");
+  const clicked = [];
+  for (let ply = 0; ply < 10; ply++) {
+    const [me, other] = ply % 2 === 0 ? [a, b] : [b, a];
+    clicked.push(await clickMove(me));
+    // Both pages show it: the other one through the event stream.
+    await moveCount(me, ply + 1);
+    await moveCount(other, ply + 1);
+    if (ply === 3) {
+      // A reload takes the seat back (its token in sessionStorage).
+      await a.bringToFront();
+      await a.reload({ waitUntil: "load" });
+      await a.waitForFunction((id) => view.id === id && view.game && view.game.human === "w" &&
+        seat && seat.state === "playing", POLL, id);
+      log("alice reloaded and is back in her seat");
+    }
+    if (ply === 6) await shot(b, "lobby-play.png");
+  }
+  let g = await (await fetch(`${base}/api/games/${id}`)).json();
+  for (let i = 0; i < clicked.length; i++)
+    if (g.moves[i] !== clicked[i]) fail(`ply ${i + 1}: clicked ${clicked[i]}, the game has ${g.moves[i]}`);
+  log(`clicked ${clicked.length} moves, every one in game ${id}: ${clicked.join(", ")}`);
+
+  // Bob resigns: both pages show White's win.
+  await b.bringToFront();
+  await b.waitForSelector("#resign:not([hidden])");
+  await b.click("#resign");
+  for (const p of [a, b])
+    await p.waitForFunction(() => document.getElementById("result").textContent.startsWith("1-0"), POLL);
+  g = await (await fetch(`${base}/api/games/${id}`)).json();
+  if (g.result !== "1-0" || g.reason !== "black resigned") fail("result " + g.result + " " + g.reason);
+  await a.waitForFunction(() => document.getElementById("lseat").textContent.includes("resigned"), POLL);
+  await shot(a, "lobby-result-white.png");
+  await shot(b, "lobby-result-black.png");
+  log(`game ${id}: ${g.result} (${g.reason}) on both pages`);
+}
+
+(async () => {
+  try {
+    await run();
+  } catch (e) {
+    console.error("FAIL: " + e.message);
+    process.exitCode = 1;
+    try {
+      const pages = await browser.pages();
+      for (let i = 0; i < pages.length; i++) await shot(pages[i], `lobby-failure-${i}.png`);
+    } catch (e2) { /* the browser is gone */ }
+  } finally {
+    if (browser) await browser.close();
+  }
+})();
