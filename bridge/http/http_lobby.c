@@ -52,6 +52,7 @@ struct wseat {
 	char               opponent[64];
 	char               reason[300];
 	unsigned           nstreams;
+	int                leaving;       /* its last stream closed: a request is no stay */
 	struct event      *absent;        /* nobody there: leave, detach or free */
 	struct wseat      *prev, *next;
 };
@@ -210,6 +211,7 @@ static int wseat_resume(struct wseat *ws)
 static void on_absent(evutil_socket_t fd, short what, void *arg)
 {
 	struct wseat *ws = arg;
+	ws->leaving = 0;
 	switch (ws->state) {
 	case W_WAITING:
 		lobby_leave(ws->lb, ws);
@@ -237,7 +239,7 @@ static void on_absent(evutil_socket_t fd, short what, void *arg)
 /* Some request or stream of the seat's page: it is there. */
 static void wseat_seen(struct wseat *ws)
 {
-	if (!ws->nstreams && ws->state != W_AWAY)
+	if (!ws->nstreams && !ws->leaving && ws->state != W_AWAY)
 		absent_arm(ws, WEB_IDLE_MS);
 }
 
@@ -257,6 +259,7 @@ int weblobby_stream_open(struct weblobby *w, const char *token)
 	if (!ws)
 		return -1;
 	ws->nstreams++;
+	ws->leaving = 0;
 	evtimer_del(ws->absent);
 	if (ws->state == W_AWAY)
 		wseat_resume(ws);
@@ -268,8 +271,10 @@ void weblobby_stream_closed(struct weblobby *w, const char *token)
 	struct wseat *ws = wseat_find(w, token);
 	if (!ws || !ws->nstreams)
 		return;
-	if (--ws->nstreams == 0 && ws->state != W_AWAY)
+	if (--ws->nstreams == 0 && ws->state != W_AWAY) {
+		ws->leaving = ws->state != W_OVER;
 		absent_arm(ws, ws->state == W_OVER ? WEB_IDLE_MS : 0);
+	}
 }
 
 void weblobby_request_seat_event(struct weblobby *w, const char *token)
