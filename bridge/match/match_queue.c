@@ -250,8 +250,6 @@ static void coord_progress(struct coord *c, const redisReply *e)
 		coord_refuse(c, who, g, "not a game of this match");
 		return;
 	}
-	if (m->done[g] || m->stopping || m->web_lingering)
-		return;                      /* late: its result is in */
 	if ((wms || bms) && (!wms || !bms || parse_uint(wms, 0, 86400000ULL * 7, &cw) < 0 ||
 			     parse_uint(bms, 0, 86400000ULL * 7, &cb) < 0)) {
 		coord_refuse(c, who, g, "bad clocks");
@@ -263,8 +261,17 @@ static void coord_progress(struct coord *c, const redisReply *e)
 		goto out;
 	}
 	struct coord_live *cl = coord_live_find(c, (unsigned)g);
+	/* A new record (a new game, or one taken over or begun again) starts from
+	 * the game's own opening or an empty board of the match's type. */
+	int fresh = !cl || strcmp(cl->worker, who) || !hive_game_is_prefix(&cl->lg->game, &hg);
+	if (fresh && !coord_game_is_ours(c, (unsigned)g, &hg)) {
+		coord_refuse(c, who, g, "not this game's opening or type");
+		goto out;
+	}
+	if (m->done[g] || m->stopping || m->web_lingering)
+		goto out;                    /* late: its result is in */
 	/* Taken over by another worker, or begun again: the old record is over. */
-	if (cl && (strcmp(cl->worker, who) || !hive_game_is_prefix(&cl->lg->game, &hg))) {
+	if (cl && fresh) {
 		log_note(0, "match: game %llu begun again by worker %s", g, who);
 		coord_live_drop(c, cl, -1, NULL);
 		cl = NULL;
@@ -272,10 +279,6 @@ static void coord_progress(struct coord *c, const redisReply *e)
 	if (!cl) {
 		int a_white = g % 2 == 1;
 		struct live_game *lg;
-		if (!coord_game_is_ours(c, (unsigned)g, &hg)) {
-			coord_refuse(c, who, g, "not this game's opening or type");
-			goto out;
-		}
 		if (c->nlive == COORD_LIVE_MAX || !(lg = live_open("match", m->pl[a_white ? 0 : 1].label,
 								   m->pl[a_white ? 1 : 0].label, &hg, NULL)))
 			goto out;

@@ -31,9 +31,9 @@ wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20
 procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
 url=redis://127.0.0.1:$rport/wq
 
-# 6 games of 24 plies at 100 ms a move; a silent worker's game goes after 2 s, its
+# 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's game goes after 2 s, its
 # job to another worker after 8 s (so the expiry, not the take-over, drops it).
-spawn "$HIVEBRIDGE" match --queue "$url" --games 6 --max-plies 24 --movetime 100 --live-expiry 2000 \
+spawn "$HIVEBRIDGE" match --queue "$url" --games 8 --max-plies 40 --movetime 150 --live-expiry 2000 \
 	--http 127.0.0.1:0 builtin builtin:depth=2 >"$tmp/coord.out" 2>"$tmp/coord.err"
 coord=$spawned
 wait_listening "$tmp/coord.err" $coord 1 http
@@ -153,7 +153,7 @@ assert g["result"] in ("1-0", "0-1", "1/2-1/2") and g["reason"] and g["reason"] 
 # Played out: no worker game left in progress, every game in the table.
 deadline(lambda: valid(get("/api/match"), "web-match")["over"], 120, "the match over")
 m = valid(get("/api/match"), "web-match")
-assert m["played"] == 6 and len(m["finished"]) == 6 and m["running"] == [], m
+assert m["played"] == 8 and len(m["finished"]) == 8 and m["running"] == [], m
 assert in_progress() == [], in_progress()
 print("web_queue checks: ok")
 EOF
