@@ -73,6 +73,9 @@ static const char match_usage[] =
 	"                         here: HIVEBRIDGE_REDIS_PASSWORD or [queue] password\n"
 	"  --keep                 with --queue and --results: keep the streams once the\n"
 	"                         match is over (by default they are deleted)\n"
+	"  --live-expiry MS       with --queue and --http: a worker's game shown live is\n"
+	"                         dropped after MS without a move (default: 60000, or\n"
+	"                         the clock or twice the movetime if longer)\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
@@ -376,6 +379,8 @@ int match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, c
 	printf("Started game %u (%s vs %s)\n", g, s->m->pl[s->white].label,
 	       s->m->pl[1 - s->white].label);
 	fflush(stdout);
+	if (s->m->game_moved)
+		s->m->game_moved(s);
 	slot_kick(s);
 	return 0;
 }
@@ -465,6 +470,8 @@ static void on_move(void *arg, const struct engine_result *r)
 		live_clocks(s->lg, s->clock_us[0] / 1000, s->clock_us[1] / 1000,
 			    hive_side_to_move(&s->game.board));
 	viewer_broadcast(m, s->game_no, &s->game);
+	if (m->game_moved)
+		m->game_moved(s);
 	slot_play(s);
 }
 

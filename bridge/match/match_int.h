@@ -60,6 +60,8 @@ struct match_opts {
 	const char           *log_path;
 	const char           *queue;         /* --queue redis://HOST:PORT/NAME */
 	int                   keep;          /* --keep: the streams stay once it is over */
+	uint64_t              live_expiry_ms; /* --live-expiry: a worker's game shown on the
+					       * page without progress this long is dropped */
 	const char           *spec[2];
 };
 
@@ -127,6 +129,8 @@ struct match {
 	void                (*slot_idle)(struct slot *s);
 	void                (*game_ended)(struct slot *s, int state, const char *reason);
 	void                (*engine_dead)(struct match *m, int p, const char *reason);
+	/* A worker's slot s began a game or a move was played (after the referee's check). */
+	void                (*game_moved)(struct slot *s);
 	void                 *hook_arg;
 	struct http_server   *http;          /* --http, NULL if none */
 	int                   web_lingering; /* played out: the page stays up until a signal */
@@ -135,6 +139,8 @@ struct match {
 	 * dashboard; NULL in a local match. */
 	struct cJSON       *(*web_workers)(void *arg);
 	void                 *web_workers_arg;
+	/* --queue: adds the workers' games in progress to GET /api/match's "running". */
+	void                (*web_running)(void *arg, struct cJSON *running);
 	double               *llr_hist;      /* the LLR after each game of this run */
 	size_t                nllr, capllr;
 };

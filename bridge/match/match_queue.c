@@ -49,6 +49,12 @@
  * how often their games in flight are asked of Redis (XPENDING). */
 #define COORD_WORKERS_MAX 128
 #define COORD_POLL_MS     1000
+/* --http: the workers' games shown move by move (more in flight are not shown),
+ * and how long one may go without a ply before it is dropped (--live-expiry). */
+#define COORD_LIVE_MAX    256
+#define COORD_EXPIRY_MS   60000
+/* Refused progress entries said on stderr; past this, only counted in the log. */
+#define COORD_REFUSED_SAY 10
 
 /* A worker as its results and the jobs group's pending entries show it. */
 struct coord_worker {
@@ -57,6 +63,15 @@ struct coord_worker {
 	unsigned          recent;        /* of them, since this coordinator caught up */
 	unsigned          in_flight;     /* jobs it holds (XPENDING) */
 	int64_t           last_ms;       /* a result or a held job, now_ms() */
+};
+
+/* A worker's game in progress, mirrored into the live registry from the progress
+ * stream (--http). */
+struct coord_live {
+	unsigned          game;
+	char              worker[64];
+	struct live_game *lg;
+	int64_t           last_ms;       /* its latest entry, now_ms() */
 };
 
 struct coord {
@@ -79,9 +94,16 @@ struct coord {
 	int64_t           since_ms;      /* caught up: the rates count from here */
 	struct event     *poll;
 	int               polling;       /* an XPENDING is outstanding */
+	/* --http only: the workers' games in progress, from the progress stream. */
+	char              cur_prog[48];
+	struct coord_live live[COORD_LIVE_MAX];
+	unsigned          nlive;
+	uint64_t          expiry_ms;
+	unsigned          refused;
 };
 
 static void coord_pump(struct coord *c);
+static void coord_live_drop_all(struct coord *c);
 
 static void coord_exit(struct coord *c)
 {
@@ -95,6 +117,7 @@ static void coord_exit(struct coord *c)
 			/* The workers drop what is left: nothing is in flight any more. */
 			for (unsigned i = 0; i < c->nworkers; i++)
 				c->workers[i].in_flight = 0;
+			coord_live_drop_all(c);
 			live_notify_match();
 			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
 		}
@@ -149,6 +172,169 @@ static cJSON *coord_workers_json(void *arg)
 	return a;
 }
 
+/* --- the workers' games, live (--http) --------------------------------------------------- */
+
+static struct coord_live *coord_live_find(struct coord *c, unsigned game)
+{
+	for (unsigned i = 0; i < c->nlive; i++)
+		if (c->live[i].game == game)
+			return &c->live[i];
+	return NULL;
+}
+
+/* The record lets go: with a result (state >= 0), else it shows "abandoned". */
+static void coord_live_drop(struct coord *c, struct coord_live *cl, int state, const char *reason)
+{
+	if (state >= 0)
+		live_finish(cl->lg, state, reason);
+	live_close(cl->lg);
+	*cl = c->live[--c->nlive];
+}
+
+static void coord_live_drop_all(struct coord *c)
+{
+	while (c->nlive)
+		coord_live_drop(c, &c->live[c->nlive - 1], -1, NULL);
+}
+
+/* Untrusted text for a message: printable ASCII, bounded. */
+static void clean_text(char *dst, size_t len, const char *src)
+{
+	size_t i = 0;
+	for (; src && src[i] && i + 1 < len; i++)
+		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
+	dst[i] = 0;
+	if (!i)
+		snprintf(dst, len, "?");
+}
+
+static void coord_refuse(struct coord *c, const char *who, unsigned long long game, const char *why)
+{
+	c->refused++;
+	log_note(0, "match: progress entry of game %llu from worker %s refused: %s", game, who, why);
+	if (c->refused <= COORD_REFUSED_SAY)
+		fprintf(stderr, "hivebridge match: refused a progress entry of game %llu (worker %s): %s\n",
+			game, who, why);
+}
+
+/* Game g's own start (its opening, else an empty board of the match's type) is a
+ * prefix of hg: a game of this match, whoever posted it. */
+static int coord_game_is_ours(const struct coord *c, unsigned g, const struct hive_game *hg)
+{
+	const struct match *m = c->m;
+	struct hive_game start;
+	char err[128];
+	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+	int ok;
+
+	hive_game_init(&start, m->o.type);
+	ok = (op < 0 || hive_game_parse(&start, m->openings[op], err, sizeof err) == HIVE_OK) &&
+	     hive_game_is_prefix(&start, hg);
+	hive_game_free(&start);
+	return ok;
+}
+
+/* One progress entry (a worker's game after a ply): checked with the core, then
+ * mirrored into the live registry like a local game. */
+static void coord_progress(struct coord *c, const redisReply *e)
+{
+	struct match *m = c->m;
+	const char *game = queue_field(e, "game"), *gs = queue_field(e, "gs");
+	const char *wms = queue_field(e, "wms"), *bms = queue_field(e, "bms");
+	char who[64], err[128];
+	unsigned long long g = 0, cw = 0, cb = 0;
+	struct hive_game hg;
+
+	clean_text(who, sizeof who, queue_field(e, "worker"));
+	if (!game || parse_uint(game, 1, m->o.games, &g) < 0 || !gs || strlen(gs) > QUEUE_PROGRESS_GS) {
+		coord_refuse(c, who, g, "not a game of this match");
+		return;
+	}
+	if ((wms || bms) && (!wms || !bms || parse_uint(wms, 0, 86400000ULL * 7, &cw) < 0 ||
+			     parse_uint(bms, 0, 86400000ULL * 7, &cb) < 0)) {
+		coord_refuse(c, who, g, "bad clocks");
+		return;
+	}
+	hive_game_init(&hg, 0);
+	if (hive_game_parse(&hg, gs, err, sizeof err) != HIVE_OK) {
+		coord_refuse(c, who, g, err);
+		goto out;
+	}
+	struct coord_live *cl = coord_live_find(c, (unsigned)g);
+	/* A new record (a new game, or one taken over or begun again) starts from
+	 * the game's own opening or an empty board of the match's type. */
+	int fresh = !cl || strcmp(cl->worker, who) || !hive_game_is_prefix(&cl->lg->game, &hg);
+	if (fresh && !coord_game_is_ours(c, (unsigned)g, &hg)) {
+		coord_refuse(c, who, g, "not this game's opening or type");
+		goto out;
+	}
+	if (m->done[g] || m->stopping || m->web_lingering)
+		goto out;                    /* late: its result is in */
+	/* Taken over by another worker, or begun again: the old record is over. */
+	if (cl && fresh) {
+		log_note(0, "match: game %llu begun again by worker %s", g, who);
+		coord_live_drop(c, cl, -1, NULL);
+		cl = NULL;
+	}
+	if (!cl) {
+		int a_white = g % 2 == 1;
+		struct live_game *lg;
+		if (c->nlive == COORD_LIVE_MAX || !(lg = live_open("match", m->pl[a_white ? 0 : 1].label,
+								   m->pl[a_white ? 1 : 0].label, &hg, NULL)))
+			goto out;
+		cl = &c->live[c->nlive++];
+		memset(cl, 0, sizeof *cl);
+		cl->game = (unsigned)g;
+		snprintf(cl->worker, sizeof cl->worker, "%s", who);
+		cl->lg = lg;
+	} else {
+		live_update(cl->lg, &hg);
+	}
+	if (wms)
+		live_clocks(cl->lg, (int64_t)cw, (int64_t)cb,
+			    hive_game_over(&hg.board) ? -1 : hive_side_to_move(&hg.board));
+	cl->last_ms = now_ms();
+out:
+	hive_game_free(&hg);
+}
+
+/* A result arrived for game: its record shows the final position and the result. */
+static void coord_live_result(struct coord *c, unsigned game, const char *gs, const char *res,
+			      const char *reason)
+{
+	struct coord_live *cl = coord_live_find(c, game);
+	struct hive_game hg;
+	char err[128];
+
+	if (!cl)
+		return;
+	hive_game_init(&hg, 0);
+	if (gs && hive_game_parse(&hg, gs, err, sizeof err) == HIVE_OK && hive_game_is_prefix(&cl->lg->game, &hg))
+		live_update(cl->lg, &hg);
+	hive_game_free(&hg);
+	coord_live_drop(c, cl, !strcmp(res, "1-0") ? HIVE_WHITE_WINS : !strcmp(res, "0-1") ? HIVE_BLACK_WINS :
+			HIVE_DRAW, reason);
+}
+
+/* GET /api/match's "running": the workers' games shown live. */
+static void coord_running_json(void *arg, cJSON *run)
+{
+	struct coord *c = arg;
+	for (unsigned i = 0; i < c->nlive; i++) {
+		const struct coord_live *cl = &c->live[i];
+		cJSON *g = cJSON_CreateObject();
+		if (!g)
+			return;
+		cJSON_AddNumberToObject(g, "game", cl->game);
+		cJSON_AddStringToObject(g, "white", cl->lg->white);
+		cJSON_AddStringToObject(g, "black", cl->lg->black);
+		cJSON_AddNumberToObject(g, "plies", (double)cl->lg->game.len);
+		cJSON_AddNumberToObject(g, "live_id", cl->lg->id);
+		cJSON_AddStringToObject(g, "worker", cl->worker);
+		cJSON_AddItemToArray(run, g);
+	}
+}
+
 /* XPENDING's summary: [count, first, last, [[consumer, count], ...]]. */
 static void on_pending(redisAsyncContext *ac, void *reply, void *priv)
 {
@@ -187,6 +373,18 @@ static void on_poll(evutil_socket_t fd, short what, void *arg)
 	struct coord *c = arg;
 	struct timeval tv = { COORD_POLL_MS / 1000, (COORD_POLL_MS % 1000) * 1000 };
 
+	int64_t now = now_ms();
+
+	/* A game whose worker went silent (dead, paused, its job taken over). */
+	for (unsigned i = 0; i < c->nlive;) {
+		if (now - c->live[i].last_ms > (int64_t)c->expiry_ms) {
+			log_note(0, "match: game %u of worker %s: no progress for %llu ms, dropped",
+				 c->live[i].game, c->live[i].worker, (unsigned long long)c->expiry_ms);
+			coord_live_drop(c, &c->live[i], -1, NULL);
+		} else {
+			i++;
+		}
+	}
 	if (c->q.ready && !c->polling && !c->m->web_lingering &&
 	    queue_cmd(&c->q, on_pending, c, "XPENDING %s %s", c->q.k_jobs, QUEUE_GROUP) == 0)
 		c->polling = 1;
@@ -225,7 +423,8 @@ static void on_stop_set(redisAsyncContext *ac, void *reply, void *priv)
 	snprintf(now, sizeof now, "%lld", (long long)time(NULL));
 	if (!strncmp(c->stop_value, "over", 4) && m->results && !m->failed && !m->o.keep &&
 	    queue_cmd(&c->q, NULL, NULL, "HSET %s deleted %s", c->q.k_match, now) == 0 &&
-	    queue_cmd(&c->q, on_deleted, c, "DEL %s %s %s", c->q.k_jobs, c->q.k_results, c->q.k_events) == 0)
+	    queue_cmd(&c->q, on_deleted, c, "DEL %s %s %s %s", c->q.k_jobs, c->q.k_results, c->q.k_events,
+		      c->q.k_progress) == 0)
 		return;
 	coord_exit(c);
 }
@@ -278,8 +477,10 @@ static void coord_enqueue(struct coord *c)
 		const char *argv[] = { "XADD", c->q.k_jobs, id, "game", game, "white", white,
 			"opening", op >= 0 ? m->openings[op] : "", "type", type, "depth", depth,
 			"movetime", mt, "clock", ck, "inc", inc, "max_plies", mp, "repetition", rep,
-			"engine_a", m->o.spec[0], "engine_b", m->o.spec[1] };
-		if (queue_cmd_argv(&c->q, on_enqueued, c, (int)(sizeof argv / sizeof *argv), argv, NULL) < 0) {
+			"engine_a", m->o.spec[0], "engine_b", m->o.spec[1], "live", "1" };
+		/* live: its plies go on the progress stream, for the page. */
+		int argc = (int)(sizeof argv / sizeof *argv) - (m->http ? 0 : 2);
+		if (queue_cmd_argv(&c->q, on_enqueued, c, argc, argv, NULL) < 0) {
 			c->queued = g - 1;
 			return;
 		}
@@ -325,6 +526,8 @@ static void coord_result(struct coord *c, const redisReply *e)
 	}
 	m->done[game] = 1;
 	m->total++;
+	coord_live_result(c, game, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "gamestring")),
+			  res->valuestring, why->valuestring);
 	results_record(&m->rec, sc->valuedouble);
 	if (m->http) {
 		struct coord_worker *cw = coord_worker(c, worker);
@@ -398,11 +601,17 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		if (st->type != REDIS_REPLY_ARRAY || st->elements < 2 || st->element[1]->type != REDIS_REPLY_ARRAY)
 			continue;
 		int is_res = !strcmp(st->element[0]->str, c->q.k_results);
+		int is_prog = !strcmp(st->element[0]->str, c->q.k_progress);
 		redisReply *es = st->element[1];
 		for (size_t j = 0; j < es->elements; j++) {
 			redisReply *e = es->element[j];
 			if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING)
 				continue;
+			if (is_prog) {
+				snprintf(c->cur_prog, sizeof c->cur_prog, "%s", e->element[0]->str);
+				coord_progress(c, e);
+				continue;
+			}
 			n++;
 			if (is_res) {
 				snprintf(c->cur_res, sizeof c->cur_res, "%s", e->element[0]->str);
@@ -444,12 +653,21 @@ static void coord_pump(struct coord *c)
 	char count[16], block[16];
 	snprintf(count, sizeof count, "%d", QUEUE_READ_COUNT);
 	snprintf(block, sizeof block, "%d", c->caught_up ? QUEUE_BLOCK_MS : 0);
-	const char *argv[] = { "XREAD", "COUNT", count, "BLOCK", block, "STREAMS", c->q.k_results,
-			       c->q.k_events, c->cur_res, c->cur_ev };
-	int argc = (int)(sizeof argv / sizeof *argv);
+	const char *argv[12] = { "XREAD", "COUNT", count, "BLOCK", block, "STREAMS" };
+	int argc = 6;
+	/* The workers' plies, once caught up (from "$": only games still running). */
+	int prog = c->caught_up && m->http;
+	argv[argc++] = c->q.k_results;
+	argv[argc++] = c->q.k_events;
+	if (prog)
+		argv[argc++] = c->q.k_progress;
+	argv[argc++] = c->cur_res;
+	argv[argc++] = c->cur_ev;
+	if (prog)
+		argv[argc++] = c->cur_prog;
 	if (!c->caught_up) {
 		/* XREAD BLOCK 0 blocks forever: without BLOCK it answers at once. */
-		memmove(&argv[3], &argv[5], 5 * sizeof *argv);
+		memmove(&argv[3], &argv[5], (size_t)(argc - 5) * sizeof *argv);
 		argc -= 2;
 	}
 	if (queue_cmd_argv(&c->q, on_read, c, argc, argv, NULL) == 0)
@@ -489,6 +707,8 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 	/* Workers post with NOMKSTREAM (a late result must not bring a deleted stream
 	 * back), so the stream exists before the first job: a group does that. */
 	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_results);
+	if (m->http)
+		queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_progress);
 	if (c->first_setup && !m->stopping)
 		queue_cmd(&c->q, on_ignore, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
 	c->first_setup = 0;
@@ -585,6 +805,16 @@ int match_queue_run(struct match *m)
 	c.first_setup = 1;
 	snprintf(c.cur_res, sizeof c.cur_res, "0-0");
 	snprintf(c.cur_ev, sizeof c.cur_ev, "0-0");
+	snprintf(c.cur_prog, sizeof c.cur_prog, "$");
+	c.expiry_ms = m->o.live_expiry_ms;
+	if (!c.expiry_ms) {
+		/* Longer than any one move can take. */
+		c.expiry_ms = COORD_EXPIRY_MS;
+		if (m->o.clock_ms + m->o.inc_ms > c.expiry_ms)
+			c.expiry_ms = m->o.clock_ms + m->o.inc_ms;
+		if (2 * m->o.movetime_ms > c.expiry_ms)
+			c.expiry_ms = 2 * m->o.movetime_ms;
+	}
 	if (queue_url_parse(&c.q, m->o.queue, &cause) < 0 ||
 	    queue_password_load(&c.q, m->o.config_path, &cause) < 0) {
 		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "no memory");
@@ -614,6 +844,7 @@ int match_queue_run(struct match *m)
 			goto out;
 		m->web_workers = coord_workers_json;
 		m->web_workers_arg = &c;
+		m->web_running = coord_running_json;
 		on_poll(-1, 0, &c);
 	}
 	c.q.on_ready = coord_ready;
@@ -635,6 +866,7 @@ int match_queue_run(struct match *m)
 	fflush(stdout);
 	status = m->interrupted || m->failed || c.q.failed ? 1 : 0;
 out:
+	coord_live_drop_all(&c);
 	queue_close(&c.q);
 	if (c.bound)
 		event_free(c.bound);
@@ -643,5 +875,6 @@ out:
 	/* c is gone when match.c frees the page: nothing may ask it any more. */
 	match_web_free(m);
 	m->web_workers = NULL;
+	m->web_running = NULL;
 	return status;
 }

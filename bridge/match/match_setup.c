@@ -134,6 +134,10 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->log_path = val;
 		} else if (!strcmp(name, "--queue")) {
 			o->queue = val;
+		} else if (!strcmp(name, "--live-expiry")) {
+			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
+				goto bad;
+			o->live_expiry_ms = v;
 		} else {
 			fprintf(stderr, "hivebridge match: unknown option %s\n", name);
 			return -1;
@@ -149,6 +153,10 @@ bad:
 	}
 	if (!!o->depth + !!o->movetime_ms + !!o->clock_ms > 1) {
 		fprintf(stderr, "hivebridge match: --depth, --movetime and --clock exclude each other\n");
+		return -1;
+	}
+	if (o->live_expiry_ms && !(o->queue && o->http)) {
+		fprintf(stderr, "hivebridge match: --live-expiry goes with --queue and --http\n");
 		return -1;
 	}
 	if (o->keep && !o->queue) {

@@ -91,6 +91,8 @@ static cJSON *match_web_summary(void *arg)
 			cJSON_AddNullToObject(g, "live_id");
 		cJSON_AddItemToArray(run, g);
 	}
+	if (m->web_running)
+		m->web_running(m->web_workers_arg, run);
 	if (m->web_workers) {
 		cJSON *w = m->web_workers(m->web_workers_arg);
 		if (w)

@@ -9,6 +9,9 @@
  *            no-op), consumer group "workers"
  *   results  stream, one entry per finished game: game, worker, line (the JSON line)
  *   events   stream, what workers report once: worker, text
+ *   progress stream, capped (MAXLEN ~ QUEUE_PROGRESS_MAX): one entry per ply of a
+ *            game whose job asked for it (live=1, the coordinator has --http):
+ *            game, worker, gs (its GameString), wms and bms (clocks, if any)
  *   match    hash, "sig": the match's options, so a second match cannot reuse NAME
  *   stop     string, set when the workers must drop the remaining jobs:
  *            "over ..." (finished or decided: workers exit) or "paused" (the
@@ -28,6 +31,8 @@ struct event_base;
 #define QUEUE_BACKOFF_MIN  200        /* ms, doubled after each failed attempt */
 #define QUEUE_BACKOFF_MAX  5000
 #define QUEUE_PASSWORD_ENV "HIVEBRIDGE_REDIS_PASSWORD"
+#define QUEUE_PROGRESS_MAX "1024"    /* entries kept on the progress stream (about) */
+#define QUEUE_PROGRESS_GS  32768     /* a longer GameString is not published */
 
 struct queue_conn {
 	struct event_base  *base;
@@ -36,7 +41,8 @@ struct queue_conn {
 	int                 port;
 	char                name[QUEUE_NAME_MAX + 1];
 	char               *password;      /* owned, NULL = none */
-	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128];
+	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128],
+			    k_progress[128];
 	redisAsyncContext  *ac;            /* NULL while down */
 	int                 ready;         /* connected, authenticated, answering */
 	int                 closing;       /* queue_close: callbacks ignore NULL replies */

@@ -59,6 +59,7 @@ struct job {
 	char         *opening;       /* NULL = none */
 	char         *result;        /* the line, once played, until XACKed */
 	int           posting;       /* XADD or XACK outstanding */
+	int           live;          /* the coordinator shows it: its plies go on progress */
 	struct slot  *slot;
 	struct job   *next;
 };
@@ -214,6 +215,33 @@ static void on_game_ended(struct slot *s, int state, const char *reason)
 	job_post(w, j);
 }
 
+/* The game as it stands, for the coordinator's page: one capped entry per ply,
+ * its whole GameString (so a missed or trimmed entry costs nothing), no reply
+ * awaited. Nothing when Redis is down: the next ply says it all again. */
+static void on_game_moved(struct slot *s)
+{
+	struct worker *w = s->m->hook_arg;
+	struct job *j = s->job;
+	char game[16], wms[24], bms[24];
+
+	if (!j || !j->live || !w->q.ready)
+		return;
+	char *gs = match_game_string(&s->game);
+	if (!gs || strlen(gs) > QUEUE_PROGRESS_GS) {
+		free(gs);
+		return;
+	}
+	snprintf(game, sizeof game, "%u", j->game);
+	snprintf(wms, sizeof wms, "%lld", (long long)(s->clock_us[0] / 1000));
+	snprintf(bms, sizeof bms, "%lld", (long long)(s->clock_us[1] / 1000));
+	/* NOMKSTREAM: a match over and deleted does not get its stream back. */
+	const char *argv[] = { "XADD", w->q.k_progress, "NOMKSTREAM", "MAXLEN", "~", QUEUE_PROGRESS_MAX, "*",
+			       "game", game, "worker", w->name, "gs", gs, "wms", wms, "bms", bms };
+	int argc = (int)(sizeof argv / sizeof *argv) - (w->m.o.clock_ms ? 0 : 4);
+	queue_cmd_argv(&w->q, NULL, NULL, argc, argv, NULL);
+	free(gs);
+}
+
 /* --- engines --------------------------------------------------------------------------- */
 
 static void on_reported(redisAsyncContext *ac, void *reply, void *priv)
@@ -335,7 +363,7 @@ static int worker_has_room(struct worker *w)
 static void worker_take(struct worker *w, const redisReply *e)
 {
 	const char *game = queue_field(e, "game"), *white = queue_field(e, "white");
-	const char *opening = queue_field(e, "opening");
+	const char *opening = queue_field(e, "opening"), *f;
 	unsigned long long g;
 
 	if (!game || parse_uint(game, 1, MATCH_MAX_GAMES, &g) < 0 || !white ||
@@ -356,6 +384,7 @@ static void worker_take(struct worker *w, const redisReply *e)
 	snprintf(j->id, sizeof j->id, "%s", e->element[0]->str);
 	j->game = (unsigned)g;
 	j->white = white[0] == 'a' ? PLAYER_A : PLAYER_B;
+	j->live = (f = queue_field(e, "live")) && !strcmp(f, "1");
 	j->next = w->jobs;
 	w->jobs = j;
 	j->slot = s;
@@ -693,6 +722,7 @@ int worker_main(int argc, char **argv)
 		goto out;
 	m->slot_idle = on_slot_idle;
 	m->game_ended = on_game_ended;
+	m->game_moved = on_game_moved;
 	m->engine_dead = on_engine_dead;
 	m->hook_arg = &w;
 	m->next_game = 1;

@@ -1,0 +1,166 @@
+#!/bin/sh
+# web_queue.sh: the games that `hivebridge worker`s play show on the page of
+# `match --queue ... --http` like local match games. A real redis-server (free
+# loopback port), a coordinator with --http and a short --live-expiry, two workers:
+# a worker's game appears in /api/games (schema-checked) with the engines' names,
+# its move count grows over successive polls, /api/match lists it as running with
+# its worker; forged progress entries (an illegal GameString, a game of another
+# type) are refused with a log line and the coordinator lives on; a SIGKILLed
+# worker's game leaves the running list within the expiry (shown "abandoned")
+# before its job is claimed again; the other worker's game finishes with its
+# result; once the match is played out no worker game is left in progress.
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 jsonschema timeout redis-server redis-cli
+tmp=$(mktemp -d)
+procs_trap
+fail() {
+	for f in "$tmp"/*.out "$tmp"/*.err; do [ -f "$f" ] && { echo "== $f"; tail -n 20 "$f"; }; done >&2; [ -n "${KEEP_ERR:-}" ] && cp "$tmp/coord.err" "$KEEP_ERR"
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir "$tmp/redis"
+: >"$tmp/redis.log"
+spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
+	--daemonize no --logfile "$tmp/redis.log"
+redis=$spawned
+wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
+procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
+url=redis://127.0.0.1:$rport/wq
+
+# 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's game goes after 2 s, its
+# job to another worker after 8 s (so the expiry, not the take-over, drops it).
+spawn "$HIVEBRIDGE" match --queue "$url" --games 8 --max-plies 40 --movetime 150 --live-expiry 2000 \
+	--http 127.0.0.1:0 builtin builtin:depth=2 >"$tmp/coord.out" 2>"$tmp/coord.err"
+coord=$spawned
+wait_listening "$tmp/coord.err" $coord 1 http
+http=$(listen_port "$tmp/coord.err" http)
+spawn "$HIVEBRIDGE" worker --queue "$url" --name w1 --claim-after 8000 >"$tmp/w1.out" 2>"$tmp/w1.err"
+w1=$spawned
+spawn "$HIVEBRIDGE" worker --queue "$url" --name w2 --claim-after 8000 >"$tmp/w2.out" 2>"$tmp/w2.err"
+
+cat >"$tmp/check.py" <<'EOF'
+import json, os, signal, subprocess, sys, time, urllib.request, urllib.error
+import jsonschema
+try:
+    import referencing
+except ImportError:
+    referencing = None
+port, schemas, w1pid, rport = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+base = f"http://127.0.0.1:{port}"
+res, store = [], {}
+for n in ["web-position", "web-games", "web-game", "web-match"]:
+    s = json.load(open(f"{schemas}/{n}.json"))
+    store[s["$id"]] = s
+    if referencing:
+        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
+        res.append((s["$id"], referencing.Resource.from_contents(s)))
+reg = referencing.Registry().with_resources(res) if referencing else None
+def valid(obj, name):
+    s = json.load(open(f"{schemas}/{name}.json"))
+    if reg is not None:       # jsonschema >= 4.18; Debian 12's 4.10 has RefResolver
+        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
+    else:
+        resolver = jsonschema.RefResolver.from_schema(s, store=store)
+        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
+    return obj
+def get(path):
+    with urllib.request.urlopen(base + path, timeout=20) as f:
+        return json.load(f)
+def deadline(cond, secs, what):
+    end = time.time() + secs
+    while time.time() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    sys.exit(f"timed out: {what}")
+def running(worker):
+    m = valid(get("/api/match"), "web-match")
+    return [r for r in m["running"] if r.get("worker") == worker and r["live_id"]]
+def in_progress():
+    gl = valid(get("/api/games"), "web-games")
+    return [g for g in gl["games"] if g["kind"] == "match"]
+
+# A worker's game appears, with the match's engines, and grows move by move.
+deadline(lambda: running("w1") and running("w2"), 60, "a game of each worker in /api/match")
+g2 = running("w2")[0]
+gid = g2["live_id"]
+deadline(lambda: any(g["id"] == gid for g in in_progress()), 10, "w2's game in /api/games")
+seen = []
+def grew():
+    g = valid(get(f"/api/games/{gid}"), "web-game")
+    assert {g["white"], g["black"]} == {"builtin", "builtin:depth=2"}, g
+    assert g["kind"] == "match", g
+    if not seen or g["plies"] != seen[-1]:
+        seen.append(g["plies"])
+    assert seen == sorted(seen), seen
+    return len(seen) >= 3 or g["finished"]
+deadline(grew, 60, "w2's game growing over polls")
+assert len(seen) >= 2, seen
+print("grew:", seen)
+
+# Forged entries: refused, said, nothing shown, the coordinator lives on.
+def xadd(*fields):
+    subprocess.run(["redis-cli", "-p", rport, "XADD", "hivebridge:wq:progress", "*", *fields],
+                   check=True, stdout=subprocess.DEVNULL)
+xadd("game", "1", "worker", "forger", "gs", "Base;InProgress;White[1];zz")
+xadd("game", "2", "worker", "forger", "gs", "Base+MLP;InProgress;White[1]")
+xadd("game", "999", "worker", "forger", "gs", "Base;NotStarted;White[1]")
+xadd("nothing", "here")
+def refused():
+    return open(sys.argv[5]).read().count("refused a progress entry") >= 4
+deadline(refused, 20, "four refused entries in the coordinator's stderr")
+assert all("forger" != r.get("worker") for r in valid(get("/api/match"), "web-match")["running"])
+
+# w1 dies mid-game (stopped while a game of its own runs: a stopped process posts
+# no result), then its game leaves the list of games in progress after the expiry.
+def stopped_mid_game():
+    r = running("w1")
+    if not r:
+        return None
+    os.kill(w1pid, signal.SIGSTOP)
+    out = open(sys.argv[6]).read()
+    started = [int(l.split()[2]) for l in out.splitlines() if l.startswith("Started game ")]
+    done = {int(l.split()[2]) for l in out.splitlines() if l.startswith("Finished game ")}
+    r = [x for x in running("w1") if started and x["game"] == started[-1] and started[-1] not in done]
+    if r:
+        return r[0]
+    os.kill(w1pid, signal.SIGCONT)
+    return None
+lid = deadline(stopped_mid_game, 60, "w1 stopped in the middle of a game")["live_id"]
+os.kill(w1pid, signal.SIGKILL)
+t0 = time.time()
+deadline(lambda: all(g["id"] != lid for g in in_progress()), 15, "w1's game expiring")
+# Before its job goes to w2 (--claim-after 8000): the expiry dropped it.
+assert time.time() - t0 < 7.5, time.time() - t0
+print(f"w1's game dropped after {time.time() - t0:.1f} s")
+gl = valid(get("/api/games"), "web-games")
+old = [g for g in gl["finished"] if g["id"] == lid]
+assert old and old[0]["reason"] == "abandoned" and old[0]["result"] is None, old
+assert not any(r["live_id"] == lid for r in valid(get("/api/match"), "web-match")["running"])
+
+# w2's watched game ends with its result.
+def ended():
+    g = valid(get(f"/api/games/{gid}"), "web-game")
+    return g if g["finished"] else None
+g = deadline(ended, 90, "w2's game finishing")
+assert g["result"] in ("1-0", "0-1", "1/2-1/2") and g["reason"] and g["reason"] != "abandoned", g
+
+# Played out: no worker game left in progress, every game in the table.
+deadline(lambda: valid(get("/api/match"), "web-match")["over"], 120, "the match over")
+m = valid(get("/api/match"), "web-match")
+assert m["played"] == 8 and len(m["finished"]) == 8 and m["running"] == [], m
+assert in_progress() == [], in_progress()
+print("web_queue checks: ok")
+EOF
+timeout 300 python3 "$tmp/check.py" "$http" schemas "$w1" "$rport" "$tmp/coord.err" "$tmp/w1.out" || fail "the workers' games on the page"
+procs_alive $coord || fail "the coordinator died"
+grep -q "refused a progress entry of game 1 (worker forger)" "$tmp/coord.err" || fail "no refusal said"
+kill -TERM $coord
+wait $coord || { st=$?; fail "match --queue exit status $st after SIGTERM"; }
+coord=
+echo "web_queue: ok"
