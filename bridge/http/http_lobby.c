@@ -190,6 +190,13 @@ static const struct seat_ops web_ops = {
 
 /* --- presence --------------------------------------------------------------------- */
 
+/* Some request or stream of the seat's page: it is there. */
+static void wseat_seen(struct wseat *ws)
+{
+	if (!ws->nstreams && !ws->leaving && ws->state != W_AWAY)
+		absent_arm(ws, WEB_IDLE_MS);
+}
+
 /* Takes a seat that was left back from the lobby: 0, or -1 (the game is over). */
 static int wseat_resume(struct wseat *ws)
 {
@@ -203,6 +210,10 @@ static int wseat_resume(struct wseat *ws)
 	}
 	ws->seat = s;
 	ws->state = W_PLAYING;
+	/* Back: the timer set when it left would detach it again at grace + 1 s. */
+	evtimer_del(ws->absent);
+	ws->leaving = 0;
+	wseat_seen(ws);
 	log_note(0, "http: web seat of %s: back in game %u", ws->peer, ws->game);
 	wseat_notify(ws);
 	return 0;
@@ -234,13 +245,6 @@ static void on_absent(evutil_socket_t fd, short what, void *arg)
 			wseat_free(ws);
 		break;
 	}
-}
-
-/* Some request or stream of the seat's page: it is there. */
-static void wseat_seen(struct wseat *ws)
-{
-	if (!ws->nstreams && !ws->leaving && ws->state != W_AWAY)
-		absent_arm(ws, WEB_IDLE_MS);
 }
 
 static struct wseat *wseat_find(struct weblobby *w, const char *token)

@@ -256,6 +256,25 @@ st, s = lob("resume", {"token": tg})
 assert st in (404, 410), (st, s)
 s = seat(th)
 assert s["state"] == "over" and "white disconnected" in s["reason"], s
+# Back by /api/lobby/resume (no stream): present for the idle time from then on, not
+# detached again by the timer of its leaving (grace + 1 s: here 2 s, then lost at 3 s).
+# Only the game is watched meanwhile: a request on the seat would count as presence.
+tk, tl = join("kim", "quick"), join("lou", "quick")
+sk = playing(tk)
+playing(tl)
+ck, rk = stream(tk)
+ck.close(); rk.close()
+deadline(lambda: seat(tk)["state"] == "away", 20, "kim away")
+st, s = lob("resume", {"token": tk})
+assert st == 200 and s["state"] == "playing", (st, s)
+end = time.time() + 5
+while time.time() < end:
+    g = game(sk["game"])
+    assert not g["finished"], ("lost after coming back", g)
+    time.sleep(0.1)
+s = seat(tk)
+assert s["state"] == "playing", s
+assert lob("resign", {"token": tk})[0] == 200
 print("presence and resume: ok")
 
 # Cancel while waiting: nobody pairs with a cancelled seat.
