@@ -25,6 +25,7 @@
 #include <event2/event.h>
 
 #include "bridge/http/http_int.h"
+#include "bridge/live.h"
 #include "bridge/lobby/lobby.h"
 #include "bridge/log.h"
 
@@ -190,6 +191,34 @@ static const struct seat_ops web_ops = {
 
 /* --- presence --------------------------------------------------------------------- */
 
+/* Some request or stream of the seat's page: it is there. */
+static void wseat_seen(struct wseat *ws)
+{
+	if (!ws->nstreams && !ws->leaving && ws->state != W_AWAY)
+		absent_arm(ws, WEB_IDLE_MS);
+}
+
+/* An away seat is told nothing by its game (seat_detach): one whose game was decided
+ * meanwhile (the grace ran out, the opponent resigned, a flag fell) is over with the
+ * result the live registry kept, rather than away, and counted active, until its own
+ * timer at grace + 1 s. 1 if it is over now. */
+static int wseat_settle(struct wseat *ws)
+{
+	if (ws->state != W_AWAY || !ws->game)
+		return 0;
+	const struct live_game *lg = live_find(ws->game);
+	if (lg && !lg->finished && !lg->closed)
+		return 0;
+	char why[sizeof ws->reason];
+	if (lg && lg->finished)
+		snprintf(why, sizeof why, "%s %s", lg->state == HIVE_WHITE_WINS ? "1-0" :
+			 lg->state == HIVE_BLACK_WINS ? "0-1" : "1/2-1/2", lg->reason);
+	else
+		snprintf(why, sizeof why, "the game ended while you were away");
+	wseat_over(ws, why);
+	return 1;
+}
+
 /* Takes a seat that was left back from the lobby: 0, or -1 (the game is over). */
 static int wseat_resume(struct wseat *ws)
 {
@@ -197,12 +226,17 @@ static int wseat_resume(struct wseat *ws)
 	struct lobby *lb = lobby_find(ws->lobby);
 	struct seat *s = lb == ws->lb ? lobby_resume(lb, ws->seat_token, ws, &web_ops, &why) : NULL;
 	if (!s) {
-		wseat_over(ws, "the game ended while you were away");
+		if (!wseat_settle(ws))
+			wseat_over(ws, "the game ended while you were away");
 		free(why);
 		return -1;
 	}
 	ws->seat = s;
 	ws->state = W_PLAYING;
+	/* Back: the timer set when it left would detach it again at grace + 1 s. */
+	evtimer_del(ws->absent);
+	ws->leaving = 0;
+	wseat_seen(ws);
 	log_note(0, "http: web seat of %s: back in game %u", ws->peer, ws->game);
 	wseat_notify(ws);
 	return 0;
@@ -226,6 +260,8 @@ static void on_absent(evutil_socket_t fd, short what, void *arg)
 		absent_arm(ws, lobby_grace_ms(ws->lb) + 1000);
 		break;
 	case W_AWAY:
+		if (wseat_settle(ws))
+			break;      /* kept a while, for its page to read the result */
 		ws->state = W_OVER;
 		snprintf(ws->reason, sizeof ws->reason, "did not come back");
 		/* fall through */
@@ -234,13 +270,6 @@ static void on_absent(evutil_socket_t fd, short what, void *arg)
 			wseat_free(ws);
 		break;
 	}
-}
-
-/* Some request or stream of the seat's page: it is there. */
-static void wseat_seen(struct wseat *ws)
-{
-	if (!ws->nstreams && !ws->leaving && ws->state != W_AWAY)
-		absent_arm(ws, WEB_IDLE_MS);
 }
 
 static struct wseat *wseat_find(struct weblobby *w, const char *token)
@@ -261,7 +290,7 @@ int weblobby_stream_open(struct weblobby *w, const char *token)
 	ws->nstreams++;
 	ws->leaving = 0;
 	evtimer_del(ws->absent);
-	if (ws->state == W_AWAY)
+	if (ws->state == W_AWAY && !wseat_settle(ws))
 		wseat_resume(ws);
 	return 0;
 }
@@ -347,6 +376,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 		n += (size_t)snprintf(name + 4, sizeof name - 4, "guest");
 	name[n] = 0;
 	for (struct wseat *ws = w->seats; ws; ws = ws->next) {
+		wseat_settle(ws);
 		if (!is_active(ws))
 			continue;
 		active++;
@@ -406,6 +436,7 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 	struct wseat *ws = wseat_find(w, jt->valuestring);
 	if (!ws)
 		return err(status, 404, "no such seat (it ended, or was never yours)");
+	wseat_settle(ws);
 	wseat_seen(ws);
 	*status = 200;
 	if (!strcmp(action, "seat")) {
@@ -416,7 +447,9 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 		lobby_leave(ws->lb, ws);
 		wseat_over(ws, "cancelled");
 	} else if (!strcmp(action, "resume")) {
-		if (ws->state == W_AWAY && wseat_resume(ws) < 0)
+		if (ws->state == W_AWAY)
+			wseat_resume(ws);
+		if (ws->state == W_OVER)
 			return err(status, 410, ws->reason);
 	} else if (!strcmp(action, "move")) {
 		const cJSON *jm = cJSON_GetObjectItemCaseSensitive(b, "move");

@@ -7,7 +7,9 @@
 # result; a web person against a UHP client on the uhp-remote listener in both
 # directions (the client waits first, the web person waits first); presence: an
 # event stream that closes leaves the seat (away), /api/lobby/resume takes it back,
-# and one not taken back within the grace loses the game; cancel while waiting; the
+# and one not taken back within the grace loses the game (its seat over with that
+# result); an away seat is over as soon as the opponent resigns; one taken back by a
+# request stays seated (not detached again by its leaving's timer); cancel while waiting; the
 # caps per peer address and in total (other loopback addresses as other peers);
 # malformed requests; no token in anything other viewers read; and the daemon's
 # descriptors back at their baseline at the end.
@@ -254,8 +256,43 @@ g = deadline(lambda: (lambda g: g if g["finished"] else None)(game(sg["game"])),
 assert g["result"] == "0-1" and g["reason"] == "white disconnected", g
 st, s = lob("resume", {"token": tg})
 assert st in (404, 410), (st, s)
+if st == 410:
+    assert s["error"] == "0-1 white disconnected", s
 s = seat(th)
 assert s["state"] == "over" and "white disconnected" in s["reason"], s
+# Away (grace 30 s) when the opponent resigns: the seat is over with the result at
+# once, not "away" (and counted against the caps) until its grace ran out.
+tm, tn = join("mia"), join("ned")
+sm = playing(tm)
+playing(tn)
+cm, rm = stream(tm)
+cm.close(); rm.close()
+deadline(lambda: seat(tm)["state"] == "away", 20, "mia away")
+st, s = lob("resign", {"token": tn})
+assert st == 200 and s["state"] == "over", (st, s)
+s = seat(tm)
+assert s["state"] == "over" and s["reason"] == "1-0 black resigned", s
+st, s = lob("resume", {"token": tm})
+assert st == 410 and s["error"] == "1-0 black resigned", (st, s)
+# Back by /api/lobby/resume (no stream): present for the idle time from then on, not
+# detached again by the timer of its leaving (grace + 1 s: here 2 s, then lost at 3 s).
+# Only the game is watched meanwhile: a request on the seat would count as presence.
+tk, tl = join("kim", "quick"), join("lou", "quick")
+sk = playing(tk)
+playing(tl)
+ck, rk = stream(tk)
+ck.close(); rk.close()
+deadline(lambda: seat(tk)["state"] == "away", 20, "kim away")
+st, s = lob("resume", {"token": tk})
+assert st == 200 and s["state"] == "playing", (st, s)
+end = time.time() + 5
+while time.time() < end:
+    g = game(sk["game"])
+    assert not g["finished"], ("lost after coming back", g)
+    time.sleep(0.1)
+s = seat(tk)
+assert s["state"] == "playing", s
+assert lob("resign", {"token": tk})[0] == 200
 print("presence and resume: ok")
 
 # Cancel while waiting: nobody pairs with a cancelled seat.
