@@ -6,7 +6,10 @@
  * connection, at most HTTP_MAX_CONNS connections that have made a request (one more
  * gets 503 and is closed), at most HTTP_MAX_STREAMS event streams, and an event
  * stream whose unread output passes HTTP_STREAM_MAX_BUFFER is dropped (the page
- * reconnects and reloads). evhttp answers a request it cannot parse with 400 itself;
+ * reconnects and reloads). One peer address holds at most half of each (memcached's
+ * per-client share), so one client cannot shut the others out; and the stream of a
+ * live web seat comes from a reserve beyond both caps (one per seat, WEB_MAX_ACTIVE
+ * in all), so spectators never push a person off their game. evhttp answers a request it cannot parse with 400 itself;
  * every route answers bad input with a JSON {"error": ...} and its status.
  */
 #include <arpa/inet.h>
@@ -32,6 +35,9 @@
 
 #define HTTP_MAX_CONNS          64
 #define HTTP_MAX_STREAMS        32
+#define HTTP_MAX_CONNS_PER_PEER (HTTP_MAX_CONNS / 2)
+#define HTTP_MAX_STREAMS_PER_PEER (HTTP_MAX_STREAMS / 2)
+#define HTTP_STREAM_RESERVE     WEB_MAX_ACTIVE
 #define HTTP_MAX_HEADERS        (128 * 1024)
 #define HTTP_MAX_BODY           4096
 #define HTTP_TIMEOUT_S          30
@@ -42,6 +48,7 @@
 
 struct stream {
 	char                      seat[WEB_TOKEN_LEN + 1];  /* a web seat's page, "" if none */
+	int                       reserved;                 /* from the seats' reserve */
 	struct evhttp_request    *req;
 	struct evhttp_connection *evcon;
 	struct stream            *next;
@@ -53,10 +60,13 @@ struct http_server {
 	struct evhttp              *http;
 	struct play                *play;
 	struct weblobby            *lobby;
-	struct evhttp_connection   *conns[HTTP_MAX_CONNS];
+	/* The reserve's connections count here too: a seat's stream gets one when the
+	 * shared ones are taken. */
+	struct evhttp_connection   *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
 	unsigned                    nconns;
 	struct stream              *streams;
-	unsigned                    nstreams;
+	unsigned                    nstreams;   /* the shared ones */
+	unsigned                    nreserved;  /* the seats' reserve */
 	struct event               *ping;
 	struct cJSON             *(*match_summary)(void *arg);
 	void                       *match_arg;
@@ -190,6 +200,46 @@ static cJSON *game_full(struct http_server *h, const struct live_game *lg)
 	return o;
 }
 
+/* --- peers ------------------------------------------------------------------------ */
+
+/* A connection's peer address, "" if unknown (evhttp keeps the string). */
+static const char *conn_peer(struct evhttp_connection *evcon)
+{
+	char *addr = NULL;
+	ev_uint16_t port;
+	evhttp_connection_get_peer(evcon, &addr, &port);
+	return addr ? addr : "";
+}
+
+static unsigned conns_of(const struct http_server *h, const char *peer)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < h->nconns; i++)
+		n += !strcmp(conn_peer(h->conns[i]), peer);
+	return n;
+}
+
+/* The shared streams of peer (a seat's reserved one is not its share). */
+static unsigned streams_of(const struct http_server *h, const char *peer)
+{
+	unsigned n = 0;
+	for (const struct stream *s = h->streams; s; s = s->next)
+		n += !s->reserved && !strcmp(conn_peer(s->evcon), peer);
+	return n;
+}
+
+/* Whether a stream naming seat may come from the reserve: a live seat without a
+ * reserved stream yet, and room left in the reserve. */
+static int stream_reserve_ok(const struct http_server *h, const char *seat)
+{
+	if (!seat || h->nreserved >= HTTP_STREAM_RESERVE || !weblobby_seat_live(h->lobby, seat))
+		return 0;
+	for (const struct stream *s = h->streams; s; s = s->next)
+		if (s->reserved && !strcmp(s->seat, seat))
+			return 0;
+	return 1;
+}
+
 /* --- event streams ---------------------------------------------------------------- */
 
 static void stream_drop_conn(struct http_server *h, struct evhttp_connection *evcon)
@@ -198,7 +248,10 @@ static void stream_drop_conn(struct http_server *h, struct evhttp_connection *ev
 		struct stream *s = *sp;
 		if (s->evcon == evcon) {
 			*sp = s->next;
-			h->nstreams--;
+			if (s->reserved)
+				h->nreserved--;
+			else
+				h->nstreams--;
 			if (s->seat[0] && h->lobby)
 				weblobby_stream_closed(h->lobby, s->seat);
 			/* A failed connection leaves an unfinished reply to its owner (evhttp
@@ -289,9 +342,14 @@ static void route_events(struct http_server *h, struct evhttp_request *req, cons
 	if (query && evhttp_parse_query_str(query, &q) == 0)
 		seat = evhttp_find_header(&q, "seat");
 
-	if (h->nstreams >= HTTP_MAX_STREAMS) {
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	const char *full = h->nstreams >= HTTP_MAX_STREAMS ? "too many event streams" :
+		streams_of(h, conn_peer(evcon)) >= HTTP_MAX_STREAMS_PER_PEER ?
+		"too many event streams from your address" : NULL;
+	int reserved = full && stream_reserve_ok(h, seat);
+	if (full && !reserved) {
 		evhttp_clear_headers(&q);
-		reply_error(req, 503, "too many event streams");
+		reply_error(req, 503, full);
 		return;
 	}
 	struct stream *s = calloc(1, sizeof *s);
@@ -310,10 +368,14 @@ static void route_events(struct http_server *h, struct evhttp_request *req, cons
 		snprintf(s->seat, sizeof s->seat, "%s", seat);
 	evhttp_clear_headers(&q);
 	s->req = req;
-	s->evcon = evhttp_request_get_connection(req);
+	s->evcon = evcon;
+	s->reserved = reserved;
 	s->next = h->streams;
 	h->streams = s;
-	h->nstreams++;
+	if (reserved)
+		h->nreserved++;
+	else
+		h->nstreams++;
 	struct evkeyvalq *hd = evhttp_request_get_output_headers(req);
 	evhttp_add_header(hd, "Content-Type", "text/event-stream");
 	evhttp_add_header(hd, "Cache-Control", "no-store");
@@ -343,18 +405,36 @@ static void conn_closed(struct evhttp_connection *evcon, void *arg)
 	}
 }
 
-/* Whether the request's connection is (now) one of the counted ones. */
-static int conn_admit(struct http_server *h, struct evhttp_request *req)
+/* Whether a refused request is a stream the seats' reserve takes. */
+static int conn_reserve_ok(const struct http_server *h, const char *path, const char *query)
+{
+	if (!path || strcmp(path, "/api/events") || !query ||
+	    h->nconns >= HTTP_MAX_CONNS + HTTP_STREAM_RESERVE)
+		return 0;
+	struct evkeyvalq q;
+	TAILQ_INIT(&q);
+	int ok = evhttp_parse_query_str(query, &q) == 0 &&
+		stream_reserve_ok(h, evhttp_find_header(&q, "seat"));
+	evhttp_clear_headers(&q);
+	return ok;
+}
+
+/* NULL if the request's connection is (now) one of the counted ones, else why not. */
+static const char *conn_admit(struct http_server *h, struct evhttp_request *req,
+			      const char *path, const char *query)
 {
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	for (unsigned i = 0; i < h->nconns; i++)
 		if (h->conns[i] == evcon)
-			return 1;
-	if (h->nconns >= HTTP_MAX_CONNS)
-		return 0;
+			return NULL;
+	const char *full = h->nconns >= HTTP_MAX_CONNS ? "too many connections" :
+		conns_of(h, conn_peer(evcon)) >= HTTP_MAX_CONNS_PER_PEER ?
+		"too many connections from your address" : NULL;
+	if (full && !conn_reserve_ok(h, path, query))
+		return full;
 	h->conns[h->nconns++] = evcon;
 	evhttp_connection_set_closecb(evcon, conn_closed, h);
-	return 1;
+	return NULL;
 }
 
 /* --- routes ----------------------------------------------------------------------- */
@@ -583,9 +663,10 @@ static void route(struct evhttp_request *req, void *arg)
 	const char *query = uri ? evhttp_uri_get_query(uri) : NULL;
 	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
 
-	if (!conn_admit(h, req)) {
+	const char *full = conn_admit(h, req, path, query);
+	if (full) {
 		evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
-		reply_error(req, 503, "too many connections");
+		reply_error(req, 503, full);
 		return;
 	}
 	if (!path || !*path) {

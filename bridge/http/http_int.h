@@ -41,6 +41,7 @@ void *play_tag(struct play *p);
 
 /* http_lobby.c: persons playing each other through the remote-play lobbies. */
 #define WEB_TOKEN_LEN 32
+#define WEB_MAX_ACTIVE 32    /* web seats waiting, playing or away, all peers together */
 struct weblobby;
 struct wseat;
 /* notify(arg, token, json) sends a "seat" event to the streams of seat token. */
@@ -56,6 +57,8 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 /* An event stream names seat token (0, or -1: no such seat); it closed. */
 int  weblobby_stream_open(struct weblobby *w, const char *token);
 void weblobby_stream_closed(struct weblobby *w, const char *token);
+/* Whether token names a seat waiting, playing or away (one the reserve serves). */
+int  weblobby_seat_live(struct weblobby *w, const char *token);
 /* Tells the streams of seat token its state now. */
 void weblobby_request_seat_event(struct weblobby *w, const char *token);
 

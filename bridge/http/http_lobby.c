@@ -31,7 +31,6 @@
 
 #define WEB_IDLE_MS        (30u * 1000u)
 #define WEB_MAX_PER_PEER   4     /* waiting, playing or away, per peer address */
-#define WEB_MAX_ACTIVE     32    /* the same, all peers together */
 #define WEB_MAX_SEATS      128   /* every record, finished ones included */
 #define WEB_NAME_MAX       24
 
@@ -293,6 +292,12 @@ int weblobby_stream_open(struct weblobby *w, const char *token)
 	if (ws->state == W_AWAY && !wseat_settle(ws))
 		wseat_resume(ws);
 	return 0;
+}
+
+int weblobby_seat_live(struct weblobby *w, const char *token)
+{
+	const struct wseat *ws = w ? wseat_find(w, token) : NULL;
+	return ws && is_active(ws);
 }
 
 void weblobby_stream_closed(struct weblobby *w, const char *token)
