@@ -413,20 +413,29 @@ function scheduleList() {
   listTimer = setTimeout(() => { listTimer = null; loadGames().catch(() => {}); }, 150);
 }
 
-let events = null;
+let events = null, backoff = 1000, retry = null;
 function connect() {
   // A seat's page names it: the stream is its presence (docs/web.md).
+  clearTimeout(retry);
+  retry = null;
   if (events) events.close();
   const es = events = new EventSource(seat ? "/api/events?seat=" + encodeURIComponent(seat.token) : "/api/events");
   es.addEventListener("seat", (ev) => seatShow(JSON.parse(ev.data)));
-  es.addEventListener("hello", () => { $("conn").textContent = "live"; loadGames().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
+  es.addEventListener("hello", () => { backoff = 1000; $("conn").textContent = "live"; loadGames().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
   es.addEventListener("game", (ev) => {
     const d = JSON.parse(ev.data);
     scheduleList();
     if (d.id === view.id) refresh().catch(() => {});
   });
   es.addEventListener("match", () => loadMatch());
-  es.onerror = () => { $("conn").textContent = "reconnecting…"; };
+  es.onerror = () => {
+    $("conn").textContent = "reconnecting…";
+    // EventSource retries a dropped stream itself but gives up on a refused one
+    // (503, the server full): open it again, 1 s doubling to 15 s.
+    if (es !== events || es.readyState !== EventSource.CLOSED || retry) return;
+    retry = setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 15000);
+  };
 }
 
 async function init() {
