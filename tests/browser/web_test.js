@@ -5,6 +5,7 @@
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
 const fs = require("fs");
+const http = require("http");
 const net = require("net");
 const os = require("os");
 const path = require("path");
@@ -80,7 +81,33 @@ function uhpClient(port) {
 let seed = 12345;
 function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
 
+// An event stream from this process (the browser's address): its response, kept
+// open, or null once refused (503) and closed.
+function hogStream() {
+  return new Promise((resolve, reject) => {
+    const req = http.get(base + "/api/events", { agent: false, headers: { Connection: "close" } }, (res) => {
+      if (res.statusCode === 200) { resolve(res); return; }
+      res.resume();
+      res.on("end", () => resolve(null));
+    });
+    req.setTimeout(T, () => req.destroy(new Error("no answer to a stream")));
+    req.on("error", reject);
+  });
+}
+
 async function serveTests(page, uhpPort) {
+  // 0. The streams taken (by one peer: ours, the browser's too): the page's is refused
+  // (503) and it tries again, with a back-off, until one frees.
+  const hogs = [];
+  for (let i = 0; i < 32; i++) hogs.push(await hogStream());
+  const held = hogs.filter((r) => r);
+  log(`held ${held.length} of 32 event streams from one address`);
+  await page.goto(base + "/", { waitUntil: "load" });
+  await page.waitForFunction(() => document.getElementById("conn").textContent === "reconnecting…");
+  for (const r of held) r.destroy();
+  await page.waitForFunction(() => document.getElementById("conn").textContent === "live");
+  log("the page's refused stream came back once the streams freed");
+
   // 1. A daemon session's game, watched move by move: each move is played only once
   // the page shows the previous one.
   const uhp = uhpClient(uhpPort);
