@@ -6,7 +6,8 @@
 # played by clicking (every clicked move must be in the canonical game), stepping
 # through the finished game, a phone-sized screen; then `match --http` and its
 # dashboard, and `match --queue --http`'s workers table (a real redis-server and
-# two workers). Screenshots go to $WEB_SHOTS (default: a temporary directory, listed).
+# two workers); a refused event stream (503) that the page opens again once streams
+# free. Screenshots go to $WEB_SHOTS (default: a temporary directory, listed).
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
