@@ -9,8 +9,9 @@
  * reconnects and reloads). One peer address holds at most half of each (memcached's
  * per-client share), so one client cannot shut the others out; and the stream of a
  * live web seat comes from a reserve beyond both caps (one per seat, WEB_MAX_ACTIVE
- * in all), so spectators never push a person off their game. evhttp answers a request it cannot parse with 400 itself;
- * every route answers bad input with a JSON {"error": ...} and its status.
+ * in all), so spectators never push a person off their game. evhttp answers a
+ * request it cannot parse with 400 itself; every route answers bad input with a JSON
+ * {"error": ...} and its status.
  */
 #include <arpa/inet.h>
 #include <errno.h>
