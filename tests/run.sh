@@ -38,8 +38,12 @@ for b in "$@"; do
 		[ "$b" = "$first" ] || ! grep -qx '# run.sh: once' "$t" || continue
 		# A script passes by its status and its last line, "NAME: ok ...": one that
 		# stopped early with status 0 (a skip, a missing tool) fails.
+		# What a script keeps for people to look at (the browser tests' screenshots).
+		shots="$top/$b/test-output/$(basename "$t" .sh)"
+		rm -rf "$shots"
 		t0=$(now)
-		if (cd "$top" && HIVEBRIDGE="$top/$b/hivebridge" TOOLS="$top/$b/tools" timeout 600 sh "$t" </dev/null) \
+		if (cd "$top" && HIVEBRIDGE="$top/$b/hivebridge" TOOLS="$top/$b/tools" WEB_SHOTS="$shots" \
+			timeout 600 sh "$t" </dev/null) \
 			>"$log/out" 2>&1 && tail -n 1 "$log/out" | grep -q "^$(basename "$t" .sh): ok"; then
 			passed=$((passed + 1)); echo "PASS $name ($(($(now) - t0)) s)"
 		else
