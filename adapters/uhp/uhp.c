@@ -21,4 +21,5 @@ const struct protocol protocol_uhp = {
 		   .refusal = uhp_out_refusal },
 	.back_new = uhp_back_new,
 	.check_suite = uhp_check_suite,
+	.time_step_ms = 1000,        /* bestmove time hh:mm:ss */
 };
