@@ -23,6 +23,19 @@ static void engine_line_kick_cb(evutil_socket_t fd, short what, void *arg)
 		l->ops->advance(l->e.priv);
 }
 
+void *engine_line_alloc(const struct engine_profile *p, size_t size, char **cause)
+{
+	void *priv;
+
+	if (!p->argv || !p->argv[0]) {
+		*cause = xasprintf("engine %s: no command", p->name);
+		return NULL;
+	}
+	if (!(priv = calloc(1, size)))
+		*cause = xasprintf("out of memory");
+	return priv;
+}
+
 int engine_line_init(struct engine_line *l, struct event_base *base, const struct engine_profile *p,
 		     const struct engine_ops *eops, void *priv, const struct engine_line_ops *ops,
 		     size_t max_line, size_t line_slack, const struct engine_child_ops *cops,
@@ -157,6 +170,34 @@ void engine_line_note_ended(const struct engine_line *l, const char *what)
 	if (l->job == ENGINE_LINE_NONE)
 		log_note(l->log_id, "engine %s %s while idle; it restarts on next use",
 			 l->e.profile->name, what);
+}
+
+void engine_line_ended(struct engine_line *l, const char *what, const char *tail)
+{
+	engine_line_note_ended(l, what);
+	engine_child_fail(l->child, "%s%s", what, tail);
+}
+
+/* Whether the job may take its next step: not while the back end waits for an
+ * answer, nor while the child is dying (its exit or the grace timer fails the job). */
+static int engine_line_may_advance(const struct engine_line *l, int waiting)
+{
+	return l->job != ENGINE_LINE_NONE && !waiting && !engine_child_eof(l->child);
+}
+
+enum engine_line_next engine_line_next(struct engine_line *l, int waiting, int down, int idle)
+{
+	if (!engine_line_may_advance(l, waiting))
+		return ENGINE_LINE_HOLD;
+	if (down)
+		return ENGINE_LINE_SPAWN;
+	if (!idle)
+		return ENGINE_LINE_HOLD;
+	if (l->job == ENGINE_LINE_START) {
+		engine_line_finish(l, ENGINE_OK, NULL, NULL, NULL);
+		return ENGINE_LINE_HOLD;
+	}
+	return ENGINE_LINE_SEND;
 }
 
 void engine_line_set_log_id(struct engine *e, unsigned id)

@@ -57,6 +57,9 @@ struct engine_line {
 	const struct engine_line_ops *ops;
 };
 
+/* A back end's state of size bytes, zeroed, for a profile that must name a command
+ * to run: NULL with *cause (the caller frees it) when p names none or memory is out. */
+void *engine_line_alloc(const struct engine_profile *p, size_t size, char **cause);
 /* Fills l for the back end priv: the engine (ops eops, profile p), a child slot
  * (bridge/engine_child.h: max_line, line_slack, cops called with priv) and the
  * kick event (the back end checks p's command, if it needs one). -1 with *cause (the
@@ -97,5 +100,15 @@ void engine_line_finish_unknown_option(struct engine_line *l);
 void engine_line_kick(struct engine_line *l);
 /* For engine_child_ops.ended: notes a child that died while no job waited. */
 void engine_line_note_ended(const struct engine_line *l, const char *what);
+/* engine_child_ops.ended's common body: engine_line_note_ended, then fails the child
+ * with what and tail (say " during start", or ""). */
+void engine_line_ended(struct engine_line *l, const char *what, const char *tail);
+/* What the advance of a back end whose child is down, starting or idle does next. */
+enum engine_line_next { ENGINE_LINE_HOLD, ENGINE_LINE_SPAWN, ENGINE_LINE_SEND };
+/* That advance's head: HOLD when there is nothing to send now (no job, a wait in
+ * progress, a dying child, whose exit or grace timer fails the job, or one still
+ * starting), SPAWN when the job needs the child started, SEND when the idle child
+ * gets the job's next command. A start job ends here, ENGINE_OK, once idle (HOLD). */
+enum engine_line_next engine_line_next(struct engine_line *l, int waiting, int down, int idle);
 
 #endif

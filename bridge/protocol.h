@@ -50,6 +50,9 @@ struct protocol {
 	int (*back_check)(const struct engine_profile *p, char **cause);
 	/* Its conformance suite for `hivebridge check`, NULL if none. */
 	void (*check_suite)(struct checker *ck);
+	/* The back end's time limits come in whole steps of this many ms (a search
+	 * time between them is rounded up), 0 if any time goes. */
+	unsigned    time_step_ms;
 };
 
 /* Every protocol in table order, then NULL: for (i = 0; (p = protocol_at(i)); i++). */

@@ -353,18 +353,14 @@ static void he_advance(void *arg)
 	struct hub_writer w;
 	char line[4096];
 
-	if (h->el.job == ENGINE_LINE_NONE || h->wait != HE_W_NONE || engine_child_eof(h->el.child))
-		return;
-	if (h->state == HE_DOWN) {
+	enum engine_line_next next = engine_line_next(&h->el, h->wait != HE_W_NONE,
+						       h->state == HE_DOWN, h->state == HE_IDLE);
+
+	if (next == ENGINE_LINE_SPAWN)
 		he_spawn(h);
-		return;
-	}
-	if (h->state != HE_IDLE)
+	if (next != ENGINE_LINE_SEND)
 		return;
 	switch (h->el.job) {
-	case ENGINE_LINE_START:
-		engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, NULL);
-		return;
 	case ENGINE_LINE_GO:
 		he_send_setup(h);
 		return;
@@ -392,6 +388,7 @@ static void he_advance(void *arg)
 			engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, lines);
 		}
 		return;
+	case ENGINE_LINE_START:      /* engine_line_next ended it */
 	case ENGINE_LINE_NONE:
 		return;
 	}
@@ -607,9 +604,7 @@ static void he_ended(void *arg, const char *what)
 {
 	struct hub_back *h = arg;
 
-	engine_line_note_ended(&h->el, what);
-	engine_child_fail(h->el.child, "%s%s", what,
-			  h->state == HE_HELLO || h->state == HE_INIT ? " during start" : "");
+	engine_line_ended(&h->el, what, h->state == HE_HELLO || h->state == HE_INIT ? " during start" : "");
 }
 
 /* The wait in progress ran out. */
@@ -697,16 +692,10 @@ static const struct engine_line_ops he_line_ops = {
 
 struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
-	if (!p->argv || !p->argv[0]) {
-		*cause = xasprintf("engine %s: no command", p->name);
-		return NULL;
-	}
-	struct hub_back *h = calloc(1, sizeof *h);
+	struct hub_back *h = engine_line_alloc(p, sizeof *h, cause);
 
-	if (!h) {
-		*cause = xasprintf("out of memory");
+	if (!h)
 		return NULL;
-	}
 	/* A CR before the LF may come on top; hub_line_parse_max checks the rest. */
 	if (engine_line_init(&h->el, base, p, &he_ops, h, &he_line_ops, HUB_BACK_MAX_LINE, 1,
 			     &he_child_ops, cause) < 0) {

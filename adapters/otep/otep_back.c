@@ -256,18 +256,14 @@ static void ob_advance(void *arg)
 {
 	struct ob *h = arg;
 
-	if (h->el.job == ENGINE_LINE_NONE || h->wait != OB_W_NONE || engine_child_eof(h->el.child))
-		return;
-	if (h->state == OB_DOWN) {
+	enum engine_line_next next = engine_line_next(&h->el, h->wait != OB_W_NONE,
+						       h->state == OB_DOWN, h->state == OB_IDLE);
+
+	if (next == ENGINE_LINE_SPAWN)
 		ob_spawn(h);
-		return;
-	}
-	if (h->state != OB_IDLE)
+	if (next != ENGINE_LINE_SEND)
 		return;
 	switch (h->el.job) {
-	case ENGINE_LINE_START:
-		engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, NULL);
-		return;
 	case ENGINE_LINE_GO:
 		ob_send_go(h);
 		return;
@@ -282,6 +278,7 @@ static void ob_advance(void *arg)
 		engine_line_finish_unknown_option(&h->el);
 		return;
 	}
+	case ENGINE_LINE_START:      /* engine_line_next ended it */
 	case ENGINE_LINE_NONE:
 		return;
 	}
@@ -463,8 +460,7 @@ static void ob_ended(void *arg, const char *what)
 {
 	struct ob *h = arg;
 
-	engine_line_note_ended(&h->el, what);
-	engine_child_fail(h->el.child, "%s%s", what, h->state == OB_HELLO ? " before hello" : "");
+	engine_line_ended(&h->el, what, h->state == OB_HELLO ? " before hello" : "");
 }
 
 /* The wait in progress ran out. */
@@ -624,16 +620,10 @@ static const struct engine_line_ops ob_line_ops = {
 
 struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
-	if (!p->argv || !p->argv[0]) {
-		*cause = xasprintf("engine %s: no command", p->name);
-		return NULL;
-	}
-	struct ob *h = calloc(1, sizeof *h);
+	struct ob *h = engine_line_alloc(p, sizeof *h, cause);
 
-	if (!h) {
-		*cause = xasprintf("out of memory");
+	if (!h)
 		return NULL;
-	}
 	h->rules_type = -1;
 	/* A CR before the LF may come on top; the codec checks the rest. */
 	if (engine_line_init(&h->el, base, p, &ob_ops, h, &ob_line_ops, OTEP_BACK_MAX_LINE, 1,

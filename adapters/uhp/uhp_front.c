@@ -11,7 +11,6 @@
  * loop (bridge/session_io.h has the plumbing; this file keeps the protocol).
  */
 #include <event2/event.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "adapters/uhp/uhp_codec.h"
 #include "adapters/uhp/uhp_front.h"
+#include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
@@ -37,7 +37,6 @@
 /* Slack on top of a bestmove time before the session itself asks the engine to stop. */
 #define STOP_SLACK_MS    10
 
-#define ERR_INVALID  "err Invalid command. Try 'help' to see a list of valid commands."
 #define ERR_NOGAME   "err No game in progress. Try 'newgame' to start a new game."
 #define ERR_GAMEOVER "err The game is over. Try 'newgame' to start a new game."
 
@@ -59,7 +58,7 @@ struct perft_job {
 };
 
 struct uhp_front {
-	struct session_io      io;           /* the client, the engine, closing */
+	struct session_io      io;           /* first (uhp_out_too_long); client, engine, closing */
 
 	struct hive_game       game;
 	int                    have_game;
@@ -71,43 +70,6 @@ struct uhp_front {
 	struct live_game      *lg;           /* the game on the web page, NULL if none */
 };
 
-/* Writes one line to the client and the trace log. */
-static void out_line(struct uhp_front *s, const char *line, size_t len)
-{
-	session_io_write_line(&s->io, line, len);
-	/* An answer is complete at its "ok": send it now, not a loop iteration later. */
-	if (len == 2 && line[0] == 'o' && line[1] == 'k')
-		session_io_flush(&s->io);
-}
-
-static void out_str(struct uhp_front *s, const char *line)
-{
-	out_line(s, line, strlen(line));
-}
-
-static void out_printf(struct uhp_front *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_printf(struct uhp_front *s, const char *fmt, ...)
-{
-	char buf[512], *big = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= sizeof buf) {
-		va_start(ap, fmt);
-		n = vasprintf(&big, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-	}
-	out_line(s, big ? big : buf, (size_t)n);
-	free(big);
-}
-
 static void out_gamestring(struct uhp_front *s)
 {
 	/* The game changed (newgame, play, undo): the web page's copy follows. */
@@ -115,32 +77,32 @@ static void out_gamestring(struct uhp_front *s)
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
 	if (!buf) {
-		out_str(s, "err Out of memory.");
+		uhp_out_str(&s->io, "err Out of memory.");
 		return;
 	}
 	hive_game_format(&s->game, buf, n + 1);
-	out_line(s, buf, n);
+	uhp_out_line(&s->io, buf, n);
 	free(buf);
 }
 
 static void out_info(struct uhp_front *s)
 {
 	if (s->io.engine && s->io.engine->id[0])
-		out_printf(s, "id %s", s->io.engine->id);
+		uhp_out_printf(&s->io, "id %s", s->io.engine->id);
 	else
-		out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION);
-	out_str(s, s->io.engine && s->io.engine->caps[0] ? s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
+		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION);
+	uhp_out_str(&s->io, s->io.engine && s->io.engine->caps[0] ? s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
 
 static void engine_failed(struct uhp_front *s, const char *why)
 {
-	out_printf(s, "err Engine failed: %s", why && *why ? why : "unknown error");
+	uhp_out_printf(&s->io, "err Engine failed: %s", why && *why ? why : "unknown error");
 }
 
 /* Ends an engine command: answers ok and lets the next command run. */
 static void engine_command_done(struct uhp_front *s)
 {
-	out_str(s, "ok");
+	uhp_out_str(&s->io, "ok");
 	s->busy = BUSY_NONE;
 	session_io_schedule(&s->io);
 }
@@ -180,7 +142,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 			return;
 	}
 	if (n)
-		out_line(s, line, n);
+		uhp_out_line(&s->io, line, n);
 }
 
 static void bestmove_cb(void *arg, const struct engine_result *r)
@@ -194,14 +156,14 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 		/* Never trust a back end with legality. */
 		if (hive_board_find_move(&s->game.board, r->move, &legal)) {
 			hive_move_format(&s->game.board, legal, mv, sizeof mv);
-			out_str(s, mv);
+			uhp_out_str(&s->io, mv);
 		} else {
 			engine_failed(s, "the engine chose an illegal move");
 		}
 	} else if (r->status == ENGINE_FAILED) {
 		engine_failed(s, r->message);
 	} else {
-		out_printf(s, "err %s", r->message ? r->message : "The engine refused the command.");
+		uhp_out_printf(&s->io, "err %s", r->message ? r->message : "The engine refused the command.");
 	}
 	engine_command_done(s);
 }
@@ -216,11 +178,11 @@ static void options_cb(void *arg, const struct engine_result *r)
 	}
 	if (r->status == ENGINE_OK) {
 		for (const char **l = r->lines; l && *l; l++)
-			out_str(s, *l);
+			uhp_out_str(&s->io, *l);
 	} else if (r->status == ENGINE_FAILED) {
 		engine_failed(s, r->message);
 	} else {
-		out_printf(s, "err %s", r->message ? r->message : "The engine refused the command.");
+		uhp_out_printf(&s->io, "err %s", r->message ? r->message : "The engine refused the command.");
 	}
 	engine_command_done(s);
 }
@@ -229,11 +191,11 @@ static void options_cb(void *arg, const struct engine_result *r)
 static int need_live_game(struct uhp_front *s)
 {
 	if (!s->have_game) {
-		out_str(s, ERR_NOGAME);
+		uhp_out_str(&s->io, ERR_NOGAME);
 		return 0;
 	}
 	if (hive_game_over(&s->game.board)) {
-		out_str(s, ERR_GAMEOVER);
+		uhp_out_str(&s->io, ERR_GAMEOVER);
 		return 0;
 	}
 	return 1;
@@ -249,7 +211,7 @@ static void cmd_newgame(struct uhp_front *s, const char *arg)
 	rc = *arg ? hive_game_parse(&g, arg, err, sizeof err) : HIVE_OK;
 	if (rc != HIVE_OK) {
 		hive_game_free(&g);
-		out_printf(s, "err %s", err);
+		uhp_out_printf(&s->io, "err %s", err);
 		return;
 	}
 	if (s->have_game)
@@ -267,7 +229,7 @@ static void cmd_play(struct uhp_front *s, const char *arg)
 	int rc;
 
 	if (!*arg) {
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return;
 	}
 	if (!need_live_game(s))
@@ -280,13 +242,13 @@ static void cmd_play(struct uhp_front *s, const char *arg)
 		out_gamestring(s);
 		break;
 	case HIVE_ERR_GAMEOVER:
-		out_str(s, ERR_GAMEOVER);
+		uhp_out_str(&s->io, ERR_GAMEOVER);
 		break;
 	case HIVE_ERR_NOMEM:
-		out_str(s, "err Out of memory.");
+		uhp_out_str(&s->io, "err Out of memory.");
 		break;
 	default:
-		out_printf(s, "invalidmove %s", err);
+		uhp_out_printf(&s->io, "invalidmove %s", err);
 		break;
 	}
 }
@@ -304,7 +266,7 @@ static void cmd_validmoves(struct uhp_front *s)
 	if (!moves || !buf) {
 		free(moves);
 		free(buf);
-		out_str(s, "err Out of memory.");
+		uhp_out_str(&s->io, "err Out of memory.");
 		return;
 	}
 	n = hive_board_moves(&s->game.board, moves);
@@ -312,7 +274,7 @@ static void cmd_validmoves(struct uhp_front *s)
 		hive_move_format(&s->game.board, moves[i], mv, sizeof mv);
 		len += (size_t)sprintf(buf + len, "%s%s", i ? ";" : "", mv);
 	}
-	out_line(s, buf, len);
+	uhp_out_line(&s->io, buf, len);
 	free(moves);
 	free(buf);
 }
@@ -326,7 +288,7 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 	char *cause = NULL;
 
 	if (uhp_bestmove_parse(arg, arg_len, &bm) < 0) {
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return 0;
 	}
 	if (!need_live_game(s))
@@ -337,12 +299,12 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 		return 0;
 	}
 	if (s->io.lim.max_depth && bm.kind == UHP_BEST_DEPTH && bm.depth > s->io.lim.max_depth) {
-		out_printf(s, "err Depth %d is beyond this server's limit of %d.", bm.depth,
+		uhp_out_printf(&s->io, "err Depth %d is beyond this server's limit of %d.", bm.depth,
 			   s->io.lim.max_depth);
 		return 0;
 	}
 	if (s->io.lim.max_think_ms && bm.kind == UHP_BEST_TIME && bm.time_ms > s->io.lim.max_think_ms) {
-		out_printf(s, "err A search of %llu s is beyond this server's limit of %u s.",
+		uhp_out_printf(&s->io, "err A search of %llu s is beyond this server's limit of %u s.",
 			   (unsigned long long)(bm.time_ms / 1000), s->io.lim.max_think_ms / 1000);
 		return 0;
 	}
@@ -370,15 +332,15 @@ static void cmd_undo(struct uhp_front *s, const char *arg, size_t arg_len)
 	uint64_t n;
 
 	if (uhp_undo_parse(arg, arg_len, &n) < 0) {
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return;
 	}
 	if (!s->have_game) {
-		out_str(s, ERR_NOGAME);
+		uhp_out_str(&s->io, ERR_NOGAME);
 		return;
 	}
 	if (n < 1 || n > s->game.len || hive_game_undo(&s->game, (size_t)n) != HIVE_OK) {
-		out_printf(s, "err Unable to undo %llu moves.", (unsigned long long)n);
+		uhp_out_printf(&s->io, "err Unable to undo %llu moves.", (unsigned long long)n);
 		return;
 	}
 	out_gamestring(s);
@@ -392,7 +354,7 @@ static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 	int argc = 0;
 
 	if (uhp_options_parse(arg, arg_len, &o) < 0) {
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return 0;
 	}
 	if (!(e = session_io_engine(&s->io, &cause))) {
@@ -407,7 +369,7 @@ static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 			s->opt_argv[argc++] = strndup(o.value, o.value_len);
 		for (int i = 0; i < argc; i++) {
 			if (!s->opt_argv[i]) {
-				out_str(s, "err Out of memory.");
+				uhp_out_str(&s->io, "err Out of memory.");
 				for (int j = 0; j < argc; j++) {
 					free(s->opt_argv[j]);
 					s->opt_argv[j] = NULL;
@@ -512,13 +474,13 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 	search_pool_cancel(&p->job);      /* the worker may still be leaving it */
 	for (int d = 0; d < p->reached; d++) {
 		uint64_t n = p->count[d], us = p->us[d];
-		out_printf(s, "perft(%d) = %llu in %llu ms. %llu KN/s", d, (unsigned long long)n,
+		uhp_out_printf(&s->io, "perft(%d) = %llu in %llu ms. %llu KN/s", d, (unsigned long long)n,
 			   (unsigned long long)(us / 1000), (unsigned long long)(us ? n * 1000 / us : 0));
 	}
 	if (p->why == 2)
-		out_printf(s, "err perft(%d) would take too long here; use 'hivebridge perft'.", p->reached);
+		uhp_out_printf(&s->io, "err perft(%d) would take too long here; use 'hivebridge perft'.", p->reached);
 	else if (p->why == 1)
-		out_printf(s, "err perft(%d) stopped at this server's limit of %u s.", p->reached,
+		uhp_out_printf(&s->io, "err perft(%d) stopped at this server's limit of %u s.", p->reached,
 			   s->io.lim.max_think_ms / 1000);
 	engine_command_done(s);
 }
@@ -532,17 +494,17 @@ static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 	if (s->io.lim.max_depth && s->io.lim.max_depth < max)
 		max = s->io.lim.max_depth;
 	if (uhp_perft_parse(arg, arg_len, max, &depth) < 0) {
-		out_printf(s, "err Usage: perft DEPTH (0 to %d).", max);
+		uhp_out_printf(&s->io, "err Usage: perft DEPTH (0 to %d).", max);
 		return 0;
 	}
 	if (!s->have_game) {
-		out_str(s, ERR_NOGAME);
+		uhp_out_str(&s->io, ERR_NOGAME);
 		return 0;
 	}
 	if (!s->perft) {
 		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->io.base, -1, 0, perft_done, s))) {
 			free(p);
-			out_str(s, "err Out of memory.");
+			uhp_out_str(&s->io, "err Out of memory.");
 			return 0;
 		}
 		p->job.run = perft_run;
@@ -562,7 +524,7 @@ static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 		p->deadline.tv_nsec -= 1000000000L;
 	}
 	if (search_pool_submit(&p->job) < 0) {
-		out_str(s, "err No thread to run perft on.");
+		uhp_out_str(&s->io, "err No thread to run perft on.");
 		return 0;
 	}
 	s->busy = BUSY_PERFT;
@@ -586,21 +548,17 @@ static void cmd_help(struct uhp_front *s)
 		"help",
 		"exit",
 	};
-	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-		out_str(s, lines[i]);
+	uhp_out_lines(&s->io, lines, sizeof lines / sizeof lines[0]);
 }
 
-/* Runs one command line (NUL-terminated, no newline). */
-static void session_command(struct uhp_front *s, char *line, size_t len)
+/* The line hook: runs one command line (NUL-terminated, no newline). */
+static void session_command(void *session, char *line, size_t len)
 {
+	struct uhp_front *s = session;
 	struct uhp_command c;
 
-	log_proto(s->io.id, LOG_CLIENT_IN, line, len);
-	if (memchr(line, 0, len)) {
-		out_str(s, ERR_INVALID);
-		out_str(s, "ok");
+	if (!uhp_out_take_line(&s->io, line, len))
 		return;
-	}
 	uhp_command_parse(line, len, &c);
 	/* The argument is trimmed, so its end lies inside the line: terminate it there. */
 	char *arg = (char *)c.arg;
@@ -620,13 +578,13 @@ static void session_command(struct uhp_front *s, char *line, size_t len)
 		break;
 	case UHP_CMD_PASS:
 		if (c.arg_len)
-			out_str(s, ERR_INVALID);
+			uhp_out_str(&s->io, UHP_ERR_INVALID);
 		else
 			cmd_play(s, "pass");
 		break;
 	case UHP_CMD_VALIDMOVES:
 		if (c.arg_len)
-			out_str(s, ERR_INVALID);
+			uhp_out_str(&s->io, UHP_ERR_INVALID);
 		else
 			cmd_validmoves(s);
 		break;
@@ -654,10 +612,10 @@ static void session_command(struct uhp_front *s, char *line, size_t len)
 		break;
 	case UHP_CMD_UNKNOWN:
 	default:
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		break;
 	}
-	out_str(s, "ok");
+	uhp_out_str(&s->io, "ok");
 }
 
 /* The session_io hooks: the input is the queue, held while the engine works. */
@@ -665,18 +623,6 @@ static int io_ready(void *arg)
 {
 	const struct uhp_front *s = arg;
 	return s->busy == BUSY_NONE;
-}
-
-static void io_line(void *arg, char *line, size_t len)
-{
-	session_command(arg, line, len);
-}
-
-static void io_too_long(void *arg)
-{
-	struct uhp_front *s = arg;
-	out_printf(s, "err Line too long (max %zu bytes).", s->io.lim.max_line);
-	out_str(s, "ok");
 }
 
 /* A game is in progress from newgame until it ends: its silence may last longer. */
@@ -698,8 +644,8 @@ static const struct session_io_ops uhp_io_ops = {
 	.ready = io_ready,
 	.searching = io_searching,
 	.in_game = io_in_game,
-	.line = io_line,
-	.too_long = io_too_long,
+	.line = session_command,
+	.too_long = uhp_out_too_long,      /* io comes first in the session */
 	.max_line_default = 65536,
 };
 
@@ -723,7 +669,7 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 	if (!session_io_engine(&s->io, &cause)) {
 		out_info(s);
 		engine_failed(s, cause);
-		out_str(s, "ok");
+		uhp_out_str(&s->io, "ok");
 		free(cause);
 		return s;
 	}
@@ -732,7 +678,7 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		s->busy = BUSY_NONE;
 		out_info(s);
 		engine_failed(s, "the engine did not start");
-		out_str(s, "ok");
+		uhp_out_str(&s->io, "ok");
 	}
 	return s;
 }
@@ -757,11 +703,4 @@ void uhp_front_free(void *session)
 	for (int i = 0; i < 3; i++)
 		free(s->opt_argv[i]);
 	free(s);
-}
-
-/* "err WHY" and the "ok" that ends every UHP answer. */
-size_t uhp_front_refusal(char *buf, size_t len, const char *why)
-{
-	int n = snprintf(buf, len, "err %s\nok\n", why);
-	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }

@@ -13,7 +13,7 @@ struct event_base;
 struct bufferevent;
 struct engine_profile;
 
-/* The three of struct front (bridge/front.h), which the protocol's row points at.
+/* Two of struct front (bridge/front.h), which the protocol's row points at.
  * uhp_front_new: a UHP session (a struct uhp_front) over in/out bufferevents (the
  * same one for TCP). Takes ownership of both, also on failure. Prints the info block
  * at once. closed fires once when the session ends (exit, EOF after the last answer,
@@ -25,7 +25,5 @@ void  *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buf
 /* Frees everything (engine, game, bufferevents); safe at any time, also from the
  * closed callback; no callback fires after it. */
 void   uhp_front_free(void *session);
-/* "err WHY" and "ok": the answer to a client refused before any session. */
-size_t uhp_front_refusal(char *buf, size_t len, const char *why);
 
 #endif

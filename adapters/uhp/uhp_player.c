@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "adapters/uhp/uhp_back.h"
+#include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/lobby/lobby.h"
@@ -176,13 +177,6 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 	return s;
 }
 
-/* UHP's own error lines: an engine cannot act on them, but its log shows why. */
-static size_t player_refusal(char *buf, size_t len, const char *why)
-{
-	int n = snprintf(buf, len, "err %s\nok\n", why);
-	return n > 0 && (size_t)n < len ? (size_t)n : 0;
-}
-
 static void *player_listener_new(struct event_base *base, const struct config *c,
 				 const struct listener_conf *lc, char **cause)
 {
@@ -216,6 +210,7 @@ static void player_listener_free(void *arg)
 	free(pl);
 }
 
+/* Its refusal is UHP's own error lines: an engine cannot act on them, but its log shows why. */
 const struct protocol protocol_uhp_player = {
 	.name = "uhp-player",
 	.engine_prefix = "uhp-player:",
@@ -227,6 +222,6 @@ const struct protocol protocol_uhp_player = {
 	.default_port = 0,
 	.stdio = 0,
 	.front = { .session_new = player_session_new, .session_free = player_session_free,
-		   .refusal = player_refusal, .listener_new = player_listener_new,
+		   .refusal = uhp_out_refusal, .listener_new = player_listener_new,
 		   .listener_free = player_listener_free },
 };

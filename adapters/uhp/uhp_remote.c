@@ -10,7 +10,6 @@
  * read once the answer is complete.
  */
 #include <event2/event.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <time.h>
 
 #include "adapters/uhp/uhp_codec.h"
+#include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
@@ -28,7 +28,6 @@
 #include "bridge/util.h"
 #include "core/game.h"
 
-#define ERR_INVALID "err Invalid command. Try 'help' to see a list of valid commands."
 #define ERR_NOGAME  "err No game in progress. Try 'newgame' to ask for an opponent."
 /* Slack on top of a hint's time before the session asks the engine to stop. */
 #define HINT_STOP_SLACK_MS 10
@@ -44,7 +43,7 @@ enum rstate {
 };
 
 struct remote_session {
-	struct session_io  io;
+	struct session_io  io;                  /* first (uhp_out_too_long) */
 	struct event_base *base;
 	unsigned           id;
 	const struct engine_profile *profile;   /* hints */
@@ -60,41 +59,18 @@ struct remote_session {
 	struct event      *stop_ev;
 };
 
-static void out_line(struct remote_session *s, const char *line, size_t len)
-{
-	session_io_write_line(&s->io, line, len);
-	if (len == 2 && line[0] == 'o' && line[1] == 'k')
-		session_io_flush(&s->io);
-}
-
-static void out_str(struct remote_session *s, const char *line)
-{
-	out_line(s, line, strlen(line));
-}
-
-static void out_printf(struct remote_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_printf(struct remote_session *s, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *line = xvasprintf(fmt, ap);
-	va_end(ap);
-	out_str(s, line);
-	free(line);
-}
-
 /* The seat's GameString. */
 static void out_gamestring(struct remote_session *s)
 {
 	char *gs = s->seat ? seat_gamestring(s->seat) : NULL;
-	out_str(s, gs ? gs : "err Out of memory.");
+	uhp_out_str(&s->io, gs ? gs : "err Out of memory.");
 	free(gs);
 }
 
 /* The end of an answer that waited: the next command may be read. */
 static void answer_done(struct remote_session *s, enum rstate next)
 {
-	out_str(s, "ok");
+	uhp_out_str(&s->io, "ok");
 	s->st = next;
 	session_io_schedule(&s->io);
 }
@@ -104,7 +80,7 @@ static void answer_seat(struct remote_session *s)
 {
 	char line[256];
 	seat_describe(s->seat, line, sizeof line);
-	out_str(s, line);
+	uhp_out_str(&s->io, line);
 	out_gamestring(s);
 	answer_done(s, R_TURN);
 }
@@ -127,7 +103,7 @@ static void on_moved(void *arg, const char *move)
 	if (s->st == R_WAIT_START) {
 		answer_seat(s);
 	} else if (s->st == R_WAIT_MOVE) {
-		out_str(s, move);
+		uhp_out_str(&s->io, move);
 		out_gamestring(s);
 		answer_done(s, R_TURN);
 	}
@@ -144,14 +120,14 @@ static void on_ended(void *arg, const char *why)
 	s->seat = NULL;
 	switch (s->st) {
 	case R_PAIRING:
-		out_printf(s, "err %s", why);
+		uhp_out_printf(&s->io, "err %s", why);
 		answer_done(s, R_IDLE);
 		break;
 	case R_WAIT_START:
 	case R_WAIT_MOVE:
 		/* The opponent resigned, lost on time or left: no move comes. */
-		out_printf(s, "remote over %s", why);
-		out_str(s, s->final_gs ? s->final_gs : "err Out of memory.");
+		uhp_out_printf(&s->io, "remote over %s", why);
+		uhp_out_str(&s->io, s->final_gs ? s->final_gs : "err Out of memory.");
 		answer_done(s, R_IDLE);
 		break;
 	case R_TURN:
@@ -178,9 +154,9 @@ static int need_turn(struct remote_session *s)
 	if (s->st == R_TURN)
 		return 1;
 	if (s->last_end)
-		out_printf(s, "err The game is over (%s). Try 'newgame' to ask for an opponent.", s->last_end);
+		uhp_out_printf(&s->io, "err The game is over (%s). Try 'newgame' to ask for an opponent.", s->last_end);
 	else
-		out_str(s, ERR_NOGAME);
+		uhp_out_str(&s->io, ERR_NOGAME);
 	return 0;
 }
 
@@ -191,16 +167,16 @@ static int cmd_newgame(struct remote_session *s, const char *arg)
 	char *why = NULL;
 
 	if (s->st == R_TURN) {
-		out_str(s, "err A game is in progress: play it, or resign it first.");
+		uhp_out_str(&s->io, "err A game is in progress: play it, or resign it first.");
 		return 0;
 	}
 	if (*arg && hive_gametype_parse(arg, &type) != HIVE_OK) {
-		out_str(s, "err The server sets up remote games: newgame takes a GameTypeString "
+		uhp_out_str(&s->io, "err The server sets up remote games: newgame takes a GameTypeString "
 			   "(Base, Base+MLP...), not a GameString.");
 		return 0;
 	}
 	if (lobby_join(s->lb, type, s->name, s, &remote_seat_ops, &why) < 0) {
-		out_printf(s, "err %s", why);
+		uhp_out_printf(&s->io, "err %s", why);
 		free(why);
 		return 0;
 	}
@@ -216,15 +192,15 @@ static int cmd_resume(struct remote_session *s, const char *token)
 	struct seat *seat;
 
 	if (s->st == R_TURN) {
-		out_str(s, "err A game is in progress on this connection.");
+		uhp_out_str(&s->io, "err A game is in progress on this connection.");
 		return 0;
 	}
 	if (!*token) {
-		out_str(s, "err Usage: resume TOKEN (the token of the 'remote' line).");
+		uhp_out_str(&s->io, "err Usage: resume TOKEN (the token of the 'remote' line).");
 		return 0;
 	}
 	if (!(seat = lobby_resume(s->lb, token, s, &remote_seat_ops, &why))) {
-		out_printf(s, "err %s", why);
+		uhp_out_printf(&s->io, "err %s", why);
 		free(why);
 		return 0;
 	}
@@ -234,7 +210,7 @@ static int cmd_resume(struct remote_session *s, const char *token)
 	if (seat_to_move(seat)) {
 		char line[256];
 		seat_describe(seat, line, sizeof line);
-		out_str(s, line);
+		uhp_out_str(&s->io, line);
 		out_gamestring(s);
 		s->st = R_TURN;
 		return 0;
@@ -249,27 +225,27 @@ static int cmd_play(struct remote_session *s, const char *move)
 	char err[512];
 
 	if (!*move) {
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return 0;
 	}
 	if (!need_turn(s))
 		return 0;
 	switch (seat_play(s->seat, move, err, sizeof err)) {
 	case SEAT_INVALID:
-		out_printf(s, "invalidmove %s", err);
+		uhp_out_printf(&s->io, "invalidmove %s", err);
 		return 0;
 	case SEAT_NOT_TURN:
-		out_str(s, "err It is not your turn.");
+		uhp_out_str(&s->io, "err It is not your turn.");
 		return 0;
 	case SEAT_OVER:
-		out_printf(s, "err The game is over (%s).", s->last_end ? s->last_end : "?");
+		uhp_out_printf(&s->io, "err The game is over (%s).", s->last_end ? s->last_end : "?");
 		return 0;
 	case SEAT_OK:
 		break;
 	}
 	if (!s->seat) {
 		/* The move ended the game: its last GameString says how. */
-		out_str(s, s->final_gs ? s->final_gs : "err Out of memory.");
+		uhp_out_str(&s->io, s->final_gs ? s->final_gs : "err Out of memory.");
 		return 0;
 	}
 	out_gamestring(s);
@@ -283,7 +259,7 @@ static void cmd_resign(struct remote_session *s, const char *reason)
 	if (!need_turn(s))
 		return;
 	seat_resign(s->seat, reason);
-	out_str(s, s->final_gs ? s->final_gs : "err Out of memory.");
+	uhp_out_str(&s->io, s->final_gs ? s->final_gs : "err Out of memory.");
 }
 
 static void cmd_validmoves(struct remote_session *s)
@@ -304,7 +280,7 @@ static void cmd_validmoves(struct remote_session *s)
 		sbuf_str(&b, mv);
 	}
 	char *line = sbuf_take(&b);
-	out_str(s, line);
+	uhp_out_str(&s->io, line);
 	free(line);
 	free(moves);
 }
@@ -325,13 +301,13 @@ static void hint_done(void *arg, const struct engine_result *r)
 	evtimer_del(s->stop_ev);
 	if (r->status == ENGINE_OK && hive_board_find_move(&s->hint_game.board, r->move, &legal)) {
 		hive_move_format(&s->hint_game.board, legal, mv, sizeof mv);
-		out_str(s, mv);
+		uhp_out_str(&s->io, mv);
 	} else {
 		if (r->status == ENGINE_FAILED) {
 			engine_free(s->hint);
 			s->hint = NULL;
 		}
-		out_printf(s, "err No hint: %s", r->message ? r->message : "the engine chose an illegal move");
+		uhp_out_printf(&s->io, "err No hint: %s", r->message ? r->message : "the engine chose an illegal move");
 	}
 	/* The game may have ended meanwhile (the clock runs during a hint). */
 	answer_done(s, s->seat ? R_TURN : R_IDLE);
@@ -345,17 +321,17 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 	char *cause = NULL;
 
 	if (!lobby_hints(s->lb)) {
-		out_str(s, "err Hints are off in remote games on this server: bestmove is not allowed.");
+		uhp_out_str(&s->io, "err Hints are off in remote games on this server: bestmove is not allowed.");
 		return 0;
 	}
 	if (uhp_bestmove_parse(arg, arg_len, &bm) < 0) {
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return 0;
 	}
 	if (!need_turn(s))
 		return 0;
 	if (!s->hint && !(s->hint = engine_new(s->base, s->profile, &cause))) {
-		out_printf(s, "err No hint: %s", cause ? cause : "no engine");
+		uhp_out_printf(&s->io, "err No hint: %s", cause ? cause : "no engine");
 		free(cause);
 		return 0;
 	}
@@ -364,7 +340,7 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 		hive_game_free(&s->hint_game);
 	s->have_hint_game = hive_game_copy(&s->hint_game, seat_game(s->seat)) == HIVE_OK;
 	if (!s->have_hint_game) {
-		out_str(s, "err Out of memory.");
+		uhp_out_str(&s->io, "err Out of memory.");
 		return 0;
 	}
 	memset(&l, 0, sizeof l);
@@ -380,7 +356,7 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 	s->st = R_HINT;
 	if (engine_go(s->hint, &s->hint_game, &l, NULL, hint_done, s) < 0) {
 		s->st = R_TURN;
-		out_str(s, "err No hint: the engine cannot search now.");
+		uhp_out_str(&s->io, "err No hint: the engine cannot search now.");
 		return 0;
 	}
 	if (l.movetime_ms && s->st == R_HINT) {
@@ -406,8 +382,7 @@ static void cmd_help(struct remote_session *s)
 		"help",
 		"exit",
 	};
-	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
-		out_str(s, lines[i]);
+	uhp_out_lines(&s->io, lines, sizeof lines / sizeof lines[0]);
 }
 
 /* "resign", "resume": words UHP does not have; arg after the keyword, trimmed. */
@@ -425,27 +400,24 @@ static int extra_command(const char *line, const char *word, const char **arg)
 	return 1;
 }
 
-static void session_command(struct remote_session *s, char *line, size_t len)
+static void session_command(void *session, char *line, size_t len)
 {
+	struct remote_session *s = session;
 	struct uhp_command c;
 	const char *extra;
 
-	log_proto(s->id, LOG_CLIENT_IN, line, len);
-	if (memchr(line, 0, len)) {
-		out_str(s, ERR_INVALID);
-		out_str(s, "ok");
+	if (!uhp_out_take_line(&s->io, line, len))
 		return;
-	}
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		line[--len] = 0;
 	if (extra_command(line, "resign", &extra)) {
 		cmd_resign(s, extra);
-		out_str(s, "ok");
+		uhp_out_str(&s->io, "ok");
 		return;
 	}
 	if (extra_command(line, "resume", &extra)) {
 		if (!cmd_resume(s, extra))
-			out_str(s, "ok");
+			uhp_out_str(&s->io, "ok");
 		return;
 	}
 	uhp_command_parse(line, len, &c);
@@ -456,8 +428,8 @@ static void session_command(struct remote_session *s, char *line, size_t len)
 	case UHP_CMD_BLANK:
 		return;
 	case UHP_CMD_INFO:
-		out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
-		out_str(s, "Mosquito;Ladybug;Pillbug");
+		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
+		uhp_out_str(&s->io, "Mosquito;Ladybug;Pillbug");
 		break;
 	case UHP_CMD_NEWGAME:
 		if (cmd_newgame(s, arg))
@@ -469,7 +441,7 @@ static void session_command(struct remote_session *s, char *line, size_t len)
 		break;
 	case UHP_CMD_PASS:
 		if (c.arg_len)
-			out_str(s, ERR_INVALID);
+			uhp_out_str(&s->io, UHP_ERR_INVALID);
 		else if (cmd_play(s, "pass"))
 			return;
 		break;
@@ -481,13 +453,13 @@ static void session_command(struct remote_session *s, char *line, size_t len)
 			return;
 		break;
 	case UHP_CMD_UNDO:
-		out_str(s, "err Moves cannot be taken back in a remote game.");
+		uhp_out_str(&s->io, "err Moves cannot be taken back in a remote game.");
 		break;
 	case UHP_CMD_OPTIONS:
-		out_str(s, "err A remote game has no engine options.");
+		uhp_out_str(&s->io, "err A remote game has no engine options.");
 		break;
 	case UHP_CMD_PERFT:
-		out_str(s, "err perft is not available in remote play.");
+		uhp_out_str(&s->io, "err perft is not available in remote play.");
 		break;
 	case UHP_CMD_HELP:
 		cmd_help(s);
@@ -497,10 +469,10 @@ static void session_command(struct remote_session *s, char *line, size_t len)
 		return;
 	case UHP_CMD_UNKNOWN:
 	default:
-		out_str(s, ERR_INVALID);
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		break;
 	}
-	out_str(s, "ok");
+	uhp_out_str(&s->io, "ok");
 }
 
 /* --- the session ----------------------------------------------------------------- */
@@ -509,18 +481,6 @@ static int io_ready(void *arg)
 {
 	const struct remote_session *s = arg;
 	return s->st == R_IDLE || s->st == R_TURN;
-}
-
-static void io_line(void *arg, char *line, size_t len)
-{
-	session_command(arg, line, len);
-}
-
-static void io_too_long(void *arg)
-{
-	struct remote_session *s = arg;
-	out_printf(s, "err Line too long (max %zu bytes).", s->io.lim.max_line);
-	out_str(s, "ok");
 }
 
 /* This client's turn: a silence is measured against game_idle_timeout. */
@@ -533,8 +493,8 @@ static int io_in_game(void *arg)
 static const struct session_io_ops remote_io_ops = {
 	.ready = io_ready,
 	.in_game = io_in_game,
-	.line = io_line,
-	.too_long = io_too_long,
+	.line = session_command,
+	.too_long = uhp_out_too_long,      /* io comes first in the session */
 	.max_line_default = 65536,
 };
 
@@ -585,16 +545,10 @@ static void *remote_session_new(struct event_base *base, struct bufferevent *in,
 	}
 	log_note(id, "remote-play session opened");
 	/* The info block, as a UHP engine greets its viewer. */
-	out_str(s, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
-	out_str(s, "Mosquito;Ladybug;Pillbug");
-	out_str(s, "ok");
+	uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
+	uhp_out_str(&s->io, "Mosquito;Ladybug;Pillbug");
+	uhp_out_str(&s->io, "ok");
 	return s;
-}
-
-static size_t remote_refusal(char *buf, size_t len, const char *why)
-{
-	int n = snprintf(buf, len, "err %s\nok\n", why);
-	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
 static void *remote_listener_new(struct event_base *base, const struct config *c,
@@ -619,6 +573,6 @@ const struct protocol protocol_uhp_remote = {
 	.default_port = 0,
 	.stdio = 0,
 	.front = { .session_new = remote_session_new, .session_free = remote_session_free,
-		   .refusal = remote_refusal, .listener_new = remote_listener_new,
+		   .refusal = uhp_out_refusal, .listener_new = remote_listener_new,
 		   .listener_free = remote_listener_free },
 };

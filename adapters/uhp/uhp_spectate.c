@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/lobby/lobby.h"
 #include "bridge/log.h"
@@ -43,17 +44,11 @@ static void watch_session_free(void *arg)
 	free(s);
 }
 
-static size_t watch_refusal(char *buf, size_t len, const char *why)
-{
-	int n = snprintf(buf, len, "err %s\nok\n", why);
-	return n > 0 && (size_t)n < len ? (size_t)n : 0;
-}
-
 /* Refused after all (full, or the games are gone): the answer, then the close. */
 static void watch_refuse(struct bufferevent *bev, const char *why)
 {
 	char buf[256];
-	size_t n = watch_refusal(buf, sizeof buf, why);
+	size_t n = uhp_out_refusal(buf, sizeof buf, why);
 	bufferevent_write(bev, buf, n);
 	bev_flush_now(bev);
 	bufferevent_free(bev);
@@ -133,6 +128,6 @@ const struct protocol protocol_uhp_spectate = {
 	.default_port = 0,
 	.stdio = 0,
 	.front = { .session_new = watch_session_new, .session_free = watch_session_free,
-		   .refusal = watch_refusal, .listener_new = watch_listener_new,
+		   .refusal = uhp_out_refusal, .listener_new = watch_listener_new,
 		   .listener_free = watch_listener_free },
 };

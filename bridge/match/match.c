@@ -657,6 +657,24 @@ void match_free(struct match *m)
 	log_close();
 }
 
+/* A --movetime that an engine's protocol cannot express (UHP counts whole seconds)
+ * is rounded up by its back end: say so at the start, not after a slow match. */
+static void match_warn_time_step(const struct match *m)
+{
+	for (int p = 0; p < 2 && m->o.movetime_ms; p++) {
+		const struct engine_profile *pr = m->pl[p].profile;
+		const struct protocol *proto = pr && pr->kind ? protocol_by_kind(pr->kind) : NULL;
+		uint64_t step = proto ? proto->time_step_ms : 0;
+
+		if (!step || m->o.movetime_ms % step == 0 || (p == 1 && pr == m->pl[0].profile))
+			continue;
+		fprintf(stderr, "hivebridge match: warning: engine \"%s\" (%s) counts time in steps of "
+			"%llu ms: --movetime %llu gives it %llu ms a move\n", m->pl[p].label, proto->title,
+			(unsigned long long)step, (unsigned long long)m->o.movetime_ms,
+			(unsigned long long)((m->o.movetime_ms + step - 1) / step * step));
+	}
+}
+
 int match_main(int argc, char **argv)
 {
 	struct match m;
@@ -733,6 +751,7 @@ int match_main(int argc, char **argv)
 	if (!m.nopenings && m.o.games > 2 && (m.o.depth || (m.pl[0].depth && m.pl[1].depth)))
 		fprintf(stderr, "hivebridge match: warning: no --openings and fixed depths: deterministic "
 			"engines play games 3..%u as copies of games 1 and 2\n", m.o.games);
+	match_warn_time_step(&m);
 	printf("Match %s vs %s: %u games (%u already played), %s, concurrency %u\n",
 	       m.pl[0].label, m.pl[1].label, m.o.games, m.total,
 	       m.nopenings ? "openings from file" : hive_gametype_name(m.o.type), m.nslots);

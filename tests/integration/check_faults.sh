@@ -15,24 +15,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 fake=$tmp/fake_engine_$$
 cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
 
-leftovers() {
-	left=$(engines_left "$fake")
-	[ "$left" = 0 ] || fail "$1: $left engine processes left behind"
-}
-
-# Runs the checker with short deadlines; $report gets the text, $rc the status, and
-# the whole run must end within $bound seconds.
-run() {
-	bound=$1
-	shift
-	report=$tmp/report
-	start=$(date +%s)
-	timeout "$bound" "$HIVEBRIDGE" check --timeout-ms 1000 --positions 5 "$@" >"$report" 2>"$tmp/stderr"
-	rc=$?
-	elapsed=$(( $(date +%s) - start ))
-	[ $rc = 124 ] && fail "$*: still running after ${bound}s"
-	return 0
-}
+. tests/lib/check.sh
+check_positions=5
 
 # The healthy fake plays by the core's rules: everything passes.
 run 60 -- "$fake"

@@ -33,53 +33,10 @@ name = Fake OTEP Hive engine
 INI
 grep -v '^name' "$tmp/engines/fake.ini" >"$tmp/engines/noname.ini"
 
-leftovers() {
-	left=$(engines_left "$fake")
-	[ "$left" = 0 ] || fail "$1: $left engine processes left behind"
-}
-
-# Runs the checker with short deadlines; $report gets the text, $rc the status, and
-# the whole run must end within $bound seconds.
-report=$tmp/report
-run() {
-	bound=$1
-	shift
-	procs_now
-	start=$procs_cs
-	timeout "$bound" "$HIVEBRIDGE" check --timeout-ms 1000 --positions 1 "$@" >"$report" 2>"$tmp/stderr"
-	rc=$?
-	procs_now
-	elapsed=$(( (procs_cs - start) / 100 ))
-	[ $rc = 124 ] && { cat "$report"; fail "check $*: still running after ${bound}s"; }
-	return 0
-}
-
-must() {   # must STATUS NAME [REASON-PATTERN]: a line of the report
-	grep -q "^$1 $2\( .*${3:-}\|\$\)" "$report" ||
-		{ cat "$report"; fail "$what: no \"$1 $2${3:+ ... $3}\""; }
-}
+. tests/lib/check.sh
 
 otep_checks="otep.hello otep.hello-first otep.play otep.side-to-move otep.forced-pass otep.after-error
 	otep.unknown-command otep.long-line otep.analysis otep.goodbye"
-
-schema() {  # schema FILE PROTOCOL yes|no: the JSON report fits schemas/check-report.json
-	python3 - "$1" "$2" "$3" <<'EOF' || fail "$1: JSON report"
-import json, sys
-from jsonschema import Draft202012Validator as V
-rep = json.load(open(sys.argv[1]))
-errs = list(V(json.load(open('schemas/check-report.json'))).iter_errors(rep))
-assert not errs, errs[0].message
-assert rep["protocol"] == sys.argv[2], rep["protocol"]
-assert rep["conformant"] is (sys.argv[3] == "yes"), rep["conformant"]
-s = rep["summary"]
-assert s["passed"] == sum(c["status"] == "pass" for c in rep["checks"])
-assert s["failed"] == sum(c["status"] == "fail" for c in rep["checks"])
-assert all("reason" in c for c in rep["checks"] if c["status"] != "pass")
-for c in rep["checks"]:
-    if c["status"] == "fail":
-        assert c.get("sent") and c.get("got") and c.get("expected"), c
-EOF
-}
 
 # --- a healthy engine from its .ini ----------------------------------------------------
 what="otep ok"

@@ -27,48 +27,8 @@ fake=$tmp/fake_hub_$$
 cp "$TOOLS/fake_hub_engine" "$fake" || fail "no fake_hub_engine in $TOOLS"
 [ -x "$TOOLS/fake_trylobot_module" ] || fail "no fake_trylobot_module in $TOOLS"
 
-leftovers() {
-	left=$(engines_left "$fake")
-	[ "$left" = 0 ] || fail "$1: $left engine processes left behind"
-}
-
-# Runs the checker with short deadlines; $report gets the text, $rc the status, and
-# the whole run must end within $bound seconds.
-report=$tmp/report
-run() {
-	bound=$1
-	shift
-	start=$(date +%s)
-	timeout "$bound" "$HIVEBRIDGE" check --timeout-ms 1000 --positions 3 "$@" >"$report" 2>"$tmp/stderr"
-	rc=$?
-	elapsed=$(( $(date +%s) - start ))
-	[ $rc = 124 ] && { cat "$report"; fail "check $*: still running after ${bound}s"; }
-	return 0
-}
-
-must() {   # must STATUS NAME [REASON-PATTERN]: a line of the report
-	grep -q "^$1 $2\( .*${3:-}\|\$\)" "$report" ||
-		{ cat "$report"; fail "$what: no \"$1 $2${3:+ ... $3}\""; }
-}
-
-schema() {  # schema FILE: the JSON report fits schemas/check-report.json
-	python3 - "$1" "$2" "$3" <<'EOF' || fail "$1: JSON report"
-import json, sys
-from jsonschema import Draft202012Validator as V
-rep = json.load(open(sys.argv[1]))
-errs = list(V(json.load(open('schemas/check-report.json'))).iter_errors(rep))
-assert not errs, errs[0].message
-assert rep["protocol"] == sys.argv[2], rep["protocol"]
-assert rep["conformant"] is (sys.argv[3] == "yes"), rep["conformant"]
-s = rep["summary"]
-assert s["passed"] == sum(c["status"] == "pass" for c in rep["checks"])
-assert s["failed"] == sum(c["status"] == "fail" for c in rep["checks"])
-assert all("reason" in c for c in rep["checks"] if c["status"] != "pass")
-for c in rep["checks"]:
-    if c["status"] == "fail":
-        assert c.get("sent") and c.get("got") and c.get("expected"), c
-EOF
-}
+. tests/lib/check.sh
+check_positions=3
 
 # --- a healthy Hub engine ------------------------------------------------------------
 what="hub ok"

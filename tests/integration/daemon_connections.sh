@@ -56,24 +56,8 @@ uhp, hub, tb, idle = (int(p) for p in sys.argv[2:6])
 def fds():
     return len(os.listdir("/proc/%d/fd" % daemon))
 
-def connect(port, src="127.0.0.1"):
-    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
-    return s, s.makefile("rb")
-
-def reply(f):
-    lines = []
-    while True:
-        line = f.readline()
-        if not line:
-            return lines, False
-        line = line.rstrip(b"\r\n").decode()
-        if line == "ok":
-            return lines, True
-        lines.append(line)
-
-def close(s, f):
-    f.close()     # the socket stays open while its file is
-    s.close()
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import connect, reply, close, hold, refused
 
 def wait_for(what, cond, secs=15):
     deadline = time.monotonic() + secs
@@ -86,19 +70,10 @@ def wait_for(what, cond, secs=15):
 base = fds()
 
 # Per-peer limit: 127.0.0.1 takes its 4 sessions (an info block each).
-held = []
-for i in range(4):
-    s, f = connect(uhp)
-    info, ok = reply(f)
-    assert ok and info[0].startswith("id "), info
-    held.append((s, f))
+held = hold(uhp, 4)
 
 # A fifth from the same address is refused, in each listener's protocol, then closed.
-s, f = connect(uhp)
-lines, ok = reply(f)
-assert ok and lines == ["err Too many sessions from this address."], (lines, ok)
-assert f.readline() == b"", "refused UHP connection not closed"
-close(s, f)
+refused(uhp, ["err Too many sessions from this address."])
 
 s, f = connect(hub)
 line = f.readline()
@@ -221,9 +196,8 @@ timeout 60 python3 - $ports <<'EOF' || fail "max_sessions refusals"
 import socket, sys
 
 uhp, hub, tb = (int(p) for p in sys.argv[1:4])
-def connect(port, src):
-    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
-    return s, s.makefile("rb")
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import connect
 held = []
 for src in ("127.0.0.1", "127.0.0.2"):
     s, f = connect(uhp, src)

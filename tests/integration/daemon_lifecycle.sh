@@ -45,33 +45,12 @@ import os, signal, socket, sys, time
 
 port, busy, daemon, trace = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 
-def connect(p):
-    s = socket.create_connection(("127.0.0.1", p), timeout=20)
-    return s, s.makefile("rb")
-
-def reply(f):
-    lines = []
-    while True:
-        line = f.readline()
-        if not line:
-            return lines, False
-        line = line.rstrip(b"\r\n").decode()
-        if line == "ok":
-            return lines, True
-        lines.append(line)
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import connect, reply, hold, refused
 
 # max_sessions = 3: three get the info block, the fourth the refusal, then EOF.
-held = []
-for i in range(3):
-    s, f = connect(port)
-    info, ok = reply(f)
-    assert ok and info[0].startswith("id "), info
-    held.append((s, f))
-s, f = connect(port)
-lines, ok = reply(f)
-assert ok and lines == ["err Too many sessions."], (lines, ok)
-assert f.readline() == b"", "refused connection not closed"
-s.close()
+held = hold(port, 3)
+refused(port, ["err Too many sessions."])
 print("refusal: ok")
 
 # A freed slot is taken again.

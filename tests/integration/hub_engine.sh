@@ -33,26 +33,11 @@ conf=$tmp/hub.conf
 
 # --- happy path: a UHP client plays against the Hub engine ------------------------
 timeout 60 python3 - "$HIVEBRIDGE" "$conf" <<'EOF' || fail "UHP client against the Hub engine"
-import subprocess, sys
+import sys
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import uhp_process
 
-p = subprocess.Popen([sys.argv[1], "uhp", "--config", sys.argv[2], "--profile", "good"],
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-out = p.stdout
-
-def reply():
-    lines = []
-    while True:
-        line = out.readline()
-        if not line:
-            raise SystemExit("bridge closed; got %r" % lines)
-        line = line.decode().rstrip("\n")
-        if line == "ok":
-            return lines
-        lines.append(line)
-
-def ask(cmd):
-    p.stdin.write(cmd.encode() + b"\n")
-    return reply()
+p, reply, ask = uhp_process([sys.argv[1], "uhp", "--config", sys.argv[2], "--profile", "good"])
 
 info = reply()
 assert info[0] == "id FakeHubEngine 1.0", info

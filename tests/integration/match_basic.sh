@@ -104,6 +104,20 @@ n=$(wc -l <"$tmp/sprt.jsonl")
 grep -q '^SPRT: llr -[0-9.]* (-2.944, 2.944)' "$tmp/sprt.out" || { tail "$tmp/sprt.out"; fail "no LLR line"; }
 echo "sprt: stopped after $n games: $(grep '^SPRT: llr' "$tmp/sprt.out" | tail -n 1)"
 
+# --- a --movetime a UHP engine cannot take (whole seconds only): one warning, first ------
+timeout 60 "$HIVEBRIDGE" match --games 1 --movetime 300 --max-plies 2 "$HIVEBRIDGE uhp" builtin \
+	>/dev/null 2>"$tmp/step.err" || { cat "$tmp/step.err"; fail "UHP match at 300 ms: exit status"; }
+want="hivebridge match: warning: engine \"$HIVEBRIDGE uhp\" (UHP) counts time in steps of 1000 ms:"
+want="$want --movetime 300 gives it 1000 ms a move"
+[ "$(head -n 1 "$tmp/step.err")" = "$want" ] && [ "$(grep -c 'steps of' "$tmp/step.err")" = 1 ] ||
+	{ cat "$tmp/step.err"; fail "no time-step warning at the start"; }
+timeout 60 "$HIVEBRIDGE" match --games 1 --movetime 1000 --max-plies 1 "$HIVEBRIDGE uhp" builtin \
+	>/dev/null 2>"$tmp/step.err" || { cat "$tmp/step.err"; fail "UHP match at 1000 ms: exit status"; }
+timeout 60 "$HIVEBRIDGE" match --games 1 --movetime 300 --max-plies 2 builtin builtin \
+	>/dev/null 2>>"$tmp/step.err" || { cat "$tmp/step.err"; fail "built-in match at 300 ms: exit status"; }
+! grep -q 'steps of' "$tmp/step.err" || { cat "$tmp/step.err"; fail "a time-step warning where time fits"; }
+echo "time step: $want"
+
 # --- usage errors -----------------------------------------------------------------------
 "$HIVEBRIDGE" match builtin >/dev/null 2>&1; [ $? = 2 ] || fail "one engine: want status 2"
 "$HIVEBRIDGE" match --depth 1 --movetime 10 builtin builtin >/dev/null 2>&1; [ $? = 2 ] ||

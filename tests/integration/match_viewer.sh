@@ -15,7 +15,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # Engine A is the built-in engine behind `hivebridge uhp`, started only once the
 # gate file given as its argument exists: the viewer client opens the gate when it
 # is connected, so no game can move (or end) before it watches, however busy the
-# machine.
+# machine. Both search to depth 1: a UHP engine's bestmove time is one second at
+# least, and 30 of those would make the test slow for nothing.
 cat >"$tmp/gated" <<EOF
 #!/bin/sh
 while [ ! -e "\$1" ]; do sleep 0.02; done
@@ -23,7 +24,7 @@ exec "$HIVEBRIDGE" uhp
 EOF
 chmod +x "$tmp/gated"
 
-spawn "$HIVEBRIDGE" match --games 2 --movetime 40 --max-plies 30 --viewer 127.0.0.1:0 \
+spawn "$HIVEBRIDGE" match --games 2 --depth 1 --max-plies 30 --viewer 127.0.0.1:0 \
 	--results "$tmp/results.jsonl" "$tmp/gated $tmp/gate1" builtin:depth=1 >"$tmp/out" 2>"$tmp/err"
 pid=$spawned
 wait_for '[ $(count "^viewer listening on" "$tmp/err") -ge 1 ] || ! procs_alive $pid' 30
@@ -67,7 +68,7 @@ for e in ends:
 print("viewer: %d lines, %d game ends seen" % (len(lines), len(ends)))
 EOF
 # Two games at once: a viewer that attaches to game 2 sees that game only.
-spawn "$HIVEBRIDGE" match --games 2 --concurrency 2 --movetime 150 --max-plies 40 --viewer 127.0.0.1:0 \
+spawn "$HIVEBRIDGE" match --games 2 --concurrency 2 --depth 1 --max-plies 40 --viewer 127.0.0.1:0 \
 	--results "$tmp/results2.jsonl" "$tmp/gated $tmp/gate2" builtin:depth=1 >"$tmp/out2" 2>"$tmp/err2"
 pid=$spawned
 wait_for '[ $(count "^viewer listening on" "$tmp/err2") -ge 1 ] || ! procs_alive $pid' 30

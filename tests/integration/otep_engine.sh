@@ -46,26 +46,11 @@ conf=$tmp/otep.conf
 
 # --- a UHP client plays a game against the OTEP engine of the .ini -----------------
 timeout 120 python3 - "$HIVEBRIDGE" "$conf" <<'PY' || fail "UHP client against the OTEP engine"
-import subprocess, sys
+import sys
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import uhp_process
 
-p = subprocess.Popen([sys.argv[1], "uhp", "--config", sys.argv[2], "--profile", "good"],
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-out = p.stdout
-
-def reply():
-    lines = []
-    while True:
-        line = out.readline()
-        if not line:
-            raise SystemExit("bridge closed; got %r" % lines)
-        line = line.decode().rstrip("\n")
-        if line == "ok":
-            return lines
-        lines.append(line)
-
-def ask(cmd):
-    p.stdin.write(cmd.encode() + b"\n")
-    return reply()
+p, reply, ask = uhp_process([sys.argv[1], "uhp", "--config", sys.argv[2], "--profile", "good"])
 
 info = reply()
 assert info[0] == "id Fake OTEP Hive engine", info       # the .ini's name

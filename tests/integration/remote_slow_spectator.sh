@@ -52,28 +52,12 @@ def rss(key):
             return int(l.split()[1])        # kB
     sys.exit("no %s in /proc/%s/status" % (key, daemon))
 
-class C:
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import Conn
+
+class C(Conn):
     def __init__(s, rcvbuf=None):
-        s.s = socket.socket()
-        if rcvbuf:
-            s.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        s.s.settimeout(30)
-        s.s.connect(("127.0.0.1", wport))
-        s.buf = b""
-    def line(s):
-        while b"\n" not in s.buf:
-            d = s.s.recv(65536)
-            if not d:
-                raise EOFError(s.buf)
-            s.buf += d
-        l, s.buf = s.buf.split(b"\n", 1)
-        return l.decode()
-    def answer(s):
-        out = []
-        while True:
-            out.append(s.line())
-            if out[-1] == "ok":
-                return out
+        Conn.__init__(s, wport, rcvbuf)
 
 reader = C()
 reader.answer()

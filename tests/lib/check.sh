@@ -1,0 +1,56 @@
+# check.sh: helpers for the scripts that run `hivebridge check` (sourced after
+# procs.sh; the script has set $tmp, $fake, fail and, before must, $what).
+#
+#   leftovers WHAT           fail when a process of the program at $fake is left.
+#   run BOUND ARGS...        hivebridge check --timeout-ms 1000 --positions
+#                            $check_positions (default 1) ARGS: $report holds the
+#                            text, $rc the status, $elapsed the whole seconds it took;
+#                            still running after BOUND seconds is a failure.
+#   must STATUS NAME [REASON-PATTERN]   the report has that line.
+#   schema FILE PROTOCOL yes|no         the JSON report FILE fits
+#                            schemas/check-report.json, for PROTOCOL, conformant or not.
+
+report=$tmp/report
+
+leftovers() {
+	left=$(engines_left "$fake")
+	[ "$left" = 0 ] || fail "$1: $left engine processes left behind"
+}
+
+run() {
+	bound=$1
+	shift
+	procs_now
+	start=$procs_cs
+	timeout "$bound" "$HIVEBRIDGE" check --timeout-ms 1000 --positions "${check_positions:-1}" "$@" \
+		>"$report" 2>"$tmp/stderr"
+	rc=$?
+	procs_now
+	elapsed=$(( (procs_cs - start) / 100 ))
+	[ $rc = 124 ] && { cat "$report"; fail "check $*: still running after ${bound}s"; }
+	return 0
+}
+
+must() {
+	grep -q "^$1 $2\( .*${3:-}\|\$\)" "$report" ||
+		{ cat "$report"; fail "$what: no \"$1 $2${3:+ ... $3}\""; }
+}
+
+schema() {
+	python3 - "$1" "$2" "$3" <<'PY' || fail "$1: JSON report"
+import json, sys
+from jsonschema import Draft202012Validator as V
+rep = json.load(open(sys.argv[1]))
+errs = list(V(json.load(open('schemas/check-report.json'))).iter_errors(rep))
+assert not errs, errs[0].message
+assert rep["protocol"] == sys.argv[2], rep["protocol"]
+assert rep["conformant"] is (sys.argv[3] == "yes"), rep["conformant"]
+s = rep["summary"]
+assert s["passed"] == sum(c["status"] == "pass" for c in rep["checks"])
+assert s["failed"] == sum(c["status"] == "fail" for c in rep["checks"])
+assert all("reason" in c for c in rep["checks"] if c["status"] != "pass")
+for c in rep["checks"]:
+    if c["status"] == "fail":
+        assert c.get("sent") and c.get("got") and c.get("expected"), c
+PY
+}
