@@ -260,18 +260,26 @@ assert (b["result"], b["reason"], b["plies"]) == ("0-1", "white disconnected", 1
 EOF
 
 # 4. The viewer model's bounds and hints.
-LIB=$tmp/lib.py timeout 60 python3 - "$rport" <<'EOF' || fail "max_waiting, max_games, hints"
-import sys
+LIB=$tmp/lib.py timeout 60 python3 - "$rport" "$tmp/trace" <<'EOF' || fail "max_waiting, max_games, hints"
+import sys, time
 exec(open(__import__("os").environ["LIB"]).read())
-port = int(sys.argv[1])
+port, trace = int(sys.argv[1]), sys.argv[2]
+def seen(text):
+    return open(trace).read().count(text)
 R = "id hivebridge v0.1.0 (remote play)"
 def C2():
     c = C.__new__(C); c.s = socket.create_connection(("127.0.0.1", port), timeout=30); c.buf = b""
     c.answer(); return c
 a, b, c = C2(), C2(), C2()
+# max_waiting = 1: a waits (Base+M), so b asking for Base cannot wait too. The daemon
+# logs a line before it acts on it, in the same turn of its loop: once a's newgame is
+# in the trace, a is waiting by the time b's line is read.
+before = seen(" newgame Base+M\n")
 a.send("newgame Base+M")
-# max_waiting = 1: a waits (Base+M), so b asking for Base cannot wait too.
-import time; time.sleep(0.2)
+deadline = time.time() + 10
+while seen(" newgame Base+M\n") == before:
+    assert time.time() < deadline, "a's newgame never reached the daemon"
+    time.sleep(0.02)
 r = b.cmd("newgame Base")
 expect(r, ["err Too many players waiting (1); try again later.", "ok"], "max_waiting")
 b.send("newgame Base+M")
