@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include "bridge/util.h"
 
 static void out_of_memory(void)
@@ -177,4 +178,24 @@ void bev_flush_now(struct bufferevent *bev)
 	evbuffer_unfreeze(o, 1);
 	evbuffer_write(o, fd);
 	evbuffer_freeze(o, 1);
+}
+
+void random_token(char *tok, size_t len)
+{
+	unsigned char r[64];
+	size_t need = len / 2, got = 0;
+	if (need > sizeof r)
+		abort();
+	while (got < need) {
+		ssize_t n = getrandom(r + got, need - got, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			abort();
+		}
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < need; i++)
+		snprintf(tok + 2 * i, 3, "%02x", r[i]);
+	tok[2 * need] = 0;
 }

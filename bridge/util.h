@@ -43,6 +43,10 @@ struct strlist {
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
 
+/* A token no one can guess: len/2 random bytes (getrandom) as len hex digits and a
+ * NUL in tok[len]; len is even. Aborts without randomness: no safe token either. */
+void random_token(char *tok, size_t len);
+
 /* An unsigned decimal in [lo, hi], digits only; -1 if not. */
 int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
 	       unsigned long long *out);

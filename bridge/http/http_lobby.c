@@ -16,11 +16,9 @@
  *
  * Nothing here calls a lobby from weblobby_free: the lobbies may be gone already.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include <event2/event.h>
 
@@ -28,6 +26,7 @@
 #include "bridge/live.h"
 #include "bridge/lobby/lobby.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 
 #define WEB_IDLE_MS        (30u * 1000u)
 #define WEB_MAX_PER_PEER   4     /* waiting, playing or away, per peer address */
@@ -66,23 +65,6 @@ struct weblobby {
 };
 
 static const struct seat_ops web_ops;
-
-static void make_token(char tok[WEB_TOKEN_LEN + 1])
-{
-	unsigned char r[WEB_TOKEN_LEN / 2];
-	size_t got = 0;
-	while (got < sizeof r) {
-		ssize_t n = getrandom(r + got, sizeof r - got, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			abort();     /* no randomness: no safe token either */
-		}
-		got += (size_t)n;
-	}
-	for (size_t i = 0; i < sizeof r; i++)
-		snprintf(tok + 2 * i, 3, "%02x", r[i]);
-}
 
 static int is_active(const struct wseat *ws)
 {
@@ -410,7 +392,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	ws->colour = -1;
 	snprintf(ws->lobby, sizeof ws->lobby, "%s", lobby_name(lb));
 	snprintf(ws->peer, sizeof ws->peer, "%s", peer);
-	make_token(ws->token);
+	random_token(ws->token, WEB_TOKEN_LEN);
 	ws->next = w->seats;
 	if (w->seats)
 		w->seats->prev = ws;

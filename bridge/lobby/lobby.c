@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "bridge/config.h"
@@ -48,24 +47,6 @@ static int push_time(struct rgame *g, uint64_t ms)
 	}
 	g->times_ms[g->ntimes++] = ms;
 	return 0;
-}
-
-/* A token no one can guess: 128 random bits in hex. */
-static void make_token(char tok[LOBBY_TOKEN_LEN + 1])
-{
-	unsigned char r[LOBBY_TOKEN_LEN / 2];
-	size_t got = 0;
-	while (got < sizeof r) {
-		ssize_t n = getrandom(r + got, sizeof r - got, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			abort();     /* no randomness: no safe token either */
-		}
-		got += (size_t)n;
-	}
-	for (size_t i = 0; i < sizeof r; i++)
-		snprintf(tok + 2 * i, 3, "%02x", r[i]);
 }
 
 /* --- the end of a game ------------------------------------------------------------ */
@@ -484,7 +465,7 @@ static void seat_client(struct seat *s, const char *name, void *client, const st
 	snprintf(s->name, sizeof s->name, "%s", name);
 	s->client = client;
 	s->ops = ops;
-	make_token(s->token);
+	random_token(s->token, LOBBY_TOKEN_LEN);
 }
 
 /* The waiter takes seat s: a client, or a connected engine (started already),
