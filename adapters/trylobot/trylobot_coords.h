@@ -38,6 +38,11 @@ void tb_replay_free(struct tb_replay *r);
  * r need not be initialised; on success the caller frees it, on failure (-1, reason
  * in err) there is nothing to free. */
 int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen);
+/* tb_replay_load for the next request of a connection: when have is set, r holds an
+ * earlier request's game, and if st's turn_history extends its turns exactly only the
+ * new turns are played (else r is freed and st replayed from the start). Same checks,
+ * errors and ownership as tb_replay_load: on failure r is freed. */
+int tb_replay_sync(struct tb_replay *r, int have, const struct tb_state *st, char *err, size_t errlen);
 /* Replays a core game (for building requests from it); same ownership as load. */
 int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *err, size_t errlen);
 

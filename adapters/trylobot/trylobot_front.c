@@ -65,6 +65,10 @@ struct trylobot_front {
 	/* The request in flight (busy != BUSY_NONE). */
 	enum busy              busy;
 	struct tb_request      rq;
+	int                    rp_now;       /* rp is this request's game */
+
+	/* The game replayed for the last Choose Turn, kept for the next one: the core
+	 * sends the whole history every time, and mostly it extends the last one. */
 	struct tb_replay       rp;
 	int                    have_rp;
 
@@ -117,9 +121,7 @@ static void request_done(struct trylobot_front *s)
 	evtimer_del(s->io.stop_ev);
 	evtimer_del(s->abandon_ev);
 	tb_request_free(&s->rq);
-	if (s->have_rp)
-		tb_replay_free(&s->rp);
-	s->have_rp = 0;
+	s->rp_now = 0;
 	s->busy = BUSY_NONE;
 	session_io_schedule(&s->io);
 }
@@ -273,7 +275,7 @@ static void answer_fallback(struct trylobot_front *s, const char *why)
 {
 	struct tb_turn t;
 	memset(&t, 0, sizeof t);
-	if (s->have_rp && best_sendable(s, &t)) {
+	if (s->rp_now && best_sendable(s, &t)) {
 		log_note(s->io.id, "%s; answering the best sendable move by one ply", why);
 	} else if (first_listed(&s->rq.state.possible, &t)) {
 		log_note(s->io.id, "%s; answering the first listed turn", why);
@@ -381,12 +383,13 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		out_turn(s, &t);
 		return 0;
 	}
-	if (tb_replay_load(&s->rp, &s->rq.state, err, sizeof err) < 0) {
+	if (tb_replay_sync(&s->rp, s->have_rp, &s->rq.state, err, sizeof err) < 0) {
+		s->have_rp = 0;
 		snprintf(why, sizeof why, "cannot replay the game: %s", err);
 		answer_fallback(s, why);
 		return 0;
 	}
-	s->have_rp = 1;
+	s->have_rp = s->rp_now = 1;
 	live_follow(s);
 	if (hive_game_over(&s->rp.game.board)) {
 		answer_fallback(s, "the game is over after turn_history");
@@ -462,9 +465,7 @@ static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 	int later = s->rq.type == TB_REQ_GREETINGS ? cmd_greetings(s) : cmd_choose_turn(s);
 	if (!later) {
 		tb_request_free(&s->rq);
-		if (s->have_rp)
-			tb_replay_free(&s->rp);
-		s->have_rp = 0;
+		s->rp_now = 0;
 	}
 	return later;
 }

@@ -628,6 +628,79 @@ static void test_illegal_history(void)
 	tb_request_free(&rq);
 }
 
+/* The first k turns of st's history played on a fresh game of the type. */
+static int replay_first(struct tb_replay *r, unsigned type, const struct tb_state *st, size_t k)
+{
+	char err[TB_ERR_MAX];
+	tb_replay_init(r, type);
+	for (size_t i = 0; i < k; i++)
+		if (tb_replay_play_turn(r, &st->history.v[i], err, sizeof err))
+			return -1;
+	return 0;
+}
+
+/* A kept game is reused only when the history extends it exactly; else the result
+ * and the errors are tb_replay_load's. */
+static void test_replay_sync(void)
+{
+	struct tb_request rq;
+	struct tb_replay full, r;
+	char err[TB_ERR_MAX], err2[TB_ERR_MAX];
+	CU_ASSERT_EQUAL_FATAL(load_request("choose-turn-mlp-stack-abilities.frame", &rq), 0);
+	size_t n = rq.state.history.n;
+	CU_ASSERT_FATAL(n > 6);
+	CU_ASSERT_EQUAL_FATAL(tb_replay_load(&full, &rq.state, err, sizeof err), 0);
+
+	/* No game kept, a kept prefix of every length: the full replay's position. */
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 0, &rq.state, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+	tb_replay_free(&r);
+	for (size_t k = 0; k <= n; k++) {
+		CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &rq.state, k), 0);
+		CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &rq.state, err, sizeof err), 0);
+		CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+		CU_ASSERT_EQUAL(r.history.n, n);
+		CU_ASSERT(!memcmp(r.pos, full.pos, sizeof r.pos));
+		tb_replay_free(&r);
+	}
+	/* Another game (a turn differs), another game type, a longer game kept: replayed
+	 * from the start. */
+	struct tb_state other = rq.state;
+	struct tb_turn *v = malloc(n * sizeof *v);
+	CU_ASSERT_FATAL(v != NULL);
+	memcpy(v, rq.state.history.v, n * sizeof *v);
+	other.history.v = v;
+	/* Black's first piece on another side of White's. */
+	for (int d = 0; d < HIVE_DIRS && tb_pos_eq(v[1].dst, rq.state.history.v[1].dst); d++)
+		v[1].dst = tb_pos_step(v[0].dst, d);
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &other, 2), 0);
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &rq.state, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+	tb_replay_free(&r);
+	memcpy(v, rq.state.history.v, n * sizeof *v);
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, 0, &rq.state, 0), 0);   /* Base */
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &rq.state, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+	CU_ASSERT_EQUAL(r.game.type, rq.state.type);
+	tb_replay_free(&r);
+	tb_replay_free(&full);
+	other.history.n = n - 2;
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &rq.state, n), 0);
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &other, err, sizeof err), -1);   /* board disagrees */
+	CU_ASSERT_EQUAL(tb_replay_load(&full, &other, err2, sizeof err2), -1);
+	CU_ASSERT_STRING_EQUAL(err, err2);
+	/* A bad new turn: tb_replay_load's error, and nothing is kept. */
+	other.history.n = n;
+	v[n - 1].dst = (struct tb_pos){ 100, 0 };
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &rq.state, n - 2), 0);
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &other, err, sizeof err), -1);
+	CU_ASSERT_EQUAL(tb_replay_load(&full, &other, err2, sizeof err2), -1);
+	CU_ASSERT_STRING_EQUAL(err, err2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "turn_history["));
+	free(v);
+	tb_request_free(&rq);
+}
+
 /*
  * Coordinates.
  */
@@ -955,6 +1028,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "bad headers, oversize", test_reader_headers) ||
 	    !CU_add_test(s, "bad messages", test_bad_messages) ||
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
+	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
 	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable)) {
