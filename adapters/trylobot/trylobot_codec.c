@@ -992,7 +992,14 @@ static int parse_creation(struct ctx *x, const cJSON *cp, unsigned *type)
 	return 0;
 }
 
-static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
+/* The turns a request's turn_history starts with when its JSON lists only the rest
+ * (tb_request_parse_next); more: it must list at least one. */
+struct history_pre {
+	const struct tb_turns *turns;
+	int                    more;
+};
+
+static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st, const struct history_pre *pre)
 {
 	const cJSON *j;
 	double n;
@@ -1024,16 +1031,29 @@ static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
 	    get_int(x, j, "game_state.turn_number", 0, 1e9, &n))
 		return -1;
 	st->turn_number = (long)n;
-	if ((j = member(gs, "turn_history")) && !cJSON_IsNull(j)) {
+	j = member(gs, "turn_history");
+	if (pre) {
+		/* What the cache says the text started with (the caller redoes it all on
+		 * any failure, for the errors). */
+		if (!cJSON_IsArray(j) || (pre->more && !j->child))
+			return -1;
+		for (size_t i = 0; i < pre->turns->n; i++)
+			if (tb_turns_add(&st->history, &pre->turns->v[i]))
+				return -1;
+	}
+	if (j && !cJSON_IsNull(j)) {
 		const cJSON *t;
 		if (expect(x, j, cJSON_IsArray(j), "game_state.turn_history", "an array"))
 			return -1;
 		cJSON_ArrayForEach(t, j) {
 			struct tb_turn turn;
 			char path[48];
-			snprintf(path, sizeof path, "game_state.turn_history[%zu]", st->history.n);
-			if (parse_turn(x, t, path, &turn))
+			if (parse_turn(x, t, "game_state.turn_history[]", &turn)) {
+				/* The path with the index only for the error: no printf per turn. */
+				snprintf(path, sizeof path, "game_state.turn_history[%zu]", st->history.n);
+				parse_turn(x, t, path, &turn);
 				return -1;
+			}
 			if (tb_turns_add(&st->history, &turn)) {
 				errbuf_set(x->err, x->errlen, "out of memory");
 				return -1;
@@ -1114,25 +1134,38 @@ static int key_is(const char *tok, size_t n, const char *key)
 	return eq;
 }
 
-static char *raw_member(const char *json, size_t len, const char *key)
+/* The span [*v, *vend) of the first member key of the object text at [p, e); -1 if
+ * there is none. vend may be NULL: its value is not scanned then. */
+static int member_span(const char *p, const char *e, const char *key, const char **v, const char **vend)
 {
-	const char *e = json + len, *p = skip_ws(json, e);
+	const char *end;
+	p = skip_ws(p, e);
 	if (p == e || *p != '{')
-		return NULL;
+		return -1;
 	for (p = skip_ws(p + 1, e); p < e && *p == '"';) {
 		const char *k = p, *kend = string_end(p, e);
 		p = skip_ws(kend, e);
 		if (p == e || *p != ':')
-			return NULL;
-		const char *v = skip_ws(p + 1, e), *vend = value_end(v, e);
-		if (key_is(k, (size_t)(kend - k), key))
-			return strndup(v, (size_t)(vend - v));
-		p = skip_ws(vend, e);
+			return -1;
+		*v = skip_ws(p + 1, e);
+		if (key_is(k, (size_t)(kend - k), key)) {
+			if (vend)
+				*vend = value_end(*v, e);
+			return 0;
+		}
+		end = value_end(*v, e);
+		p = skip_ws(end, e);
 		if (p == e || *p != ',')
-			return NULL;
+			return -1;
 		p = skip_ws(p + 1, e);
 	}
-	return NULL;
+	return -1;
+}
+
+static char *raw_member(const char *json, size_t len, const char *key)
+{
+	const char *v, *vend;
+	return member_span(json, json + len, key, &v, &vend) ? NULL : strndup(v, (size_t)(vend - v));
 }
 
 void tb_request_free(struct tb_request *rq)
@@ -1146,7 +1179,8 @@ void tb_request_free(struct tb_request *rq)
 	memset(rq, 0, sizeof *rq);
 }
 
-int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *err, size_t errlen)
+static int request_parse(const char *json, size_t len, struct tb_request *rq, const struct history_pre *pre,
+			 char *err, size_t errlen)
 {
 	struct ctx x = { err, errlen, 0 };
 	const cJSON *j;
@@ -1182,8 +1216,10 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 	}
 	if (rq->type == TB_REQ_CHOOSE_TURN) {
 		j = need_member(&x, root, "game_state", "Choose Turn request");
-		if (!j || parse_state(&x, j, &rq->state))
+		if (!j || parse_state(&x, j, &rq->state, pre))
 			goto fail;
+	} else if (pre) {
+		goto fail;
 	}
 	cJSON_Delete(root);
 	return 0;
@@ -1191,6 +1227,114 @@ fail:
 	cJSON_Delete(root);
 	tb_request_free(rq);
 	return -1;
+}
+
+int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *err, size_t errlen)
+{
+	return request_parse(json, len, rq, NULL, err, errlen);
+}
+
+void tb_parse_cache_free(struct tb_parse_cache *c)
+{
+	free(c->text);
+	free(c->buf);
+	tb_turns_free(&c->turns);
+	memset(c, 0, sizeof *c);
+}
+
+/* The span of game_state.turn_history in a request text; -1 if there is none. */
+static int history_span(const char *json, size_t len, const char **h, const char **hend)
+{
+	const char *g;
+	/* game_state's end is not needed: turn_history is found inside it first. */
+	if (member_span(json, json + len, "game_state", &g, NULL) ||
+	    member_span(g, json + len, "turn_history", h, hend) || *h == *hend || **h != '[')
+		return -1;
+	return 0;
+}
+
+/*
+ * The request without the turns the cache has (in c->buf): when turn_history's text starts with
+ * the cached text (every cached turn, byte for byte: they parse the same) and goes on
+ * with ',' or ']', it is json with "[" + the rest of the history in its place. cJSON
+ * then checks the rest where it stands (same nesting), and the whole text is valid
+ * exactly when that one is (the cached part was checked in the same place before),
+ * given that the rest lists a turn after a ','. Malloc'd, or NULL to parse it all.
+ */
+static char *history_skip(const char *json, size_t len, struct tb_parse_cache *c,
+			  const char *h, const char *hend, size_t *outlen, int *more)
+{
+	if (!c->turns.n || (size_t)(hend - h) <= c->len || memcmp(h, c->text, c->len))
+		return NULL;
+	const char *r = skip_ws(h + c->len, hend);
+	if (r == hend || (*r != ',' && *r != ']'))
+		return NULL;
+	*more = *r == ',';
+	r += *more;
+	size_t head = (size_t)(h - json) + 1, tail = len - (size_t)(r - json);
+	if (head + tail + 1 > c->bufcap) {
+		/* Kept: a large malloc per request costs more than the copy. */
+		char *b = realloc(c->buf, head + tail + 1);
+		if (!b)
+			return NULL;
+		c->buf = b;
+		c->bufcap = head + tail + 1;
+	}
+	char *out = c->buf;
+	memcpy(out, json, head);
+	memcpy(out + head, r, tail);
+	out[head + tail] = 0;
+	*outlen = head + tail;
+	return out;
+}
+
+/* Keeps a parsed request's turn_history, its text up to the last turn's end. */
+static void history_keep(struct tb_parse_cache *c, const char *h, const char *hend,
+			 const struct tb_turns *turns)
+{
+	const char *e = hend - 1;           /* the ']' */
+	c->turns.n = 0;
+	if (!turns->n || hend - h < 2 || *e != ']')
+		return;
+	while (e > h && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	size_t n = (size_t)(e - h);
+	if (n + 1 > c->cap) {
+		char *t = realloc(c->text, n + 1);
+		if (!t)
+			return;
+		c->text = t;
+		c->cap = n + 1;
+	}
+	for (size_t i = 0; i < turns->n; i++)
+		if (tb_turns_add(&c->turns, &turns->v[i])) {
+			c->turns.n = 0;
+			return;
+		}
+	memcpy(c->text, h, n);
+	c->len = n;
+}
+
+int tb_request_parse_next(const char *json, size_t len, struct tb_request *rq, struct tb_parse_cache *c,
+			  char *err, size_t errlen)
+{
+	const char *h = NULL, *hend = NULL;
+	int rc = -1, found = !history_span(json, len, &h, &hend);
+	if (found) {
+		struct history_pre pre = { &c->turns, 0 };
+		size_t mlen;
+		char *mod = history_skip(json, len, c, h, hend, &mlen, &pre.more);
+		if (mod)
+			rc = request_parse(mod, mlen, rq, &pre, err, errlen);
+	}
+	/* No cache, or anything amiss: all of it, for the result and the errors. */
+	if (rc < 0)
+		rc = request_parse(json, len, rq, NULL, err, errlen);
+	if (rc == 0 && found)
+		history_keep(c, h, hend, &rq->state.history);
+	else
+		c->turns.n = 0;
+	return rc;
 }
 
 void tb_response_free(struct tb_response *rs)

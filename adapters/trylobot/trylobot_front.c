@@ -61,6 +61,7 @@ struct trylobot_front {
 	int                    depth;        /* fixed depth instead, 0 = none */
 
 	struct tb_reader       rd;
+	struct tb_parse_cache  pc;           /* the last turn_history, not parsed again */
 
 	/* The request in flight (busy != BUSY_NONE). */
 	enum busy              busy;
@@ -457,7 +458,7 @@ static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 	char err[TB_ERR_MAX];
 
 	log_proto(s->io.id, LOG_CLIENT_IN, json, len);
-	if (tb_request_parse(json, len, &s->rq, err, sizeof err) < 0) {
+	if (tb_request_parse_next(json, len, &s->rq, &s->pc, err, sizeof err) < 0) {
 		log_note(s->io.id, "bad request: %s", err);
 		out_error(s, "%s", err);
 		return 0;
@@ -585,6 +586,7 @@ void trylobot_front_free(void *session)
 	if (s->abandon_ev)
 		event_free(s->abandon_ev);
 	tb_reader_free(&s->rd);
+	tb_parse_cache_free(&s->pc);
 	tb_request_free(&s->rq);
 	if (s->have_rp)
 		tb_replay_free(&s->rp);

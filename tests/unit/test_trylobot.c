@@ -701,6 +701,111 @@ static void test_replay_sync(void)
 	tb_request_free(&rq);
 }
 
+static int states_equal(const struct tb_state *a, const struct tb_state *b)
+{
+	if (a->type != b->type || a->player != b->player || a->turn_number != b->turn_number ||
+	    a->nstacks != b->nstacks || memcmp(a->hand, b->hand, sizeof a->hand) ||
+	    a->history.n != b->history.n || a->possible.n != b->possible.n)
+		return 0;
+	for (size_t i = 0; i < a->nstacks; i++)
+		if (!tb_pos_eq(a->stack[i].pos, b->stack[i].pos) || a->stack[i].height != b->stack[i].height ||
+		    memcmp(a->stack[i].piece, b->stack[i].piece, a->stack[i].height * sizeof a->stack[i].piece[0]))
+			return 0;
+	for (size_t i = 0; i < a->history.n; i++)
+		if (!tb_turn_eq(&a->history.v[i], &b->history.v[i]))
+			return 0;
+	for (size_t i = 0; i < a->possible.n; i++)
+		if (!tb_turn_eq(&a->possible.v[i], &b->possible.v[i]))
+			return 0;
+	return 1;
+}
+
+/* text with ins inserted at offset at (malloc'd); del bytes there dropped first. */
+static char *splice(const char *text, size_t at, size_t del, const char *ins)
+{
+	size_t n = strlen(text), k = strlen(ins);
+	char *o = malloc(n - del + k + 1);
+	CU_ASSERT_FATAL(o != NULL);
+	memcpy(o, text, at);
+	memcpy(o + at, ins, k);
+	strcpy(o + at + k, text + at + del);
+	return o;
+}
+
+/* Parses text with the cache and without: same result, same error. */
+static int parse_same(const char *text, struct tb_parse_cache *c, char *err, size_t errlen)
+{
+	struct tb_request a, b;
+	char err2[TB_ERR_MAX];
+	int ra = tb_request_parse_next(text, strlen(text), &a, c, err, errlen);
+	int rb = tb_request_parse(text, strlen(text), &b, err2, sizeof err2);
+	int same = ra == rb && (ra < 0 ? !strcmp(err, err2) : states_equal(&a.state, &b.state));
+	if (!same)
+		fprintf(stderr, "parse_same: %d/%d %s / %s\n", ra, rb, ra < 0 ? err : "", rb < 0 ? err2 : "");
+	if (!ra)
+		tb_request_free(&a);
+	if (!rb)
+		tb_request_free(&b);
+	return same ? ra : -2;
+}
+
+static uint64_t rng(void);
+
+/* A connection's requests parsed with the last history kept: what a full parse
+ * gives, for good requests and bad ones. */
+static void test_parse_next(void)
+{
+	struct tb_replay r;
+	struct tb_parse_cache c = { 0 };
+	char err[TB_ERR_MAX], *texts[40] = { 0 };
+	int n = 0, cached = 0;
+
+	tb_replay_init(&r, HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P);
+	for (; n < 40 && !hive_game_over(&r.game.board); n++) {
+		struct tb_request rq = { .type = TB_REQ_CHOOSE_TURN, .request_id = "a", .game_id = "b" };
+		struct hive_move moves[HIVE_MAX_MOVES];
+		CU_ASSERT_EQUAL_FATAL(tb_replay_state(&r, &rq.state, err, sizeof err), 0);
+		cJSON *j = tb_request_json(&rq);
+		texts[n] = j ? cJSON_PrintUnformatted(j) : NULL;
+		cJSON_Delete(j);
+		tb_state_free(&rq.state);
+		CU_ASSERT_FATAL(texts[n] != NULL);
+		cached += c.turns.n > 0;
+		CU_ASSERT_EQUAL(parse_same(texts[n], &c, err, sizeof err), 0);
+		size_t nm = hive_board_moves(&r.game.board, moves);
+		CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, moves[rng() % nm], err, sizeof err), 0);
+	}
+	CU_ASSERT(n >= 30 && cached >= n - 2);
+	/* The same request again, an earlier one (another game), then bad ones after a
+	 * good one: a trailing comma in turn_history, a bad new turn, a bad old turn. */
+	CU_ASSERT_EQUAL(parse_same(texts[n - 1], &c, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(parse_same(texts[5], &c, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(parse_same(texts[20], &c, err, sizeof err), 0);
+	for (int k = 0; k < 3; k++) {
+		CU_ASSERT_EQUAL(parse_same(texts[20], &c, err, sizeof err), 0);
+		const char *t = texts[21], *pt = strstr(t, ",\"possible_turns\"");
+		CU_ASSERT_FATAL(pt != NULL);
+		size_t at = (size_t)(pt - t) - 1;      /* turn_history's ']' */
+		char *bad;
+		if (k == 0) {
+			bad = splice(t, at, 0, ",");
+		} else {
+			const char *tt = k == 1 ? t + at : strstr(t, "\"turn_history\"");
+			while (k == 1 && strncmp(tt, "\"turn_type\":\"", 13))
+				tt--;
+			if (k == 2)
+				tt = strstr(tt, "\"turn_type\":\"");
+			bad = splice(t, (size_t)(tt - t) + 13, 1, "X");
+		}
+		CU_ASSERT_EQUAL(parse_same(bad, &c, err, sizeof err), -1);
+		free(bad);
+	}
+	for (int i = 0; i < n; i++)
+		cJSON_free(texts[i]);
+	tb_parse_cache_free(&c);
+	tb_replay_free(&r);
+}
+
 /*
  * Coordinates.
  */
@@ -1029,6 +1134,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "bad messages", test_bad_messages) ||
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
+	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
 	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable)) {
