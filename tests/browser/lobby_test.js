@@ -137,6 +137,11 @@ async function run() {
   g = await (await fetch(`${base}/api/games/${id}`)).json();
   if (g.result !== "1-0" || g.reason !== "black resigned") fail("result " + g.result + " " + g.reason);
   await a.waitForFunction(() => document.getElementById("lseat").textContent.includes("resigned"), POLL);
+  // Over, not "white to move": the moves alone still read InProgress after a resignation.
+  for (const p of [a, b]) {
+    const st = await p.$eval("#status", e => e.textContent);
+    if (!st.startsWith("Game over") || st.includes("to move")) fail("status after resigning: " + st);
+  }
   await shot(a, "lobby-result-white.png");
   await shot(b, "lobby-result-black.png");
   log(`game ${id}: ${g.result} (${g.reason}) on both pages`);

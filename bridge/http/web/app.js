@@ -226,7 +226,11 @@ function renderInfo() {
   const n = view.ply === null ? g.moves.length : view.ply;
   $("plylabel").textContent = `ply ${n} / ${g.moves.length}`;
   const turn = pos ? pos.turn : "";
-  let status = pos ? `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})` : "";
+  // A game decided off the board (resigned, on time) still reads InProgress from its
+  // moves: its last position says it is over, not whose move it is.
+  const over = g.finished && n === g.moves.length;
+  let status = !pos ? "" : over ? `${pos.state === "InProgress" ? "Game over" : pos.state} after ${n} plies`
+    : `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})`;
   if (myTurn()) status += " · your move";
   else if (g.human && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
   $("status").textContent = status;
