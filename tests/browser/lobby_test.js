@@ -119,6 +119,8 @@ async function run() {
       await a.reload({ waitUntil: "load" });
       await a.waitForFunction((id) => view.id === id && view.game && view.game.human === "w" &&
         seat && seat.state === "playing", POLL, id);
+      const nm = await a.$eval("#lname", e => e.value);
+      if (nm !== "alice") fail("the name after a reload: " + nm);
       log("alice reloaded and is back in her seat");
     }
     if (ply === 6) await shot(b, "lobby-play.png");

@@ -352,6 +352,7 @@ $("lobbyform").onsubmit = async (ev) => {
     const s = await api("/api/lobby/join", { lobby: $("lobby").value, type: $("ltype").value, name: $("lname").value });
     seat = { token: s.token, game: null };
     sessionStorage.setItem("hbseat", s.token);
+    sessionStorage.setItem("hbname", $("lname").value);
     seatShow(s);
     connect();
   } catch (e) {
@@ -448,6 +449,8 @@ async function init() {
     $("engine").replaceChildren(...e.engines.map((x) => el("option", { value: x.name }, `${x.name} (${x.kind})`)));
   } catch (err) { $("newerr").textContent = err.message; }
   loadLobbies().catch(() => { $("people").hidden = true; });
+  const name = sessionStorage.getItem("hbname");   // this tab's player, back after a reload
+  if (name) $("lname").value = name;
   const tok = sessionStorage.getItem("hbseat");
   if (tok) seat = { token: tok, game: null };
   const want = new URLSearchParams(location.search).get("game");
