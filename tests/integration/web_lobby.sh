@@ -16,6 +16,7 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need python3 jsonschema timeout
 tmp=$(mktemp -d)
 procs_trap
@@ -36,37 +37,16 @@ clock = 300+5
 grace = 1
 wait_time = 60
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
-pid=$spawned
-wait_listening "$tmp/err" $pid 3
-http=$(listen_port "$tmp/err" http)
+web_serve 3
 remp=$(grep -m1 'listening on .* (uhp-remote)' "$tmp/err" | sed 's/.*:\([0-9]*\) (uhp-remote).*/\1/')
-[ -n "$http" ] && [ -n "$remp" ] || fail "no ports: $(cat "$tmp/err")"
+[ -n "$remp" ] || fail "no ports: $(cat "$tmp/err")"
 
 cat >"$tmp/check.py" <<'EOF'
-import json, os, socket, sys, time, http.client
-import jsonschema
-try:                        # jsonschema >= 4.18 resolves $ref through referencing;
-    import referencing      # Debian 12's 4.10 only has RefResolver
-except ImportError:
-    referencing = None
+import json, socket, sys, time, http.client
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from web_client import schema_validator, deadline, fds
 port, remp, schemas, pid = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-res, store = [], {}
-for n in ["web-position", "web-games", "web-game", "web-error", "web-lobbies", "web-seat"]:
-    s = json.load(open(f"{schemas}/{n}.json"))
-    store[s["$id"]] = s
-    if referencing:
-        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
-        res.append((s["$id"], referencing.Resource.from_contents(s)))
-reg = referencing.Registry().with_resources(res) if referencing else None
-def valid(obj, name):
-    s = store[json.load(open(f"{schemas}/{name}.json"))["$id"]]
-    if reg is not None:
-        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
-    else:
-        resolver = jsonschema.RefResolver.from_schema(s, store=store)
-        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
-    return obj
+valid = schema_validator(schemas, ["web-position", "web-games", "web-game", "web-error", "web-lobbies", "web-seat"])
 def req(path, body=None, method=None, raw=None, src="127.0.0.1"):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=20, source_address=(src, 0))
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
@@ -84,16 +64,6 @@ def lob(action, body, src="127.0.0.1"):
     if st < 300:
         valid(o, "web-seat")
     return st, o
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
-def fds():
-    return len(os.listdir(f"/proc/{pid}/fd"))
 def game(gid):
     st, g, _ = req(f"/api/games/{gid}")
     assert st == 200, g
@@ -140,7 +110,7 @@ class Uhp:
     def close(self):
         self.s.close()
 
-base_fds = fds()
+base_fds = fds(pid)
 st, ls, _ = req("/api/lobbies")
 valid(ls, "web-lobbies")
 assert st == 200 and sorted(l["name"] for l in ls["lobbies"]) == ["quick", "remote"], ls
@@ -345,7 +315,7 @@ for path, body, raw, method, want in [
     assert st == want, (path, body, raw, st, e)
 print("malformed: ok")
 # Every stream and seat gone: the descriptors come back to their baseline.
-deadline(lambda: fds() <= base_fds, 30, f"descriptors back to {base_fds} (now {fds()})")
+deadline(lambda: fds(pid) <= base_fds, 30, f"descriptors back to {base_fds} (now {fds(pid)})")
 print("descriptors: ok")
 EOF
 timeout 300 python3 "$tmp/check.py" "$http" "$remp" schemas "$pid" || { tail -n 30 "$tmp/err"; fail "the lobby API"; }
