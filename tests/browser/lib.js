@@ -3,6 +3,7 @@
 //   T                        the default timeout of every wait, in ms.
 //   log(msg)                 a line on stdout.
 //   clickNow(page, sel)      clicks what sel names as it is now (see below).
+//   clickPieceMove(page, rnd)  a move by clicking a piece, then a destination.
 //   launch(opts)             headless Chromium ($CHROMIUM) in a fresh profile; opts.args
 //                            adds flags, opts.protocolTimeout sets puppeteer's.
 //   newPage(browser)         a page with timeout T, page errors failing the test and
@@ -32,6 +33,19 @@ async function clickNow(page, sel) {
   }
 }
 
+// One move by clicking: a piece the page offers, then one of its destinations, each
+// picked by rnd(n) (0 to n-1); returns the move.
+async function clickPieceMove(page, rnd) {
+  const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
+  const piece = pieces[rnd(pieces.length)];
+  await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
+  await page.waitForSelector("g.dest");
+  const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
+  const mv = moves[rnd(moves.length)];
+  await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
+  return mv;
+}
+
 async function launch(opts = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
   const o = {
@@ -59,4 +73,4 @@ async function screenshot(page, outdir, name) {
   log("screenshot " + name);
 }
 
-module.exports = { T, log, clickNow, launch, newPage, screenshot };
+module.exports = { T, log, clickNow, clickPieceMove, launch, newPage, screenshot };

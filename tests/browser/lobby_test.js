@@ -3,7 +3,7 @@
 //   node lobby_test.js BASE_URL OUTDIR
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const { log, clickNow, launch, newPage: blankPage, screenshot } = require("./lib");
+const { log, clickPieceMove, launch, newPage: blankPage, screenshot } = require("./lib");
 
 const [base, outdir] = process.argv.slice(2);
 // Two pages, one of them in the background: wait by polling, not on animation frames.
@@ -40,14 +40,7 @@ async function clickMove(page) {
     await page.click("#pass");
     return "pass";
   }
-  const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
-  const piece = pieces[rnd(pieces.length)];
-  await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
-  await page.waitForSelector("g.dest");
-  const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
-  const mv = moves[rnd(moves.length)];
-  await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
-  return mv;
+  return clickPieceMove(page, rnd);
 }
 
 const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, POLL, n);

@@ -7,7 +7,7 @@
 const fs = require("fs");
 const http = require("http");
 const net = require("net");
-const { T, log, clickNow, launch, newPage, screenshot } = require("./lib");
+const { T, log, clickPieceMove, launch, newPage, screenshot } = require("./lib");
 
 const [mode, base, outdir, arg] = process.argv.slice(2);
 let browser;
@@ -109,14 +109,7 @@ async function serveTests(page, uhpPort) {
       await page.click("#pass");
       mine.push("pass");
     } else {
-      const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
-      const piece = pieces[rnd(pieces.length)];
-      await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
-      await page.waitForSelector("g.dest");
-      const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
-      const mv = moves[rnd(moves.length)];
-      mine.push(mv);
-      await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
+      mine.push(await clickPieceMove(page, rnd));
     }
     await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, {}, n0);
     if (turn === 6) await shot(page, "play.png");
