@@ -202,6 +202,14 @@ def stream(tok):
     while b"event: seat" not in buf:
         buf += r.read1(4096) if hasattr(r, "read1") else r.read(1)
     return c, r
+def paired_then_left(a, b, lobby):
+    """Persons a and b paired; a's event stream opened, then closed: (ta, tb, a's seat)."""
+    ta, tb = join(a, lobby), join(b, lobby)
+    sa = playing(ta)
+    playing(tb)
+    c, r = stream(ta)
+    c.close(); r.close()
+    return ta, tb, sa
 te, tf = join("erin"), join("frank")
 se = playing(te)
 ce, re_ = stream(te)
@@ -217,11 +225,7 @@ assert game(se["game"])["plies"] == 2
 st, s = lob("resign", {"token": te})
 assert st == 200
 # Not back within the grace (lobby quick: 1 s): the game is lost.
-tg, th = join("gina", "quick"), join("hal", "quick")
-sg = playing(tg)
-playing(th)
-cg, rg = stream(tg)
-cg.close(); rg.close()
+tg, th, sg = paired_then_left("gina", "hal", "quick")
 g = deadline(lambda: (lambda g: g if g["finished"] else None)(game(sg["game"])), 20, "lost by leaving")
 assert g["result"] == "0-1" and g["reason"] == "white disconnected", g
 st, s = lob("resume", {"token": tg})
@@ -232,11 +236,7 @@ s = seat(th)
 assert s["state"] == "over" and "white disconnected" in s["reason"], s
 # Away (grace 30 s) when the opponent resigns: the seat is over with the result at
 # once, not "away" (and counted against the caps) until its grace ran out.
-tm, tn = join("mia"), join("ned")
-sm = playing(tm)
-playing(tn)
-cm, rm = stream(tm)
-cm.close(); rm.close()
+tm, tn, _ = paired_then_left("mia", "ned", "remote")
 deadline(lambda: seat(tm)["state"] == "away", 20, "mia away")
 st, s = lob("resign", {"token": tn})
 assert st == 200 and s["state"] == "over", (st, s)
@@ -247,11 +247,7 @@ assert st == 410 and s["error"] == "1-0 black resigned", (st, s)
 # Back by /api/lobby/resume (no stream): present for the idle time from then on, not
 # detached again by the timer of its leaving (grace + 1 s: here 2 s, then lost at 3 s).
 # Only the game is watched meanwhile: a request on the seat would count as presence.
-tk, tl = join("kim", "quick"), join("lou", "quick")
-sk = playing(tk)
-playing(tl)
-ck, rk = stream(tk)
-ck.close(); rk.close()
+tk, tl, sk = paired_then_left("kim", "lou", "quick")
 deadline(lambda: seat(tk)["state"] == "away", 20, "kim away")
 st, s = lob("resume", {"token": tk})
 assert st == 200 and s["state"] == "playing", (st, s)
