@@ -12,6 +12,7 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need python3 jsonschema timeout redis-server redis-cli
 tmp=$(mktemp -d)
 procs_trap
@@ -21,15 +22,7 @@ fail() {
 	exit 1
 }
 
-rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir "$tmp/redis"
-: >"$tmp/redis.log"
-spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
-	--daemonize no --logfile "$tmp/redis.log"
-redis=$spawned
-wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
-url=redis://127.0.0.1:$rport/wq
+web_redis wq
 
 # 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's game goes after 2 s, its
 # job to another worker after 8 s (so the expiry, not the take-over, drops it).
@@ -44,40 +37,14 @@ spawn "$HIVEBRIDGE" worker --queue "$url" --name w2 --claim-after 8000 >"$tmp/w2
 
 cat >"$tmp/check.py" <<'EOF'
 import json, os, random, signal, subprocess, sys, time, urllib.request, urllib.error
-import jsonschema
-try:
-    import referencing
-except ImportError:
-    referencing = None
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from web_client import schema_validator, deadline
 port, schemas, w1pid, rport, hb = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[7]
 base = f"http://127.0.0.1:{port}"
-res, store = [], {}
-for n in ["web-position", "web-games", "web-game", "web-match"]:
-    s = json.load(open(f"{schemas}/{n}.json"))
-    store[s["$id"]] = s
-    if referencing:
-        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
-        res.append((s["$id"], referencing.Resource.from_contents(s)))
-reg = referencing.Registry().with_resources(res) if referencing else None
-def valid(obj, name):
-    s = json.load(open(f"{schemas}/{name}.json"))
-    if reg is not None:       # jsonschema >= 4.18; Debian 12's 4.10 has RefResolver
-        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
-    else:
-        resolver = jsonschema.RefResolver.from_schema(s, store=store)
-        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
-    return obj
+valid = schema_validator(schemas, ["web-position", "web-games", "web-game", "web-match"])
 def get(path):
     with urllib.request.urlopen(base + path, timeout=20) as f:
         return json.load(f)
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
 def running(worker):
     m = valid(get("/api/match"), "web-match")
     return [r for r in m["running"] if r.get("worker") == worker and r["live_id"]]
