@@ -285,14 +285,7 @@ mpid=
 web_redis web
 # Games of a few seconds each (16 plies at 200 ms): the coordinator polls the jobs
 # held every second, so each worker is seen with one in flight.
-spawn "$HIVEBRIDGE" match --queue "$url" --games 4 --max-plies 16 --movetime 200 --http 127.0.0.1:0 builtin builtin \
-	>"$tmp/qout" 2>"$tmp/qerr"
-qpid=$spawned
-wait_listening "$tmp/qerr" $qpid 1 http
-qhttp=$(listen_port "$tmp/qerr" http)
-for w in w1 w2; do
-	spawn "$HIVEBRIDGE" worker --queue "$url" --name $w >"$tmp/$w.out" 2>"$tmp/$w.err"
-done
+web_queue_match --games 4 --max-plies 16 --movetime 200 builtin builtin
 timeout 250 python3 "$tmp/check.py" "$qhttp" queue schemas w1 w2 ||
 	{ cat "$tmp/qerr" "$tmp/w1.err" >&2; fail "/api/match of match --queue"; }
 wait_for 'grep -q "played out" "$tmp/qerr"' 120 || fail "match --queue did not play out: $(cat "$tmp/qerr")"

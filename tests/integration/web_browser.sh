@@ -60,14 +60,7 @@ mpid=
 
 # match --queue: games of a few seconds, so that each worker is seen playing one.
 web_redis browser
-spawn "$HIVEBRIDGE" match --queue "$url" --games 4 --max-plies 20 --movetime 300 --http 127.0.0.1:0 builtin builtin \
-	>"$tmp/qout" 2>"$tmp/qerr"
-qpid=$spawned
-wait_listening "$tmp/qerr" $qpid 1 http
-qhttp=$(listen_port "$tmp/qerr" http)
-for w in w1 w2; do
-	spawn "$HIVEBRIDGE" worker --queue "$url" --name $w >"$tmp/$w.out" 2>"$tmp/$w.err"
-done
+web_queue_match --games 4 --max-plies 20 --movetime 300 builtin builtin
 timeout 120 node tests/browser/web_test.js queue "http://127.0.0.1:$qhttp" "$shots" w1,w2 ||
 	{ tail -n 20 "$tmp/qerr"; fail "the workers table"; }
 kill -TERM $qpid

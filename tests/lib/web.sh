@@ -7,6 +7,9 @@
 #   web_redis NAME           a redis-server of its own on a free loopback port (files in
 #                            $tmp/redis), ready: $redis its PID, $rport its port, $url
 #                            redis://127.0.0.1:$rport/NAME.
+#   web_queue_match ARGS...  hivebridge match --queue $url --http 127.0.0.1:0 ARGS (its
+#                            output in $tmp/qout and $tmp/qerr), once listening: $qpid,
+#                            $qhttp its http port; then workers w1 and w2 on $url.
 #   web_browser_setup        headless Chromium ($CHROMIUM, default /usr/bin/chromium,
 #                            exported) and puppeteer-core, installed by npm ci from
 #                            tests/browser/package-lock.json into a cache directory
@@ -34,6 +37,17 @@ web_redis() {
 	wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
 	procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
 	url=redis://127.0.0.1:$rport/$1
+}
+
+web_queue_match() {
+	spawn "$HIVEBRIDGE" match --queue "$url" --http 127.0.0.1:0 "$@" >"$tmp/qout" 2>"$tmp/qerr"
+	qpid=$spawned
+	wait_listening "$tmp/qerr" $qpid 1 http
+	qhttp=$(listen_port "$tmp/qerr" http)
+	[ -n "$qhttp" ] || fail "no http port: $(cat "$tmp/qerr")"
+	for _wqw in w1 w2; do
+		spawn "$HIVEBRIDGE" worker --queue "$url" --name $_wqw >"$tmp/$_wqw.out" 2>"$tmp/$_wqw.err"
+	done
 }
 
 web_browser_setup() {
