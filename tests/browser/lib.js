@@ -6,6 +6,7 @@
 //   clickPieceMove(page, rnd)  a move by clicking a piece, then a destination.
 //   launch(opts)             headless Chromium ($CHROMIUM) in a fresh profile; opts.args
 //                            adds flags, opts.protocolTimeout sets puppeteer's.
+//                            Waits up to $BROWSER_LAUNCH_MS (180 s) for a cold start.
 //   newPage(browser)         a page with timeout T, page errors failing the test and
 //                            a desktop viewport.
 //   screenshot(page, outdir, name)  a full-page PNG outdir/name, logged.
@@ -46,12 +47,17 @@ async function clickPieceMove(page, rnd) {
   return mv;
 }
 
+const LAUNCH_T = Number(process.env.BROWSER_LAUNCH_MS || 180000);
+
 async function launch(opts = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
   const o = {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     userDataDir: dir,
+    // A cold first start reads ~300 MB from disk: 10 s on an idle machine here, over 30 s
+    // (puppeteer's default) on a loaded CI machine.
+    timeout: LAUNCH_T,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
       "--disable-dev-shm-usage", ...(opts.args || [])],
