@@ -234,8 +234,19 @@ static int coord_game_is_ours(const struct coord *c, unsigned g, const struct hi
 	return ok;
 }
 
+/* The moves of a GameString ("Type;State;Turn;move;..."), from its separators. */
+static size_t gs_moves(const char *gs)
+{
+	size_t n = 0;
+	for (; *gs; gs++)
+		n += *gs == ';';
+	return n > 2 ? n - 2 : 0;
+}
+
 /* One progress entry (a worker's game after a ply): checked with the core, then
- * mirrored into the live registry like a local game. */
+ * mirrored into the live registry like a local game. Everything cheap comes
+ * before the parse, which replays every move: a game longer than the match allows
+ * or one with nowhere to go costs nothing. */
 static void coord_progress(struct coord *c, const redisReply *e)
 {
 	struct match *m = c->m;
@@ -246,7 +257,8 @@ static void coord_progress(struct coord *c, const redisReply *e)
 	struct hive_game hg;
 
 	clean_text(who, sizeof who, queue_field(e, "worker"));
-	if (!game || parse_uint(game, 1, m->o.games, &g) < 0 || !gs || strlen(gs) > QUEUE_PROGRESS_GS) {
+	if (!game || parse_uint(game, 1, m->o.games, &g) < 0 || g > c->queued || !gs ||
+	    strlen(gs) > QUEUE_PROGRESS_GS) {
 		coord_refuse(c, who, g, "not a game of this match");
 		return;
 	}
@@ -255,12 +267,25 @@ static void coord_progress(struct coord *c, const redisReply *e)
 		coord_refuse(c, who, g, "bad clocks");
 		return;
 	}
+	if (m->done[g] || m->stopping || m->web_lingering)
+		return;                      /* late: its result is in */
+	/* A game ends at --max-plies (an opening longer than that at once). */
+	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+	size_t most = op >= 0 ? gs_moves(m->openings[op]) : 0;
+	if (m->o.max_plies && most < m->o.max_plies)
+		most = m->o.max_plies;
+	if (most && gs_moves(gs) > most) {
+		coord_refuse(c, who, g, "longer than the match's --max-plies");
+		return;
+	}
+	struct coord_live *cl = coord_live_find(c, (unsigned)g);
+	if (!cl && c->nlive == COORD_LIVE_MAX)
+		return;                      /* not shown: no room */
 	hive_game_init(&hg, 0);
 	if (hive_game_parse(&hg, gs, err, sizeof err) != HIVE_OK) {
 		coord_refuse(c, who, g, err);
 		goto out;
 	}
-	struct coord_live *cl = coord_live_find(c, (unsigned)g);
 	/* A new record (a new game, or one taken over or begun again) starts from
 	 * the game's own opening or an empty board of the match's type. */
 	int fresh = !cl || strcmp(cl->worker, who) || !hive_game_is_prefix(&cl->lg->game, &hg);
@@ -268,8 +293,6 @@ static void coord_progress(struct coord *c, const redisReply *e)
 		coord_refuse(c, who, g, "not this game's opening or type");
 		goto out;
 	}
-	if (m->done[g] || m->stopping || m->web_lingering)
-		goto out;                    /* late: its result is in */
 	/* Taken over by another worker, or begun again: the old record is over. */
 	if (cl && fresh) {
 		log_note(0, "match: game %llu begun again by worker %s", g, who);
@@ -296,6 +319,25 @@ static void coord_progress(struct coord *c, const redisReply *e)
 	cl->last_ms = now_ms();
 out:
 	hive_game_free(&hg);
+}
+
+/* The progress entries of one batch, each holding a whole game: only the last of a
+ * game and worker is worth its parse, so a flood costs one parse per game and
+ * batch. skip[j]: entry j is followed by one of the same game and worker. */
+static void progress_latest(const redisReply *es, unsigned char *skip)
+{
+	const char *game[QUEUE_READ_COUNT], *who[QUEUE_READ_COUNT];
+	size_t n = es->elements;
+
+	if (n > QUEUE_READ_COUNT)
+		return;                      /* not asked for: each entry on its own */
+	for (size_t j = 0; j < n; j++) {
+		game[j] = queue_field(es->element[j], "game");
+		who[j] = queue_field(es->element[j], "worker");
+	}
+	for (size_t j = 0; j < n; j++)
+		for (size_t k = j + 1; game[j] && who[j] && !skip[j] && k < n; k++)
+			skip[j] = game[k] && who[k] && !strcmp(game[j], game[k]) && !strcmp(who[j], who[k]);
 }
 
 /* A result arrived for game: its record shows the final position and the result. */
@@ -603,13 +645,17 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		int is_res = !strcmp(st->element[0]->str, c->q.k_results);
 		int is_prog = !strcmp(st->element[0]->str, c->q.k_progress);
 		redisReply *es = st->element[1];
+		unsigned char skip[QUEUE_READ_COUNT] = { 0 };
+		if (is_prog)
+			progress_latest(es, skip);
 		for (size_t j = 0; j < es->elements; j++) {
 			redisReply *e = es->element[j];
 			if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING)
 				continue;
 			if (is_prog) {
 				snprintf(c->cur_prog, sizeof c->cur_prog, "%s", e->element[0]->str);
-				coord_progress(c, e);
+				if (j >= QUEUE_READ_COUNT || !skip[j])
+					coord_progress(c, e);
 				continue;
 			}
 			n++;

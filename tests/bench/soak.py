@@ -16,6 +16,9 @@ peak and after the abusers left.
 Phase 2: IDLE sessions again, on the daemon the abusers left.
 """
 import multiprocessing, os, resource, socket, subprocess, sys, tempfile, threading, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.dont_write_bytecode = True
+import uhp_client
 
 HB = sys.argv[1]
 SECONDS = float(sys.argv[2]) if len(sys.argv) > 2 else float(os.environ.get("SOAK_SECONDS", 10))
@@ -61,20 +64,13 @@ def start_daemon(tmp):
 
 
 def connect(port):
-    s = socket.create_connection(("127.0.0.1", port), timeout=30)
-    return s, s.makefile("rb")
+    return uhp_client.connect(port, timeout=30)
 
 
 def reply(f):
-    lines = []
-    while True:
-        line = f.readline()
-        if not line:
-            return None
-        line = line.rstrip(b"\r\n")
-        if line == b"ok":
-            return lines
-        lines.append(line)
+    """The answer's lines (str) without "ok"; None when the connection ended first."""
+    lines, ok = uhp_client.reply(f)
+    return lines if ok else None
 
 
 def abuser(k, port, tbport, stop):
@@ -91,9 +87,9 @@ def abuser(k, port, tbport, stop):
                 for _ in range(6):
                     s.sendall(b"bestmove depth 1\n")
                     mv = reply(f)
-                    if not mv or mv[0].startswith(b"err"):
+                    if not mv or mv[0].startswith("err"):
                         break
-                    s.sendall(b"play " + mv[0] + b"\n")
+                    s.sendall(("play " + mv[0] + "\n").encode())
                     reply(f)
             elif kind == 1:        # newgame twice, many times
                 s, f = connect(port)

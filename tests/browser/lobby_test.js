@@ -3,40 +3,18 @@
 //   node lobby_test.js BASE_URL OUTDIR
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const fs = require("fs");
-const os = require("os");
-const path = require("path");
-const puppeteer = require("puppeteer-core");
+const { log, clickPieceMove, launch, newPage: blankPage, screenshot } = require("./lib");
 
 const [base, outdir] = process.argv.slice(2);
-const T = 30000;
 // Two pages, one of them in the background: wait by polling, not on animation frames.
 const POLL = { polling: 100 };
 let browser;
 
 function fail(msg) { throw new Error(msg); }
-function log(msg) { console.log(msg); }
 const rnd = (n) => Math.floor(Math.random() * n);
 
-// Clicks the element sel names as it is now, in one step inside the page (a live
-// update may re-render the board between finding an element and clicking it).
-async function clickNow(page, sel) {
-  for (let i = 0; ; i++) {
-    await page.waitForSelector(sel);
-    const ok = await page.$eval(sel, (e) => {
-      e.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
-      return true;
-    }).catch(() => false);
-    if (ok) return;
-    if (i >= 4) throw new Error(`cannot click ${sel}`);
-  }
-}
-
 async function newPage() {
-  const page = await browser.newPage();
-  page.setDefaultTimeout(T);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); process.exitCode = 1; });
-  await page.setViewport({ width: 1280, height: 900 });
+  const page = await blankPage(browser);
   await page.goto(base + "/", { waitUntil: "load" });
   await page.waitForSelector("#lobby option");
   return page;
@@ -44,8 +22,7 @@ async function newPage() {
 
 async function shot(page, name) {
   await page.bringToFront();
-  await page.screenshot({ path: path.join(outdir, name), fullPage: true });
-  log("screenshot " + name);
+  await screenshot(page, outdir, name);
 }
 
 async function join(page, name) {
@@ -63,29 +40,17 @@ async function clickMove(page) {
     await page.click("#pass");
     return "pass";
   }
-  const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
-  const piece = pieces[rnd(pieces.length)];
-  await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
-  await page.waitForSelector("g.dest");
-  const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
-  const mv = moves[rnd(moves.length)];
-  await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
-  return mv;
+  return clickPieceMove(page, rnd);
 }
 
 const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, POLL, n);
 
 async function run() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
-  browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  browser = await launch({
     protocolTimeout: 60000,
-    headless: true,
-    userDataDir: dir,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--disable-dev-shm-usage", "--disable-background-timer-throttling",
-      "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"],
+    // Two pages, one in the background at a time: neither slowed down.
+    args: ["--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+      "--disable-backgrounding-occluded-windows"],
   });
   const a = await newPage(), b = await newPage();
 
@@ -119,6 +84,8 @@ async function run() {
       await a.reload({ waitUntil: "load" });
       await a.waitForFunction((id) => view.id === id && view.game && view.game.human === "w" &&
         seat && seat.state === "playing", POLL, id);
+      const nm = await a.$eval("#lname", e => e.value);
+      if (nm !== "alice") fail("the name after a reload: " + nm);
       log("alice reloaded and is back in her seat");
     }
     if (ply === 6) await shot(b, "lobby-play.png");
@@ -137,6 +104,11 @@ async function run() {
   g = await (await fetch(`${base}/api/games/${id}`)).json();
   if (g.result !== "1-0" || g.reason !== "black resigned") fail("result " + g.result + " " + g.reason);
   await a.waitForFunction(() => document.getElementById("lseat").textContent.includes("resigned"), POLL);
+  // Over, not "white to move": the moves alone still read InProgress after a resignation.
+  for (const p of [a, b]) {
+    const st = await p.$eval("#status", e => e.textContent);
+    if (!st.startsWith("Game over") || st.includes("to move")) fail("status after resigning: " + st);
+  }
   await shot(a, "lobby-result-white.png");
   await shot(b, "lobby-result-black.png");
   log(`game ${id}: ${g.result} (${g.reason}) on both pages`);

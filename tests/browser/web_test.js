@@ -7,52 +7,13 @@
 const fs = require("fs");
 const http = require("http");
 const net = require("net");
-const os = require("os");
-const path = require("path");
-const puppeteer = require("puppeteer-core");
+const { T, log, clickPieceMove, launch, newPage, screenshot } = require("./lib");
 
 const [mode, base, outdir, arg] = process.argv.slice(2);
-const T = 30000;
 let browser;
 
 function fail(msg) { console.error("FAIL: " + msg); process.exitCode = 1; throw new Error(msg); }
-function log(msg) { console.log(msg); }
-
-// Clicks the element sel names as it is now, in one step inside the page: the board
-// re-renders on every live update, so a handle taken earlier may be gone by the click.
-async function clickNow(page, sel) {
-  for (let i = 0; ; i++) {
-    await page.waitForSelector(sel);
-    const ok = await page.$eval(sel, (e) => {
-      e.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
-      return true;
-    }).catch(() => false);
-    if (ok) return;
-    if (i >= 4) throw new Error(`cannot click ${sel}`);
-  }
-}
-
-async function launch() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hb-chromium-"));
-  browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    userDataDir: dir,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--disable-dev-shm-usage"],
-  });
-  const page = await browser.newPage();
-  page.setDefaultTimeout(T);
-  page.on("pageerror", (e) => { console.error("page error: " + e.message); process.exitCode = 1; });
-  await page.setViewport({ width: 1280, height: 900 });
-  return page;
-}
-
-async function shot(page, name) {
-  await page.screenshot({ path: path.join(outdir, name), fullPage: true });
-  log("screenshot " + name);
-}
+const shot = (page, name) => screenshot(page, outdir, name);
 
 // A UHP client over TCP: one command, its answer lines up to "ok".
 function uhpClient(port) {
@@ -148,14 +109,7 @@ async function serveTests(page, uhpPort) {
       await page.click("#pass");
       mine.push("pass");
     } else {
-      const pieces = await page.$$eval(".hand button.movable, g.hex.movable", (l) => l.map((e) => e.dataset.piece));
-      const piece = pieces[rnd(pieces.length)];
-      await clickNow(page, `.hand button.movable[data-piece="${piece}"], g.hex.movable[data-piece="${piece}"]`);
-      await page.waitForSelector("g.dest");
-      const moves = await page.$$eval("g.dest", (l) => l.map((e) => e.dataset.move));
-      const mv = moves[rnd(moves.length)];
-      mine.push(mv);
-      await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
+      mine.push(await clickPieceMove(page, rnd));
     }
     await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, {}, n0);
     if (turn === 6) await shot(page, "play.png");
@@ -234,7 +188,8 @@ async function queueTests(page, names) {
 }
 
 (async () => {
-  const page = await launch();
+  browser = await launch();
+  const page = await newPage(browser);
   try {
     if (mode === "serve") await serveTests(page, arg);
     else if (mode === "match") await matchTests(page, arg);

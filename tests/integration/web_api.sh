@@ -14,6 +14,7 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need python3 jsonschema timeout redis-server
 : "${TOOLS:?}"
 tmp=$(mktemp -d)
@@ -50,41 +51,20 @@ house_wait = 0
 clock = 60+1
 grace = 1
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
-pid=$spawned
-wait_listening "$tmp/err" $pid 6
-http=$(listen_port "$tmp/err" http)
+web_serve 6
 hubp=$(listen_port "$tmp/err" hub)
 tbp=$(listen_port "$tmp/err" trylobot)
 remp=$(listen_port "$tmp/err" uhp-remote)
 otepp=$(listen_port "$tmp/err" otep)
-[ -n "$http" ] && [ -n "$hubp" ] && [ -n "$tbp" ] && [ -n "$remp" ] && [ -n "$otepp" ] || fail "no ports: $(cat "$tmp/err")"
+[ -n "$hubp" ] && [ -n "$tbp" ] && [ -n "$remp" ] && [ -n "$otepp" ] || fail "no ports: $(cat "$tmp/err")"
 
 cat >"$tmp/check.py" <<'EOF'
-import json, os, socket, subprocess, sys, time, urllib.parse, urllib.request, urllib.error, http.client
-import jsonschema
-try:                        # jsonschema >= 4.18 resolves $ref through referencing;
-    import referencing      # Debian 12's 4.10 only has RefResolver
-except ImportError:
-    referencing = None
+import json, os, socket, subprocess, sys, time, urllib.parse, urllib.request, urllib.error
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from web_client import schema_validator, deadline
 port, mode, schemas = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 base = f"http://127.0.0.1:{port}"
-res, store = [], {}
-for n in ["web-position", "web-games", "web-game", "web-match", "web-error", "web-engines"]:
-    s = json.load(open(f"{schemas}/{n}.json"))
-    store[s["$id"]] = s
-    if referencing:
-        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
-        res.append((s["$id"], referencing.Resource.from_contents(s)))
-reg = referencing.Registry().with_resources(res) if referencing else None
-def valid(obj, name):
-    s = json.load(open(f"{schemas}/{name}.json"))
-    if reg is not None:
-        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
-    else:
-        resolver = jsonschema.RefResolver.from_schema(s, store=store)
-        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
-    return obj
+valid = schema_validator(schemas, ["web-position", "web-games", "web-game", "web-match", "web-error", "web-engines"])
 def req(path, body=None, method=None, raw=None):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     r = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"))
@@ -96,14 +76,6 @@ def req(path, body=None, method=None, raw=None):
         if e.code == 413 and not body.startswith(b"{"):
             return e.code, None        # evhttp's own answer, before any route runs
         return e.code, valid(json.loads(body), "web-error")
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
 
 def lines_until(sock, buf, done):
     """Lines from sock until done(line); returns (lines, rest of buf)."""
@@ -310,25 +282,10 @@ wait $mpid || { st=$?; tail -n 30 "$tmp/merr"; fail "match exit status $st after
 mpid=
 
 # match --queue --http: the coordinator lists the workers it hears of.
-rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir "$tmp/redis"
-: >"$tmp/redis.log"
-spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
-	--daemonize no --logfile "$tmp/redis.log"
-redis=$spawned
-wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
-url=redis://127.0.0.1:$rport/web
+web_redis web
 # Games of a few seconds each (16 plies at 200 ms): the coordinator polls the jobs
 # held every second, so each worker is seen with one in flight.
-spawn "$HIVEBRIDGE" match --queue "$url" --games 4 --max-plies 16 --movetime 200 --http 127.0.0.1:0 builtin builtin \
-	>"$tmp/qout" 2>"$tmp/qerr"
-qpid=$spawned
-wait_listening "$tmp/qerr" $qpid 1 http
-qhttp=$(listen_port "$tmp/qerr" http)
-for w in w1 w2; do
-	spawn "$HIVEBRIDGE" worker --queue "$url" --name $w >"$tmp/$w.out" 2>"$tmp/$w.err"
-done
+web_queue_match --games 4 --max-plies 16 --movetime 200 builtin builtin
 timeout 250 python3 "$tmp/check.py" "$qhttp" queue schemas w1 w2 ||
 	{ cat "$tmp/qerr" "$tmp/w1.err" >&2; fail "/api/match of match --queue"; }
 wait_for 'grep -q "played out" "$tmp/qerr"' 120 || fail "match --queue did not play out: $(cat "$tmp/qerr")"

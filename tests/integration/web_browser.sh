@@ -11,27 +11,12 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need node npm python3 redis-server
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-[ -x "$CHROMIUM" ] || procs_fail "$CHROMIUM is missing (apt-get install chromium): this test cannot run"
-export CHROMIUM
 tmp=$(mktemp -d)
 procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
-shots=${WEB_SHOTS:-$tmp/shots}
-mkdir -p "$shots"
-
-# puppeteer-core, once per version of the lock file.
-top=$(pwd)
-sum=$(cat tests/browser/package.json tests/browser/package-lock.json | cksum | cut -d' ' -f1)
-cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hivebridge/browser-$sum
-if [ ! -f "$cache/node_modules/puppeteer-core/package.json" ]; then
-	mkdir -p "$cache" || fail "cannot create $cache"
-	cp tests/browser/package.json tests/browser/package-lock.json "$cache/"
-	(cd "$cache" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm" 2>&1 ||
-		{ cat "$tmp/npm"; fail "npm ci of tests/browser/package-lock.json failed (is the npm registry reachable?)"; }
-fi
-export NODE_PATH="$cache/node_modules"
+web_browser_setup
 
 cat >"$tmp/conf" <<EOF
 [listen uhp]
@@ -40,12 +25,9 @@ address = 127.0.0.1
 port = 0
 engine = builtin
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 --log "$tmp/trace" 2>"$tmp/err"
-pid=$spawned
-wait_listening "$tmp/err" $pid 2
+web_serve 2 --log "$tmp/trace"
 uhp=$(listen_port "$tmp/err" uhp)
-http=$(listen_port "$tmp/err" http)
-[ -n "$uhp" ] && [ -n "$http" ] || fail "ports: uhp '$uhp' http '$http'"
+[ -n "$uhp" ] || fail "ports: uhp '$uhp' http '$http'"
 timeout 400 node tests/browser/web_test.js serve "http://127.0.0.1:$http" "$shots" "$uhp" ||
 	{ tail -n 20 "$tmp/err"; fail "the page against serve"; }
 procs_alive $pid || fail "the daemon died"
@@ -77,23 +59,8 @@ wait $mpid || fail "match exit status $? after SIGTERM"
 mpid=
 
 # match --queue: games of a few seconds, so that each worker is seen playing one.
-rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir "$tmp/redis"
-: >"$tmp/redis.log"
-spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
-	--daemonize no --logfile "$tmp/redis.log"
-redis=$spawned
-wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
-url=redis://127.0.0.1:$rport/browser
-spawn "$HIVEBRIDGE" match --queue "$url" --games 4 --max-plies 20 --movetime 300 --http 127.0.0.1:0 builtin builtin \
-	>"$tmp/qout" 2>"$tmp/qerr"
-qpid=$spawned
-wait_listening "$tmp/qerr" $qpid 1 http
-qhttp=$(listen_port "$tmp/qerr" http)
-for w in w1 w2; do
-	spawn "$HIVEBRIDGE" worker --queue "$url" --name $w >"$tmp/$w.out" 2>"$tmp/$w.err"
-done
+web_redis browser
+web_queue_match --games 4 --max-plies 20 --movetime 300 builtin builtin
 timeout 120 node tests/browser/web_test.js queue "http://127.0.0.1:$qhttp" "$shots" w1,w2 ||
 	{ tail -n 20 "$tmp/qerr"; fail "the workers table"; }
 kill -TERM $qpid

@@ -10,25 +10,12 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need node npm
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-[ -x "$CHROMIUM" ] || procs_fail "$CHROMIUM is missing (apt-get install chromium): this test cannot run"
-export CHROMIUM
 tmp=$(mktemp -d)
 procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
-shots=${WEB_SHOTS:-$tmp/shots}
-mkdir -p "$shots"
-
-sum=$(cat tests/browser/package.json tests/browser/package-lock.json | cksum | cut -d' ' -f1)
-cache=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hivebridge/browser-$sum
-if [ ! -f "$cache/node_modules/puppeteer-core/package.json" ]; then
-	mkdir -p "$cache" || fail "cannot create $cache"
-	cp tests/browser/package.json tests/browser/package-lock.json "$cache/"
-	(cd "$cache" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm" 2>&1 ||
-		{ cat "$tmp/npm"; fail "npm ci of tests/browser/package-lock.json failed (is the npm registry reachable?)"; }
-fi
-export NODE_PATH="$cache/node_modules"
+web_browser_setup
 
 cat >"$tmp/conf" <<EOF
 [listen remote]
@@ -39,11 +26,7 @@ clock = 600+5
 grace = 30
 wait_time = 120
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 --log "$tmp/trace" 2>"$tmp/err"
-pid=$spawned
-wait_listening "$tmp/err" $pid 2
-http=$(listen_port "$tmp/err" http)
-[ -n "$http" ] || fail "no http port: $(cat "$tmp/err")"
+web_serve 2 --log "$tmp/trace"
 timeout 300 node tests/browser/lobby_test.js "http://127.0.0.1:$http" "$shots" ||
 	{ tail -n 20 "$tmp/trace"; fail "two persons through the lobby"; }
 procs_alive $pid || fail "the daemon died"

@@ -10,6 +10,7 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need python3 timeout
 tmp=$(mktemp -d)
 procs_trap
@@ -23,26 +24,13 @@ clock = 300+5
 grace = 30
 wait_time = 60
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
-pid=$spawned
-wait_listening "$tmp/err" $pid 2
-http=$(listen_port "$tmp/err" http)
-[ -n "$http" ] || fail "no http port: $(cat "$tmp/err")"
+web_serve 2
 
 cat >"$tmp/check.py" <<'EOF'
-import json, os, socket, sys, time
+import json, socket, sys
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from web_client import deadline, fds
 port, pid = int(sys.argv[1]), sys.argv[2]
-
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
-def fds():
-    return len(os.listdir(f"/proc/{pid}/fd"))
 
 class Conn:
     """One HTTP/1.1 connection from address src, kept open unless told to close."""
@@ -128,7 +116,7 @@ def opened(results, ok, why):
     assert len(got) == ok and all(e == why for e in errs) and errs, (len(got), ok, errs)
     return got
 
-base = fds()
+base = fds(pid)
 
 # One address takes what it can: 16 streams, then 32 connections in all.
 s1 = opened([stream("127.0.0.1") for _ in range(24)], 16, "too many event streams from your address")
@@ -141,7 +129,7 @@ assert st == 200 and "games" in g, (st, g)
 print("per peer: ok")
 for c in s1 + k1 + [s2]:
     c.close()
-deadline(lambda: fds() <= base, 30, f"descriptors back to {base} (now {fds()})")
+deadline(lambda: fds(pid) <= base, 30, f"descriptors back to {base} (now {fds(pid)})")
 print("descriptors after the hostile peer: ok")
 
 # Two web persons play; then spectators (several peers) take every shared stream and
@@ -195,7 +183,7 @@ st, s = req("127.0.0.5", "POST", "/api/lobby/resign", {"token": ta})
 assert st == 200 and s["state"] == "over", (st, s)
 sa.close()
 sb.close()
-deadline(lambda: fds() <= base, 30, f"descriptors back to {base} (now {fds()})")
+deadline(lambda: fds(pid) <= base, 30, f"descriptors back to {base} (now {fds(pid)})")
 print("descriptors: ok")
 EOF
 timeout 300 python3 "$tmp/check.py" "$http" "$pid" || { tail -n 30 "$tmp/err"; fail "the caps"; }

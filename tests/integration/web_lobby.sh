@@ -16,6 +16,7 @@
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need python3 jsonschema timeout
 tmp=$(mktemp -d)
 procs_trap
@@ -36,37 +37,16 @@ clock = 300+5
 grace = 1
 wait_time = 60
 EOF
-spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
-pid=$spawned
-wait_listening "$tmp/err" $pid 3
-http=$(listen_port "$tmp/err" http)
+web_serve 3
 remp=$(grep -m1 'listening on .* (uhp-remote)' "$tmp/err" | sed 's/.*:\([0-9]*\) (uhp-remote).*/\1/')
-[ -n "$http" ] && [ -n "$remp" ] || fail "no ports: $(cat "$tmp/err")"
+[ -n "$remp" ] || fail "no ports: $(cat "$tmp/err")"
 
 cat >"$tmp/check.py" <<'EOF'
-import json, os, socket, sys, time, http.client
-import jsonschema
-try:                        # jsonschema >= 4.18 resolves $ref through referencing;
-    import referencing      # Debian 12's 4.10 only has RefResolver
-except ImportError:
-    referencing = None
+import json, socket, sys, time, http.client
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from web_client import schema_validator, deadline, fds
 port, remp, schemas, pid = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-res, store = [], {}
-for n in ["web-position", "web-games", "web-game", "web-error", "web-lobbies", "web-seat"]:
-    s = json.load(open(f"{schemas}/{n}.json"))
-    store[s["$id"]] = s
-    if referencing:
-        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
-        res.append((s["$id"], referencing.Resource.from_contents(s)))
-reg = referencing.Registry().with_resources(res) if referencing else None
-def valid(obj, name):
-    s = store[json.load(open(f"{schemas}/{name}.json"))["$id"]]
-    if reg is not None:
-        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
-    else:
-        resolver = jsonschema.RefResolver.from_schema(s, store=store)
-        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
-    return obj
+valid = schema_validator(schemas, ["web-position", "web-games", "web-game", "web-error", "web-lobbies", "web-seat"])
 def req(path, body=None, method=None, raw=None, src="127.0.0.1"):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=20, source_address=(src, 0))
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
@@ -84,16 +64,6 @@ def lob(action, body, src="127.0.0.1"):
     if st < 300:
         valid(o, "web-seat")
     return st, o
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
-def fds():
-    return len(os.listdir(f"/proc/{pid}/fd"))
 def game(gid):
     st, g, _ = req(f"/api/games/{gid}")
     assert st == 200, g
@@ -140,7 +110,7 @@ class Uhp:
     def close(self):
         self.s.close()
 
-base_fds = fds()
+base_fds = fds(pid)
 st, ls, _ = req("/api/lobbies")
 valid(ls, "web-lobbies")
 assert st == 200 and sorted(l["name"] for l in ls["lobbies"]) == ["quick", "remote"], ls
@@ -232,6 +202,14 @@ def stream(tok):
     while b"event: seat" not in buf:
         buf += r.read1(4096) if hasattr(r, "read1") else r.read(1)
     return c, r
+def paired_then_left(a, b, lobby):
+    """Persons a and b paired; a's event stream opened, then closed: (ta, tb, a's seat)."""
+    ta, tb = join(a, lobby), join(b, lobby)
+    sa = playing(ta)
+    playing(tb)
+    c, r = stream(ta)
+    c.close(); r.close()
+    return ta, tb, sa
 te, tf = join("erin"), join("frank")
 se = playing(te)
 ce, re_ = stream(te)
@@ -247,11 +225,7 @@ assert game(se["game"])["plies"] == 2
 st, s = lob("resign", {"token": te})
 assert st == 200
 # Not back within the grace (lobby quick: 1 s): the game is lost.
-tg, th = join("gina", "quick"), join("hal", "quick")
-sg = playing(tg)
-playing(th)
-cg, rg = stream(tg)
-cg.close(); rg.close()
+tg, th, sg = paired_then_left("gina", "hal", "quick")
 g = deadline(lambda: (lambda g: g if g["finished"] else None)(game(sg["game"])), 20, "lost by leaving")
 assert g["result"] == "0-1" and g["reason"] == "white disconnected", g
 st, s = lob("resume", {"token": tg})
@@ -262,11 +236,7 @@ s = seat(th)
 assert s["state"] == "over" and "white disconnected" in s["reason"], s
 # Away (grace 30 s) when the opponent resigns: the seat is over with the result at
 # once, not "away" (and counted against the caps) until its grace ran out.
-tm, tn = join("mia"), join("ned")
-sm = playing(tm)
-playing(tn)
-cm, rm = stream(tm)
-cm.close(); rm.close()
+tm, tn, _ = paired_then_left("mia", "ned", "remote")
 deadline(lambda: seat(tm)["state"] == "away", 20, "mia away")
 st, s = lob("resign", {"token": tn})
 assert st == 200 and s["state"] == "over", (st, s)
@@ -277,11 +247,7 @@ assert st == 410 and s["error"] == "1-0 black resigned", (st, s)
 # Back by /api/lobby/resume (no stream): present for the idle time from then on, not
 # detached again by the timer of its leaving (grace + 1 s: here 2 s, then lost at 3 s).
 # Only the game is watched meanwhile: a request on the seat would count as presence.
-tk, tl = join("kim", "quick"), join("lou", "quick")
-sk = playing(tk)
-playing(tl)
-ck, rk = stream(tk)
-ck.close(); rk.close()
+tk, tl, sk = paired_then_left("kim", "lou", "quick")
 deadline(lambda: seat(tk)["state"] == "away", 20, "kim away")
 st, s = lob("resume", {"token": tk})
 assert st == 200 and s["state"] == "playing", (st, s)
@@ -345,7 +311,7 @@ for path, body, raw, method, want in [
     assert st == want, (path, body, raw, st, e)
 print("malformed: ok")
 # Every stream and seat gone: the descriptors come back to their baseline.
-deadline(lambda: fds() <= base_fds, 30, f"descriptors back to {base_fds} (now {fds()})")
+deadline(lambda: fds(pid) <= base_fds, 30, f"descriptors back to {base_fds} (now {fds(pid)})")
 print("descriptors: ok")
 EOF
 timeout 300 python3 "$tmp/check.py" "$http" "$remp" schemas "$pid" || { tail -n 30 "$tmp/err"; fail "the lobby API"; }

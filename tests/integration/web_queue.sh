@@ -5,13 +5,14 @@
 # a worker's game appears in /api/games (schema-checked) with the engines' names,
 # its move count grows over successive polls, /api/match lists it as running with
 # its worker; forged progress entries (an illegal GameString, a game of another
-# type) are refused with a log line and the coordinator lives on; a SIGKILLed
+# type, a legal game longer than --max-plies) are refused with a log line and the coordinator lives on; a SIGKILLed
 # worker's game leaves the running list within the expiry (shown "abandoned")
 # before its job is claimed again; the other worker's game finishes with its
 # result; once the match is played out no worker game is left in progress.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
+. tests/lib/web.sh
 need python3 jsonschema timeout redis-server redis-cli
 tmp=$(mktemp -d)
 procs_trap
@@ -21,15 +22,7 @@ fail() {
 	exit 1
 }
 
-rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir "$tmp/redis"
-: >"$tmp/redis.log"
-spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
-	--daemonize no --logfile "$tmp/redis.log"
-redis=$spawned
-wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
-url=redis://127.0.0.1:$rport/wq
+web_redis wq
 
 # 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's game goes after 2 s, its
 # job to another worker after 8 s (so the expiry, not the take-over, drops it).
@@ -43,41 +36,15 @@ w1=$spawned
 spawn "$HIVEBRIDGE" worker --queue "$url" --name w2 --claim-after 8000 >"$tmp/w2.out" 2>"$tmp/w2.err"
 
 cat >"$tmp/check.py" <<'EOF'
-import json, os, signal, subprocess, sys, time, urllib.request, urllib.error
-import jsonschema
-try:
-    import referencing
-except ImportError:
-    referencing = None
-port, schemas, w1pid, rport = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
+import json, os, random, signal, subprocess, sys, time, urllib.request, urllib.error
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from web_client import schema_validator, deadline
+port, schemas, w1pid, rport, hb = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[7]
 base = f"http://127.0.0.1:{port}"
-res, store = [], {}
-for n in ["web-position", "web-games", "web-game", "web-match"]:
-    s = json.load(open(f"{schemas}/{n}.json"))
-    store[s["$id"]] = s
-    if referencing:
-        res.append((f"{n}.json", referencing.Resource.from_contents(s)))
-        res.append((s["$id"], referencing.Resource.from_contents(s)))
-reg = referencing.Registry().with_resources(res) if referencing else None
-def valid(obj, name):
-    s = json.load(open(f"{schemas}/{name}.json"))
-    if reg is not None:       # jsonschema >= 4.18; Debian 12's 4.10 has RefResolver
-        jsonschema.Draft202012Validator(s, registry=reg).validate(obj)
-    else:
-        resolver = jsonschema.RefResolver.from_schema(s, store=store)
-        jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
-    return obj
+valid = schema_validator(schemas, ["web-position", "web-games", "web-game", "web-match"])
 def get(path):
     with urllib.request.urlopen(base + path, timeout=20) as f:
         return json.load(f)
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
 def running(worker):
     m = valid(get("/api/match"), "web-match")
     return [r for r in m["running"] if r.get("worker") == worker and r["live_id"]]
@@ -103,7 +70,37 @@ deadline(grew, 60, "w2's game growing over polls")
 assert len(seen) >= 2, seen
 print("grew:", seen)
 
-# Forged entries: refused, said, nothing shown, the coordinator lives on.
+def long_game(plies):
+    """A legal Base game of that many moves, still in progress: random moves through
+    the built-in engine's UHP (validmoves, play, undo when it ends the game)."""
+    p = subprocess.Popen([hb, "uhp", "--engine", "builtin"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True)
+    def ask(cmd):
+        if cmd:
+            p.stdin.write(cmd + "\n")
+            p.stdin.flush()
+        out = []
+        while True:
+            l = p.stdout.readline()
+            if not l:
+                sys.exit(f"hivebridge uhp ended after {cmd}")
+            if l.strip() == "ok":
+                return out
+            out.append(l.strip())
+    ask(None)
+    gs = ask("newgame Base")[0]
+    rnd = random.Random(7)
+    while gs.count(";") - 2 < plies:
+        gs = ask("play " + rnd.choice(ask("validmoves")[0].split(";")))[0]
+        if gs.split(";")[1] != "InProgress":
+            gs = ask("undo")[0]
+    p.stdin.close()
+    p.wait(timeout=10)
+    return gs
+
+# Forged entries: refused, said, nothing shown, the coordinator lives on. The last
+# is a legal game from an empty board, but longer than --max-plies 40 allows (a
+# long one would stall the loop in its parse): refused before it is parsed.
 def xadd(*fields):
     subprocess.run(["redis-cli", "-p", rport, "XADD", "hivebridge:wq:progress", "*", *fields],
                    check=True, stdout=subprocess.DEVNULL)
@@ -111,9 +108,12 @@ xadd("game", "1", "worker", "forger", "gs", "Base;InProgress;White[1];zz")
 xadd("game", "2", "worker", "forger", "gs", "Base+MLP;InProgress;White[1]")
 xadd("game", "999", "worker", "forger", "gs", "Base;NotStarted;White[1]")
 xadd("nothing", "here")
+xadd("game", "8", "worker", "forger", "gs", long_game(50))
 def refused():
-    return open(sys.argv[5]).read().count("refused a progress entry") >= 4
-deadline(refused, 20, "four refused entries in the coordinator's stderr")
+    return open(sys.argv[5]).read().count("refused a progress entry") >= 5
+deadline(refused, 20, "five refused entries in the coordinator's stderr")
+assert "refused a progress entry of game 8 (worker forger): longer than the match's --max-plies" \
+    in open(sys.argv[5]).read()
 assert all("forger" != r.get("worker") for r in valid(get("/api/match"), "web-match")["running"])
 
 # w1 dies mid-game (stopped while a game of its own runs: a stopped process posts
@@ -157,7 +157,8 @@ assert m["played"] == 8 and len(m["finished"]) == 8 and m["running"] == [], m
 assert in_progress() == [], in_progress()
 print("web_queue checks: ok")
 EOF
-timeout 300 python3 "$tmp/check.py" "$http" schemas "$w1" "$rport" "$tmp/coord.err" "$tmp/w1.out" || fail "the workers' games on the page"
+timeout 300 python3 "$tmp/check.py" "$http" schemas "$w1" "$rport" "$tmp/coord.err" "$tmp/w1.out" \
+	"$HIVEBRIDGE" || fail "the workers' games on the page"
 procs_alive $coord || fail "the coordinator died"
 grep -q "refused a progress entry of game 1 (worker forger)" "$tmp/coord.err" || fail "no refusal said"
 kill -TERM $coord

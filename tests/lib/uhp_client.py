@@ -7,7 +7,7 @@
 #   Conn(port, rcvbuf=None)  a client over TCP: line(), answer() (lines up to "ok",
 #                            "ok" included), send(cmd), cmd(cmd), close(); no greeting
 #                            read, every read timed (30 s).
-#   connect(port, src)       (socket, file) from the source address src; reply(f) reads
+#   connect(port, src, timeout=20)  (socket, file) from the source address src; reply(f) reads
 #                            an answer from the file: (lines without "ok", whether "ok"
 #                            came before EOF); close(s, f) closes both.
 #   hold(port, n, src)       n such connections, each greeted with an info block.
@@ -59,8 +59,8 @@ class Conn:
         s.s.close()
 
 
-def connect(port, src="127.0.0.1"):
-    s = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
+def connect(port, src="127.0.0.1", timeout=20):
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(src, 0))
     return s, s.makefile("rb")
 
 

@@ -226,7 +226,11 @@ function renderInfo() {
   const n = view.ply === null ? g.moves.length : view.ply;
   $("plylabel").textContent = `ply ${n} / ${g.moves.length}`;
   const turn = pos ? pos.turn : "";
-  let status = pos ? `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})` : "";
+  // A game decided off the board (resigned, on time) still reads InProgress from its
+  // moves: its last position says it is over, not whose move it is.
+  const over = g.finished && n === g.moves.length;
+  let status = !pos ? "" : over ? `${pos.state === "InProgress" ? "Game over" : pos.state} after ${n} plies`
+    : `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})`;
   if (myTurn()) status += " · your move";
   else if (g.human && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
   $("status").textContent = status;
@@ -348,6 +352,7 @@ $("lobbyform").onsubmit = async (ev) => {
     const s = await api("/api/lobby/join", { lobby: $("lobby").value, type: $("ltype").value, name: $("lname").value });
     seat = { token: s.token, game: null };
     sessionStorage.setItem("hbseat", s.token);
+    sessionStorage.setItem("hbname", $("lname").value);
     seatShow(s);
     connect();
   } catch (e) {
@@ -444,6 +449,8 @@ async function init() {
     $("engine").replaceChildren(...e.engines.map((x) => el("option", { value: x.name }, `${x.name} (${x.kind})`)));
   } catch (err) { $("newerr").textContent = err.message; }
   loadLobbies().catch(() => { $("people").hidden = true; });
+  const name = sessionStorage.getItem("hbname");   // this tab's player, back after a reload
+  if (name) $("lname").value = name;
   const tok = sessionStorage.getItem("hbseat");
   if (tok) seat = { token: tok, game: null };
   const want = new URLSearchParams(location.search).get("game");

@@ -1,0 +1,68 @@
+# web.sh: helpers for the web tests (sourced after procs.sh; the script has set
+# $tmp and fail).
+#
+#   web_serve N [ARGS...]    hivebridge serve --config $tmp/conf --http 127.0.0.1:0 ARGS,
+#                            its stderr in $tmp/err, once its N listeners are up: $pid,
+#                            and $http its http port.
+#   web_redis NAME           a redis-server of its own on a free loopback port (files in
+#                            $tmp/redis), ready: $redis its PID, $rport its port, $url
+#                            redis://127.0.0.1:$rport/NAME.
+#   web_queue_match ARGS...  hivebridge match --queue $url --http 127.0.0.1:0 ARGS (its
+#                            output in $tmp/qout and $tmp/qerr), once listening: $qpid,
+#                            $qhttp its http port; then workers w1 and w2 on $url.
+#   web_browser_setup        headless Chromium ($CHROMIUM, default /usr/bin/chromium,
+#                            exported) and puppeteer-core, installed by npm ci from
+#                            tests/browser/package-lock.json into a cache directory
+#                            (never the repository) once per version of the lock file:
+#                            NODE_PATH exported; $shots, the screenshots' directory
+#                            ($WEB_SHOTS, default $tmp/shots), made.
+
+web_serve() {
+	_wsn=$1
+	shift
+	spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 "$@" 2>"$tmp/err"
+	pid=$spawned
+	wait_listening "$tmp/err" $pid "$_wsn"
+	http=$(listen_port "$tmp/err" http)
+	[ -n "$http" ] || fail "no http port: $(cat "$tmp/err")"
+}
+
+web_redis() {
+	rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	mkdir "$tmp/redis"
+	: >"$tmp/redis.log"
+	spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
+		--daemonize no --logfile "$tmp/redis.log"
+	redis=$spawned
+	wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
+	procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
+	url=redis://127.0.0.1:$rport/$1
+}
+
+web_queue_match() {
+	spawn "$HIVEBRIDGE" match --queue "$url" --http 127.0.0.1:0 "$@" >"$tmp/qout" 2>"$tmp/qerr"
+	qpid=$spawned
+	wait_listening "$tmp/qerr" $qpid 1 http
+	qhttp=$(listen_port "$tmp/qerr" http)
+	[ -n "$qhttp" ] || fail "no http port: $(cat "$tmp/qerr")"
+	for _wqw in w1 w2; do
+		spawn "$HIVEBRIDGE" worker --queue "$url" --name $_wqw >"$tmp/$_wqw.out" 2>"$tmp/$_wqw.err"
+	done
+}
+
+web_browser_setup() {
+	CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+	[ -x "$CHROMIUM" ] || procs_fail "$CHROMIUM is missing (apt-get install chromium): this test cannot run"
+	export CHROMIUM
+	shots=${WEB_SHOTS:-$tmp/shots}
+	mkdir -p "$shots"
+	_wss=$(cat tests/browser/package.json tests/browser/package-lock.json | cksum | cut -d' ' -f1)
+	_wsc=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hivebridge/browser-$_wss
+	if [ ! -f "$_wsc/node_modules/puppeteer-core/package.json" ]; then
+		mkdir -p "$_wsc" || fail "cannot create $_wsc"
+		cp tests/browser/package.json tests/browser/package-lock.json "$_wsc/"
+		(cd "$_wsc" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm" 2>&1 ||
+			{ cat "$tmp/npm"; fail "npm ci of tests/browser/package-lock.json failed (is the npm registry reachable?)"; }
+	fi
+	export NODE_PATH="$_wsc/node_modules"
+}
