@@ -16,7 +16,7 @@
  *      (listener key depth), with p50/p99 latency.
  *
  * The requests come from random games (fixed seed) of Base and Base+MLP, every ply
- * up to PLIES. usage: bench_trylobot [HIVEBRIDGE] (default ../hivebridge next to this
+ * up to PLIES. usage: bench_trylobot [--in-process] [HIVEBRIDGE] (default ../hivebridge next to this
  * binary). Figures only, no thresholds.
  */
 #include <arpa/inet.h>
@@ -357,6 +357,12 @@ int main(int argc, char **argv)
 	char self[4000];
 	snprintf(self, sizeof self, "%s", argv[0]);
 	snprintf(dir, sizeof dir, "%s", dirname(self));
+	/* --in-process: the codec figures only (for callgrind, which need not see a daemon). */
+	int inproc_only = argc > 1 && !strcmp(argv[1], "--in-process");
+	if (inproc_only) {
+		argc--;
+		argv++;
+	}
 	if (argc > 1)
 		snprintf(bin, sizeof bin, "%s", argv[1]);
 	else
@@ -371,7 +377,7 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	for (int depth = 1; depth <= 2; depth++)
+	for (int depth = 1; depth <= 2 && !inproc_only; depth++)
 		bench_daemon(bin, tmpdir, &r, depth, inproc);
 	char conf[4200];
 	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", tmpdir);

@@ -720,6 +720,20 @@ static int states_equal(const struct tb_state *a, const struct tb_state *b)
 	return 1;
 }
 
+static int opt_eq(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* What a request carries besides its game_state. */
+static int requests_equal(const struct tb_request *a, const struct tb_request *b)
+{
+	return a->type == b->type && opt_eq(a->request_id, b->request_id) && opt_eq(a->game_id, b->game_id) &&
+	       opt_eq(a->request_id_json, b->request_id_json) && opt_eq(a->game_id_json, b->game_id_json) &&
+	       opt_eq(a->system_version, b->system_version) && a->request_timestamp == b->request_timestamp &&
+	       a->response_deadline == b->response_deadline;
+}
+
 /* text with ins inserted at offset at (malloc'd); del bytes there dropped first. */
 static char *splice(const char *text, size_t at, size_t del, const char *ins)
 {
@@ -739,7 +753,8 @@ static int parse_same(const char *text, struct tb_parse_cache *c, char *err, siz
 	char err2[TB_ERR_MAX];
 	int ra = tb_request_parse_next(text, strlen(text), &a, c, err, errlen);
 	int rb = tb_request_parse(text, strlen(text), &b, err2, sizeof err2);
-	int same = ra == rb && (ra < 0 ? !strcmp(err, err2) : states_equal(&a.state, &b.state));
+	int same = ra == rb && (ra < 0 ? !strcmp(err, err2) : states_equal(&a.state, &b.state) &&
+				requests_equal(&a, &b));
 	if (!same)
 		fprintf(stderr, "parse_same: %d/%d %s / %s\n", ra, rb, ra < 0 ? err : "", rb < 0 ? err2 : "");
 	if (!ra)
@@ -802,6 +817,95 @@ static void test_parse_next(void)
 	}
 	for (int i = 0; i < n; i++)
 		cJSON_free(texts[i]);
+	tb_parse_cache_free(&c);
+	tb_replay_free(&r);
+}
+
+/*
+ * tb_request_parse_next reads most requests without cJSON (a strict reader that
+ * hands anything unusual back to the cJSON path): the same result and error as
+ * tb_request_parse for good requests, unusual but valid ones, and broken ones.
+ */
+static void test_parse_fast(void)
+{
+	/* Valid members put right after a '{' (another key, a repeated one, odd values). */
+	static const char *const members[] = {
+		"\"x\":[1,-2.5e3,{\"a\":null},true,false,\"s\"],", "\"system_version\":\"2.1\",",
+		"\"request_timestamp\":12,", "\"response_deadline\":0,", "\"request_timestamp\":1e3,",
+		"\"request_timestamp\":-0,", "\"turn_number\":007,", "\"request_id\":\"a\\u0041\",",
+		"\"game_id\":null,", "\"turn_history\":null,", "\"turn_history\":[],", "\"board\":{\"pieces\":{}},",
+		"\"hands\":{},", "\"Forfeit\":true,", "\"Forfeit\":1,", "\"Placement\":null,", "\"Movement\":{},",
+		"\"Special Ability\":null,", "\"possible_turns\":null,", "\"color\":\"Black\",", "\"type\":\"Beetle\",",
+		"\"source\":7,", "\"destination\":\"0,0\",", "\"turn_type\":\"Forfeit\",", "\"use_pillbug\":false,",
+		"\"use_mosquito\":null,", "\"White\":{\"Queen Bee\":1},", "\"Black\":{},", "\"piece_types\":[],",
+		"\"positions\":[\"2,0\"],", "\"creation_parameters\":{\"use_ladybug\":true},", "\"pieces\":{},",
+		"\"request_type\":\"Greetings\",", "\"k\":\"\\u00e9\",", "\"\\u0078\":1,", "\"d\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],",
+		"\f\"f\":1,", "\"n\":12345678901234567890123456789012345678901234567890,",
+	};
+	static const char bytes[] = "{}[]\",:0123456789 -.eE+tfn\\\f\x01u";
+	struct tb_replay r;
+	struct tb_parse_cache c = { 0 };
+	char err[TB_ERR_MAX], *texts[48] = { 0 };
+	int n = 0, bad = 0, good = 0;
+	size_t len;
+
+	texts[n] = frame_json("choose-turn-mlp-stack-abilities.frame", &len);
+	CU_ASSERT_FATAL(texts[n] != NULL);
+	n++;
+	tb_replay_init(&r, HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P);
+	for (; n < 48 && !hive_game_over(&r.game.board); n++) {
+		struct tb_request rq = { .type = TB_REQ_CHOOSE_TURN, .request_id = "a\"b", .game_id = "g",
+					 .request_timestamp = 1795317225823, .response_deadline = 1795317235823 };
+		struct hive_move moves[HIVE_MAX_MOVES];
+		CU_ASSERT_EQUAL_FATAL(tb_replay_state(&r, &rq.state, err, sizeof err), 0);
+		cJSON *j = tb_request_json(&rq);
+		char *t = j ? cJSON_PrintUnformatted(j) : NULL;
+		cJSON_Delete(j);
+		tb_state_free(&rq.state);
+		CU_ASSERT_FATAL(t != NULL);
+		texts[n] = strdup(t);
+		cJSON_free(t);
+		size_t nm = hive_board_moves(&r.game.board, moves);
+		CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, moves[rng() % nm], err, sizeof err), 0);
+	}
+	for (int it = 0; it < 6000; it++) {
+		/* A request, then the next one changed: the cache holds the first's history. */
+		int i = 1 + (int)(rng() % (uint64_t)(n - 1));
+		CU_ASSERT_EQUAL(parse_same(texts[rng() % 4 ? i - 1 : 0], &c, err, sizeof err), 0);
+		char *t = strdup(texts[rng() % 8 ? i : 0]);
+		for (int m = 0, nm = 1 + (int)(rng() % 2); m < nm; m++) {
+			size_t tl = strlen(t), at = rng() % tl;
+			char *u, one[2] = { bytes[rng() % (sizeof bytes - 1)], 0 };
+			switch (rng() % 4) {
+			case 0:           /* a member after some '{' */
+				while (at < tl && t[at] != '{')
+					at++;
+				u = splice(t, at < tl ? at + 1 : 1, 0, members[rng() % (sizeof members / sizeof members[0])]);
+				break;
+			case 1:
+				u = splice(t, at, 1, "");
+				break;
+			case 2:
+				u = splice(t, at, 0, one);
+				break;
+			default:
+				u = splice(t, at, 1, one);
+			}
+			free(t);
+			t = u;
+		}
+		int rc = parse_same(t, &c, err, sizeof err);
+		CU_ASSERT(rc != -2);
+		if (rc == -2)
+			fprintf(stderr, "parse_fast: differs on %s\n", t);
+		bad += rc == -1;
+		good += rc == 0;
+		free(t);
+	}
+	/* Both kinds, many times each. */
+	CU_ASSERT(bad > 1000 && good > 1000);
+	for (int i = 0; i < n; i++)
+		free(texts[i]);
 	tb_parse_cache_free(&c);
 	tb_replay_free(&r);
 }
@@ -1135,6 +1239,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
+	    !CU_add_test(s, "parse without cJSON: same as with it", test_parse_fast) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
 	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable)) {
