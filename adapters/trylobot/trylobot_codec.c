@@ -769,60 +769,49 @@ static struct tb_turn turn_key(const struct tb_turn *t)
 	return k;
 }
 
-struct keyed_turn {
-	struct tb_turn key;
-	size_t         at;
-};
-
-#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
-
-/* Field by field: struct copies need not keep padding bytes, so no memcmp. */
-static int key_cmp(const struct tb_turn *x, const struct tb_turn *y)
+static uint32_t key_hash(const struct tb_turn *k)
 {
-	int c;
-	if ((c = CMP(x->type, y->type)) || (c = CMP(x->bug, y->bug)) ||
-	    (c = CMP(x->user.row, y->user.row)) || (c = CMP(x->user.col, y->user.col)) ||
-	    (c = CMP(x->src.row, y->src.row)) || (c = CMP(x->src.col, y->src.col)) ||
-	    (c = CMP(x->dst.row, y->dst.row)))
-		return c;
-	return CMP(x->dst.col, y->dst.col);
+	uint32_t h = (uint32_t)k->type * 0x9e3779b1u ^ k->bug;
+	const int32_t f[6] = { k->user.row, k->user.col, k->src.row, k->src.col, k->dst.row, k->dst.col };
+	for (int i = 0; i < 6; i++)
+		h = (h ^ (uint32_t)f[i]) * 0x01000193u;
+	return h ^ h >> 15;
 }
 
-static int keyed_cmp(const void *a, const void *b)
-{
-	const struct keyed_turn *x = a, *y = b;
-	int c = key_cmp(&x->key, &y->key);
-	return c ? c : CMP(x->at, y->at);
-}
+/* Slots of the de-duplication table kept on the stack (real lists are far shorter). */
+#define DEDUP_STACK 1024
+_Static_assert(POSSIBLE_MAX < 65535, "possible_turns indices fit the table's slots");
 
-/* Drops repeated turns, keeping the first of each in its place: a sort, so that a
- * long list costs n log n, not n^2. -1 when memory runs out. */
+/* Drops repeated turns, keeping the first of each in its place: a hash table of the
+ * kept ones (indices + 1, 0 = empty), so a long list costs n, not n^2, and a usual
+ * one no malloc. -1 when memory runs out. */
 static int turns_dedup(struct tb_turns *l)
 {
+	uint16_t local[DEDUP_STACK], *slot = local;
+	size_t size = 16, n = 0;
 	if (l->n < 2)
 		return 0;
-	struct keyed_turn *k = malloc(l->n * sizeof *k);
-	unsigned char *drop = calloc(l->n, 1);
-	if (!k || !drop) {
-		free(k);
-		free(drop);
+	while (size < 2 * l->n)
+		size *= 2;
+	if (size > DEDUP_STACK && !(slot = malloc(size * sizeof *slot)))
 		return -1;
-	}
+	memset(slot, 0, size * sizeof *slot);
 	for (size_t i = 0; i < l->n; i++) {
-		k[i].key = turn_key(&l->v[i]);
-		k[i].at = i;
+		struct tb_turn k = turn_key(&l->v[i]);
+		size_t at = key_hash(&k) & (size - 1);
+		for (; slot[at]; at = (at + 1) & (size - 1)) {
+			struct tb_turn kept = turn_key(&l->v[slot[at] - 1]);
+			if (tb_turn_eq(&kept, &k))
+				break;
+		}
+		if (slot[at])
+			continue;                    /* a repeat */
+		l->v[n] = l->v[i];
+		slot[at] = (uint16_t)++n;
 	}
-	qsort(k, l->n, sizeof *k, keyed_cmp);
-	for (size_t i = 1; i < l->n; i++)
-		if (!key_cmp(&k[i].key, &k[i - 1].key))
-			drop[k[i].at] = 1;
-	size_t n = 0;
-	for (size_t i = 0; i < l->n; i++)
-		if (!drop[i])
-			l->v[n++] = l->v[i];
 	l->n = n;
-	free(k);
-	free(drop);
+	if (slot != local)
+		free(slot);
 	return 0;
 }
 

@@ -910,6 +910,54 @@ static void test_parse_fast(void)
 	tb_replay_free(&r);
 }
 
+/* Repeated turns in possible_turns: the first of each is kept, in its place, by both
+ * parsers; a long list too (its table is not on the stack). */
+static void test_possible_dedup(void)
+{
+	size_t len;
+	char *text = frame_json("choose-turn-mlp-stack-abilities.frame", &len), err[TB_ERR_MAX];
+	CU_ASSERT_FATAL(text != NULL);
+	char *pt = strstr(text, "\"possible_turns\":");
+	CU_ASSERT_FATAL(pt != NULL);
+	*pt = 0;
+	for (int big = 0; big < 2; big++) {
+		char *pos = malloc(16 * 200 + 16), *req = malloc(strlen(text) + 20000);
+		CU_ASSERT_FATAL(pos && req);
+		size_t o = 0;
+		for (int i = 0; i < (big ? 200 : 2); i++)   /* positions i,i and one repeat */
+			o += (size_t)sprintf(pos + o, "%s\"%d,%d\"", i ? "," : "", 2 * i, 0);
+		sprintf(pos + o, ",\"0,0\"");
+		sprintf(req, "%s\"possible_turns\":{\"Placement\":{\"piece_types\":[\"Spider\",\"Beetle\",\"Spider\","
+			"\"Soldier Ant\",\"Grasshopper\",\"Queen Bee\",\"Ladybug\",\"Mosquito\",\"Pillbug\"],"
+			"\"positions\":[%s]},\"Movement\":{\"-1,-1\":[\"1,-1\",\"3,1\",\"1,-1\"],\"-1,-1\":[\"3,1\",\"5,1\"]},"
+			"\"Special Ability\":{\"0,0\":{\"-1,-1\":[\"1,-1\",\"1,-1\"]},\"-2,0\":{\"-1,-1\":[\"1,-1\"]}}}}}",
+			text, pos);
+		struct tb_request a, b;
+		struct tb_parse_cache c = { 0 };
+		CU_ASSERT_EQUAL_FATAL(tb_request_parse(req, strlen(req), &a, err, sizeof err), 0);
+		CU_ASSERT_EQUAL_FATAL(tb_request_parse_next(req, strlen(req), &b, &c, err, sizeof err), 0);
+		size_t np = big ? 200 : 2, want = 8 * np + 3 + 2;
+		CU_ASSERT_EQUAL(a.state.possible.n, want);
+		CU_ASSERT(states_equal(&a.state, &b.state));
+		const struct tb_turns *l = &a.state.possible;
+		/* Spider at every position in order, then Beetle; Movement 1,-1 3,1 5,1; two throws. */
+		CU_ASSERT(l->n == want && l->v[0].type == TB_PLACEMENT && l->v[0].bug == HIVE_SPIDER &&
+			  l->v[np].bug == HIVE_BEETLE && l->v[8 * np].type == TB_MOVEMENT &&
+			  l->v[8 * np + 2].dst.row == 5 && l->v[8 * np + 3].type == TB_ABILITY &&
+			  l->v[8 * np + 4].user.row == -2);
+		for (size_t i = 0; i + 1 < l->n; i++)
+			for (size_t j = i + 1; j < l->n; j++)
+				if (tb_turn_eq(&l->v[i], &l->v[j]))
+					CU_FAIL("a repeated turn is left");
+		tb_request_free(&a);
+		tb_request_free(&b);
+		tb_parse_cache_free(&c);
+		free(pos);
+		free(req);
+	}
+	free(text);
+}
+
 /*
  * Coordinates.
  */
@@ -1240,6 +1288,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
 	    !CU_add_test(s, "parse without cJSON: same as with it", test_parse_fast) ||
+	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
 	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable)) {
