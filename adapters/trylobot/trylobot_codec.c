@@ -241,7 +241,23 @@ size_t tb_utf16_length(const char *s, size_t len)
 char *tb_frame_encode(const char *json, size_t len, size_t *outlen)
 {
 	const uint8_t *p = (const uint8_t *)json;
-	size_t n = 0;
+	size_t n = 0, ascii = 0;
+	while (ascii < len && p[ascii] < 0x80)
+		ascii++;
+	if (ascii == len) {
+		/* Nothing to escape (the usual answer): the text as it is. */
+		char head[24];
+		int hl = snprintf(head, sizeof head, "%zu#", len);
+		char *out = malloc((size_t)hl + len + 1);
+		if (!out)
+			return NULL;
+		memcpy(out, head, (size_t)hl);
+		memcpy(out + hl, json, len);
+		out[hl + len] = 0;
+		if (outlen)
+			*outlen = (size_t)hl + len;
+		return out;
+	}
 	/* First pass: the escaped length. */
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
@@ -2190,6 +2206,72 @@ int tb_echo_ids(cJSON *msg, const struct tb_request *rq)
 {
 	return echo_id(msg, "response_id", rq->request_id_json) ||
 	       echo_id(msg, "game_id", rq->game_id_json) ? -1 : 0;
+}
+
+/* Appends n bytes at *o if they fit before e. */
+static int put(char **o, const char *e, const char *s, size_t n)
+{
+	if ((size_t)(e - *o) < n)
+		return -1;
+	memcpy(*o, s, n);
+	*o += n;
+	return 0;
+}
+
+#define PUT(o, e, lit) put(o, e, lit, sizeof lit - 1)
+
+/* "key":"r,c" after a ','. */
+static int put_pos(char **o, const char *e, const char *key, struct tb_pos p)
+{
+	char buf[24];
+	tb_pos_format(p, buf, sizeof buf);
+	return PUT(o, e, ",\"") || put(o, e, key, strlen(key)) || PUT(o, e, "\":\"") ||
+	       put(o, e, buf, strlen(buf)) || PUT(o, e, "\"");
+}
+
+char *tb_turn_answer_frame(const struct tb_turn *t, const struct tb_request *rq, size_t *outlen)
+{
+	const char *rid = rq->request_id ? rq->request_id_json : NULL;
+	const char *gid = rq->game_id ? rq->game_id_json : NULL;
+	if ((rq->request_id && !rid) || (rq->game_id && !gid) || t->type > TB_FORFEIT ||
+	    (t->type == TB_PLACEMENT && !tb_bug_name(t->bug))) {
+		/* Ids without their tokens (not from a parse): cJSON prints them. */
+		size_t len;
+		cJSON *msg = tb_turn_answer_json(t, rq->request_id, rq->game_id);
+		char *frame = msg && !tb_echo_ids(msg, rq) ? tb_frame_build(msg, &len) : NULL;
+		cJSON_Delete(msg);
+		if (frame && outlen)
+			*outlen = len;
+		return frame;
+	}
+	/* cJSON's order: the turn's keys, response_type, response_id, game_id. */
+	size_t cap = 256 + (rid ? strlen(rid) : 0) + (gid ? strlen(gid) : 0);
+	char *buf = malloc(cap), *o = buf, *e = buf + cap;
+	if (!buf)
+		return NULL;
+	const char *type = turn_names[t->type];
+	int bad = PUT(&o, e, "{\"turn_type\":\"") || put(&o, e, type, strlen(type)) || PUT(&o, e, "\"");
+	switch (t->type) {
+	case TB_PLACEMENT:
+		bad = bad || PUT(&o, e, ",\"piece_type\":\"") || put(&o, e, bug_names[t->bug], strlen(bug_names[t->bug])) ||
+		      PUT(&o, e, "\"") || put_pos(&o, e, "destination", t->dst);
+		break;
+	case TB_MOVEMENT:
+		bad = bad || put_pos(&o, e, "source", t->src) || put_pos(&o, e, "destination", t->dst);
+		break;
+	case TB_ABILITY:
+		bad = bad || put_pos(&o, e, "ability_user", t->user) || put_pos(&o, e, "source", t->src) ||
+		      put_pos(&o, e, "destination", t->dst);
+		break;
+	default:
+		break;
+	}
+	bad = bad || PUT(&o, e, ",\"response_type\":\"Choose Turn\"") ||
+	      (rid && (PUT(&o, e, ",\"response_id\":") || put(&o, e, rid, strlen(rid)))) ||
+	      (gid && (PUT(&o, e, ",\"game_id\":") || put(&o, e, gid, strlen(gid)))) || PUT(&o, e, "}");
+	char *frame = bad ? NULL : tb_frame_encode(buf, (size_t)(o - buf), outlen);
+	free(buf);
+	return frame;
 }
 
 /* The object member for a position key, created as an empty array/object if new. */

@@ -231,5 +231,9 @@ cJSON *tb_error_json(const char *msg);
 /* Makes msg's "response_id" and "game_id" (those it has) rq's ids exactly as sent;
  * 0, or -1 when memory runs out. */
 int    tb_echo_ids(cJSON *msg, const struct tb_request *rq);
+/* The frame of a Choose Turn answer to rq: what tb_turn_answer_json(t, rq's ids),
+ * tb_echo_ids and tb_frame_build give, byte for byte, printed without a cJSON tree.
+ * Malloc'd (length in *outlen), NULL on failure. */
+char  *tb_turn_answer_frame(const struct tb_turn *t, const struct tb_request *rq, size_t *outlen);
 
 #endif

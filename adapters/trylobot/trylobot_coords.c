@@ -426,6 +426,26 @@ int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible,
 	return 1;
 }
 
+size_t tb_replay_sendable(const struct tb_replay *r, const struct tb_turns *possible, struct tb_turn *t,
+			  size_t max)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < possible->n && count < max; i++) {
+		const struct tb_turn *p = &possible->v[i];
+		struct hive_move m;
+		struct tb_turn cand;
+		/* The move the turn names, and back: a sendable move is counted at the turn
+		 * it is sent as (listed turns are distinct), and only there. */
+		if (p->type == TB_ABILITY || tb_replay_turn_move(r, p, &m, NULL, 0) ||
+		    tb_replay_answer(r, possible, m, &cand, NULL, 0) != 1 || !tb_turn_eq(&cand, p))
+			continue;
+		if (!count)
+			*t = cand;
+		count++;
+	}
+	return count;
+}
+
 int tb_replay_possible(const struct tb_replay *r, struct tb_turns *out, char *err, size_t errlen)
 {
 	const struct hive_board *b = &r->game.board;

@@ -65,6 +65,13 @@ int tb_replay_play_turn(struct tb_replay *r, const struct tb_turn *t, char *err,
 int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible, struct hive_move m,
 		     struct tb_turn *t, char *err, size_t errlen);
 
+/* How many sendable answers there are (tb_replay_answer's 1), counting up to max: the
+ * listed turns that are legal core moves, checked with the core; the first into *t
+ * (which one is first follows the list's order: with exactly one, it is the one).
+ * Walks the list, not every legal move: a few lookups when the first turns will do. */
+size_t tb_replay_sendable(const struct tb_replay *r, const struct tb_turns *possible, struct tb_turn *t,
+			  size_t max);
+
 /* possible_turns of the current position from hive_board_moves(): own moves under
  * Movement, opponent pieces thrown under Special Ability (one entry per able user),
  * a pass as Forfeit alone. Appends to out (de-duplicated); -1 if memory runs out. */

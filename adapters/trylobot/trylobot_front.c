@@ -79,13 +79,9 @@ struct trylobot_front {
 	char                   live_gid[64]; /* its game_id: another one opens a new record */
 };
 
-/* Frames msg, queues it for the client and logs it; consumes msg. The ids it
- * carries are the request's, exactly as sent. */
-static void out_msg(struct trylobot_front *s, cJSON *msg)
+/* Queues a frame (NULL: none could be built) for the client and logs it; consumes it. */
+static void out_frame(struct trylobot_front *s, char *frame, size_t len)
 {
-	size_t len;
-	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
-	cJSON_Delete(msg);
 	if (!frame) {
 		/* Nothing sensible can be sent: the core will wait; say so in the log. */
 		log_note(s->io.id, "cannot build an answer (out of memory)");
@@ -96,6 +92,16 @@ static void out_msg(struct trylobot_front *s, cJSON *msg)
 	json = json ? json + 1 : frame;
 	log_proto(s->io.id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
 	free(frame);
+}
+
+/* Frames msg, queues it for the client and logs it; consumes msg. The ids it
+ * carries are the request's, exactly as sent. */
+static void out_msg(struct trylobot_front *s, cJSON *msg)
+{
+	size_t len = 0;
+	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
+	cJSON_Delete(msg);
+	out_frame(s, frame, len);
 }
 
 /* json-socket's error frame; msg is prefixed like JavaScript's Error.toString(). */
@@ -111,9 +117,12 @@ static void out_error(struct trylobot_front *s, const char *fmt, ...)
 	out_msg(s, tb_error_json(msg));
 }
 
+/* A Choose Turn answer, printed straight (no cJSON tree: this is the hot path). */
 static void out_turn(struct trylobot_front *s, const struct tb_turn *t)
 {
-	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
+	size_t len = 0;
+	char *frame = tb_turn_answer_frame(t, &s->rq, &len);
+	out_frame(s, frame, len);
 }
 
 /* Forgets the request in flight and takes the next one. */
@@ -209,26 +218,10 @@ static int one_ply_score(const struct hive_board *b, struct hive_move m)
 }
 
 /* The first sendable moves, up to max: how many there are (0: none, *t untouched;
- * else *t is the first). Cheap with a small max: no scores. */
+ * else *t is the first). Cheap with a small max: no scores, no move generation. */
 static size_t count_sendable(const struct trylobot_front *s, struct tb_turn *t, size_t max)
 {
-	const struct hive_board *b = &s->rp.game.board;
-	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
-	size_t n, count = 0;
-
-	if (!moves)
-		return 0;
-	n = hive_board_moves(b, moves);
-	for (size_t i = 0; i < n && count < max; i++) {
-		struct tb_turn cand;
-		if (tb_replay_answer(&s->rp, &s->rq.state.possible, moves[i], &cand, NULL, 0) != 1)
-			continue;
-		if (!count)
-			*t = cand;
-		count++;
-	}
-	free(moves);
-	return count;
+	return tb_replay_sendable(&s->rp, &s->rq.state.possible, t, max);
 }
 
 /* The sendable move with the best one-ply score into *t; how many sendable moves

@@ -144,23 +144,6 @@ static size_t sendable_scan(const struct tb_replay *rp, const struct tb_turns *p
 	return count;
 }
 
-/* The front end's check before it asks the engine (count_sendable): up to two
- * sendable moves, the first into *t. */
-static size_t sendable_two(const struct tb_replay *rp, const struct tb_turns *possible, struct tb_turn *t)
-{
-	struct hive_move moves[HIVE_MAX_MOVES];
-	size_t n = hive_board_moves(&rp->game.board, moves), count = 0;
-	for (size_t i = 0; i < n && count < 2; i++) {
-		struct tb_turn cand;
-		if (tb_replay_answer(rp, possible, moves[i], &cand, NULL, 0) != 1)
-			continue;
-		if (!count)
-			*t = cand;
-		count++;
-	}
-	return count;
-}
-
 /* The connection's state between requests, as trylobot_front.c keeps it. */
 struct conn {
 	struct tb_parse_cache pc;
@@ -198,7 +181,7 @@ __attribute__((noipa)) static int front_request(struct conn *c, const char *json
 	}
 	double t2 = now_us();
 	memset(&t, 0, sizeof t);
-	size_t ns = sendable_two(&c->rp, &rq.state.possible, &t);
+	size_t ns = tb_replay_sendable(&c->rp, &rq.state.possible, &t, 2);
 	double t3 = now_us();
 	size_t flen = 0;
 	cJSON *a = tb_turn_answer_json(&t, rq.request_id, rq.game_id);

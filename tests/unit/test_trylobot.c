@@ -1076,6 +1076,80 @@ static int request_round_trip(const struct tb_replay *r, const struct tb_state *
 	return ok;
 }
 
+/* tb_turn_answer_frame against the cJSON path, with ids absent, plain, escaped and
+ * non-ASCII (the raw tokens are echoed; non-ASCII goes out as \u escapes). */
+static int answer_frame_same(const struct tb_turn *t)
+{
+	static const char *const ids[][2] = {
+		{ NULL, NULL }, { "v0OX3", "\"v0OX3\"" }, { "a\"b", "\"a\\\"b\"" },
+		{ "\xc3\xa9\xf0\x9f\x90\x9d", "\"\xc3\xa9\\u00e9\xf0\x9f\x90\x9d\"" },
+	};
+	/* One pair of ids per turn, at random: every pair over a game's turns. */
+	int i = (int)(rng() % 4), k = (int)(rng() % 4);
+	struct tb_request rq = { .type = TB_REQ_CHOOSE_TURN };
+	rq.request_id = (char *)ids[i][0];
+	rq.request_id_json = (char *)ids[i][1];
+	rq.game_id = (char *)ids[k][0];
+	rq.game_id_json = (char *)ids[k][1];
+	size_t la = 0, lb = 0;
+	char *a = tb_turn_answer_frame(t, &rq, &la);
+	cJSON *msg = tb_turn_answer_json(t, rq.request_id, rq.game_id);
+	char *b = msg && !tb_echo_ids(msg, &rq) ? tb_frame_build(msg, &lb) : NULL;
+	cJSON_Delete(msg);
+	int ok = a && b && la == lb && !memcmp(a, b, la);
+	if (!ok)
+		fprintf(stderr, "answer frames differ:\n%s\n%s\n", a ? a : "(null)", b ? b : "(null)");
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* The sendable moves counted over every legal move, as the front end once did. */
+static size_t sendable_by_moves(const struct tb_replay *r, const struct tb_turns *possible, struct tb_turn *t)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	size_t n = hive_board_moves(&r->game.board, moves), count = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct tb_turn cand;
+		if (tb_replay_answer(r, possible, moves[i], &cand, NULL, 0) != 1)
+			continue;
+		if (!count)
+			*t = cand;
+		count++;
+	}
+	return count;
+}
+
+/* tb_replay_sendable (walking the listed turns) against every legal move, on the
+ * position's list, on parts of it (down to one turn or none), and with turns the
+ * position does not allow (far, on the wrong piece, a throw, a Forfeit). */
+static int sendable_matches_moves(const struct tb_replay *r, const struct tb_turns *full)
+{
+	struct tb_turns l = { 0 };
+	int ok = 1;
+	for (int round = 0; round < 4 && ok; round++) {
+		l.n = 0;
+		for (size_t i = 0; i < full->n; i++)
+			if (round == 0 || rng() % (uint64_t)(round == 1 ? 2 : full->n) == 0)
+				CU_ASSERT_FATAL(tb_turns_add(&l, &full->v[i]) == 0);
+		if (round == 3 && full->n) {
+			struct tb_turn bogus[3] = { full->v[rng() % full->n], full->v[rng() % full->n],
+						    { .type = TB_FORFEIT } };
+			bogus[0].dst.row += 64;
+			bogus[1].src = bogus[1].dst;
+			for (int k = 0; k < 3; k++)
+				if (!tb_turns_has(&l, &bogus[k]))
+					CU_ASSERT_FATAL(tb_turns_add(&l, &bogus[k]) == 0);
+		}
+		struct tb_turn a, b;
+		size_t want = sendable_by_moves(r, &l, &a), got = tb_replay_sendable(r, &l, &b, 2);
+		size_t all = tb_replay_sendable(r, &l, &b, (size_t)-1);
+		ok = got == (want < 2 ? want : 2) && all == want && (want != 1 || tb_turn_eq(&a, &b));
+	}
+	tb_turns_free(&l);
+	return ok;
+}
+
 static void test_random_games(void)
 {
 	int games = 0, plies = 0, throws = 0, moves_checked = 0, trips = 0, stacked_trips = 0;
@@ -1084,7 +1158,7 @@ static void test_random_games(void)
 		for (int g = 0; g < 4; g++) {
 			struct tb_replay r;
 			char err[TB_ERR_MAX];
-			int bad_turn = 0, bad_possible = 0, bad_pos = 0, bad_trip = 0;
+			int bad_turn = 0, bad_possible = 0, bad_pos = 0, bad_trip = 0, bad_sendable = 0;
 			tb_replay_init(&r, type);
 			for (int ply = 0; ply < 150 && !hive_game_over(&r.game.board); ply++) {
 				struct hive_move moves[HIVE_MAX_MOVES];
@@ -1099,6 +1173,7 @@ static void test_random_games(void)
 						fprintf(stderr, "type %u ply %d: %s\n", type, ply, err);
 						continue;
 					}
+					bad_turn += !answer_frame_same(&t);
 					/* Through the answer JSON too. */
 					cJSON *j = tb_turn_answer_json(&t, NULL, NULL);
 					char *text = j ? cJSON_PrintUnformatted(j) : NULL;
@@ -1119,6 +1194,7 @@ static void test_random_games(void)
 				} else {
 					if (!possible_matches_core(&r, &st.possible))
 						bad_possible++;
+					bad_sendable += !sendable_matches_moves(&r, &st.possible);
 					/* The full request through the wire and back: every 10th
 					 * ply, and often while stacks are on the board. */
 					int high = max_height(&r);
@@ -1153,6 +1229,7 @@ static void test_random_games(void)
 			}
 			CU_ASSERT_EQUAL(bad_turn, 0);
 			CU_ASSERT_EQUAL(bad_possible, 0);
+			CU_ASSERT_EQUAL(bad_sendable, 0);
 			CU_ASSERT_EQUAL(bad_pos, 0);
 			CU_ASSERT_EQUAL(bad_trip, 0);
 			tb_replay_free(&r);
