@@ -184,10 +184,7 @@ __attribute__((noipa)) static int front_request(struct conn *c, const char *json
 	size_t ns = tb_replay_sendable(&c->rp, &rq.state.possible, &t, 2);
 	double t3 = now_us();
 	size_t flen = 0;
-	cJSON *a = tb_turn_answer_json(&t, rq.request_id, rq.game_id);
-	char *frame = a ? tb_frame_build(a, &flen) : NULL;
-	cJSON_Delete(a);
-	free(frame);
+	free(tb_turn_answer_frame(&t, &rq, &flen));
 	tb_request_free(&rq);
 	double t4 = now_us();
 	us->parse += t1 - t0;
