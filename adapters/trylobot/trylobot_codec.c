@@ -480,6 +480,12 @@ static size_t payload_ascii(struct tb_reader *r, const uint8_t *p, size_t n, int
 		most = r->max - r->len;
 	if (most > n)
 		most = n;
+	/* Eight bytes at a time while none is 0 or non-ASCII. */
+	for (uint64_t w; k + 8 <= most; k += 8) {
+		memcpy(&w, p + k, 8);
+		if ((w | ((w - 0x0101010101010101ULL) & ~w)) & 0x8080808080808080ULL)
+			break;
+	}
 	while (k < most && p[k] >= 0x01 && p[k] < 0x80)
 		k++;
 	if (k < 2 || reserve(r, r->len + k + 1))

@@ -294,13 +294,13 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 		snprintf(why, sizeof why, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
 			 r->message ? r->message : "?");
 		answer_fallback(s, why);
-	} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
-		/* Never trust a back end with legality. */
-		answer_fallback(s, "the engine chose an illegal move");
 	} else {
-		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, legal, &t, err, sizeof err);
+		/* Never trust a back end with legality: tb_replay_answer asks the core. */
+		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, r->move, &t, err, sizeof err);
 		if (rc == 1) {
 			out_turn(s, &t);
+		} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
+			answer_fallback(s, "the engine chose an illegal move");
 		} else {
 			char mv[HIVE_MOVESTR_MAX];
 			hive_move_format(&s->rp.game.board, legal, mv, sizeof mv);

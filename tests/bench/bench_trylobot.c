@@ -340,7 +340,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us)
+/* Requests/s (0 on failure), one request in flight at a time as the Trylobot core
+ * sends them: each is sent when the last answer is in (request-reply). */
+static double bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us)
 {
 	char conf[4200];
 	int port, fd, one = 1;
@@ -348,7 +350,7 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 	FILE *f = fopen(conf, "w");
 	if (!f) {
 		perror(conf);
-		return;
+		return 0;
 	}
 	fprintf(f, "[engine builtin]\nhash_mb = 16\n[listen uhp]\nport = 0\n"
 		"[listen tb]\nprotocol = trylobot\nport = 0\nengine = builtin\ndepth = %d\n", depth);
@@ -358,7 +360,7 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 		fprintf(stderr, "bench: the daemon did not start\n");
 		if (pid > 0)
 			kill(pid, SIGKILL);
-		return;
+		return 0;
 	}
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
@@ -366,7 +368,7 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
 		perror("bench: connect");
 		kill(pid, SIGKILL);
-		return;
+		return 0;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
@@ -396,15 +398,16 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 	waitpid(pid, NULL, 0);
 	if (!done) {
 		free(lat);
-		return;
+		return 0;
 	}
 	double mean = elapsed / (double)done;
 	qsort(lat, done, sizeof *lat, cmp_double);
-	printf("daemon, built-in engine at depth %d, one connection: %zu requests in %.2f s = %.0f requests/s; "
+	printf("daemon, built-in engine at depth %d, one connection, request-reply: %zu requests in %.2f s = %.0f requests/s; "
 	       "latency p50 %.2f ms, p99 %.2f ms; bridge's own share %.1f%%\n",
 	       depth, done, elapsed / 1e6, done / (elapsed / 1e6), lat[done / 2] / 1e3,
 	       lat[done * 99 / 100] / 1e3, inproc_us > 0 ? 100.0 * inproc_us / mean : 0);
 	free(lat);
+	return done / (elapsed / 1e6);
 }
 
 /*
@@ -412,12 +415,12 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
  * binary (--path-only): the load-independent figure (the machine is shared). With
  * the fastest pass's time it gives the instructions per microsecond of this machine.
  */
-static void print_instructions(const char *self, size_t nreq, double per_request_us)
+static double print_instructions(const char *self, size_t nreq, double per_request_us)
 {
 	char out[] = "/tmp/bench_trylobot.cg.XXXXXX", line[256];
 	int fd = mkstemp(out), status = 0;
 	if (fd < 0)
-		return;
+		return 0;
 	close(fd);
 	char arg[64 + sizeof out];
 	snprintf(arg, sizeof arg, "--callgrind-out-file=%s", out);
@@ -436,7 +439,7 @@ static void print_instructions(const char *self, size_t nreq, double per_request
 		printf("instructions: not counted (valgrind %s)\n",
 		       WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "is not installed" : "failed");
 		unlink(out);
-		return;
+		return 0;
 	}
 	FILE *f = fopen(out, "r");
 	double ir = 0;
@@ -447,18 +450,19 @@ static void print_instructions(const char *self, size_t nreq, double per_request
 		fclose(f);
 	unlink(out);
 	if (ir <= 0 || !nreq)
-		return;
+		return 0;
 	double per = ir / (double)nreq;
 	printf("instructions per Choose Turn (callgrind, front_request): %.1fk; at the %.0f instructions/us "
 	       "of the fastest pass above, %.2f us\n", per / 1e3,
 	       per_request_us > 0 ? per / per_request_us : 0, per_request_us);
+	return per;
 }
 
 int main(int argc, char **argv)
 {
 	char bin[4200], dir[4000];
 	struct reqs r = { 0 };
-	double inproc = 0;
+	double inproc = 0, ir = 0;
 
 	const char *argv0 = argv[0];
 	signal(SIGPIPE, SIG_IGN);
@@ -492,14 +496,21 @@ int main(int argc, char **argv)
 	if (path_only)
 		inproc_only = 1;
 	else
-		print_instructions(argv0, r.n, inproc);
+		ir = print_instructions(argv0, r.n, inproc);
+	char ir_note[64] = "";
+	if (ir > 0)
+		snprintf(ir_note, sizeof ir_note, " (%.1fk instructions)", ir / 1e3);
 	char tmpdir[] = "/tmp/bench_trylobot.XXXXXX";
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
 		return 1;
 	}
+	double rps[3] = { 0 };
 	for (int depth = 1; depth <= 2 && !inproc_only; depth++)
-		bench_daemon(bin, tmpdir, &r, depth, inproc);
+		rps[depth] = bench_daemon(bin, tmpdir, &r, depth, inproc);
+	if (!inproc_only)
+		printf("Trylobot goal: bridge's own work %.2f us per Choose Turn%s; depth 1, one connection: "
+		       "%.0f requests/s (request-reply)\n", inproc, ir_note, rps[1]);
 	char conf[4200];
 	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", tmpdir);
 	unlink(conf);

@@ -373,6 +373,47 @@ static void test_utf16_length(void)
 }
 
 /* A frame with the astral and BMP characters: N counts units, not bytes. */
+static uint64_t rng(void);
+
+/* Long frames of ASCII with UTF-8 sequences or a NUL at every alignment, pushed in
+ * chunks of every size: the text comes back whole, a NUL fails (the reader takes
+ * ASCII eight bytes at a time). */
+static void test_reader_long(void)
+{
+	static const char *const odd[] = { "\xC3\xA9", "\xF0\x9F\x90\x9D", "\xE2\x82\xAC", "" };
+	for (int it = 0; it < 400; it++) {
+		char json[600], frame[640];
+		size_t n = 0, at = (size_t)(rng() % 300);
+		int kind = (int)(rng() % 5);       /* 0-2: UTF-8 at at, 3: none, 4: a NUL at at */
+		while (n < 400) {
+			if (n == at && kind < 3) {
+				memcpy(json + n, odd[kind], strlen(odd[kind]));
+				n += strlen(odd[kind]);
+			} else {
+				char c = n == at && kind == 4 ? '\0' : (char)('!' + rng() % 90);
+				json[n++] = c;
+			}
+		}
+		size_t units = kind == 4 ? n : tb_utf16_length(json, n);
+		int hl = snprintf(frame, sizeof frame, "%zu#", units);
+		memcpy(frame + hl, json, n);
+		struct tb_reader r;
+		struct frames fs = { .n = 0 };
+		size_t chunk = 1 + (size_t)(rng() % 64), total = (size_t)hl + n;
+		int rc = 0;
+		tb_reader_init(&r, 0);
+		for (size_t o = 0; o < total && rc == 0; o += chunk)
+			rc = feed(&r, frame + o, o + chunk < total ? chunk : total - o, &fs);
+		if (kind == 4) {
+			CU_ASSERT(rc == -1 && strstr(tb_reader_error(&r), "NUL"));
+		} else {
+			CU_ASSERT(rc == 0 && fs.n == 1 && fs.len[0] == n && !memcmp(fs.text[0], json, n));
+		}
+		frames_free(&fs);
+		tb_reader_free(&r);
+	}
+}
+
 static void test_reader_utf16(void)
 {
 	/* {"author":"Bee 🐝 é"}: 24 bytes, 21 units. */
@@ -763,8 +804,6 @@ static int parse_same(const char *text, struct tb_parse_cache *c, char *err, siz
 		tb_request_free(&b);
 	return same ? ra : -2;
 }
-
-static uint64_t rng(void);
 
 /* A connection's requests parsed with the last history kept: what a full parse
  * gives, for good requests and bad ones. */
@@ -1357,6 +1396,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "mlp frame: history, worked translations", test_mlp_frame) ||
 	    !CU_add_test(s, "UTF-16 length", test_utf16_length) ||
 	    !CU_add_test(s, "reader counts UTF-16 units", test_reader_utf16) ||
+	    !CU_add_test(s, "reader: long frames, any alignment", test_reader_long) ||
 	    !CU_add_test(s, "writer is ASCII", test_writer_ascii) ||
 	    !CU_add_test(s, "frames split and glued", test_reader_split) ||
 	    !CU_add_test(s, "bad headers, oversize", test_reader_headers) ||
