@@ -1284,7 +1284,6 @@ static char *history_skip(const char *json, size_t len, struct tb_parse_cache *c
 	r += *more;
 	size_t head = (size_t)(h - json) + 1, tail = len - (size_t)(r - json);
 	if (head + tail + 1 > c->bufcap) {
-		/* Kept: a large malloc per request costs more than the copy. */
 		char *b = realloc(c->buf, head + tail + 1);
 		if (!b)
 			return NULL;
@@ -2020,6 +2019,10 @@ int tb_request_parse_next(const char *json, size_t len, struct tb_request *rq, s
 		char *mod = history_skip(json, len, c, h, hend, &mlen, &pre.more);
 		if (mod)
 			rc = request_parse(mod, mlen, rq, &pre, err, errlen);
+		/* Rare now (the fast path takes plain requests): no need to keep its room. */
+		free(c->buf);
+		c->buf = NULL;
+		c->bufcap = 0;
 	}
 	/* No cache, or anything amiss: all of it, for the result and the errors. */
 	if (rc < 0)
