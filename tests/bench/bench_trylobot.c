@@ -1,25 +1,25 @@
 /*
  * bench_trylobot: what answering Trylobot costs.
  *
- *   1. The bridge's own share per Choose Turn request, measured in-process with the
- *      codec on the same requests: parse (tb_request_parse_next as one connection
- *      does it: turn_history's text past the previous request's only; tb_request_parse,
- *      all of it every time, for comparison), replay (tb_replay_sync as
- *      one connection does it: the game kept from the previous request, and only the
- *      new turns of turn_history through the core, all checked against board and
- *      hands; tb_replay_load, the whole history every time, for comparison), possible
- *      turns (tb_replay_possible, what the back end builds for a module, and the
- *      front end's sendable check of every legal move with its one-ply score), and
- *      format (the answer frame).
+ *   1. The bridge's own work per Choose Turn request, in-process, as one connection
+ *      of trylobot_front.c does it (front_request): parse (tb_request_parse_next, the
+ *      last turn_history kept), replay (tb_replay_sync, the game kept), the check for
+ *      two sendable moves before the engine (tb_replay_sendable) and the answer frame
+ *      (tb_turn_answer_frame); the fastest of REPEAT passes, in us, and with valgrind
+ *      installed in instructions, counted by callgrind on one pass of this binary
+ *      (--path-only): the load-independent figure. Then, for comparison, the whole
+ *      parse and replay every time, the back end's possible_turns, and the front
+ *      end's fallback scan with one-ply scores.
  *   2. Choose Turn requests answered per second by one `hivebridge serve` over one
- *      TCP connection, the built-in engine searching to a fixed depth
- *      (listener key depth), with p50/p99 latency.
+ *      TCP connection, request-reply (each request sent when the last answer is in,
+ *      as the Trylobot core does), the built-in engine searching to a fixed depth
+ *      (listener key depth), with p50/p99 latency; the last line puts the goal's two
+ *      figures side by side.
  *
  * The requests come from random games (fixed seed) of Base and Base+MLP, every ply
- * up to PLIES. usage: bench_trylobot [--in-process] [HIVEBRIDGE]
- * (--in-process: no daemon). With valgrind installed it also prints the path's
- * instructions per request, counted by callgrind (one pass, --path-only) (default ../hivebridge next to this
- * binary). Figures only, no thresholds.
+ * up to PLIES. usage: bench_trylobot [--in-process] [HIVEBRIDGE] (--in-process: no
+ * daemon; HIVEBRIDGE defaults to ../hivebridge next to this binary). Figures only,
+ * no thresholds.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,6 +43,7 @@
 #define GAMES   6      /* per game type */
 #define PLIES   60
 #define REPEAT  5      /* in-process passes over all requests */
+#define DAEMON_PASSES 3 /* passes over them through the daemon */
 
 struct reqs {
 	char  **json;     /* owned JSON texts */
@@ -375,10 +376,13 @@ static double bench_daemon(const char *bin, const char *dir, const struct reqs *
 	struct tb_reader rd;
 	char buf[65536];
 	size_t off = 0, len = 0, done = 0;
-	double *lat = calloc(r->n, sizeof *lat);
+	/* The requests DAEMON_PASSES times over (each pass starts the games again). */
+	size_t total = r->n * DAEMON_PASSES;
+	double *lat = calloc(total, sizeof *lat);
 	tb_reader_init(&rd, 0);
 	double t0 = now_us();
-	for (size_t i = 0; lat && i < r->n; i++) {
+	for (size_t k = 0; lat && k < total; k++) {
+		size_t i = k % r->n;
 		size_t flen;
 		char *frame = tb_frame_encode(r->json[i], strlen(r->json[i]), &flen);
 		double s = now_us();
