@@ -241,7 +241,23 @@ size_t tb_utf16_length(const char *s, size_t len)
 char *tb_frame_encode(const char *json, size_t len, size_t *outlen)
 {
 	const uint8_t *p = (const uint8_t *)json;
-	size_t n = 0;
+	size_t n = 0, ascii = 0;
+	while (ascii < len && p[ascii] < 0x80)
+		ascii++;
+	if (ascii == len) {
+		/* Nothing to escape (the usual answer): the text as it is. */
+		char head[24];
+		int hl = snprintf(head, sizeof head, "%zu#", len);
+		char *out = malloc((size_t)hl + len + 1);
+		if (!out)
+			return NULL;
+		memcpy(out, head, (size_t)hl);
+		memcpy(out + hl, json, len);
+		out[hl + len] = 0;
+		if (outlen)
+			*outlen = (size_t)hl + len;
+		return out;
+	}
 	/* First pass: the escaped length. */
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
@@ -464,6 +480,12 @@ static size_t payload_ascii(struct tb_reader *r, const uint8_t *p, size_t n, int
 		most = r->max - r->len;
 	if (most > n)
 		most = n;
+	/* Eight bytes at a time while none is 0 or non-ASCII. */
+	for (uint64_t w; k + 8 <= most; k += 8) {
+		memcpy(&w, p + k, 8);
+		if ((w | ((w - 0x0101010101010101ULL) & ~w)) & 0x8080808080808080ULL)
+			break;
+	}
 	while (k < most && p[k] >= 0x01 && p[k] < 0x80)
 		k++;
 	if (k < 2 || reserve(r, r->len + k + 1))
@@ -769,60 +791,49 @@ static struct tb_turn turn_key(const struct tb_turn *t)
 	return k;
 }
 
-struct keyed_turn {
-	struct tb_turn key;
-	size_t         at;
-};
-
-#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
-
-/* Field by field: struct copies need not keep padding bytes, so no memcmp. */
-static int key_cmp(const struct tb_turn *x, const struct tb_turn *y)
+static uint32_t key_hash(const struct tb_turn *k)
 {
-	int c;
-	if ((c = CMP(x->type, y->type)) || (c = CMP(x->bug, y->bug)) ||
-	    (c = CMP(x->user.row, y->user.row)) || (c = CMP(x->user.col, y->user.col)) ||
-	    (c = CMP(x->src.row, y->src.row)) || (c = CMP(x->src.col, y->src.col)) ||
-	    (c = CMP(x->dst.row, y->dst.row)))
-		return c;
-	return CMP(x->dst.col, y->dst.col);
+	uint32_t h = (uint32_t)k->type * 0x9e3779b1u ^ k->bug;
+	const int32_t f[6] = { k->user.row, k->user.col, k->src.row, k->src.col, k->dst.row, k->dst.col };
+	for (int i = 0; i < 6; i++)
+		h = (h ^ (uint32_t)f[i]) * 0x01000193u;
+	return h ^ h >> 15;
 }
 
-static int keyed_cmp(const void *a, const void *b)
-{
-	const struct keyed_turn *x = a, *y = b;
-	int c = key_cmp(&x->key, &y->key);
-	return c ? c : CMP(x->at, y->at);
-}
+/* Slots of the de-duplication table kept on the stack (real lists are far shorter). */
+#define DEDUP_STACK 1024
+_Static_assert(POSSIBLE_MAX < 65535, "possible_turns indices fit the table's slots");
 
-/* Drops repeated turns, keeping the first of each in its place: a sort, so that a
- * long list costs n log n, not n^2. -1 when memory runs out. */
+/* Drops repeated turns, keeping the first of each in its place: a hash table of the
+ * kept ones (indices + 1, 0 = empty), so a long list costs n, not n^2, and a usual
+ * one no malloc. -1 when memory runs out. */
 static int turns_dedup(struct tb_turns *l)
 {
+	uint16_t local[DEDUP_STACK], *slot = local;
+	size_t size = 16, n = 0;
 	if (l->n < 2)
 		return 0;
-	struct keyed_turn *k = malloc(l->n * sizeof *k);
-	unsigned char *drop = calloc(l->n, 1);
-	if (!k || !drop) {
-		free(k);
-		free(drop);
+	while (size < 2 * l->n)
+		size *= 2;
+	if (size > DEDUP_STACK && !(slot = malloc(size * sizeof *slot)))
 		return -1;
-	}
+	memset(slot, 0, size * sizeof *slot);
 	for (size_t i = 0; i < l->n; i++) {
-		k[i].key = turn_key(&l->v[i]);
-		k[i].at = i;
+		struct tb_turn k = turn_key(&l->v[i]);
+		size_t at = key_hash(&k) & (size - 1);
+		for (; slot[at]; at = (at + 1) & (size - 1)) {
+			struct tb_turn kept = turn_key(&l->v[slot[at] - 1]);
+			if (tb_turn_eq(&kept, &k))
+				break;
+		}
+		if (slot[at])
+			continue;                    /* a repeat */
+		l->v[n] = l->v[i];
+		slot[at] = (uint16_t)++n;
 	}
-	qsort(k, l->n, sizeof *k, keyed_cmp);
-	for (size_t i = 1; i < l->n; i++)
-		if (!key_cmp(&k[i].key, &k[i - 1].key))
-			drop[k[i].at] = 1;
-	size_t n = 0;
-	for (size_t i = 0; i < l->n; i++)
-		if (!drop[i])
-			l->v[n++] = l->v[i];
 	l->n = n;
-	free(k);
-	free(drop);
+	if (slot != local)
+		free(slot);
 	return 0;
 }
 
@@ -992,7 +1003,14 @@ static int parse_creation(struct ctx *x, const cJSON *cp, unsigned *type)
 	return 0;
 }
 
-static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
+/* The turns a request's turn_history starts with when its JSON lists only the rest
+ * (tb_request_parse_next); more: it must list at least one. */
+struct history_pre {
+	const struct tb_turns *turns;
+	int                    more;
+};
+
+static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st, const struct history_pre *pre)
 {
 	const cJSON *j;
 	double n;
@@ -1024,16 +1042,29 @@ static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st)
 	    get_int(x, j, "game_state.turn_number", 0, 1e9, &n))
 		return -1;
 	st->turn_number = (long)n;
-	if ((j = member(gs, "turn_history")) && !cJSON_IsNull(j)) {
+	j = member(gs, "turn_history");
+	if (pre) {
+		/* What the cache says the text started with (the caller redoes it all on
+		 * any failure, for the errors). */
+		if (!cJSON_IsArray(j) || (pre->more && !j->child))
+			return -1;
+		for (size_t i = 0; i < pre->turns->n; i++)
+			if (tb_turns_add(&st->history, &pre->turns->v[i]))
+				return -1;
+	}
+	if (j && !cJSON_IsNull(j)) {
 		const cJSON *t;
 		if (expect(x, j, cJSON_IsArray(j), "game_state.turn_history", "an array"))
 			return -1;
 		cJSON_ArrayForEach(t, j) {
 			struct tb_turn turn;
 			char path[48];
-			snprintf(path, sizeof path, "game_state.turn_history[%zu]", st->history.n);
-			if (parse_turn(x, t, path, &turn))
+			if (parse_turn(x, t, "game_state.turn_history[]", &turn)) {
+				/* The path with the index only for the error: no printf per turn. */
+				snprintf(path, sizeof path, "game_state.turn_history[%zu]", st->history.n);
+				parse_turn(x, t, path, &turn);
 				return -1;
+			}
 			if (tb_turns_add(&st->history, &turn)) {
 				errbuf_set(x->err, x->errlen, "out of memory");
 				return -1;
@@ -1114,25 +1145,38 @@ static int key_is(const char *tok, size_t n, const char *key)
 	return eq;
 }
 
-static char *raw_member(const char *json, size_t len, const char *key)
+/* The span [*v, *vend) of the first member key of the object text at [p, e); -1 if
+ * there is none. vend may be NULL: its value is not scanned then. */
+static int member_span(const char *p, const char *e, const char *key, const char **v, const char **vend)
 {
-	const char *e = json + len, *p = skip_ws(json, e);
+	const char *end;
+	p = skip_ws(p, e);
 	if (p == e || *p != '{')
-		return NULL;
+		return -1;
 	for (p = skip_ws(p + 1, e); p < e && *p == '"';) {
 		const char *k = p, *kend = string_end(p, e);
 		p = skip_ws(kend, e);
 		if (p == e || *p != ':')
-			return NULL;
-		const char *v = skip_ws(p + 1, e), *vend = value_end(v, e);
-		if (key_is(k, (size_t)(kend - k), key))
-			return strndup(v, (size_t)(vend - v));
-		p = skip_ws(vend, e);
+			return -1;
+		*v = skip_ws(p + 1, e);
+		if (key_is(k, (size_t)(kend - k), key)) {
+			if (vend)
+				*vend = value_end(*v, e);
+			return 0;
+		}
+		end = value_end(*v, e);
+		p = skip_ws(end, e);
 		if (p == e || *p != ',')
-			return NULL;
+			return -1;
 		p = skip_ws(p + 1, e);
 	}
-	return NULL;
+	return -1;
+}
+
+static char *raw_member(const char *json, size_t len, const char *key)
+{
+	const char *v, *vend;
+	return member_span(json, json + len, key, &v, &vend) ? NULL : strndup(v, (size_t)(vend - v));
 }
 
 void tb_request_free(struct tb_request *rq)
@@ -1146,7 +1190,8 @@ void tb_request_free(struct tb_request *rq)
 	memset(rq, 0, sizeof *rq);
 }
 
-int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *err, size_t errlen)
+static int request_parse(const char *json, size_t len, struct tb_request *rq, const struct history_pre *pre,
+			 char *err, size_t errlen)
 {
 	struct ctx x = { err, errlen, 0 };
 	const cJSON *j;
@@ -1182,8 +1227,10 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 	}
 	if (rq->type == TB_REQ_CHOOSE_TURN) {
 		j = need_member(&x, root, "game_state", "Choose Turn request");
-		if (!j || parse_state(&x, j, &rq->state))
+		if (!j || parse_state(&x, j, &rq->state, pre))
 			goto fail;
+	} else if (pre) {
+		goto fail;
 	}
 	cJSON_Delete(root);
 	return 0;
@@ -1191,6 +1238,800 @@ fail:
 	cJSON_Delete(root);
 	tb_request_free(rq);
 	return -1;
+}
+
+int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *err, size_t errlen)
+{
+	return request_parse(json, len, rq, NULL, err, errlen);
+}
+
+void tb_parse_cache_free(struct tb_parse_cache *c)
+{
+	free(c->text);
+	free(c->buf);
+	tb_turns_free(&c->turns);
+	memset(c, 0, sizeof *c);
+}
+
+/* The span of game_state.turn_history in a request text; -1 if there is none. */
+static int history_span(const char *json, size_t len, const char **h, const char **hend)
+{
+	const char *g;
+	/* game_state's end is not needed: turn_history is found inside it first. */
+	if (member_span(json, json + len, "game_state", &g, NULL) ||
+	    member_span(g, json + len, "turn_history", h, hend) || *h == *hend || **h != '[')
+		return -1;
+	return 0;
+}
+
+/*
+ * The request without the turns the cache has (in c->buf): when turn_history's text starts with
+ * the cached text (every cached turn, byte for byte: they parse the same) and goes on
+ * with ',' or ']', it is json with "[" + the rest of the history in its place. cJSON
+ * then checks the rest where it stands (same nesting), and the whole text is valid
+ * exactly when that one is (the cached part was checked in the same place before),
+ * given that the rest lists a turn after a ','. Malloc'd, or NULL to parse it all.
+ */
+static char *history_skip(const char *json, size_t len, struct tb_parse_cache *c,
+			  const char *h, const char *hend, size_t *outlen, int *more)
+{
+	if (!c->turns.n || (size_t)(hend - h) <= c->len || memcmp(h, c->text, c->len))
+		return NULL;
+	const char *r = skip_ws(h + c->len, hend);
+	if (r == hend || (*r != ',' && *r != ']'))
+		return NULL;
+	*more = *r == ',';
+	r += *more;
+	size_t head = (size_t)(h - json) + 1, tail = len - (size_t)(r - json);
+	if (head + tail + 1 > c->bufcap) {
+		char *b = realloc(c->buf, head + tail + 1);
+		if (!b)
+			return NULL;
+		c->buf = b;
+		c->bufcap = head + tail + 1;
+	}
+	char *out = c->buf;
+	memcpy(out, json, head);
+	memcpy(out + head, r, tail);
+	out[head + tail] = 0;
+	*outlen = head + tail;
+	return out;
+}
+
+/* Keeps a parsed request's turn_history, its text up to the last turn's end. */
+static void history_keep(struct tb_parse_cache *c, const char *h, const char *hend,
+			 const struct tb_turns *turns)
+{
+	const char *e = hend - 1;           /* the ']' */
+	c->turns.n = 0;
+	if (!turns->n || hend - h < 2 || *e != ']')
+		return;
+	while (e > h && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	size_t n = (size_t)(e - h);
+	if (n + 1 > c->cap) {
+		char *t = realloc(c->text, n + 1);
+		if (!t)
+			return;
+		c->text = t;
+		c->cap = n + 1;
+	}
+	for (size_t i = 0; i < turns->n; i++)
+		if (tb_turns_add(&c->turns, &turns->v[i])) {
+			c->turns.n = 0;
+			return;
+		}
+	memcpy(c->text, h, n);
+	c->len = n;
+}
+
+/*
+ * The fast path of tb_request_parse_next: a Choose Turn read straight from the text,
+ * without a cJSON tree (building and freeing one was most of a request's cost).
+ * It is stricter than cJSON (no escapes, plain integers, JSON's four whitespace
+ * bytes, the possible_turns sections in the order Trylobot sends them, no repeated
+ * key it reads) and says -1 whenever it is not sure: the caller then parses the
+ * text the usual way, for the result and the errors. So it only ever accepts what
+ * tb_request_parse accepts, with the same result.
+ */
+
+#define FAST_DEPTH 32        /* deeper values: not a request the fast path takes */
+
+struct fast {
+	const char *p, *e;
+	int         depth;
+	size_t      listed;
+};
+
+static void fast_ws(struct fast *f)
+{
+	while (f->p < f->e && (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
+		f->p++;
+}
+
+/* c after whitespace, consumed. */
+static int fast_char(struct fast *f, char c)
+{
+	fast_ws(f);
+	if (f->p == f->e || *f->p != c)
+		return 0;
+	f->p++;
+	return 1;
+}
+
+/* A string without escapes or control bytes: its contents [*s, *s + *n). */
+static int fast_str(struct fast *f, const char **s, size_t *n)
+{
+	if (!fast_char(f, '"'))
+		return -1;
+	const char *b = f->p;
+	while (f->p < f->e && *f->p != '"') {
+		if (*f->p == '\\' || (unsigned char)*f->p < 0x20)
+			return -1;
+		f->p++;
+	}
+	if (f->p == f->e)
+		return -1;
+	*s = b;
+	*n = (size_t)(f->p++ - b);
+	return 0;
+}
+
+/* A string as a C string in buf (short ones only). */
+static int fast_cstr(struct fast *f, char *buf, size_t cap)
+{
+	const char *s;
+	size_t n;
+	if (fast_str(f, &s, &n) || n >= cap)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return 0;
+}
+
+static int fast_is(const char *s, size_t n, const char *lit)
+{
+	return n == strlen(lit) && !memcmp(s, lit, n);
+}
+
+static int fast_lit(struct fast *f, const char *lit)
+{
+	size_t n = strlen(lit);
+	fast_ws(f);
+	if ((size_t)(f->e - f->p) < n || memcmp(f->p, lit, n))
+		return 0;
+	f->p += n;
+	return 1;
+}
+
+/* A plain non-negative integer (digits, no leading zero) up to max. */
+static int fast_uint(struct fast *f, double max, double *v)
+{
+	double x = 0;
+	fast_ws(f);
+	const char *b = f->p;
+	while (f->p < f->e && *f->p >= '0' && *f->p <= '9' && f->p - b < 17)
+		x = x * 10 + (*f->p++ - '0');
+	if (f->p == b || (*b == '0' && f->p - b > 1) || x > max ||
+	    (f->p < f->e && ((*f->p >= '0' && *f->p <= '9') || *f->p == '.' || *f->p == 'e' || *f->p == 'E')))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* A span as a C string in buf (short ones only). */
+static int span_cstr(const char *s, size_t n, char *buf, size_t cap)
+{
+	if (!s || n >= cap)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return 0;
+}
+
+static int span_pos(const char *s, size_t n, struct tb_pos *p)
+{
+	char buf[32];
+	return span_cstr(s, n, buf, sizeof buf) || tb_pos_parse(buf, p) ? -1 : 0;
+}
+
+static int span_bug(const char *s, size_t n, int *bug)
+{
+	char buf[32];
+	return span_cstr(s, n, buf, sizeof buf) || (*bug = tb_bug_parse(buf)) < 0 ? -1 : 0;
+}
+
+/* A position string. */
+static int fast_pos(struct fast *f, struct tb_pos *p)
+{
+	const char *s;
+	size_t n;
+	return fast_str(f, &s, &n) || span_pos(s, n, p) ? -1 : 0;
+}
+
+static int fast_bug(struct fast *f, int *bug)
+{
+	const char *s;
+	size_t n;
+	return fast_str(f, &s, &n) || span_bug(s, n, bug) ? -1 : 0;
+}
+
+static int fast_skip(struct fast *f);
+
+/* Object and array walking: fast_open then fast_next before each member / element. */
+static int fast_open(struct fast *f, char c)
+{
+	if (++f->depth > FAST_DEPTH || !fast_char(f, c))
+		return -1;
+	return 0;
+}
+
+/* 1: another element follows (after its key and ':' for an object), 0: closed, -1: bad. */
+static int fast_next(struct fast *f, char close, int first, const char **key, size_t *klen)
+{
+	if (fast_char(f, close)) {
+		f->depth--;
+		return 0;
+	}
+	if (!first && !fast_char(f, ','))
+		return -1;
+	if (key && (fast_str(f, key, klen) || !fast_char(f, ':')))
+		return -1;
+	return 1;
+}
+
+/* Any JSON value, checked and passed over (numbers by JSON's grammar, short). */
+static int fast_skip(struct fast *f)
+{
+	const char *k;
+	size_t kn;
+	int rc, first = 1;
+	fast_ws(f);
+	if (f->p == f->e)
+		return -1;
+	switch (*f->p) {
+	case '"':
+		return fast_str(f, &k, &kn);
+	case '{':
+	case '[': {
+		char close = *f->p == '{' ? '}' : ']';
+		if (fast_open(f, *f->p))
+			return -1;
+		while ((rc = fast_next(f, close, first, close == '}' ? &k : NULL, &kn)) == 1) {
+			first = 0;
+			if (fast_skip(f))
+				return -1;
+		}
+		return rc;
+	}
+	case 't': return fast_lit(f, "true") ? 0 : -1;
+	case 'f': return fast_lit(f, "false") ? 0 : -1;
+	case 'n': return fast_lit(f, "null") ? 0 : -1;
+	default: {
+		const char *b = f->p;
+		if (*f->p == '-')
+			f->p++;
+		if (f->p == f->e || *f->p < '0' || *f->p > '9')
+			return -1;
+		if (*f->p == '0')
+			f->p++;
+		else
+			while (f->p < f->e && *f->p >= '0' && *f->p <= '9')
+				f->p++;
+		if (f->p < f->e && *f->p == '.') {
+			const char *d = ++f->p;
+			while (f->p < f->e && *f->p >= '0' && *f->p <= '9')
+				f->p++;
+			if (f->p == d)
+				return -1;
+		}
+		if (f->p < f->e && (*f->p == 'e' || *f->p == 'E')) {
+			f->p++;
+			if (f->p < f->e && (*f->p == '+' || *f->p == '-'))
+				f->p++;
+			const char *d = f->p;
+			while (f->p < f->e && *f->p >= '0' && *f->p <= '9')
+				f->p++;
+			if (f->p == d)
+				return -1;
+		}
+		/* cJSON reads at most 63 bytes of a number. */
+		return f->p - b > 32 ? -1 : 0;
+	}
+	}
+}
+
+/* A turn object as parse_turn reads it. */
+static int fast_turn(struct fast *f, struct tb_turn *t)
+{
+	static const char *const keys[5] = { "turn_type", "piece_type", "destination", "source", "ability_user" };
+	const char *v[5] = { 0 }, *k;
+	size_t vn[5] = { 0 }, kn;
+	int rc, first = 1;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int i;
+		first = 0;
+		for (i = 0; i < 5 && !fast_is(k, kn, keys[i]); i++)
+			;
+		if (i == 5) {
+			if (fast_skip(f))
+				return -1;
+			continue;
+		}
+		/* A key read twice, or not a string (parse_turn may not look at it:
+		 * the slow path decides). */
+		if (v[i] || fast_str(f, &v[i], &vn[i]))
+			return -1;
+	}
+	if (rc < 0 || !v[0])
+		return -1;
+	memset(t, 0, sizeof *t);
+	if (fast_is(v[0], vn[0], "Placement")) {
+		int bug;
+		if (span_bug(v[1], vn[1], &bug) || span_pos(v[2], vn[2], &t->dst))
+			return -1;
+		t->type = TB_PLACEMENT;
+		t->bug = (uint8_t)bug;
+	} else if (fast_is(v[0], vn[0], "Movement")) {
+		if (span_pos(v[3], vn[3], &t->src) || span_pos(v[2], vn[2], &t->dst))
+			return -1;
+		t->type = TB_MOVEMENT;
+	} else if (fast_is(v[0], vn[0], "Special Ability")) {
+		if (span_pos(v[4], vn[4], &t->user) || span_pos(v[3], vn[3], &t->src) ||
+		    span_pos(v[2], vn[2], &t->dst))
+			return -1;
+		t->type = TB_ABILITY;
+	} else if (fast_is(v[0], vn[0], "Forfeit")) {
+		t->type = TB_FORFEIT;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* The keys an object walk looks for: the index of k in keys, n if none. */
+static int fast_key(const char *k, size_t kn, const char *const *keys, int n)
+{
+	int i;
+	for (i = 0; i < n && !fast_is(k, kn, keys[i]); i++)
+		;
+	return i;
+}
+
+static int fast_piece(struct fast *f, struct tb_piece *pc)
+{
+	static const char *const keys[2] = { "color", "type" };
+	const char *k, *v[2] = { 0 };
+	size_t kn, vn[2] = { 0 };
+	char buf[16];
+	int rc, first = 1, bug, color;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int i = fast_key(k, kn, keys, 2);
+		first = 0;
+		if (i == 2 ? fast_skip(f) : v[i] || fast_str(f, &v[i], &vn[i]))
+			return -1;
+	}
+	if (rc < 0 || span_cstr(v[0], vn[0], buf, sizeof buf) || (color = color_parse(buf)) < 0 ||
+	    span_bug(v[1], vn[1], &bug))
+		return -1;
+	pc->color = (uint8_t)color;
+	pc->bug = (uint8_t)bug;
+	return 0;
+}
+
+static int fast_pieces(struct fast *f, struct tb_state *st)
+{
+	const char *k;
+	size_t kn;
+	int rc, first = 1;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		struct tb_stack s = { .height = 0 };
+		int r, first2 = 1;
+		first = 0;
+		if (st->nstacks == HIVE_PIECES || span_pos(k, kn, &s.pos) || fast_open(f, '['))
+			return -1;
+		for (size_t i = 0; i < st->nstacks; i++)
+			if (tb_pos_eq(st->stack[i].pos, s.pos))
+				return -1;
+		while ((r = fast_next(f, ']', first2, NULL, NULL)) == 1) {
+			first2 = 0;
+			if (s.height == HIVE_MAX_STACK || fast_piece(f, &s.piece[s.height]))
+				return -1;
+			s.height++;
+		}
+		if (r < 0 || !s.height)
+			return -1;
+		st->stack[st->nstacks++] = s;
+	}
+	return rc;
+}
+
+static int fast_board(struct fast *f, struct tb_state *st)
+{
+	const char *k;
+	size_t kn;
+	int rc, first = 1, have = 0;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		first = 0;
+		if (!fast_is(k, kn, "pieces") ? fast_skip(f) : have++ || fast_pieces(f, st))
+			return -1;
+	}
+	return rc < 0 || !have ? -1 : 0;
+}
+
+static int fast_hands(struct fast *f, struct tb_state *st)
+{
+	const char *k;
+	size_t kn;
+	int rc, first = 1, seen = 0;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int color = fast_key(k, kn, color_names, 2), r, first2 = 1;
+		first = 0;
+		if (color == 2) {
+			if (fast_skip(f))
+				return -1;
+			continue;
+		}
+		if (seen >> color & 1 || fast_open(f, '{'))
+			return -1;
+		seen |= 1 << color;
+		while ((r = fast_next(f, '}', first2, &k, &kn)) == 1) {
+			int bug;
+			double n;
+			first2 = 0;
+			if (span_bug(k, kn, &bug) || fast_uint(f, bug_count[bug], &n))
+				return -1;
+			st->hand[color][bug] = (uint8_t)n;
+		}
+		if (r < 0)
+			return -1;
+	}
+	return rc;
+}
+
+static int fast_creation(struct fast *f, unsigned *type)
+{
+	static const char *const keys[3] = { "use_mosquito", "use_ladybug", "use_pillbug" };
+	const char *k;
+	size_t kn;
+	int rc, first = 1, seen = 0;
+	*type = 0;
+	if (fast_lit(f, "null"))
+		return 0;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int i = fast_key(k, kn, keys, 3);
+		first = 0;
+		if (i == 3) {
+			if (fast_skip(f))
+				return -1;
+			continue;
+		}
+		if (seen >> i & 1)
+			return -1;
+		seen |= 1 << i;
+		if (fast_lit(f, "true"))
+			*type |= 1u << i;
+		else if (!fast_lit(f, "false") && !fast_lit(f, "null"))
+			return -1;
+	}
+	return rc;
+}
+
+static int turns_reserve(struct tb_turns *l, size_t n)
+{
+	if (n <= l->cap)
+		return 0;
+	struct tb_turn *v = realloc(l->v, n * sizeof *v);
+	if (!v)
+		return -1;
+	l->v = v;
+	l->cap = n;
+	return 0;
+}
+
+/*
+ * turn_history, [*h, *hend) its text (*h NULL if null). When it starts with the
+ * cached text (every cached turn, byte for byte, checked in the same place by an
+ * earlier parse) followed by ',' or ']', those turns are taken as they are and the
+ * walk goes on after them: the text is valid exactly when the rest is.
+ */
+static int fast_history(struct fast *f, struct tb_turns *out, const struct tb_parse_cache *c,
+			const char **h, const char **hend)
+{
+	int rc, first = 1;
+	*h = NULL;
+	if (fast_lit(f, "null"))
+		return 0;
+	fast_ws(f);
+	*h = f->p;
+	if (c->turns.n && (size_t)(f->e - f->p) > c->len && !memcmp(f->p, c->text, c->len)) {
+		const char *q = f->p + c->len;
+		while (q < f->e && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+			q++;
+		if (q < f->e && (*q == ',' || *q == ']')) {
+			if (turns_reserve(out, c->turns.n + 8))
+				return -1;
+			memcpy(out->v, c->turns.v, c->turns.n * sizeof *out->v);
+			out->n = c->turns.n;
+			f->p = q;
+			f->depth++;
+			first = 0;
+		}
+	}
+	if (first && fast_open(f, '['))
+		return -1;
+	while ((rc = fast_next(f, ']', first, NULL, NULL)) == 1) {
+		struct tb_turn t;
+		first = 0;
+		if (fast_turn(f, &t) || tb_turns_add(out, &t))
+			return -1;
+	}
+	*hend = f->p;
+	return rc;
+}
+
+static int fast_add(struct fast *f, struct tb_turns *out, const struct tb_turn *t)
+{
+	return ++f->listed > POSSIBLE_MAX || tb_turns_add(out, t) ? -1 : 0;
+}
+
+/* An array of destination strings, each added as base + dst. */
+static int fast_dsts(struct fast *f, struct tb_turn base, struct tb_turns *out)
+{
+	int rc, first = 1;
+	if (fast_open(f, '['))
+		return -1;
+	while ((rc = fast_next(f, ']', first, NULL, NULL)) == 1) {
+		first = 0;
+		if (fast_pos(f, &base.dst) || fast_add(f, out, &base))
+			return -1;
+	}
+	return rc;
+}
+
+#define FAST_POSITIONS 256
+
+static int fast_placement(struct fast *f, struct tb_turns *out)
+{
+	const char *k;
+	size_t kn, npos = 0;
+	struct tb_pos pos[FAST_POSITIONS];
+	uint8_t bugs[HIVE_BUGS];
+	unsigned seen = 0;
+	int rc, first = 1, nbugs = 0, have = 0;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int i = fast_key(k, kn, (const char *const[]){ "piece_types", "positions" }, 2), r, first2 = 1;
+		first = 0;
+		if (i == 2) {
+			if (fast_skip(f))
+				return -1;
+			continue;
+		}
+		if (have >> i & 1 || fast_open(f, '['))
+			return -1;
+		have |= 1 << i;
+		while ((r = fast_next(f, ']', first2, NULL, NULL)) == 1) {
+			int bug;
+			first2 = 0;
+			if (i == 1) {
+				if (npos == FAST_POSITIONS || fast_pos(f, &pos[npos++]))
+					return -1;
+			} else if (fast_bug(f, &bug)) {
+				return -1;
+			} else if (!(seen >> bug & 1)) {
+				seen |= 1u << bug;
+				bugs[nbugs++] = (uint8_t)bug;
+			}
+		}
+		if (r < 0)
+			return -1;
+	}
+	if (rc < 0 || have != 3)
+		return -1;
+	for (int b = 0; b < nbugs; b++)
+		for (size_t i = 0; i < npos; i++) {
+			struct tb_turn t = { .type = TB_PLACEMENT, .bug = bugs[b], .dst = pos[i] };
+			if (fast_add(f, out, &t))
+				return -1;
+		}
+	return 0;
+}
+
+/* Movement (users 0) or Special Ability (users 1): {src: [dst]} or {user: {src: [dst]}}. */
+static int fast_moves(struct fast *f, int users, struct tb_turn t, struct tb_turns *out)
+{
+	const char *k;
+	size_t kn;
+	int rc, first = 1;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		first = 0;
+		if (span_pos(k, kn, users ? &t.user : &t.src) ||
+		    (users ? fast_moves(f, 0, t, out) : fast_dsts(f, t, out)))
+			return -1;
+	}
+	return rc;
+}
+
+static int fast_possible(struct fast *f, struct tb_turns *out)
+{
+	static const char *const keys[4] = { "Placement", "Movement", "Special Ability", "Forfeit" };
+	const char *k;
+	size_t kn;
+	int rc, first = 1, last = -1;
+	if (fast_lit(f, "null"))
+		return 0;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int i = fast_key(k, kn, keys, 4);
+		first = 0;
+		if (i == 4) {
+			if (fast_skip(f))
+				return -1;
+			continue;
+		}
+		/* parse_possible's order, each once. */
+		if (i <= last)
+			return -1;
+		last = i;
+		if (i == 3) {
+			struct tb_turn t = { .type = TB_FORFEIT };
+			if (fast_lit(f, "true") ? fast_add(f, out, &t) : fast_skip(f))
+				return -1;
+		} else if (fast_lit(f, "null")) {
+			continue;
+		} else if (i == 0 ? fast_placement(f, out) :
+			   fast_moves(f, i == 2, (struct tb_turn){ .type = i == 2 ? TB_ABILITY : TB_MOVEMENT }, out)) {
+			return -1;
+		}
+	}
+	return rc;
+}
+
+static int fast_state(struct fast *f, struct tb_state *st, const struct tb_parse_cache *c,
+		      const char **h, const char **hend)
+{
+	static const char *const keys[7] = { "creation_parameters", "board", "hands", "player_turn",
+					     "turn_number", "turn_history", "possible_turns" };
+	const char *k;
+	size_t kn;
+	char buf[16];
+	double n;
+	int rc, first = 1, seen = 0;
+	if (fast_open(f, '{'))
+		return -1;
+	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
+		int i = fast_key(k, kn, keys, 7);
+		first = 0;
+		if (i < 7 && seen >> i & 1)
+			return -1;
+		seen |= 1 << i;
+		switch (i) {
+		case 0: rc = fast_creation(f, &st->type); break;
+		case 1: rc = fast_board(f, st); break;
+		case 2: rc = fast_hands(f, st); break;
+		case 3: rc = fast_cstr(f, buf, sizeof buf) || (st->player = color_parse(buf)) < 0 ? -1 : 0; break;
+		case 4: rc = fast_uint(f, 1e9, &n); st->turn_number = (long)n; break;
+		case 5: rc = fast_history(f, &st->history, c, h, hend); break;
+		case 6: rc = fast_possible(f, &st->possible); break;
+		default: rc = fast_skip(f);
+		}
+		if (rc)
+			return -1;
+	}
+	if (rc < 0 || (seen & 0x1e) != 0x1e)
+		return -1;
+	for (int col = 0; col < 2; col++)
+		for (int b = 0; b < HIVE_BUGS; b++)
+			if (st->hand[col][b] && !bug_enabled(st->type, b))
+				return -1;
+	return turns_dedup(&st->possible);
+}
+
+static int fast_id(struct fast *f, char **v, char **raw)
+{
+	const char *s;
+	size_t n;
+	if (fast_lit(f, "null"))
+		return 0;
+	if (fast_str(f, &s, &n) || !(*v = strndup(s, n)) || (raw && !(*raw = strndup(s - 1, n + 2))))
+		return -1;
+	return 0;
+}
+
+/* A Choose Turn read without cJSON; -1 when not sure (rq then needs tb_request_free). */
+static int fast_request(const char *json, size_t len, struct tb_request *rq, const struct tb_parse_cache *c,
+			const char **h, const char **hend)
+{
+	static const char *const keys[7] = { "request_type", "request_id", "game_id", "system_version",
+					     "request_timestamp", "response_deadline", "game_state" };
+	struct fast f = { json, json + len, 0, 0 };
+	const char *k, *s;
+	size_t kn, n;
+	double ms;
+	int rc, first = 1, seen = 0;
+	memset(rq, 0, sizeof *rq);
+	*h = NULL;
+	if (fast_open(&f, '{'))
+		return -1;
+	while ((rc = fast_next(&f, '}', first, &k, &kn)) == 1) {
+		int i = fast_key(k, kn, keys, 7);
+		first = 0;
+		if (i < 7 && seen >> i & 1)
+			return -1;
+		seen |= 1 << i;
+		switch (i) {
+		case 0: rc = fast_str(&f, &s, &n) || !fast_is(s, n, "Choose Turn") ? -1 : 0; break;
+		case 1: rc = fast_id(&f, &rq->request_id, &rq->request_id_json); break;
+		case 2: rc = fast_id(&f, &rq->game_id, &rq->game_id_json); break;
+		case 3: rc = fast_id(&f, &rq->system_version, NULL); break;
+		case 4:
+		case 5:
+			ms = 0;
+			rc = fast_lit(&f, "null") ? 0 : fast_uint(&f, 9007199254740992.0, &ms);
+			*(i == 4 ? &rq->request_timestamp : &rq->response_deadline) = (int64_t)ms;
+			break;
+		case 6: rc = fast_state(&f, &rq->state, c, h, hend); break;
+		default: rc = fast_skip(&f);
+		}
+		if (rc)
+			return -1;
+	}
+	fast_ws(&f);
+	if (rc < 0 || f.p != f.e || (seen & 0x41) != 0x41)
+		return -1;
+	rq->type = TB_REQ_CHOOSE_TURN;
+	return 0;
+}
+
+int tb_request_parse_next(const char *json, size_t len, struct tb_request *rq, struct tb_parse_cache *c,
+			  char *err, size_t errlen)
+{
+	const char *h = NULL, *hend = NULL;
+	if (!fast_request(json, len, rq, c, &h, &hend)) {
+		if (h)
+			history_keep(c, h, hend, &rq->state.history);
+		else
+			c->turns.n = 0;
+		return 0;
+	}
+	tb_request_free(rq);
+	int rc = -1, found = !history_span(json, len, &h, &hend);
+	if (found) {
+		struct history_pre pre = { &c->turns, 0 };
+		size_t mlen;
+		char *mod = history_skip(json, len, c, h, hend, &mlen, &pre.more);
+		if (mod)
+			rc = request_parse(mod, mlen, rq, &pre, err, errlen);
+		/* Rare now (the fast path takes plain requests): no need to keep its room. */
+		free(c->buf);
+		c->buf = NULL;
+		c->bufcap = 0;
+	}
+	/* No cache, or anything amiss: all of it, for the result and the errors. */
+	if (rc < 0)
+		rc = request_parse(json, len, rq, NULL, err, errlen);
+	if (rc == 0 && found)
+		history_keep(c, h, hend, &rq->state.history);
+	else
+		c->turns.n = 0;
+	return rc;
 }
 
 void tb_response_free(struct tb_response *rs)
@@ -1374,6 +2215,72 @@ int tb_echo_ids(cJSON *msg, const struct tb_request *rq)
 {
 	return echo_id(msg, "response_id", rq->request_id_json) ||
 	       echo_id(msg, "game_id", rq->game_id_json) ? -1 : 0;
+}
+
+/* Appends n bytes at *o if they fit before e. */
+static int put(char **o, const char *e, const char *s, size_t n)
+{
+	if ((size_t)(e - *o) < n)
+		return -1;
+	memcpy(*o, s, n);
+	*o += n;
+	return 0;
+}
+
+#define PUT(o, e, lit) put(o, e, lit, sizeof lit - 1)
+
+/* "key":"r,c" after a ','. */
+static int put_pos(char **o, const char *e, const char *key, struct tb_pos p)
+{
+	char buf[24];
+	tb_pos_format(p, buf, sizeof buf);
+	return PUT(o, e, ",\"") || put(o, e, key, strlen(key)) || PUT(o, e, "\":\"") ||
+	       put(o, e, buf, strlen(buf)) || PUT(o, e, "\"");
+}
+
+char *tb_turn_answer_frame(const struct tb_turn *t, const struct tb_request *rq, size_t *outlen)
+{
+	const char *rid = rq->request_id ? rq->request_id_json : NULL;
+	const char *gid = rq->game_id ? rq->game_id_json : NULL;
+	if ((rq->request_id && !rid) || (rq->game_id && !gid) || t->type > TB_FORFEIT ||
+	    (t->type == TB_PLACEMENT && !tb_bug_name(t->bug))) {
+		/* Ids without their tokens (not from a parse): cJSON prints them. */
+		size_t len;
+		cJSON *msg = tb_turn_answer_json(t, rq->request_id, rq->game_id);
+		char *frame = msg && !tb_echo_ids(msg, rq) ? tb_frame_build(msg, &len) : NULL;
+		cJSON_Delete(msg);
+		if (frame && outlen)
+			*outlen = len;
+		return frame;
+	}
+	/* cJSON's order: the turn's keys, response_type, response_id, game_id. */
+	size_t cap = 256 + (rid ? strlen(rid) : 0) + (gid ? strlen(gid) : 0);
+	char *buf = malloc(cap), *o = buf, *e = buf + cap;
+	if (!buf)
+		return NULL;
+	const char *type = turn_names[t->type];
+	int bad = PUT(&o, e, "{\"turn_type\":\"") || put(&o, e, type, strlen(type)) || PUT(&o, e, "\"");
+	switch (t->type) {
+	case TB_PLACEMENT:
+		bad = bad || PUT(&o, e, ",\"piece_type\":\"") || put(&o, e, bug_names[t->bug], strlen(bug_names[t->bug])) ||
+		      PUT(&o, e, "\"") || put_pos(&o, e, "destination", t->dst);
+		break;
+	case TB_MOVEMENT:
+		bad = bad || put_pos(&o, e, "source", t->src) || put_pos(&o, e, "destination", t->dst);
+		break;
+	case TB_ABILITY:
+		bad = bad || put_pos(&o, e, "ability_user", t->user) || put_pos(&o, e, "source", t->src) ||
+		      put_pos(&o, e, "destination", t->dst);
+		break;
+	default:
+		break;
+	}
+	bad = bad || PUT(&o, e, ",\"response_type\":\"Choose Turn\"") ||
+	      (rid && (PUT(&o, e, ",\"response_id\":") || put(&o, e, rid, strlen(rid)))) ||
+	      (gid && (PUT(&o, e, ",\"game_id\":") || put(&o, e, gid, strlen(gid)))) || PUT(&o, e, "}");
+	char *frame = bad ? NULL : tb_frame_encode(buf, (size_t)(o - buf), outlen);
+	free(buf);
+	return frame;
 }
 
 /* The object member for a position key, created as an empty array/object if new. */

@@ -188,6 +188,21 @@ void tb_state_free(struct tb_state *st);
 int  tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *err, size_t errlen);
 void tb_request_free(struct tb_request *rq);
 
+/* What a connection's requests share: the last turn_history, as text and as turns.
+ * Zeroed is empty. */
+struct tb_parse_cache {
+	char           *text;      /* owned: from '[' to the last turn's end */
+	size_t          len, cap;
+	struct tb_turns turns;     /* owned: those turns; none = no cache */
+	char           *buf;       /* owned: room for the request without them */
+	size_t          bufcap;
+};
+void tb_parse_cache_free(struct tb_parse_cache *c);
+/* tb_request_parse for the next request of a connection: a turn_history whose text
+ * starts with the last one's is parsed only past it. Same results and errors. */
+int  tb_request_parse_next(const char *json, size_t len, struct tb_request *rq, struct tb_parse_cache *c,
+			   char *err, size_t errlen);
+
 /* A module's answer: Greetings, a Choose Turn answer, or json-socket's error frame
  * {"success":false,"error":...}. */
 int  tb_response_parse(const char *json, size_t len, struct tb_response *rs, char *err, size_t errlen);
@@ -216,5 +231,9 @@ cJSON *tb_error_json(const char *msg);
 /* Makes msg's "response_id" and "game_id" (those it has) rq's ids exactly as sent;
  * 0, or -1 when memory runs out. */
 int    tb_echo_ids(cJSON *msg, const struct tb_request *rq);
+/* The frame of a Choose Turn answer to rq: what tb_turn_answer_json(t, rq's ids),
+ * tb_echo_ids and tb_frame_build give, byte for byte, printed without a cJSON tree.
+ * Malloc'd (length in *outlen), NULL on failure. */
+char  *tb_turn_answer_frame(const struct tb_turn *t, const struct tb_request *rq, size_t *outlen);
 
 #endif

@@ -343,11 +343,11 @@ static int check_state(const struct tb_replay *r, const struct tb_state *st, cha
 	return 0;
 }
 
-int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen)
+/* Plays st's turns from r's ply on and checks the result; frees r on failure. */
+static int replay_rest(struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen)
 {
 	char why[TB_ERR_MAX];
-	tb_replay_init(r, st->type);
-	for (size_t i = 0; i < st->history.n; i++) {
+	for (size_t i = r->history.n; i < st->history.n; i++) {
 		if (tb_replay_play_turn(r, &st->history.v[i], why, sizeof why)) {
 			errbuf_set(err, errlen, "turn_history[%zu]: %s", i, why);
 			tb_replay_free(r);
@@ -359,6 +359,34 @@ int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, si
 		return -1;
 	}
 	return 0;
+}
+
+int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen)
+{
+	tb_replay_init(r, st->type);
+	return replay_rest(r, st, err, errlen);
+}
+
+/* Whether r's turns are the first of st's, turn for turn, in a game of its type:
+ * then replaying the rest from r gives what replaying all from the start gives. */
+static int replay_extends(const struct tb_replay *r, const struct tb_state *st)
+{
+	if (r->game.type != st->type || r->history.n > st->history.n)
+		return 0;
+	for (size_t i = 0; i < r->history.n; i++)
+		if (!tb_turn_eq(&r->history.v[i], &st->history.v[i]))
+			return 0;
+	return 1;
+}
+
+int tb_replay_sync(struct tb_replay *r, int have, const struct tb_state *st, char *err, size_t errlen)
+{
+	if (!have || !replay_extends(r, st)) {
+		if (have)
+			tb_replay_free(r);
+		return tb_replay_load(r, st, err, errlen);
+	}
+	return replay_rest(r, st, err, errlen);
 }
 
 int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *err, size_t errlen)
@@ -396,6 +424,26 @@ int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible,
 		return 0;
 	}
 	return 1;
+}
+
+size_t tb_replay_sendable(const struct tb_replay *r, const struct tb_turns *possible, struct tb_turn *t,
+			  size_t max)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < possible->n && count < max; i++) {
+		const struct tb_turn *p = &possible->v[i];
+		struct hive_move m;
+		struct tb_turn cand;
+		/* The move the turn names, and back: a sendable move is counted at the turn
+		 * it is sent as (listed turns are distinct), and only there. */
+		if (p->type == TB_ABILITY || tb_replay_turn_move(r, p, &m, NULL, 0) ||
+		    tb_replay_answer(r, possible, m, &cand, NULL, 0) != 1 || !tb_turn_eq(&cand, p))
+			continue;
+		if (!count)
+			*t = cand;
+		count++;
+	}
+	return count;
 }
 
 int tb_replay_possible(const struct tb_replay *r, struct tb_turns *out, char *err, size_t errlen)

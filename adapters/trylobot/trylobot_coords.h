@@ -38,6 +38,11 @@ void tb_replay_free(struct tb_replay *r);
  * r need not be initialised; on success the caller frees it, on failure (-1, reason
  * in err) there is nothing to free. */
 int tb_replay_load(struct tb_replay *r, const struct tb_state *st, char *err, size_t errlen);
+/* tb_replay_load for the next request of a connection: when have is set, r holds an
+ * earlier request's game, and if st's turn_history extends its turns exactly only the
+ * new turns are played (else r is freed and st replayed from the start). Same checks,
+ * errors and ownership as tb_replay_load: on failure r is freed. */
+int tb_replay_sync(struct tb_replay *r, int have, const struct tb_state *st, char *err, size_t errlen);
 /* Replays a core game (for building requests from it); same ownership as load. */
 int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *err, size_t errlen);
 
@@ -59,6 +64,13 @@ int tb_replay_play_turn(struct tb_replay *r, const struct tb_turn *t, char *err,
  * real core always rejects, or a turn it does not list); -1 = m is not legal. */
 int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible, struct hive_move m,
 		     struct tb_turn *t, char *err, size_t errlen);
+
+/* How many sendable answers there are (tb_replay_answer's 1), counting up to max: the
+ * listed turns that are legal core moves, checked with the core; the first into *t
+ * (which one is first follows the list's order: with exactly one, it is the one).
+ * Walks the list, not every legal move: a few lookups when the first turns will do. */
+size_t tb_replay_sendable(const struct tb_replay *r, const struct tb_turns *possible, struct tb_turn *t,
+			  size_t max);
 
 /* possible_turns of the current position from hive_board_moves(): own moves under
  * Movement, opponent pieces thrown under Special Ability (one entry per able user),

@@ -61,10 +61,15 @@ struct trylobot_front {
 	int                    depth;        /* fixed depth instead, 0 = none */
 
 	struct tb_reader       rd;
+	struct tb_parse_cache  pc;           /* the last turn_history, not parsed again */
 
 	/* The request in flight (busy != BUSY_NONE). */
 	enum busy              busy;
 	struct tb_request      rq;
+	int                    rp_now;       /* rp is this request's game */
+
+	/* The game replayed for the last Choose Turn, kept for the next one: the core
+	 * sends the whole history every time, and mostly it extends the last one. */
 	struct tb_replay       rp;
 	int                    have_rp;
 
@@ -74,13 +79,9 @@ struct trylobot_front {
 	char                   live_gid[64]; /* its game_id: another one opens a new record */
 };
 
-/* Frames msg, queues it for the client and logs it; consumes msg. The ids it
- * carries are the request's, exactly as sent. */
-static void out_msg(struct trylobot_front *s, cJSON *msg)
+/* Queues a frame (NULL: none could be built) for the client and logs it; consumes it. */
+static void out_frame(struct trylobot_front *s, char *frame, size_t len)
 {
-	size_t len;
-	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
-	cJSON_Delete(msg);
 	if (!frame) {
 		/* Nothing sensible can be sent: the core will wait; say so in the log. */
 		log_note(s->io.id, "cannot build an answer (out of memory)");
@@ -91,6 +92,16 @@ static void out_msg(struct trylobot_front *s, cJSON *msg)
 	json = json ? json + 1 : frame;
 	log_proto(s->io.id, LOG_CLIENT_OUT, json, len - (size_t)(json - frame));
 	free(frame);
+}
+
+/* Frames msg, queues it for the client and logs it; consumes msg. The ids it
+ * carries are the request's, exactly as sent. */
+static void out_msg(struct trylobot_front *s, cJSON *msg)
+{
+	size_t len = 0;
+	char *frame = msg && !tb_echo_ids(msg, &s->rq) ? tb_frame_build(msg, &len) : NULL;
+	cJSON_Delete(msg);
+	out_frame(s, frame, len);
 }
 
 /* json-socket's error frame; msg is prefixed like JavaScript's Error.toString(). */
@@ -106,9 +117,12 @@ static void out_error(struct trylobot_front *s, const char *fmt, ...)
 	out_msg(s, tb_error_json(msg));
 }
 
+/* A Choose Turn answer, printed straight (no cJSON tree: this is the hot path). */
 static void out_turn(struct trylobot_front *s, const struct tb_turn *t)
 {
-	out_msg(s, tb_turn_answer_json(t, s->rq.request_id, s->rq.game_id));
+	size_t len = 0;
+	char *frame = tb_turn_answer_frame(t, &s->rq, &len);
+	out_frame(s, frame, len);
 }
 
 /* Forgets the request in flight and takes the next one. */
@@ -117,9 +131,7 @@ static void request_done(struct trylobot_front *s)
 	evtimer_del(s->io.stop_ev);
 	evtimer_del(s->abandon_ev);
 	tb_request_free(&s->rq);
-	if (s->have_rp)
-		tb_replay_free(&s->rp);
-	s->have_rp = 0;
+	s->rp_now = 0;
 	s->busy = BUSY_NONE;
 	session_io_schedule(&s->io);
 }
@@ -206,26 +218,10 @@ static int one_ply_score(const struct hive_board *b, struct hive_move m)
 }
 
 /* The first sendable moves, up to max: how many there are (0: none, *t untouched;
- * else *t is the first). Cheap with a small max: no scores. */
+ * else *t is the first). Cheap with a small max: no scores, no move generation. */
 static size_t count_sendable(const struct trylobot_front *s, struct tb_turn *t, size_t max)
 {
-	const struct hive_board *b = &s->rp.game.board;
-	struct hive_move *moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
-	size_t n, count = 0;
-
-	if (!moves)
-		return 0;
-	n = hive_board_moves(b, moves);
-	for (size_t i = 0; i < n && count < max; i++) {
-		struct tb_turn cand;
-		if (tb_replay_answer(&s->rp, &s->rq.state.possible, moves[i], &cand, NULL, 0) != 1)
-			continue;
-		if (!count)
-			*t = cand;
-		count++;
-	}
-	free(moves);
-	return count;
+	return tb_replay_sendable(&s->rp, &s->rq.state.possible, t, max);
 }
 
 /* The sendable move with the best one-ply score into *t; how many sendable moves
@@ -273,7 +269,7 @@ static void answer_fallback(struct trylobot_front *s, const char *why)
 {
 	struct tb_turn t;
 	memset(&t, 0, sizeof t);
-	if (s->have_rp && best_sendable(s, &t)) {
+	if (s->rp_now && best_sendable(s, &t)) {
 		log_note(s->io.id, "%s; answering the best sendable move by one ply", why);
 	} else if (first_listed(&s->rq.state.possible, &t)) {
 		log_note(s->io.id, "%s; answering the first listed turn", why);
@@ -298,13 +294,13 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 		snprintf(why, sizeof why, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
 			 r->message ? r->message : "?");
 		answer_fallback(s, why);
-	} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
-		/* Never trust a back end with legality. */
-		answer_fallback(s, "the engine chose an illegal move");
 	} else {
-		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, legal, &t, err, sizeof err);
+		/* Never trust a back end with legality: tb_replay_answer asks the core. */
+		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, r->move, &t, err, sizeof err);
 		if (rc == 1) {
 			out_turn(s, &t);
+		} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
+			answer_fallback(s, "the engine chose an illegal move");
 		} else {
 			char mv[HIVE_MOVESTR_MAX];
 			hive_move_format(&s->rp.game.board, legal, mv, sizeof mv);
@@ -381,12 +377,13 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		out_turn(s, &t);
 		return 0;
 	}
-	if (tb_replay_load(&s->rp, &s->rq.state, err, sizeof err) < 0) {
+	if (tb_replay_sync(&s->rp, s->have_rp, &s->rq.state, err, sizeof err) < 0) {
+		s->have_rp = 0;
 		snprintf(why, sizeof why, "cannot replay the game: %s", err);
 		answer_fallback(s, why);
 		return 0;
 	}
-	s->have_rp = 1;
+	s->have_rp = s->rp_now = 1;
 	live_follow(s);
 	if (hive_game_over(&s->rp.game.board)) {
 		answer_fallback(s, "the game is over after turn_history");
@@ -454,7 +451,7 @@ static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 	char err[TB_ERR_MAX];
 
 	log_proto(s->io.id, LOG_CLIENT_IN, json, len);
-	if (tb_request_parse(json, len, &s->rq, err, sizeof err) < 0) {
+	if (tb_request_parse_next(json, len, &s->rq, &s->pc, err, sizeof err) < 0) {
 		log_note(s->io.id, "bad request: %s", err);
 		out_error(s, "%s", err);
 		return 0;
@@ -462,9 +459,7 @@ static int session_frame(struct trylobot_front *s, const char *json, size_t len)
 	int later = s->rq.type == TB_REQ_GREETINGS ? cmd_greetings(s) : cmd_choose_turn(s);
 	if (!later) {
 		tb_request_free(&s->rq);
-		if (s->have_rp)
-			tb_replay_free(&s->rp);
-		s->have_rp = 0;
+		s->rp_now = 0;
 	}
 	return later;
 }
@@ -584,6 +579,7 @@ void trylobot_front_free(void *session)
 	if (s->abandon_ev)
 		event_free(s->abandon_ev);
 	tb_reader_free(&s->rd);
+	tb_parse_cache_free(&s->pc);
 	tb_request_free(&s->rq);
 	if (s->have_rp)
 		tb_replay_free(&s->rp);

@@ -1,22 +1,29 @@
 /*
  * bench_trylobot: what answering Trylobot costs.
  *
- *   1. The bridge's own share per Choose Turn request, measured in-process with the
- *      codec on the same requests: parse (tb_request_parse), replay (tb_replay_load:
- *      turn_history through the core, checked against board and hands), possible
- *      turns (tb_replay_possible, what the back end builds for a module, and the
- *      front end's sendable check of every legal move with its one-ply score), and
- *      format (the answer frame).
+ *   1. The bridge's own work per Choose Turn request, in-process, as one connection
+ *      of trylobot_front.c does it (front_request): parse (tb_request_parse_next, the
+ *      last turn_history kept), replay (tb_replay_sync, the game kept), the check for
+ *      two sendable moves before the engine (tb_replay_sendable) and the answer frame
+ *      (tb_turn_answer_frame); the fastest of REPEAT passes, in us, and with valgrind
+ *      installed in instructions, counted by callgrind on one pass of this binary
+ *      (--path-only): the load-independent figure. Then, for comparison, the whole
+ *      parse and replay every time, the back end's possible_turns, and the front
+ *      end's fallback scan with one-ply scores.
  *   2. Choose Turn requests answered per second by one `hivebridge serve` over one
- *      TCP connection, the built-in engine searching to a fixed depth
- *      (listener key depth), with p50/p99 latency.
+ *      TCP connection, request-reply (each request sent when the last answer is in,
+ *      as the Trylobot core does), the built-in engine searching to a fixed depth
+ *      (listener key depth), with p50/p99 latency; the last line puts the goal's two
+ *      figures side by side.
  *
  * The requests come from random games (fixed seed) of Base and Base+MLP, every ply
- * up to PLIES. usage: bench_trylobot [HIVEBRIDGE] (default ../hivebridge next to this
- * binary). Figures only, no thresholds.
+ * up to PLIES. usage: bench_trylobot [--in-process] [HIVEBRIDGE] (--in-process: no
+ * daemon; HIVEBRIDGE defaults to ../hivebridge next to this binary). Figures only,
+ * no thresholds.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -36,6 +43,7 @@
 #define GAMES   6      /* per game type */
 #define PLIES   60
 #define REPEAT  5      /* in-process passes over all requests */
+#define DAEMON_PASSES 3 /* passes over them through the daemon */
 
 struct reqs {
 	char  **json;     /* owned JSON texts */
@@ -137,69 +145,142 @@ static size_t sendable_scan(const struct tb_replay *rp, const struct tb_turns *p
 	return count;
 }
 
-static void bench_inprocess(const struct reqs *r, double *per_request_us)
-{
-	double t_parse = 0, t_replay = 0, t_possible = 0, t_send = 0, t_format = 0;
-	size_t n = 0, listed = 0, sendable = 0;
-	long sink = 0;
-	char err[TB_ERR_MAX];
+/* The connection's state between requests, as trylobot_front.c keeps it. */
+struct conn {
+	struct tb_parse_cache pc;
+	struct tb_replay      rp;
+	int                   have;
+};
 
-	for (int pass = 0; pass < REPEAT; pass++) {
-		for (size_t i = 0; i < r->n; i++) {
-			struct tb_request rq;
-			struct tb_replay rp;
-			struct tb_turns mine = { 0 };
-			double t0 = now_us();
-			if (tb_request_parse(r->json[i], strlen(r->json[i]), &rq, err, sizeof err) < 0) {
-				fprintf(stderr, "bench: parse: %s\n", err);
-				continue;
-			}
-			double t1 = now_us();
-			if (tb_replay_load(&rp, &rq.state, err, sizeof err) < 0) {
-				fprintf(stderr, "bench: replay: %s\n", err);
-				tb_request_free(&rq);
-				continue;
-			}
-			double t2 = now_us();
-			tb_replay_possible(&rp, &mine, err, sizeof err);
-			double t3 = now_us();
-			int best = 0;
-			size_t ns = sendable_scan(&rp, &rq.state.possible, &best);
-			double t4 = now_us();
-			size_t flen = 0;
-			cJSON *a = rq.state.possible.n ? tb_turn_answer_json(&rq.state.possible.v[0], rq.request_id, rq.game_id) : NULL;
-			char *frame = a ? tb_frame_build(a, &flen) : NULL;
-			cJSON_Delete(a);
-			free(frame);
-			double t5 = now_us();
-			t_parse += t1 - t0;
-			t_replay += t2 - t1;
-			t_possible += t3 - t2;
-			t_send += t4 - t3;
-			t_format += t5 - t4;
-			listed += mine.n;
-			sendable += ns;
-			sink += best + (long)flen;
-			n++;
-			tb_turns_free(&mine);
-			tb_replay_free(&rp);
-			tb_request_free(&rq);
+struct stage_us {
+	double parse, replay, check, format;
+};
+
+/*
+ * One Choose Turn as trylobot_front.c answers it, up to the engine: parse (the last
+ * history kept), replay (the game kept), the sendable check, and the answer frame
+ * (here the first sendable move's). Not inlined: callgrind counts its instructions
+ * (--toggle-collect=front_request, see --instructions).
+ */
+__attribute__((noipa)) static int front_request(struct conn *c, const char *json, size_t len,
+						   struct stage_us *us, long *sink)
+{
+	struct tb_request rq;
+	struct tb_turn t;
+	char err[TB_ERR_MAX];
+	double t0 = now_us();
+	if (tb_request_parse_next(json, len, &rq, &c->pc, err, sizeof err) < 0) {
+		fprintf(stderr, "bench: parse: %s\n", err);
+		return -1;
+	}
+	double t1 = now_us();
+	c->have = tb_replay_sync(&c->rp, c->have, &rq.state, err, sizeof err) == 0;
+	if (!c->have) {
+		fprintf(stderr, "bench: replay: %s\n", err);
+		tb_request_free(&rq);
+		return -1;
+	}
+	double t2 = now_us();
+	memset(&t, 0, sizeof t);
+	size_t ns = tb_replay_sendable(&c->rp, &rq.state.possible, &t, 2);
+	double t3 = now_us();
+	size_t flen = 0;
+	free(tb_turn_answer_frame(&t, &rq, &flen));
+	tb_request_free(&rq);
+	double t4 = now_us();
+	us->parse += t1 - t0;
+	us->replay += t2 - t1;
+	us->check += t3 - t2;
+	us->format += t4 - t3;
+	*sink += (long)(ns + flen);
+	return 0;
+}
+
+/*
+ * passes: 0 for the figures (REPEAT passes of the connection's path alone, so that the
+ * comparisons do not leave the allocator otherwise than a connection does, then one of
+ * the comparisons), 1 for callgrind (one pass of the path only). The path's mean per
+ * request (the fastest pass: the machine is shared) into *per_request_us.
+ */
+static void bench_inprocess(const struct reqs *r, int path_only, double *per_request_us)
+{
+	struct conn c;
+	struct stage_us best = { 0 };
+	double best_total = 0;
+	size_t n = 0;
+	long sink = 0;
+
+	memset(&c, 0, sizeof c);
+	for (int pass = 0; pass < (path_only ? 1 : REPEAT); pass++) {
+		struct stage_us us = { 0 };
+		n = 0;
+		for (size_t i = 0; i < r->n; i++)
+			n += front_request(&c, r->json[i], strlen(r->json[i]), &us, &sink) == 0;
+		double total = us.parse + us.replay + us.check + us.format;
+		if (!pass || total < best_total) {
+			best = us;
+			best_total = total;
 		}
 	}
+	if (c.have)
+		tb_replay_free(&c.rp);
+	tb_parse_cache_free(&c.pc);
 	if (!n)
 		return;
-	/* The front end's usual path: parse, replay, format (the fallback scan is rare). */
-	double total = (t_parse + t_replay + t_format) / (double)n;
-	printf("in-process, per Choose Turn request (%zu requests x %d, mean %.0f listed turns, %.0f sendable):\n",
-	       r->n, REPEAT, (double)listed / (double)n, (double)sendable / (double)n);
-	printf("  parse            %8.1f us\n", t_parse / (double)n);
-	printf("  replay           %8.1f us\n", t_replay / (double)n);
-	printf("  possible_turns   %8.1f us  (built for a module by the back end)\n", t_possible / (double)n);
-	printf("  sendable+1-ply   %8.1f us  (front end: only when the engine's move cannot be sent)\n",
-	       t_send / (double)n);
-	printf("  format answer    %8.1f us\n", t_format / (double)n);
-	printf("  front end total  %8.1f us  (parse + replay + format; checksum %ld)\n", total, sink % 1000);
-	*per_request_us = total;
+	*per_request_us = best_total / (double)n;
+	printf("in-process, per Choose Turn request (%zu requests, fastest of %d passes):\n", n,
+	       path_only ? 1 : REPEAT);
+	printf("  parse            %8.2f us  (the connection's last history kept)\n", best.parse / (double)n);
+	printf("  replay           %8.2f us  (the connection's game kept)\n", best.replay / (double)n);
+	printf("  sendable check   %8.2f us  (up to two sendable moves, before the engine)\n",
+	       best.check / (double)n);
+	printf("  format answer    %8.2f us\n", best.format / (double)n);
+	printf("  front end total  %8.2f us  (checksum %ld)\n", *per_request_us, sink % 1000);
+	if (path_only)
+		return;
+
+	/* The comparisons: what the kept state saves, the back end's and the fallback's work. */
+	double t_whole = 0, t_full = 0, t_possible = 0, t_send = 0;
+	size_t listed = 0, sendable = 0, m = 0;
+	char err[TB_ERR_MAX];
+	for (size_t i = 0; i < r->n; i++) {
+		struct tb_request rq;
+		struct tb_replay full;
+		struct tb_turns mine = { 0 };
+		int best1 = 0;
+		double t0 = now_us();
+		if (tb_request_parse(r->json[i], strlen(r->json[i]), &rq, err, sizeof err) < 0)
+			continue;
+		double t1 = now_us();
+		if (tb_replay_load(&full, &rq.state, err, sizeof err) < 0) {
+			tb_request_free(&rq);
+			continue;
+		}
+		double t2 = now_us();
+		tb_replay_possible(&full, &mine, err, sizeof err);
+		double t3 = now_us();
+		sendable += sendable_scan(&full, &rq.state.possible, &best1);
+		double t4 = now_us();
+		t_whole += t1 - t0;
+		t_full += t2 - t1;
+		t_possible += t3 - t2;
+		t_send += t4 - t3;
+		listed += mine.n;
+		sink += best1;
+		m++;
+		tb_turns_free(&mine);
+		tb_replay_free(&full);
+		tb_request_free(&rq);
+	}
+	if (!m)
+		return;
+	printf("compared (mean %.0f listed turns, %.0f sendable):\n", (double)listed / (double)m,
+	       (double)sendable / (double)m);
+	printf("  parse all of it  %8.2f us  (tb_request_parse: cJSON, the whole history)\n", t_whole / (double)m);
+	printf("  replay all of it %8.2f us  (tb_replay_load: from the start)\n", t_full / (double)m);
+	printf("  possible_turns   %8.2f us  (built for a module by the back end)\n", t_possible / (double)m);
+	printf("  sendable+1-ply   %8.2f us  (front end: only when the engine's move cannot be sent)\n",
+	       t_send / (double)m);
 }
 
 /*
@@ -260,7 +341,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us)
+/* Requests/s (0 on failure), one request in flight at a time as the Trylobot core
+ * sends them: each is sent when the last answer is in (request-reply). */
+static double bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us)
 {
 	char conf[4200];
 	int port, fd, one = 1;
@@ -268,7 +351,7 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 	FILE *f = fopen(conf, "w");
 	if (!f) {
 		perror(conf);
-		return;
+		return 0;
 	}
 	fprintf(f, "[engine builtin]\nhash_mb = 16\n[listen uhp]\nport = 0\n"
 		"[listen tb]\nprotocol = trylobot\nport = 0\nengine = builtin\ndepth = %d\n", depth);
@@ -278,7 +361,7 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 		fprintf(stderr, "bench: the daemon did not start\n");
 		if (pid > 0)
 			kill(pid, SIGKILL);
-		return;
+		return 0;
 	}
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
@@ -286,17 +369,20 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
 		perror("bench: connect");
 		kill(pid, SIGKILL);
-		return;
+		return 0;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
 	struct tb_reader rd;
 	char buf[65536];
 	size_t off = 0, len = 0, done = 0;
-	double *lat = calloc(r->n, sizeof *lat);
+	/* The requests DAEMON_PASSES times over (each pass starts the games again). */
+	size_t total = r->n * DAEMON_PASSES;
+	double *lat = calloc(total, sizeof *lat);
 	tb_reader_init(&rd, 0);
 	double t0 = now_us();
-	for (size_t i = 0; lat && i < r->n; i++) {
+	for (size_t k = 0; lat && k < total; k++) {
+		size_t i = k % r->n;
 		size_t flen;
 		char *frame = tb_frame_encode(r->json[i], strlen(r->json[i]), &flen);
 		double s = now_us();
@@ -316,27 +402,92 @@ static void bench_daemon(const char *bin, const char *dir, const struct reqs *r,
 	waitpid(pid, NULL, 0);
 	if (!done) {
 		free(lat);
-		return;
+		return 0;
 	}
 	double mean = elapsed / (double)done;
 	qsort(lat, done, sizeof *lat, cmp_double);
-	printf("daemon, built-in engine at depth %d, one connection: %zu requests in %.2f s = %.0f requests/s; "
+	printf("daemon, built-in engine at depth %d, one connection, request-reply: %zu requests in %.2f s = %.0f requests/s; "
 	       "latency p50 %.2f ms, p99 %.2f ms; bridge's own share %.1f%%\n",
 	       depth, done, elapsed / 1e6, done / (elapsed / 1e6), lat[done / 2] / 1e3,
 	       lat[done * 99 / 100] / 1e3, inproc_us > 0 ? 100.0 * inproc_us / mean : 0);
 	free(lat);
+	return done / (elapsed / 1e6);
+}
+
+/*
+ * Instructions per request of front_request, counted by callgrind on one pass of this
+ * binary (--path-only): the load-independent figure (the machine is shared). With
+ * the fastest pass's time it gives the instructions per microsecond of this machine.
+ */
+static double print_instructions(const char *self, size_t nreq, double per_request_us)
+{
+	char out[] = "/tmp/bench_trylobot.cg.XXXXXX", line[256];
+	int fd = mkstemp(out), status = 0;
+	if (fd < 0)
+		return 0;
+	close(fd);
+	char arg[64 + sizeof out];
+	snprintf(arg, sizeof arg, "--callgrind-out-file=%s", out);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execlp("valgrind", "valgrind", "--tool=callgrind", "--toggle-collect=front_request*", arg,
+		       self, "--path-only", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("instructions: not counted (valgrind %s)\n",
+		       WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "is not installed" : "failed");
+		unlink(out);
+		return 0;
+	}
+	FILE *f = fopen(out, "r");
+	double ir = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "totals: %lf", &ir) == 1)
+			break;
+	if (f)
+		fclose(f);
+	unlink(out);
+	if (ir <= 0 || !nreq)
+		return 0;
+	double per = ir / (double)nreq;
+	printf("instructions per Choose Turn (callgrind, front_request): %.1fk; at the %.0f instructions/us "
+	       "of the fastest pass above, %.2f us\n", per / 1e3,
+	       per_request_us > 0 ? per / per_request_us : 0, per_request_us);
+	return per;
 }
 
 int main(int argc, char **argv)
 {
 	char bin[4200], dir[4000];
 	struct reqs r = { 0 };
-	double inproc = 0;
+	double inproc = 0, ir = 0;
 
+	const char *argv0 = argv[0];
 	signal(SIGPIPE, SIG_IGN);
 	char self[4000];
 	snprintf(self, sizeof self, "%s", argv[0]);
 	snprintf(dir, sizeof dir, "%s", dirname(self));
+	/* --in-process: no daemon; --path-only: one pass of front_request only (what
+	 * callgrind runs for the instruction count). */
+	int inproc_only = 0, path_only = 0;
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "--in-process"))
+			inproc_only = 1;
+		else if (!strcmp(argv[1], "--path-only"))
+			inproc_only = path_only = 1;
+		else {
+			fprintf(stderr, "usage: bench_trylobot [--in-process] [HIVEBRIDGE]\n");
+			return 2;
+		}
+		argc--;
+		argv++;
+	}
 	if (argc > 1)
 		snprintf(bin, sizeof bin, "%s", argv[1]);
 	else
@@ -345,14 +496,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: cannot build the requests\n");
 		return 1;
 	}
-	bench_inprocess(&r, &inproc);
+	bench_inprocess(&r, path_only, &inproc);
+	if (path_only)
+		inproc_only = 1;
+	else
+		ir = print_instructions(argv0, r.n, inproc);
+	char ir_note[64] = "";
+	if (ir > 0)
+		snprintf(ir_note, sizeof ir_note, " (%.1fk instructions)", ir / 1e3);
 	char tmpdir[] = "/tmp/bench_trylobot.XXXXXX";
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	for (int depth = 1; depth <= 2; depth++)
-		bench_daemon(bin, tmpdir, &r, depth, inproc);
+	double rps[3] = { 0 };
+	for (int depth = 1; depth <= 2 && !inproc_only; depth++)
+		rps[depth] = bench_daemon(bin, tmpdir, &r, depth, inproc);
+	if (!inproc_only)
+		printf("Trylobot goal: bridge's own work %.2f us per Choose Turn%s; depth 1, one connection: "
+		       "%.0f requests/s (request-reply)\n", inproc, ir_note, rps[1]);
 	char conf[4200];
 	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", tmpdir);
 	unlink(conf);

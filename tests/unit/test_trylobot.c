@@ -373,6 +373,47 @@ static void test_utf16_length(void)
 }
 
 /* A frame with the astral and BMP characters: N counts units, not bytes. */
+static uint64_t rng(void);
+
+/* Long frames of ASCII with UTF-8 sequences or a NUL at every alignment, pushed in
+ * chunks of every size: the text comes back whole, a NUL fails (the reader takes
+ * ASCII eight bytes at a time). */
+static void test_reader_long(void)
+{
+	static const char *const odd[] = { "\xC3\xA9", "\xF0\x9F\x90\x9D", "\xE2\x82\xAC", "" };
+	for (int it = 0; it < 400; it++) {
+		char json[600], frame[640];
+		size_t n = 0, at = (size_t)(rng() % 300);
+		int kind = (int)(rng() % 5);       /* 0-2: UTF-8 at at, 3: none, 4: a NUL at at */
+		while (n < 400) {
+			if (n == at && kind < 3) {
+				memcpy(json + n, odd[kind], strlen(odd[kind]));
+				n += strlen(odd[kind]);
+			} else {
+				char c = n == at && kind == 4 ? '\0' : (char)('!' + rng() % 90);
+				json[n++] = c;
+			}
+		}
+		size_t units = kind == 4 ? n : tb_utf16_length(json, n);
+		int hl = snprintf(frame, sizeof frame, "%zu#", units);
+		memcpy(frame + hl, json, n);
+		struct tb_reader r;
+		struct frames fs = { .n = 0 };
+		size_t chunk = 1 + (size_t)(rng() % 64), total = (size_t)hl + n;
+		int rc = 0;
+		tb_reader_init(&r, 0);
+		for (size_t o = 0; o < total && rc == 0; o += chunk)
+			rc = feed(&r, frame + o, o + chunk < total ? chunk : total - o, &fs);
+		if (kind == 4) {
+			CU_ASSERT(rc == -1 && strstr(tb_reader_error(&r), "NUL"));
+		} else {
+			CU_ASSERT(rc == 0 && fs.n == 1 && fs.len[0] == n && !memcmp(fs.text[0], json, n));
+		}
+		frames_free(&fs);
+		tb_reader_free(&r);
+	}
+}
+
 static void test_reader_utf16(void)
 {
 	/* {"author":"Bee 🐝 é"}: 24 bytes, 21 units. */
@@ -628,6 +669,334 @@ static void test_illegal_history(void)
 	tb_request_free(&rq);
 }
 
+/* The first k turns of st's history played on a fresh game of the type. */
+static int replay_first(struct tb_replay *r, unsigned type, const struct tb_state *st, size_t k)
+{
+	char err[TB_ERR_MAX];
+	tb_replay_init(r, type);
+	for (size_t i = 0; i < k; i++)
+		if (tb_replay_play_turn(r, &st->history.v[i], err, sizeof err))
+			return -1;
+	return 0;
+}
+
+/* A kept game is reused only when the history extends it exactly; else the result
+ * and the errors are tb_replay_load's. */
+static void test_replay_sync(void)
+{
+	struct tb_request rq;
+	struct tb_replay full, r;
+	char err[TB_ERR_MAX], err2[TB_ERR_MAX];
+	CU_ASSERT_EQUAL_FATAL(load_request("choose-turn-mlp-stack-abilities.frame", &rq), 0);
+	size_t n = rq.state.history.n;
+	CU_ASSERT_FATAL(n > 6);
+	CU_ASSERT_EQUAL_FATAL(tb_replay_load(&full, &rq.state, err, sizeof err), 0);
+
+	/* No game kept, a kept prefix of every length: the full replay's position. */
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 0, &rq.state, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+	tb_replay_free(&r);
+	for (size_t k = 0; k <= n; k++) {
+		CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &rq.state, k), 0);
+		CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &rq.state, err, sizeof err), 0);
+		CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+		CU_ASSERT_EQUAL(r.history.n, n);
+		CU_ASSERT(!memcmp(r.pos, full.pos, sizeof r.pos));
+		tb_replay_free(&r);
+	}
+	/* Another game (a turn differs), another game type, a longer game kept: replayed
+	 * from the start. */
+	struct tb_state other = rq.state;
+	struct tb_turn *v = malloc(n * sizeof *v);
+	CU_ASSERT_FATAL(v != NULL);
+	memcpy(v, rq.state.history.v, n * sizeof *v);
+	other.history.v = v;
+	/* Black's first piece on another side of White's. */
+	for (int d = 0; d < HIVE_DIRS && tb_pos_eq(v[1].dst, rq.state.history.v[1].dst); d++)
+		v[1].dst = tb_pos_step(v[0].dst, d);
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &other, 2), 0);
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &rq.state, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+	tb_replay_free(&r);
+	memcpy(v, rq.state.history.v, n * sizeof *v);
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, 0, &rq.state, 0), 0);   /* Base */
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &rq.state, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(r.game.board.hash, full.game.board.hash);
+	CU_ASSERT_EQUAL(r.game.type, rq.state.type);
+	tb_replay_free(&r);
+	tb_replay_free(&full);
+	other.history.n = n - 2;
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &rq.state, n), 0);
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &other, err, sizeof err), -1);   /* board disagrees */
+	CU_ASSERT_EQUAL(tb_replay_load(&full, &other, err2, sizeof err2), -1);
+	CU_ASSERT_STRING_EQUAL(err, err2);
+	/* A bad new turn: tb_replay_load's error, and nothing is kept. */
+	other.history.n = n;
+	v[n - 1].dst = (struct tb_pos){ 100, 0 };
+	CU_ASSERT_EQUAL_FATAL(replay_first(&r, rq.state.type, &rq.state, n - 2), 0);
+	CU_ASSERT_EQUAL(tb_replay_sync(&r, 1, &other, err, sizeof err), -1);
+	CU_ASSERT_EQUAL(tb_replay_load(&full, &other, err2, sizeof err2), -1);
+	CU_ASSERT_STRING_EQUAL(err, err2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "turn_history["));
+	free(v);
+	tb_request_free(&rq);
+}
+
+static int states_equal(const struct tb_state *a, const struct tb_state *b)
+{
+	if (a->type != b->type || a->player != b->player || a->turn_number != b->turn_number ||
+	    a->nstacks != b->nstacks || memcmp(a->hand, b->hand, sizeof a->hand) ||
+	    a->history.n != b->history.n || a->possible.n != b->possible.n)
+		return 0;
+	for (size_t i = 0; i < a->nstacks; i++)
+		if (!tb_pos_eq(a->stack[i].pos, b->stack[i].pos) || a->stack[i].height != b->stack[i].height ||
+		    memcmp(a->stack[i].piece, b->stack[i].piece, a->stack[i].height * sizeof a->stack[i].piece[0]))
+			return 0;
+	for (size_t i = 0; i < a->history.n; i++)
+		if (!tb_turn_eq(&a->history.v[i], &b->history.v[i]))
+			return 0;
+	for (size_t i = 0; i < a->possible.n; i++)
+		if (!tb_turn_eq(&a->possible.v[i], &b->possible.v[i]))
+			return 0;
+	return 1;
+}
+
+static int opt_eq(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* What a request carries besides its game_state. */
+static int requests_equal(const struct tb_request *a, const struct tb_request *b)
+{
+	return a->type == b->type && opt_eq(a->request_id, b->request_id) && opt_eq(a->game_id, b->game_id) &&
+	       opt_eq(a->request_id_json, b->request_id_json) && opt_eq(a->game_id_json, b->game_id_json) &&
+	       opt_eq(a->system_version, b->system_version) && a->request_timestamp == b->request_timestamp &&
+	       a->response_deadline == b->response_deadline;
+}
+
+/* text with ins inserted at offset at (malloc'd); del bytes there dropped first. */
+static char *splice(const char *text, size_t at, size_t del, const char *ins)
+{
+	size_t n = strlen(text), k = strlen(ins);
+	char *o = malloc(n - del + k + 1);
+	CU_ASSERT_FATAL(o != NULL);
+	memcpy(o, text, at);
+	memcpy(o + at, ins, k);
+	strcpy(o + at + k, text + at + del);
+	return o;
+}
+
+/* Parses text with the cache and without: same result, same error. */
+static int parse_same(const char *text, struct tb_parse_cache *c, char *err, size_t errlen)
+{
+	struct tb_request a, b;
+	char err2[TB_ERR_MAX];
+	int ra = tb_request_parse_next(text, strlen(text), &a, c, err, errlen);
+	int rb = tb_request_parse(text, strlen(text), &b, err2, sizeof err2);
+	int same = ra == rb && (ra < 0 ? !strcmp(err, err2) : states_equal(&a.state, &b.state) &&
+				requests_equal(&a, &b));
+	if (!same)
+		fprintf(stderr, "parse_same: %d/%d %s / %s\n", ra, rb, ra < 0 ? err : "", rb < 0 ? err2 : "");
+	if (!ra)
+		tb_request_free(&a);
+	if (!rb)
+		tb_request_free(&b);
+	return same ? ra : -2;
+}
+
+/* A connection's requests parsed with the last history kept: what a full parse
+ * gives, for good requests and bad ones. */
+static void test_parse_next(void)
+{
+	struct tb_replay r;
+	struct tb_parse_cache c = { 0 };
+	char err[TB_ERR_MAX], *texts[40] = { 0 };
+	int n = 0, cached = 0;
+
+	tb_replay_init(&r, HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P);
+	for (; n < 40 && !hive_game_over(&r.game.board); n++) {
+		struct tb_request rq = { .type = TB_REQ_CHOOSE_TURN, .request_id = "a", .game_id = "b" };
+		struct hive_move moves[HIVE_MAX_MOVES];
+		CU_ASSERT_EQUAL_FATAL(tb_replay_state(&r, &rq.state, err, sizeof err), 0);
+		cJSON *j = tb_request_json(&rq);
+		texts[n] = j ? cJSON_PrintUnformatted(j) : NULL;
+		cJSON_Delete(j);
+		tb_state_free(&rq.state);
+		CU_ASSERT_FATAL(texts[n] != NULL);
+		cached += c.turns.n > 0;
+		CU_ASSERT_EQUAL(parse_same(texts[n], &c, err, sizeof err), 0);
+		size_t nm = hive_board_moves(&r.game.board, moves);
+		CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, moves[rng() % nm], err, sizeof err), 0);
+	}
+	CU_ASSERT(n >= 30 && cached >= n - 2);
+	/* The same request again, an earlier one (another game), then bad ones after a
+	 * good one: a trailing comma in turn_history, a bad new turn, a bad old turn. */
+	CU_ASSERT_EQUAL(parse_same(texts[n - 1], &c, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(parse_same(texts[5], &c, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(parse_same(texts[20], &c, err, sizeof err), 0);
+	for (int k = 0; k < 3; k++) {
+		CU_ASSERT_EQUAL(parse_same(texts[20], &c, err, sizeof err), 0);
+		const char *t = texts[21], *pt = strstr(t, ",\"possible_turns\"");
+		CU_ASSERT_FATAL(pt != NULL);
+		size_t at = (size_t)(pt - t) - 1;      /* turn_history's ']' */
+		char *bad;
+		if (k == 0) {
+			bad = splice(t, at, 0, ",");
+		} else {
+			const char *tt = k == 1 ? t + at : strstr(t, "\"turn_history\"");
+			while (k == 1 && strncmp(tt, "\"turn_type\":\"", 13))
+				tt--;
+			if (k == 2)
+				tt = strstr(tt, "\"turn_type\":\"");
+			bad = splice(t, (size_t)(tt - t) + 13, 1, "X");
+		}
+		CU_ASSERT_EQUAL(parse_same(bad, &c, err, sizeof err), -1);
+		free(bad);
+	}
+	for (int i = 0; i < n; i++)
+		cJSON_free(texts[i]);
+	tb_parse_cache_free(&c);
+	tb_replay_free(&r);
+}
+
+/*
+ * tb_request_parse_next reads most requests without cJSON (a strict reader that
+ * hands anything unusual back to the cJSON path): the same result and error as
+ * tb_request_parse for good requests, unusual but valid ones, and broken ones.
+ */
+static void test_parse_fast(void)
+{
+	/* Valid members put right after a '{' (another key, a repeated one, odd values). */
+	static const char *const members[] = {
+		"\"x\":[1,-2.5e3,{\"a\":null},true,false,\"s\"],", "\"system_version\":\"2.1\",",
+		"\"request_timestamp\":12,", "\"response_deadline\":0,", "\"request_timestamp\":1e3,",
+		"\"request_timestamp\":-0,", "\"turn_number\":007,", "\"request_id\":\"a\\u0041\",",
+		"\"game_id\":null,", "\"turn_history\":null,", "\"turn_history\":[],", "\"board\":{\"pieces\":{}},",
+		"\"hands\":{},", "\"Forfeit\":true,", "\"Forfeit\":1,", "\"Placement\":null,", "\"Movement\":{},",
+		"\"Special Ability\":null,", "\"possible_turns\":null,", "\"color\":\"Black\",", "\"type\":\"Beetle\",",
+		"\"source\":7,", "\"destination\":\"0,0\",", "\"turn_type\":\"Forfeit\",", "\"use_pillbug\":false,",
+		"\"use_mosquito\":null,", "\"White\":{\"Queen Bee\":1},", "\"Black\":{},", "\"piece_types\":[],",
+		"\"positions\":[\"2,0\"],", "\"creation_parameters\":{\"use_ladybug\":true},", "\"pieces\":{},",
+		"\"request_type\":\"Greetings\",", "\"k\":\"\\u00e9\",", "\"\\u0078\":1,", "\"d\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],",
+		"\f\"f\":1,", "\"n\":12345678901234567890123456789012345678901234567890,",
+	};
+	static const char bytes[] = "{}[]\",:0123456789 -.eE+tfn\\\f\x01u";
+	struct tb_replay r;
+	struct tb_parse_cache c = { 0 };
+	char err[TB_ERR_MAX], *texts[48] = { 0 };
+	int n = 0, bad = 0, good = 0;
+	size_t len;
+
+	texts[n] = frame_json("choose-turn-mlp-stack-abilities.frame", &len);
+	CU_ASSERT_FATAL(texts[n] != NULL);
+	n++;
+	tb_replay_init(&r, HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P);
+	for (; n < 48 && !hive_game_over(&r.game.board); n++) {
+		struct tb_request rq = { .type = TB_REQ_CHOOSE_TURN, .request_id = "a\"b", .game_id = "g",
+					 .request_timestamp = 1795317225823, .response_deadline = 1795317235823 };
+		struct hive_move moves[HIVE_MAX_MOVES];
+		CU_ASSERT_EQUAL_FATAL(tb_replay_state(&r, &rq.state, err, sizeof err), 0);
+		cJSON *j = tb_request_json(&rq);
+		char *t = j ? cJSON_PrintUnformatted(j) : NULL;
+		cJSON_Delete(j);
+		tb_state_free(&rq.state);
+		CU_ASSERT_FATAL(t != NULL);
+		texts[n] = strdup(t);
+		cJSON_free(t);
+		size_t nm = hive_board_moves(&r.game.board, moves);
+		CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, moves[rng() % nm], err, sizeof err), 0);
+	}
+	for (int it = 0; it < 6000; it++) {
+		/* A request, then the next one changed: the cache holds the first's history. */
+		int i = 1 + (int)(rng() % (uint64_t)(n - 1));
+		CU_ASSERT_EQUAL(parse_same(texts[rng() % 4 ? i - 1 : 0], &c, err, sizeof err), 0);
+		char *t = strdup(texts[rng() % 8 ? i : 0]);
+		for (int m = 0, nm = 1 + (int)(rng() % 2); m < nm; m++) {
+			size_t tl = strlen(t), at = rng() % tl;
+			char *u, one[2] = { bytes[rng() % (sizeof bytes - 1)], 0 };
+			switch (rng() % 4) {
+			case 0:           /* a member after some '{' */
+				while (at < tl && t[at] != '{')
+					at++;
+				u = splice(t, at < tl ? at + 1 : 1, 0, members[rng() % (sizeof members / sizeof members[0])]);
+				break;
+			case 1:
+				u = splice(t, at, 1, "");
+				break;
+			case 2:
+				u = splice(t, at, 0, one);
+				break;
+			default:
+				u = splice(t, at, 1, one);
+			}
+			free(t);
+			t = u;
+		}
+		int rc = parse_same(t, &c, err, sizeof err);
+		CU_ASSERT(rc != -2);
+		if (rc == -2)
+			fprintf(stderr, "parse_fast: differs on %s\n", t);
+		bad += rc == -1;
+		good += rc == 0;
+		free(t);
+	}
+	/* Both kinds, many times each. */
+	CU_ASSERT(bad > 1000 && good > 1000);
+	for (int i = 0; i < n; i++)
+		free(texts[i]);
+	tb_parse_cache_free(&c);
+	tb_replay_free(&r);
+}
+
+/* Repeated turns in possible_turns: the first of each is kept, in its place, by both
+ * parsers; a long list too (its table is not on the stack). */
+static void test_possible_dedup(void)
+{
+	size_t len;
+	char *text = frame_json("choose-turn-mlp-stack-abilities.frame", &len), err[TB_ERR_MAX];
+	CU_ASSERT_FATAL(text != NULL);
+	char *pt = strstr(text, "\"possible_turns\":");
+	CU_ASSERT_FATAL(pt != NULL);
+	*pt = 0;
+	for (int big = 0; big < 2; big++) {
+		char *pos = malloc(16 * 200 + 16), *req = malloc(strlen(text) + 20000);
+		CU_ASSERT_FATAL(pos && req);
+		size_t o = 0;
+		for (int i = 0; i < (big ? 200 : 2); i++)   /* positions i,i and one repeat */
+			o += (size_t)sprintf(pos + o, "%s\"%d,%d\"", i ? "," : "", 2 * i, 0);
+		sprintf(pos + o, ",\"0,0\"");
+		sprintf(req, "%s\"possible_turns\":{\"Placement\":{\"piece_types\":[\"Spider\",\"Beetle\",\"Spider\","
+			"\"Soldier Ant\",\"Grasshopper\",\"Queen Bee\",\"Ladybug\",\"Mosquito\",\"Pillbug\"],"
+			"\"positions\":[%s]},\"Movement\":{\"-1,-1\":[\"1,-1\",\"3,1\",\"1,-1\"],\"-1,-1\":[\"3,1\",\"5,1\"]},"
+			"\"Special Ability\":{\"0,0\":{\"-1,-1\":[\"1,-1\",\"1,-1\"]},\"-2,0\":{\"-1,-1\":[\"1,-1\"]}}}}}",
+			text, pos);
+		struct tb_request a, b;
+		struct tb_parse_cache c = { 0 };
+		CU_ASSERT_EQUAL_FATAL(tb_request_parse(req, strlen(req), &a, err, sizeof err), 0);
+		CU_ASSERT_EQUAL_FATAL(tb_request_parse_next(req, strlen(req), &b, &c, err, sizeof err), 0);
+		size_t np = big ? 200 : 2, want = 8 * np + 3 + 2;
+		CU_ASSERT_EQUAL(a.state.possible.n, want);
+		CU_ASSERT(states_equal(&a.state, &b.state));
+		const struct tb_turns *l = &a.state.possible;
+		/* Spider at every position in order, then Beetle; Movement 1,-1 3,1 5,1; two throws. */
+		CU_ASSERT(l->n == want && l->v[0].type == TB_PLACEMENT && l->v[0].bug == HIVE_SPIDER &&
+			  l->v[np].bug == HIVE_BEETLE && l->v[8 * np].type == TB_MOVEMENT &&
+			  l->v[8 * np + 2].dst.row == 5 && l->v[8 * np + 3].type == TB_ABILITY &&
+			  l->v[8 * np + 4].user.row == -2);
+		for (size_t i = 0; i + 1 < l->n; i++)
+			for (size_t j = i + 1; j < l->n; j++)
+				if (tb_turn_eq(&l->v[i], &l->v[j]))
+					CU_FAIL("a repeated turn is left");
+		tb_request_free(&a);
+		tb_request_free(&b);
+		tb_parse_cache_free(&c);
+		free(pos);
+		free(req);
+	}
+	free(text);
+}
+
 /*
  * Coordinates.
  */
@@ -746,6 +1115,80 @@ static int request_round_trip(const struct tb_replay *r, const struct tb_state *
 	return ok;
 }
 
+/* tb_turn_answer_frame against the cJSON path, with ids absent, plain, escaped and
+ * non-ASCII (the raw tokens are echoed; non-ASCII goes out as \u escapes). */
+static int answer_frame_same(const struct tb_turn *t)
+{
+	static const char *const ids[][2] = {
+		{ NULL, NULL }, { "v0OX3", "\"v0OX3\"" }, { "a\"b", "\"a\\\"b\"" },
+		{ "\xc3\xa9\xf0\x9f\x90\x9d", "\"\xc3\xa9\\u00e9\xf0\x9f\x90\x9d\"" },
+	};
+	/* One pair of ids per turn, at random: every pair over a game's turns. */
+	int i = (int)(rng() % 4), k = (int)(rng() % 4);
+	struct tb_request rq = { .type = TB_REQ_CHOOSE_TURN };
+	rq.request_id = (char *)ids[i][0];
+	rq.request_id_json = (char *)ids[i][1];
+	rq.game_id = (char *)ids[k][0];
+	rq.game_id_json = (char *)ids[k][1];
+	size_t la = 0, lb = 0;
+	char *a = tb_turn_answer_frame(t, &rq, &la);
+	cJSON *msg = tb_turn_answer_json(t, rq.request_id, rq.game_id);
+	char *b = msg && !tb_echo_ids(msg, &rq) ? tb_frame_build(msg, &lb) : NULL;
+	cJSON_Delete(msg);
+	int ok = a && b && la == lb && !memcmp(a, b, la);
+	if (!ok)
+		fprintf(stderr, "answer frames differ:\n%s\n%s\n", a ? a : "(null)", b ? b : "(null)");
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* The sendable moves counted over every legal move, as the front end once did. */
+static size_t sendable_by_moves(const struct tb_replay *r, const struct tb_turns *possible, struct tb_turn *t)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	size_t n = hive_board_moves(&r->game.board, moves), count = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct tb_turn cand;
+		if (tb_replay_answer(r, possible, moves[i], &cand, NULL, 0) != 1)
+			continue;
+		if (!count)
+			*t = cand;
+		count++;
+	}
+	return count;
+}
+
+/* tb_replay_sendable (walking the listed turns) against every legal move, on the
+ * position's list, on parts of it (down to one turn or none), and with turns the
+ * position does not allow (far, on the wrong piece, a throw, a Forfeit). */
+static int sendable_matches_moves(const struct tb_replay *r, const struct tb_turns *full)
+{
+	struct tb_turns l = { 0 };
+	int ok = 1;
+	for (int round = 0; round < 4 && ok; round++) {
+		l.n = 0;
+		for (size_t i = 0; i < full->n; i++)
+			if (round == 0 || rng() % (uint64_t)(round == 1 ? 2 : full->n) == 0)
+				CU_ASSERT_FATAL(tb_turns_add(&l, &full->v[i]) == 0);
+		if (round == 3 && full->n) {
+			struct tb_turn bogus[3] = { full->v[rng() % full->n], full->v[rng() % full->n],
+						    { .type = TB_FORFEIT } };
+			bogus[0].dst.row += 64;
+			bogus[1].src = bogus[1].dst;
+			for (int k = 0; k < 3; k++)
+				if (!tb_turns_has(&l, &bogus[k]))
+					CU_ASSERT_FATAL(tb_turns_add(&l, &bogus[k]) == 0);
+		}
+		struct tb_turn a, b;
+		size_t want = sendable_by_moves(r, &l, &a), got = tb_replay_sendable(r, &l, &b, 2);
+		size_t all = tb_replay_sendable(r, &l, &b, (size_t)-1);
+		ok = got == (want < 2 ? want : 2) && all == want && (want != 1 || tb_turn_eq(&a, &b));
+	}
+	tb_turns_free(&l);
+	return ok;
+}
+
 static void test_random_games(void)
 {
 	int games = 0, plies = 0, throws = 0, moves_checked = 0, trips = 0, stacked_trips = 0;
@@ -754,7 +1197,7 @@ static void test_random_games(void)
 		for (int g = 0; g < 4; g++) {
 			struct tb_replay r;
 			char err[TB_ERR_MAX];
-			int bad_turn = 0, bad_possible = 0, bad_pos = 0, bad_trip = 0;
+			int bad_turn = 0, bad_possible = 0, bad_pos = 0, bad_trip = 0, bad_sendable = 0;
 			tb_replay_init(&r, type);
 			for (int ply = 0; ply < 150 && !hive_game_over(&r.game.board); ply++) {
 				struct hive_move moves[HIVE_MAX_MOVES];
@@ -769,6 +1212,7 @@ static void test_random_games(void)
 						fprintf(stderr, "type %u ply %d: %s\n", type, ply, err);
 						continue;
 					}
+					bad_turn += !answer_frame_same(&t);
 					/* Through the answer JSON too. */
 					cJSON *j = tb_turn_answer_json(&t, NULL, NULL);
 					char *text = j ? cJSON_PrintUnformatted(j) : NULL;
@@ -789,6 +1233,7 @@ static void test_random_games(void)
 				} else {
 					if (!possible_matches_core(&r, &st.possible))
 						bad_possible++;
+					bad_sendable += !sendable_matches_moves(&r, &st.possible);
 					/* The full request through the wire and back: every 10th
 					 * ply, and often while stacks are on the board. */
 					int high = max_height(&r);
@@ -823,6 +1268,7 @@ static void test_random_games(void)
 			}
 			CU_ASSERT_EQUAL(bad_turn, 0);
 			CU_ASSERT_EQUAL(bad_possible, 0);
+			CU_ASSERT_EQUAL(bad_sendable, 0);
 			CU_ASSERT_EQUAL(bad_pos, 0);
 			CU_ASSERT_EQUAL(bad_trip, 0);
 			tb_replay_free(&r);
@@ -950,11 +1396,16 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "mlp frame: history, worked translations", test_mlp_frame) ||
 	    !CU_add_test(s, "UTF-16 length", test_utf16_length) ||
 	    !CU_add_test(s, "reader counts UTF-16 units", test_reader_utf16) ||
+	    !CU_add_test(s, "reader: long frames, any alignment", test_reader_long) ||
 	    !CU_add_test(s, "writer is ASCII", test_writer_ascii) ||
 	    !CU_add_test(s, "frames split and glued", test_reader_split) ||
 	    !CU_add_test(s, "bad headers, oversize", test_reader_headers) ||
 	    !CU_add_test(s, "bad messages", test_bad_messages) ||
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
+	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
+	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
+	    !CU_add_test(s, "parse without cJSON: same as with it", test_parse_fast) ||
+	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
 	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable)) {
