@@ -263,7 +263,16 @@ int tb_replay_play_turn(struct tb_replay *r, const struct tb_turn *t, char *err,
 	struct hive_move m;
 	if (tb_replay_turn_move(r, t, &m, err, errlen))
 		return -1;
-	if (tb_turns_add(&r->history, t) || hive_game_play(&r->game, m)) {
+	int rc = hive_game_play(&r->game, m);
+	if (rc != HIVE_OK) {
+		/* A game at HIVE_MAX_PLIES, or one already decided: not a lack of memory. */
+		errbuf_set(err, errlen, rc == HIVE_ERR_NOMEM ? "out of memory"
+			: rc == HIVE_ERR_GAMEOVER ? "the game is already over"
+			: "the game is at its ply limit (%d)", HIVE_MAX_PLIES);
+		return -1;
+	}
+	if (tb_turns_add(&r->history, t)) {
+		hive_game_undo(&r->game, 1);
 		errbuf_set(err, errlen, "out of memory");
 		return -1;
 	}

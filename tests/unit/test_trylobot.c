@@ -1284,6 +1284,42 @@ static void test_random_games(void)
 }
 
 /* Special Ability answers are never sendable; opponent throws map to them. */
+/* A history that reaches HIVE_MAX_PLIES: the next turn is refused for its real cause
+ * (the ply limit), not as a lack of memory. The two queens walk round each other. */
+static void test_ply_limit(void)
+{
+	struct tb_replay r;
+	char err[TB_ERR_MAX] = "";
+	int bad = 0;
+	tb_replay_init(&r, 0);
+	for (int ply = 0; ply <= HIVE_MAX_PLIES && !bad; ply++) {
+		struct hive_move moves[HIVE_MAX_MOVES], pick;
+		size_t n = hive_board_moves(&r.game.board, moves);
+		pick = moves[0];
+		for (size_t i = 0; i < n; i++)
+			if (moves[i].from != HIVE_NOWHERE || ply < 2) {
+				pick = moves[i];
+				break;
+			}
+		struct tb_turn t;
+		if (tb_replay_move_turn(&r, pick, &t, err, sizeof err)) {
+			bad = 1;
+			break;
+		}
+		int rc = tb_replay_play_turn(&r, &t, err, sizeof err);
+		if (ply < HIVE_MAX_PLIES)
+			bad = rc != 0;
+		else
+			bad = rc == 0 || !strstr(err, "ply limit");
+	}
+	if (bad)
+		fprintf(stderr, "ply limit: ply %d, %s\n", (int)r.game.board.ply, err);
+	CU_ASSERT_FALSE(bad);
+	CU_ASSERT_EQUAL(r.game.board.ply, HIVE_MAX_PLIES);
+	CU_ASSERT_EQUAL(r.history.n, HIVE_MAX_PLIES);
+	tb_replay_free(&r);
+}
+
 static void test_throws_not_sendable(void)
 {
 	int found = 0;
@@ -1408,7 +1444,8 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
-	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable)) {
+	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable) ||
+	    !CU_add_test(s, "a history at the ply limit", test_ply_limit)) {
 		CU_cleanup_registry();
 		return 1;
 	}
