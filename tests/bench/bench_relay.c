@@ -29,8 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ROUNDS 5000
-#define WARMUP 200
+#define ROUNDS 20000
+#define BLOCK  50     /* round trips in a row on one hop; divides WARMUP and ROUNDS */
+#define WARMUP 500
 #define IDLE   1000
 #define HOLD   5000
 
@@ -115,27 +116,73 @@ static int cmp_double(const void *a, const void *b)
 
 struct stats { double p50, p99, mean; };
 
-/* Sends cmd ROUNDS times (after a warm-up) and times each round trip. */
-static int time_rounds(int wfd, struct reader *r, const char *cmd, struct stats *st)
+/* Of ROUNDS times t (left in their order, for paired_median). */
+static void stats_of(const double *t, struct stats *st)
 {
-	static double t[ROUNDS];
-	size_t len = strlen(cmd);
+	static double s[ROUNDS];
 	double sum = 0;
+	for (size_t i = 0; i < ROUNDS; i++)
+		sum += s[i] = t[i];
+	qsort(s, ROUNDS, sizeof s[0], cmp_double);
+	st->p50 = s[ROUNDS / 2];
+	st->p99 = s[ROUNDS * 99 / 100];
+	st->mean = sum / ROUNDS;
+}
 
-	for (int i = 0; i < WARMUP + ROUNDS; i++) {
-		double t0 = now_us();
-		if (write_all(wfd, cmd, len) < 0 || read_reply(r, NULL) < 0)
-			return -1;
-		if (i >= WARMUP) {
-			t[i - WARMUP] = now_us() - t0;
-			sum += t[i - WARMUP];
+/* One way to reach the fake engine: a client end and the times of its round trips. */
+struct hop {
+	const char   *name;
+	int           wfd;
+	struct reader r;
+	pid_t         pid;       /* ours to end, or 0 (the daemon's session) */
+	double        t[ROUNDS];
+	struct stats  st;
+};
+
+/* One round trip of cmd through h; its time in us, or -1 if h stopped answering. */
+static double round_trip(struct hop *h, const char *cmd, size_t len)
+{
+	double t0 = now_us();
+	if (write_all(h->wfd, cmd, len) < 0 || read_reply(&h->r, NULL) < 0)
+		return -1;
+	return now_us() - t0;
+}
+
+/* Times cmd through each of the n hops, ROUNDS times after WARMUP, interleaved in
+ * blocks of BLOCK round trips (each block visits every hop, starting from another
+ * one each time) so that whatever else the machine does weighs on all of them alike,
+ * while each hop's processes stay as warm as a client's steady stream keeps them. */
+static int time_interleaved(struct hop **h, int n, const char *cmd)
+{
+	size_t len = strlen(cmd);
+	for (int i = 0; i < WARMUP + ROUNDS; i += BLOCK) {
+		for (int k = 0; k < n; k++) {
+			struct hop *x = h[(i / BLOCK + k) % n];
+			for (int j = i; j < i + BLOCK; j++) {
+				double t = round_trip(x, cmd, len);
+				if (t < 0) {
+					fprintf(stderr, "bench_relay: %s stopped answering\n", x->name);
+					return -1;
+				}
+				if (j >= WARMUP)
+					x->t[j - WARMUP] = t;
+			}
 		}
 	}
-	qsort(t, ROUNDS, sizeof t[0], cmp_double);
-	st->p50 = t[ROUNDS / 2];
-	st->p99 = t[ROUNDS * 99 / 100];
-	st->mean = sum / ROUNDS;
+	for (int k = 0; k < n; k++)
+		stats_of(h[k]->t, &h[k]->st);
 	return 0;
+}
+
+/* The median of a's round trips minus b's, round by round: the same round's
+ * neighbours share the machine's load, so this shrugs off what the others do. */
+static double paired_median(const struct hop *a, const struct hop *b)
+{
+	static double d[ROUNDS];
+	for (int i = 0; i < ROUNDS; i++)
+		d[i] = a->t[i] - b->t[i];
+	qsort(d, ROUNDS, sizeof d[0], cmp_double);
+	return d[ROUNDS / 2];
 }
 
 /* Spawns argv with pipes on stdin/stdout (and stderr into *errfd if not NULL). */
@@ -207,10 +254,54 @@ static void print_stats(const char *what, const struct stats *s)
 	printf("  %-37s p50 %8.1f us   p99 %8.1f us   mean %8.1f us\n", what, s->p50, s->p99, s->mean);
 }
 
+/* Waits for "listening on 127.0.0.1:PORT" lines on fd; how many of n ports it read. */
+static int read_ports(int fd, int *ports, int n)
+{
+	static struct reader r;
+	char *line;
+	int got = 0;
+
+	r.fd = fd;
+	r.off = r.len = 0;
+	while (got < n && (line = read_line(&r)) != NULL)
+		if (sscanf(line, "listening on 127.0.0.1:%d", &ports[got]) == 1)
+			got++;
+	return got;
+}
+
+/* Starts argv on pipes as hop h: its info block read, the game set up. */
+static int hop_spawn(struct hop *h, char *const argv[], const char *setup)
+{
+	int from;
+	h->pid = spawn(argv, &h->wfd, &from, NULL);
+	h->r.fd = from;
+	if (h->pid < 0 || read_reply(&h->r, NULL) < 0)
+		return -1;
+	return write_all(h->wfd, setup, strlen(setup)) < 0 || read_reply(&h->r, NULL) < 0 ? -1 : 0;
+}
+
+/* Connects hop h to a TCP port: its info block read, the game set up. */
+static int hop_connect(struct hop *h, int port, const char *setup)
+{
+	h->wfd = h->r.fd = tcp_connect(port);
+	if (h->wfd < 0 || read_reply(&h->r, NULL) < 0)
+		return -1;
+	return write_all(h->wfd, setup, strlen(setup)) < 0 || read_reply(&h->r, NULL) < 0 ? -1 : 0;
+}
+
+static void hop_end(struct hop *h)
+{
+	write_all(h->wfd, "exit\n", 5);
+	close(h->wfd);
+	if (h->r.fd != h->wfd)
+		close(h->r.fd);
+	if (h->pid > 0)
+		waitpid(h->pid, NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
-	char self[4096], hb[4096], fake[4096];
-	struct stats direct_opt, direct_vm, relay_opt, relay_vm, pipe_opt, pipe_vm, floor_opt;
+	char self[4096], hb[4096], fake[4096], relay[4200], uhp_fake[4200];
 	struct rlimit rl;
 
 	snprintf(self, sizeof self, "%s", argv[0]);
@@ -221,8 +312,10 @@ int main(int argc, char **argv)
 		snprintf(hb, sizeof hb, "%s/../hivebridge", dir);
 	if (!*fake)
 		snprintf(fake, sizeof fake, "%s/../tools/fake_uhp_engine", dir);
-	if (access(hb, X_OK) < 0 || access(fake, X_OK) < 0) {
-		fprintf(stderr, "bench_relay: need %s and %s\n", hb, fake);
+	snprintf(relay, sizeof relay, "%s/../tools/pipe_relay", dir);
+	snprintf(uhp_fake, sizeof uhp_fake, "uhp:%s", fake);
+	if (access(hb, X_OK) < 0 || access(fake, X_OK) < 0 || access(relay, X_OK) < 0) {
+		fprintf(stderr, "bench_relay: need %s, %s and %s\n", hb, fake, relay);
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -231,77 +324,7 @@ int main(int argc, char **argv)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 
-	/* 1a. The engine alone. */
-	static struct reader er;
-	int to, from;
-	char *fargv[] = { fake, NULL };
-	pid_t fpid = spawn(fargv, &to, &from, NULL);
-	er.fd = from;
-	if (fpid < 0 || read_reply(&er, NULL) < 0) {
-		fprintf(stderr, "bench_relay: cannot start %s\n", fake);
-		return 1;
-	}
-	const char *setup = "newgame Base;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/;bG2 /bG1\n";
-	write_all(to, setup, strlen(setup));
-	read_reply(&er, NULL);
-	if (time_rounds(to, &er, "options\n", &direct_opt) < 0 ||
-	    time_rounds(to, &er, "validmoves\n", &direct_vm) < 0) {
-		fprintf(stderr, "bench_relay: the engine stopped answering\n");
-		return 1;
-	}
-	write_all(to, "exit\n", 5);
-	close(to);
-	close(from);
-	waitpid(fpid, NULL, 0);
-
-	/* 1b. The same engine behind the least possible relay: the cost of a hop here. */
-	{
-		static struct reader fr;
-		char relay[4200];
-		snprintf(relay, sizeof relay, "%s/../tools/pipe_relay", dir);
-		char *rargv[] = { relay, fake, NULL };
-		pid_t rpid = access(relay, X_OK) == 0 ? spawn(rargv, &to, &from, NULL) : -1;
-		fr.fd = from;
-		if (rpid < 0 || read_reply(&fr, NULL) < 0) {
-			fprintf(stderr, "bench_relay: cannot start %s\n", relay);
-			return 1;
-		}
-		write_all(to, setup, strlen(setup));
-		read_reply(&fr, NULL);
-		if (time_rounds(to, &fr, "options\n", &floor_opt) < 0) {
-			fprintf(stderr, "bench_relay: pipe_relay stopped answering\n");
-			return 1;
-		}
-		write_all(to, "exit\n", 5);
-		close(to);
-		close(from);
-		waitpid(rpid, NULL, 0);
-	}
-
-	/* 1c. The same engine behind `hivebridge uhp --engine` on pipes: like for like. */
-	{
-		static struct reader pr;
-		char *pargv[] = { hb, "uhp", "--engine", fake, NULL };
-		pid_t ppid = spawn(pargv, &to, &from, NULL);
-		pr.fd = from;
-		if (ppid < 0 || read_reply(&pr, NULL) < 0) {
-			fprintf(stderr, "bench_relay: cannot start %s uhp\n", hb);
-			return 1;
-		}
-		write_all(to, setup, strlen(setup));
-		read_reply(&pr, NULL);
-		if (time_rounds(to, &pr, "options\n", &pipe_opt) < 0 ||
-		    time_rounds(to, &pr, "validmoves\n", &pipe_vm) < 0) {
-			fprintf(stderr, "bench_relay: hivebridge uhp stopped answering\n");
-			return 1;
-		}
-		write_all(to, "exit\n", 5);
-		close(to);
-		close(from);
-		waitpid(ppid, NULL, 0);
-	}
-
-	/* 1d. The same engine behind the daemon. */
+	/* The daemon, for the TCP hop and the idle sessions. */
 	char conf[] = "/tmp/bench_relay.XXXXXX";
 	int cfd = mkstemp(conf);
 	if (cfd < 0)
@@ -312,50 +335,73 @@ int main(int argc, char **argv)
 		HOLD + 100, HOLD + 100, fake);
 	close(cfd);
 	char *dargv[] = { hb, "serve", "--config", conf, NULL };
-	int dto, dout, derr;
+	int dto, dout, derr, ports[2], rport;
 	pid_t dpid = spawn(dargv, &dto, &dout, &derr);
-	static struct reader dr;
-	dr.fd = derr;
-	int ports[2], nports = 0;
-	char *line;
-	while (nports < 2 && (line = read_line(&dr)) != NULL)
-		if (sscanf(line, "listening on 127.0.0.1:%d", &ports[nports]) == 1)
-			nports++;
+	int nports = dpid < 0 ? 0 : read_ports(derr, ports, 2);
 	unlink(conf);
-	if (dpid < 0 || nports < 2) {
+	if (nports < 2) {
 		fprintf(stderr, "bench_relay: the daemon did not start\n");
 		return 1;
 	}
-	static struct reader tr;
-	tr.fd = tcp_connect(ports[0]);
-	if (tr.fd < 0 || read_reply(&tr, NULL) < 0) {
-		fprintf(stderr, "bench_relay: cannot reach the daemon\n");
-		return 1;
-	}
-	write_all(tr.fd, setup, strlen(setup));
-	read_reply(&tr, NULL);
-	if (time_rounds(tr.fd, &tr, "options\n", &relay_opt) < 0 ||
-	    time_rounds(tr.fd, &tr, "validmoves\n", &relay_vm) < 0) {
-		fprintf(stderr, "bench_relay: the relayed session stopped answering\n");
-		return 1;
-	}
-	close(tr.fd);
 
-	printf("relay latency, %d round trips each (after %d warm-up):\n", ROUNDS, WARMUP);
-	print_stats("options, engine direct (pipes)", &direct_opt);
-	print_stats("options, via a bare pipe relay", &floor_opt);
-	print_stats("options, via hivebridge uhp (pipes)", &pipe_opt);
-	print_stats("options, via hivebridge serve (TCP)", &relay_opt);
-	print_stats("validmoves, engine direct (pipes)", &direct_vm);
-	print_stats("validmoves, hivebridge uhp answers", &pipe_vm);
-	print_stats("validmoves, hivebridge serve answers", &relay_vm);
-	printf("  added by any relay (one more hop):   p50 %+8.1f us   p99 %+8.1f us\n",
-	       floor_opt.p50 - direct_opt.p50, floor_opt.p99 - direct_opt.p99);
-	printf("  added by relaying (options, pipes):  p50 %+8.1f us   p99 %+8.1f us\n",
-	       pipe_opt.p50 - direct_opt.p50, pipe_opt.p99 - direct_opt.p99);
-	printf("  hivebridge's own share over the hop: p50 %+8.1f us\n", pipe_opt.p50 - floor_opt.p50);
-	printf("  added by relaying (options, TCP):    p50 %+8.1f us   p99 %+8.1f us\n",
-	       relay_opt.p50 - direct_opt.p50, relay_opt.p99 - direct_opt.p99);
+	/* The same fake engine reached five ways, all open at once. */
+	static struct hop direct = { .name = "engine direct (pipes)" },
+		pipe_bare = { .name = "bare relay (pipes)" },
+		pipe_hb = { .name = "hivebridge uhp (pipes)" },
+		tcp_bare = { .name = "bare relay (TCP)" },
+		tcp_hb = { .name = "hivebridge serve (TCP)" };
+	const char *setup = "newgame Base;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/;bG2 /bG1\n";
+	char *fargv[] = { fake, NULL };
+	char *rargv[] = { relay, fake, NULL };
+	char *hargv[] = { hb, "uhp", "--engine", uhp_fake, NULL };
+	char *targv[] = { relay, "--tcp", fake, NULL };
+	int rto, rfrom, rerr;
+	if (hop_spawn(&direct, fargv, setup) < 0 || hop_spawn(&pipe_bare, rargv, setup) < 0 ||
+	    hop_spawn(&pipe_hb, hargv, setup) < 0) {
+		fprintf(stderr, "bench_relay: cannot start the engine, pipe_relay or hivebridge uhp\n");
+		return 1;
+	}
+	tcp_bare.pid = spawn(targv, &rto, &rfrom, &rerr);
+	if (tcp_bare.pid < 0 || read_ports(rerr, &rport, 1) < 1 || hop_connect(&tcp_bare, rport, setup) < 0 ||
+	    hop_connect(&tcp_hb, ports[0], setup) < 0) {
+		fprintf(stderr, "bench_relay: cannot reach pipe_relay --tcp or the daemon\n");
+		return 1;
+	}
+
+	/* 1. "options", relayed to the engine by all but the first. */
+	struct hop *all[] = { &direct, &pipe_bare, &pipe_hb, &tcp_bare, &tcp_hb };
+	if (time_interleaved(all, 5, "options\n") < 0)
+		return 1;
+	printf("options relayed to the engine, %d round trips each (after %d warm-up), interleaved:\n",
+	       ROUNDS, WARMUP);
+	for (int k = 0; k < 5; k++)
+		print_stats(all[k]->name, &all[k]->st);
+	printf("  added by a bare relay (pipes):       p50 %+8.1f us   p99 %+8.1f us\n",
+	       pipe_bare.st.p50 - direct.st.p50, pipe_bare.st.p99 - direct.st.p99);
+	printf("  hivebridge's own share, pipes:       p50 %+8.1f us   p99 %+8.1f us   paired median %+6.1f us\n",
+	       pipe_hb.st.p50 - pipe_bare.st.p50, pipe_hb.st.p99 - pipe_bare.st.p99,
+	       paired_median(&pipe_hb, &pipe_bare));
+	printf("  hivebridge's own share, TCP:         p50 %+8.1f us   p99 %+8.1f us   paired median %+6.1f us\n",
+	       tcp_hb.st.p50 - tcp_bare.st.p50, tcp_hb.st.p99 - tcp_bare.st.p99,
+	       paired_median(&tcp_hb, &tcp_bare));
+
+	/* 2. "validmoves", which hivebridge answers itself from its canonical game. */
+	struct hop *vm[] = { &direct, &pipe_hb, &tcp_hb };
+	direct.name = "validmoves, engine direct (pipes)";
+	pipe_hb.name = "validmoves, hivebridge uhp answers";
+	tcp_hb.name = "validmoves, hivebridge serve answers";
+	if (time_interleaved(vm, 3, "validmoves\n") < 0)
+		return 1;
+	for (int k = 0; k < 3; k++)
+		print_stats(vm[k]->name, &vm[k]->st);
+	hop_end(&direct);
+	hop_end(&pipe_bare);
+	hop_end(&pipe_hb);
+	hop_end(&tcp_bare);
+	close(rto);
+	close(rfrom);
+	close(rerr);
+	close(tcp_hb.wfd);
 
 	/* 2 and 3. Idle sessions on the built-in engine. */
 	static int fds[HOLD];
