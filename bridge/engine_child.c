@@ -142,6 +142,12 @@ static void ec_read_cb(struct bufferevent *bev, void *arg)
 	ec_read_lines(arg);
 }
 
+/* A backlog went out: EV_WRITE off again until the next one (bev_send). */
+static void ec_write_cb(struct bufferevent *bev, void *arg)
+{
+	bev_send_idle(bev);
+}
+
 static void ec_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct engine_child *c = arg;
@@ -234,8 +240,9 @@ int engine_child_spawn(struct engine_child *c, char *const argv[], const char *w
 	}
 	c->io_eof = 0;
 	log_note(c->log_id, "engine %s started: pid %ld", c->name, (long)proc_pid(c->proc));
-	bufferevent_setcb(proc_stdio(c->proc), ec_read_cb, NULL, ec_event_cb, c);
-	bufferevent_enable(proc_stdio(c->proc), EV_READ | EV_WRITE);
+	/* Lines go out as they are sent (bev_send): no write event armed for each. */
+	bufferevent_setcb(proc_stdio(c->proc), ec_read_cb, ec_write_cb, ec_event_cb, c);
+	bufferevent_enable(proc_stdio(c->proc), EV_READ);
 	bufferevent_setcb(proc_stderr(c->proc), ec_err_cb, NULL, ec_err_event_cb, c);
 	bufferevent_enable(proc_stderr(c->proc), EV_READ);
 	proc_set_exit_cb(c->proc, ec_exit_cb, c);
@@ -251,8 +258,8 @@ int engine_child_adopt(struct engine_child *c, struct bufferevent *bev)
 	c->sock = bev;
 	c->io_eof = 0;
 	log_note(c->log_id, "engine %s connected", c->name);
-	bufferevent_setcb(bev, ec_read_cb, NULL, ec_event_cb, c);
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	bufferevent_setcb(bev, ec_read_cb, ec_write_cb, ec_event_cb, c);
+	bufferevent_enable(bev, EV_READ);
 	return 0;
 }
 
@@ -281,7 +288,7 @@ int engine_child_send(struct engine_child *c, const char *line)
 		return -1;
 	}
 	/* The engine's clock starts now, not after a trip round the event loop. */
-	bev_flush_now(ec_io(c));
+	bev_send(ec_io(c));
 	return 0;
 }
 
