@@ -1,10 +1,14 @@
 /*
  * bench_relay: what the bridge costs.
  *
- *   1. Latency of one UHP command relayed by `hivebridge serve` (TCP) to an external
- *      engine, against the same command sent to that engine directly over pipes:
- *      p50/p99 of ROUNDS round trips of "options" (relayed to the engine) and of
- *      "validmoves" (answered by the bridge itself from its canonical game).
+ *   1. Latency of one UHP command relayed to an external engine (the fake one) by
+ *      `hivebridge uhp --engine` on pipes (also with the trace log on) and by
+ *      `hivebridge serve` on TCP, against the same hop made by a bare relay
+ *      (pipe_relay, and pipe_relay --tcp) and against the engine reached directly:
+ *      p50/p99 of ROUNDS round trips of "options", the hops taken in turns, and
+ *      hivebridge's own share (its p50 over the bare relay's; also the median of
+ *      the round-by-round differences). Then "validmoves", which the bridge
+ *      answers itself from its canonical game.
  *   2. Memory per idle session: the daemon's RSS before and after IDLE idle TCP
  *      sessions on the built-in engine.
  *   3. Sessions held at once: more idle sessions up to HOLD, counting those that
@@ -135,9 +139,24 @@ struct hop {
 	int           wfd;
 	struct reader r;
 	pid_t         pid;       /* ours to end, or 0 (the daemon's session) */
+	pid_t         relay;     /* the relay's process, whose CPU time is counted; or 0 */
+	double        cpu;       /* the relay's CPU time per round trip, us */
 	double        t[ROUNDS];
 	struct stats  st;
 };
+
+/* CPU time pid has run, in us (its main thread: /proc/PID/schedstat); -1 if unknown. */
+static double cpu_us(pid_t pid)
+{
+	char path[64];
+	unsigned long long ns;
+	snprintf(path, sizeof path, "/proc/%ld/schedstat", (long)pid);
+	FILE *f = fopen(path, "r");
+	int ok = f && fscanf(f, "%llu", &ns) == 1;
+	if (f)
+		fclose(f);
+	return ok ? (double)ns / 1e3 : -1;
+}
 
 /* One round trip of cmd through h; its time in us, or -1 if h stopped answering. */
 static double round_trip(struct hop *h, const char *cmd, size_t len)
@@ -155,6 +174,11 @@ static double round_trip(struct hop *h, const char *cmd, size_t len)
 static int time_interleaved(struct hop **h, int n, const char *cmd)
 {
 	size_t len = strlen(cmd);
+	double cpu0[8];
+	if (n > 8)
+		return -1;
+	for (int k = 0; k < n; k++)
+		cpu0[k] = h[k]->relay > 0 ? cpu_us(h[k]->relay) : -1;
 	for (int i = 0; i < WARMUP + ROUNDS; i += BLOCK) {
 		for (int k = 0; k < n; k++) {
 			struct hop *x = h[(i / BLOCK + k) % n];
@@ -169,8 +193,11 @@ static int time_interleaved(struct hop **h, int n, const char *cmd)
 			}
 		}
 	}
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		stats_of(h[k]->t, &h[k]->st);
+		double c = cpu0[k] >= 0 ? cpu_us(h[k]->relay) : -1;
+		h[k]->cpu = c >= 0 ? (c - cpu0[k]) / (WARMUP + ROUNDS) : -1;
+	}
 	return 0;
 }
 
@@ -344,20 +371,27 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* The same fake engine reached five ways, all open at once. */
+	/* The same fake engine reached six ways, all open at once. */
 	static struct hop direct = { .name = "engine direct (pipes)" },
 		pipe_bare = { .name = "bare relay (pipes)" },
 		pipe_hb = { .name = "hivebridge uhp (pipes)" },
+		pipe_log = { .name = "hivebridge uhp (pipes), trace log on" },
 		tcp_bare = { .name = "bare relay (TCP)" },
 		tcp_hb = { .name = "hivebridge serve (TCP)" };
+	char logf[] = "/tmp/bench_relay_log.XXXXXX";
+	int lfd = mkstemp(logf);
+	if (lfd < 0)
+		return 1;
+	close(lfd);
 	const char *setup = "newgame Base;InProgress;White[3];wS1;bG1 -wS1;wA1 wS1/;bG2 /bG1\n";
 	char *fargv[] = { fake, NULL };
 	char *rargv[] = { relay, fake, NULL };
 	char *hargv[] = { hb, "uhp", "--engine", uhp_fake, NULL };
+	char *largv[] = { hb, "uhp", "--engine", uhp_fake, "--log", logf, NULL };
 	char *targv[] = { relay, "--tcp", fake, NULL };
 	int rto, rfrom, rerr;
 	if (hop_spawn(&direct, fargv, setup) < 0 || hop_spawn(&pipe_bare, rargv, setup) < 0 ||
-	    hop_spawn(&pipe_hb, hargv, setup) < 0) {
+	    hop_spawn(&pipe_hb, hargv, setup) < 0 || hop_spawn(&pipe_log, largv, setup) < 0) {
 		fprintf(stderr, "bench_relay: cannot start the engine, pipe_relay or hivebridge uhp\n");
 		return 1;
 	}
@@ -368,19 +402,35 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	pipe_bare.relay = pipe_bare.pid;
+	pipe_hb.relay = pipe_hb.pid;
+	pipe_log.relay = pipe_log.pid;
+	tcp_bare.relay = tcp_bare.pid;
+	tcp_hb.relay = dpid;
+
 	/* 1. "options", relayed to the engine by all but the first. */
-	struct hop *all[] = { &direct, &pipe_bare, &pipe_hb, &tcp_bare, &tcp_hb };
-	if (time_interleaved(all, 5, "options\n") < 0)
+	struct hop *all[] = { &direct, &pipe_bare, &pipe_hb, &pipe_log, &tcp_bare, &tcp_hb };
+	int nall = (int)(sizeof all / sizeof all[0]);
+	if (time_interleaved(all, nall, "options\n") < 0)
 		return 1;
 	printf("options relayed to the engine, %d round trips each (after %d warm-up), interleaved:\n",
 	       ROUNDS, WARMUP);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k < nall; k++)
 		print_stats(all[k]->name, &all[k]->st);
+	for (int k = 0; k < nall; k++)
+		if (all[k]->cpu >= 0)
+			printf("  CPU time of the relay, %-29s %6.1f us a round trip\n", all[k]->name, all[k]->cpu);
+	printf("  hivebridge's own CPU time over the bare relay's: pipes %+.1f us, with the log %+.1f us, "
+	       "TCP %+.1f us\n", pipe_hb.cpu - pipe_bare.cpu, pipe_log.cpu - pipe_bare.cpu,
+	       tcp_hb.cpu - tcp_bare.cpu);
 	printf("  added by a bare relay (pipes):       p50 %+8.1f us   p99 %+8.1f us\n",
 	       pipe_bare.st.p50 - direct.st.p50, pipe_bare.st.p99 - direct.st.p99);
 	printf("  hivebridge's own share, pipes:       p50 %+8.1f us   p99 %+8.1f us   paired median %+6.1f us\n",
 	       pipe_hb.st.p50 - pipe_bare.st.p50, pipe_hb.st.p99 - pipe_bare.st.p99,
 	       paired_median(&pipe_hb, &pipe_bare));
+	printf("  ... with the trace log on, pipes:    p50 %+8.1f us   p99 %+8.1f us   paired median %+6.1f us\n",
+	       pipe_log.st.p50 - pipe_bare.st.p50, pipe_log.st.p99 - pipe_bare.st.p99,
+	       paired_median(&pipe_log, &pipe_bare));
 	printf("  hivebridge's own share, TCP:         p50 %+8.1f us   p99 %+8.1f us   paired median %+6.1f us\n",
 	       tcp_hb.st.p50 - tcp_bare.st.p50, tcp_hb.st.p99 - tcp_bare.st.p99,
 	       paired_median(&tcp_hb, &tcp_bare));
@@ -397,6 +447,8 @@ int main(int argc, char **argv)
 	hop_end(&direct);
 	hop_end(&pipe_bare);
 	hop_end(&pipe_hb);
+	hop_end(&pipe_log);
+	unlink(logf);
 	hop_end(&tcp_bare);
 	close(rto);
 	close(rfrom);
