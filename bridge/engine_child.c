@@ -243,6 +243,7 @@ int engine_child_spawn(struct engine_child *c, char *const argv[], const char *w
 	/* Lines go out as they are sent (bev_send): no write event armed for each. */
 	bufferevent_setcb(proc_stdio(c->proc), ec_read_cb, ec_write_cb, ec_event_cb, c);
 	bufferevent_enable(proc_stdio(c->proc), EV_READ);
+	bev_send_idle(proc_stdio(c->proc));      /* on in a new bufferevent */
 	bufferevent_setcb(proc_stderr(c->proc), ec_err_cb, NULL, ec_err_event_cb, c);
 	bufferevent_enable(proc_stderr(c->proc), EV_READ);
 	proc_set_exit_cb(c->proc, ec_exit_cb, c);
@@ -260,6 +261,7 @@ int engine_child_adopt(struct engine_child *c, struct bufferevent *bev)
 	log_note(c->log_id, "engine %s connected", c->name);
 	bufferevent_setcb(bev, ec_read_cb, ec_write_cb, ec_event_cb, c);
 	bufferevent_enable(bev, EV_READ);
+	bev_send_idle(bev);
 	return 0;
 }
 

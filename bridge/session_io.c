@@ -411,6 +411,7 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 		struct timeval tv = ms_timeval(idle_first_ms(&io->lim));
 		bufferevent_set_timeouts(in, &tv, NULL);
 	}
+	bev_send_idle(out);      /* a new bufferevent has EV_WRITE on: off while empty */
 	bufferevent_enable(in, EV_READ);
 	return 0;
 }
