@@ -124,32 +124,36 @@ static void ec_overflow(struct engine_child *c, struct evbuffer *in)
 static void ec_read_lines(struct engine_child *c)
 {
 	struct evbuffer *in = bufferevent_get_input(ec_io(c));
+	size_t avail = evbuffer_get_length(in), done = 0;
 
+	if (avail == 0)
+		return;
+	/* In one piece (at most max_line and a read more): the lines are looked at in
+	 * place and drained together, not searched, pulled up and drained one by one. */
+	const char *buf = (const char *)evbuffer_pullup(in, -1);
+	if (!buf) {
+		engine_child_fail(c, "out of memory");
+		return;
+	}
 	for (;;) {
-		size_t eol_len;
-		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0) {
-			if (evbuffer_get_length(in) > c->max_line)
-				ec_overflow(c, in);
-			return;
-		}
-		if ((size_t)eol.pos > c->max_line + c->line_slack) {
+		const char *line = buf + done;
+		const char *nl = memchr(line, '\n', avail - done);
+		if (!nl || (size_t)(nl - line) > c->max_line + c->line_slack) {
+			if (!nl && avail - done <= c->max_line)
+				break;
+			evbuffer_drain(in, done);      /* the over-long line first, for the report */
 			ec_overflow(c, in);
 			return;
 		}
-		size_t len = (size_t)eol.pos;
-		const char *line = (const char *)evbuffer_pullup(in, (ev_ssize_t)(len + eol_len));
-		if (!line) {
-			engine_child_fail(c, "out of memory");
-			return;
-		}
+		size_t len = (size_t)(nl - line);
 		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
 		log_proto(c->log_id, LOG_ENGINE_IN, line, show);
 		c->ops->line(c->arg, line, show);
 		if (!ec_live(c))
 			return;        /* failed: the buffer is gone with the child */
-		evbuffer_drain(in, len + eol_len);
+		done += len + 1;
 	}
+	evbuffer_drain(in, done);
 }
 
 /* Reads what the engine wrote into its bufferevent's input, as the bufferevent would,

@@ -104,9 +104,10 @@ static void answer_too_long(struct session_io *io)
 	io->discarded = 0;
 }
 
-/* Takes the next complete line off the input, handling over-long ones. Returns a
- * malloc'd NUL-terminated line (caller frees), or NULL when none is ready. */
-static char *next_line(struct session_io *io, size_t *lenp)
+/* Takes the next complete line off the input, handling over-long ones. Returns the
+ * NUL-terminated line in small (of small_len bytes) if it fits, else malloc'd (the
+ * caller frees what is not small), or NULL when none is ready. */
+static char *next_line(struct session_io *io, size_t *lenp, char *small, size_t small_len)
 {
 	struct evbuffer *inb = bufferevent_get_input(io->in);
 	size_t max = io->lim.max_line;
@@ -153,16 +154,17 @@ static char *next_line(struct session_io *io, size_t *lenp)
 				return NULL;
 			continue;
 		}
-		char *line = malloc(len + 1);
+		/* With its newline, overwritten by the NUL: one removal, not two. */
+		char *line = take < small_len ? small : malloc(take + 1);
 		if (!line)
 			return NULL;
-		evbuffer_remove(inb, line, len);
-		evbuffer_drain(inb, take - len);
+		evbuffer_remove(inb, line, take);
 		if (len && line[len - 1] == '\r')
 			len--;
 		line[len] = 0;
 		if (len > max) {
-			free(line);
+			if (line != small)
+				free(line);
 			io->discarded = len;
 			answer_too_long(io);
 			if (!io_ready(io))
@@ -191,11 +193,13 @@ static void io_process(struct session_io *io)
 		}
 		if (io->ops->line) {
 			size_t len;
-			char *line = next_line(io, &len);
+			char small[256];
+			char *line = next_line(io, &len, small, sizeof small);
 			if (!line)
 				break;
 			io->ops->line(io->arg, line, len);
-			free(line);
+			if (line != small)
+				free(line);
 		} else if (io->ops->input(io->arg, inb) <= 0) {
 			break;
 		}
