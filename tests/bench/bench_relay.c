@@ -14,6 +14,12 @@
  *   3. Sessions held at once: more idle sessions up to HOLD, counting those that
  *      got their info block.
  *
+ * Every process of it runs on one CPU (the last this one may use), unless
+ * BENCH_RELAY_SPREAD is set: then where the scheduler puts the client, the relay and
+ * the engine of a hop (the same CPU or two) swings a round trip by 20 us and more
+ * from one run to the next on a shared 2-core machine, and the shares with it;
+ * on one CPU they repeat within a few tenths of a microsecond.
+ *
  * usage: bench_relay [HIVEBRIDGE [FAKE_ENGINE]]   (default: ../hivebridge and
  * ../tools/fake_uhp_engine next to this binary). Figures only, no thresholds.
  */
@@ -27,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -281,6 +288,23 @@ static void print_stats(const char *what, const struct stats *s)
 	printf("  %-37s p50 %8.1f us   p99 %8.1f us   mean %8.1f us\n", what, s->p50, s->p99, s->mean);
 }
 
+/* Keeps this process and those it starts on the last CPU it may use: the CPU, or -1. */
+static int pin_one_cpu(void)
+{
+	cpu_set_t set;
+	int cpu = -1;
+	if (sched_getaffinity(0, sizeof set, &set) < 0)
+		return -1;
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			cpu = i;
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof set, &set) < 0 ? -1 : cpu;
+}
+
 /* Waits for "listening on 127.0.0.1:PORT" lines on fd; how many of n ports it read. */
 static int read_ports(int fd, int *ports, int n)
 {
@@ -346,6 +370,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	int cpu = getenv("BENCH_RELAY_SPREAD") ? -1 : pin_one_cpu();
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
@@ -413,8 +438,12 @@ int main(int argc, char **argv)
 	int nall = (int)(sizeof all / sizeof all[0]);
 	if (time_interleaved(all, nall, "options\n") < 0)
 		return 1;
-	printf("options relayed to the engine, %d round trips each (after %d warm-up), interleaved:\n",
+	printf("options relayed to the engine, %d round trips each (after %d warm-up), interleaved, ",
 	       ROUNDS, WARMUP);
+	if (cpu >= 0)
+		printf("all on CPU %d:\n", cpu);
+	else
+		printf("where the scheduler puts them:\n");
 	for (int k = 0; k < nall; k++)
 		print_stats(all[k]->name, &all[k]->st);
 	for (int k = 0; k < nall; k++)
