@@ -12,12 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include <event2/event.h>
-
 #include "bridge/log.h"
 
 #define LOG_WARN_PER_SECOND 5
-#define LOG_BUFFER (64 * 1024)
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;          /* NULL = off */
@@ -28,11 +25,6 @@ static int warn_stderr;          /* log_warn() also writes to stderr */
 static time_t warn_window;       /* the second the last warnings were counted in */
 static unsigned warn_count, warn_dropped;
 static char *log_path;          /* what log_reopen() opens again; NULL for stderr */
-/* log_attach's: the loop whose lines wait for the end of its turn to be written, in
- * one write for all (set under the lock); flush_queued is the loop thread's alone. */
-static struct event *flush_ev;
-static pthread_t loop_thread;
-static int flush_queued;
 
 static const char *const dir_names[] = {
 	[LOG_CLIENT_IN] = "client->bridge",
@@ -43,13 +35,12 @@ static const char *const dir_names[] = {
 	[LOG_NOTE] = "note",
 };
 
-/* Opens path for appending, fully buffered: write_line flushes each line, or the
- * attached loop once its turn is over. Caller holds the lock. */
+/* Opens path for appending, line-buffered. Caller holds the lock. */
 static FILE *open_path(const char *path)
 {
 	FILE *f = fopen(path, "a");
 	if (f)
-		setvbuf(f, NULL, _IOFBF, LOG_BUFFER);
+		setvbuf(f, NULL, _IOLBF, 0);
 	return f;
 }
 
@@ -120,42 +111,21 @@ int log_enabled(void)
 	return atomic_load_explicit(&log_on, memory_order_relaxed);
 }
 
-/* Writes the timestamp and session prefix, "2026-11-22T03:54:27.123456Z s12 what ",
- * formatted by hand (printf was most of a line's cost). Caller holds the lock and
- * the file's. */
+/* Writes the timestamp and session prefix. Caller holds the lock and the file's. */
 static void write_prefix(unsigned session, const char *what)
 {
 	static time_t last_sec = -1;     /* the second stamp holds: formatted once */
 	static char stamp[32];
-	static size_t stamp_len;
 	struct timespec ts;
 	struct tm tm;
-	char buf[64 + 32], digits[16];
-	size_t n, k = 0, wl = strlen(what);
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	if (ts.tv_sec != last_sec) {
 		gmtime_r(&ts.tv_sec, &tm);
-		stamp_len = strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+		strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
 		last_sec = ts.tv_sec;
 	}
-	memcpy(buf, stamp, stamp_len);
-	n = stamp_len;
-	buf[n++] = '.';
-	for (long us = ts.tv_nsec / 1000, i = 5; i >= 0; i--, us /= 10)
-		buf[n + (size_t)i] = (char)('0' + us % 10);
-	n += 6;
-	memcpy(buf + n, "Z s", 3);
-	n += 3;
-	do
-		digits[k++] = (char)('0' + session % 10);
-	while ((session /= 10) != 0);
-	while (k)
-		buf[n++] = digits[--k];
-	buf[n++] = ' ';
-	fwrite_unlocked(buf, 1, n, log_file);
-	fwrite_unlocked(what, 1, wl, log_file);
-	putc_unlocked(' ', log_file);
+	fprintf(log_file, "%s.%06ldZ s%u %s ", stamp, ts.tv_nsec / 1000, session, what);
 }
 
 /* Control bytes and anything outside ASCII become \xNN, and a backslash \\: the log
@@ -184,84 +154,32 @@ static void write_escaped(const char *s, size_t len)
 	putc_unlocked('\n', log_file);
 }
 
-/* One line of the log: prefix, then the escaped text, written now unless the
- * attached loop writes it at the end of its turn: then 1, and the caller calls
- * flush_later() once it has let go of the lock. Caller holds the lock. */
-static int write_line(unsigned session, const char *what, const char *s, size_t len)
+/* One line of the log: prefix, then the escaped text. Caller holds the lock. */
+static void write_line(unsigned session, const char *what, const char *s, size_t len)
 {
 	flockfile(log_file);
 	write_prefix(session, what);
 	write_escaped(s, len);
 	funlockfile(log_file);
-	if (flush_ev && pthread_equal(pthread_self(), loop_thread))
-		return 1;
-	fflush(log_file);
-	return 0;
-}
-
-static void flush_later(int later)
-{
-	if (later && !flush_queued) {
-		flush_queued = 1;
-		event_active(flush_ev, EV_TIMEOUT, 0);
-	}
-}
-
-static void log_flush_cb(evutil_socket_t fd, short what, void *arg)
-{
-	pthread_mutex_lock(&log_lock);
-	flush_queued = 0;
-	if (log_file)
-		fflush(log_file);
-	pthread_mutex_unlock(&log_lock);
-}
-
-int log_attach(struct event_base *base)
-{
-	/* The flush runs after the callbacks already due in this turn of the loop. */
-	struct event *ev = event_new(base, -1, 0, log_flush_cb, NULL);
-	if (!ev)
-		return -1;
-	pthread_mutex_lock(&log_lock);
-	flush_ev = ev;
-	loop_thread = pthread_self();
-	flush_queued = 0;
-	pthread_mutex_unlock(&log_lock);
-	return 0;
-}
-
-void log_detach(void)
-{
-	pthread_mutex_lock(&log_lock);
-	if (flush_ev)
-		event_free(flush_ev);
-	flush_ev = NULL;
-	flush_queued = 0;
-	if (log_file)
-		fflush(log_file);
-	pthread_mutex_unlock(&log_lock);
 }
 
 void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len)
 {
-	int later = 0;
-
 	if (!log_enabled())
 		return;
 	pthread_mutex_lock(&log_lock);
 	if (log_file) {
 		unsigned d = (unsigned)dir < sizeof dir_names / sizeof dir_names[0] ? (unsigned)dir : LOG_NOTE;
-		later = write_line(session, dir_names[d], line, len);
+		write_line(session, dir_names[d], line, len);
 	}
 	pthread_mutex_unlock(&log_lock);
-	flush_later(later);
 }
 
 void log_note(unsigned session, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	int n, later = 0;
+	int n;
 
 	if (!log_enabled())
 		return;
@@ -274,10 +192,9 @@ void log_note(unsigned session, const char *fmt, ...)
 			n = 0;
 		if ((size_t)n >= sizeof buf)
 			n = sizeof buf - 1;
-		later = write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
+		write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
 	}
 	pthread_mutex_unlock(&log_lock);
-	flush_later(later);
 }
 
 void log_warn_stderr(int on)
@@ -291,7 +208,7 @@ void log_warn(unsigned session, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	int n, later = 0;
+	int n;
 
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof buf, fmt, ap);
@@ -302,7 +219,7 @@ void log_warn(unsigned session, const char *fmt, ...)
 		n = sizeof buf - 1;
 	pthread_mutex_lock(&log_lock);
 	if (log_file)
-		later = write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
+		write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
 	/* An engine failing for every client must not flood the journal. */
 	if (warn_stderr && log_file != stderr) {
 		time_t now = time(NULL);
@@ -322,5 +239,4 @@ void log_warn(unsigned session, const char *fmt, ...)
 		}
 	}
 	pthread_mutex_unlock(&log_lock);
-	flush_later(later);
 }

@@ -24,13 +24,6 @@ int  log_open(const char *path);
 /* Reopens the same path (SIGHUP, for log rotation). */
 int  log_reopen(void);
 void log_close(void);
-struct event_base;
-/* Lines the loop thread of base logs are written together once the callbacks due
- * in the loop's turn have run, never later than the loop's next wait (others' at
- * once); -1 if it cannot, and then each line is written at once. log_detach()
- * before freeing base. */
-int  log_attach(struct event_base *base);
-void log_detach(void);
 /* Whether a log is open: a caller may skip work whose only outcome is a note. */
 int  log_enabled(void);
 /* One protocol line (without its newline), escaped. */

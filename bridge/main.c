@@ -354,7 +354,6 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 		config_free(&c);
 		return 1;
 	}
-	log_attach(run.base);     /* else each line is written at once */
 
 	flags0 = fcntl(STDIN_FILENO, F_GETFL);
 	flags1 = fcntl(STDOUT_FILENO, F_GETFL);
@@ -400,7 +399,6 @@ out:
 		event_free(sig_term);
 	if (sig_int)
 		event_free(sig_int);
-	log_detach();
 	event_base_free(run.base);
 	if (flags0 >= 0)
 		fcntl(STDIN_FILENO, F_SETFL, flags0);

@@ -508,7 +508,6 @@ static void server_teardown(struct server *srv)
 		event_free(srv->sighup);
 	if (srv->base) {
 		proc_drain(srv->base, drain_ms(srv->conf));
-		log_detach();
 		event_base_free(srv->base);
 	}
 	srv->base = NULL;
@@ -542,7 +541,6 @@ int server_run(struct config *c)
 		log_close();
 		return -1;
 	}
-	log_attach(srv.base);     /* else each line is written at once */
 	if (c->nlisteners == 0) {
 		fprintf(stderr, "hivebridge: no listener configured\n");
 		goto out;
