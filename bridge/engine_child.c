@@ -7,12 +7,14 @@
  * unread output still in the socket (read first: its last words count), or EOF with
  * the status already known.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -25,6 +27,8 @@
 
 /* After EOF on its stdout, how long to wait for the child's exit status. */
 #define EC_EOF_GRACE_MS 200
+/* Bytes read from the engine at a time (a bufferevent's most). */
+#define EC_READ_CHUNK 16384
 
 struct engine_child {
 	struct event_base             *base;
@@ -39,6 +43,7 @@ struct engine_child {
 	struct bufferevent            *sock;      /* or an adopted connection (a remote engine) */
 	int                            io_eof;    /* stdout ended, exit awaited */
 	struct event                  *timer;     /* the wait in progress, or the grace */
+	struct event                  *rd;        /* reads the engine's output (ec_fill) */
 };
 
 /* The engine's stdin+stdout: the child's socketpair or the adopted connection. */
@@ -52,8 +57,17 @@ static int ec_live(const struct engine_child *c)
 	return c->proc || c->sock;
 }
 
+/* Stops reading the engine's output: before its bufferevent is freed or handed over. */
+static void ec_stop_reading(struct engine_child *c)
+{
+	if (c->rd)
+		event_free(c->rd);
+	c->rd = NULL;
+}
+
 static void ec_drop_sock(struct engine_child *c)
 {
+	ec_stop_reading(c);
 	if (c->sock) {
 		bufferevent_free(c->sock);
 		c->sock = NULL;
@@ -82,6 +96,7 @@ void engine_child_fail(struct engine_child *c, const char *fmt, ...)
 		why = NULL;
 	va_end(ap);
 	log_warn(c->log_id, "engine %s failed: %s", c->name, why ? why : "?");
+	ec_stop_reading(c);
 	if (c->proc) {
 		proc_free(c->proc);     /* SIGKILL; the registry reaps it */
 		c->proc = NULL;
@@ -109,37 +124,96 @@ static void ec_overflow(struct engine_child *c, struct evbuffer *in)
 static void ec_read_lines(struct engine_child *c)
 {
 	struct evbuffer *in = bufferevent_get_input(ec_io(c));
+	size_t avail = evbuffer_get_length(in), done = 0;
 
+	if (avail == 0)
+		return;
+	/* In one piece (at most max_line and a read more): the lines are looked at in
+	 * place and drained together, not searched, pulled up and drained one by one. */
+	const char *buf = (const char *)evbuffer_pullup(in, -1);
+	if (!buf) {
+		engine_child_fail(c, "out of memory");
+		return;
+	}
 	for (;;) {
-		size_t eol_len;
-		struct evbuffer_ptr eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0) {
-			if (evbuffer_get_length(in) > c->max_line)
-				ec_overflow(c, in);
-			return;
-		}
-		if ((size_t)eol.pos > c->max_line + c->line_slack) {
+		const char *line = buf + done;
+		const char *nl = memchr(line, '\n', avail - done);
+		if (!nl || (size_t)(nl - line) > c->max_line + c->line_slack) {
+			if (!nl && avail - done <= c->max_line)
+				break;
+			evbuffer_drain(in, done);      /* the over-long line first, for the report */
 			ec_overflow(c, in);
 			return;
 		}
-		size_t len = (size_t)eol.pos;
-		const char *line = (const char *)evbuffer_pullup(in, (ev_ssize_t)(len + eol_len));
-		if (!line) {
-			engine_child_fail(c, "out of memory");
-			return;
-		}
+		size_t len = (size_t)(nl - line);
 		size_t show = len && line[len - 1] == '\r' ? len - 1 : len;
 		log_proto(c->log_id, LOG_ENGINE_IN, line, show);
 		c->ops->line(c->arg, line, show);
 		if (!ec_live(c))
 			return;        /* failed: the buffer is gone with the child */
-		evbuffer_drain(in, len + eol_len);
+		done += len + 1;
 	}
+	evbuffer_drain(in, done);
 }
 
-static void ec_read_cb(struct bufferevent *bev, void *arg)
+/* Reads what the engine wrote into its bufferevent's input, as the bufferevent would,
+ * but without its FIONREAD ioctl first (a system call per line of a relayed command):
+ * the bufferevent itself does not read (EV_READ off), c->rd does. 1 if bytes came,
+ * 0 at EOF, -1 on an error, -2 if nothing is there yet. */
+static int ec_fill(struct engine_child *c)
 {
-	ec_read_lines(arg);
+	struct bufferevent *io = ec_io(c);
+	struct evbuffer *in = bufferevent_get_input(io);
+	struct evbuffer_iovec v;
+	ssize_t n = -1;
+	int err = ENOMEM;
+
+	evbuffer_unfreeze(in, 0);      /* a socket bufferevent's input end is frozen */
+	if (evbuffer_reserve_space(in, EC_READ_CHUNK, &v, 1) >= 1) {
+		n = read(bufferevent_getfd(io), v.iov_base, v.iov_len);
+		err = errno;
+		if (n > 0) {
+			v.iov_len = (size_t)n;
+			evbuffer_commit_space(in, &v, 1);
+		}
+	}
+	evbuffer_freeze(in, 0);
+	if (n > 0)
+		return 1;
+	if (n == 0)
+		return 0;
+	return err == EAGAIN || err == EWOULDBLOCK || err == EINTR ? -2 : -1;
+}
+
+static void ec_event_cb(struct bufferevent *bev, short what, void *arg);
+
+static void ec_read_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct engine_child *c = arg;
+	int rc = ec_fill(c);
+
+	if (rc > 0)
+		ec_read_lines(c);
+	else if (rc != -2)
+		ec_event_cb(ec_io(c), BEV_EVENT_READING | (rc == 0 ? BEV_EVENT_EOF : BEV_EVENT_ERROR), c);
+}
+
+/* Starts reading io, the engine's stdin+stdout, with c->rd: 0, or -1 (no memory). */
+static int ec_start_reading(struct engine_child *c, struct bufferevent *io)
+{
+	bufferevent_disable(io, EV_READ);
+	c->rd = event_new(c->base, bufferevent_getfd(io), EV_READ | EV_PERSIST, ec_read_cb, c);
+	if (!c->rd || event_add(c->rd, NULL) < 0) {
+		ec_stop_reading(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* A backlog went out: EV_WRITE off again until the next one (bev_send). */
+static void ec_write_cb(struct bufferevent *bev, void *arg)
+{
+	bev_send_idle(bev);
 }
 
 static void ec_event_cb(struct bufferevent *bev, short what, void *arg)
@@ -154,7 +228,8 @@ static void ec_event_cb(struct bufferevent *bev, short what, void *arg)
 	if (!ec_live(c))
 		return;
 	c->io_eof = 1;
-	bufferevent_disable(bev, EV_READ);
+	if (c->rd)
+		event_del(c->rd);
 	if (!c->proc) {
 		c->ops->ended(c->arg, "closed the connection");
 		return;
@@ -175,10 +250,8 @@ static void ec_exit_cb(void *arg, int status)
 
 	/* Its last words are in the socket already: read them before judging. */
 	if (!c->io_eof) {
-		evutil_socket_t fd = bufferevent_getfd(io);
 		struct evbuffer *in = bufferevent_get_input(io);
-		while (evbuffer_read(in, fd, 65536) > 0 &&
-		       evbuffer_get_length(in) <= c->max_line + 65536)
+		while (evbuffer_get_length(in) <= c->max_line + 65536 && ec_fill(c) > 0)
 			;
 		ec_read_lines(c);
 		if (!c->proc)
@@ -234,8 +307,13 @@ int engine_child_spawn(struct engine_child *c, char *const argv[], const char *w
 	}
 	c->io_eof = 0;
 	log_note(c->log_id, "engine %s started: pid %ld", c->name, (long)proc_pid(c->proc));
-	bufferevent_setcb(proc_stdio(c->proc), ec_read_cb, NULL, ec_event_cb, c);
-	bufferevent_enable(proc_stdio(c->proc), EV_READ | EV_WRITE);
+	/* Lines go out as they are sent (bev_send): no write event armed for each. */
+	bufferevent_setcb(proc_stdio(c->proc), NULL, ec_write_cb, ec_event_cb, c);
+	bev_send_idle(proc_stdio(c->proc));      /* on in a new bufferevent */
+	if (ec_start_reading(c, proc_stdio(c->proc)) < 0) {
+		engine_child_fail(c, "cannot start: out of memory");
+		return -1;
+	}
 	bufferevent_setcb(proc_stderr(c->proc), ec_err_cb, NULL, ec_err_event_cb, c);
 	bufferevent_enable(proc_stderr(c->proc), EV_READ);
 	proc_set_exit_cb(c->proc, ec_exit_cb, c);
@@ -251,8 +329,12 @@ int engine_child_adopt(struct engine_child *c, struct bufferevent *bev)
 	c->sock = bev;
 	c->io_eof = 0;
 	log_note(c->log_id, "engine %s connected", c->name);
-	bufferevent_setcb(bev, ec_read_cb, NULL, ec_event_cb, c);
-	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	bufferevent_setcb(bev, NULL, ec_write_cb, ec_event_cb, c);
+	bev_send_idle(bev);
+	if (ec_start_reading(c, bev) < 0) {
+		engine_child_fail(c, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -281,7 +363,7 @@ int engine_child_send(struct engine_child *c, const char *line)
 		return -1;
 	}
 	/* The engine's clock starts now, not after a trip round the event loop. */
-	bev_flush_now(ec_io(c));
+	bev_send(ec_io(c));
 	return 0;
 }
 
@@ -369,6 +451,7 @@ void engine_child_close(struct engine_child *c, const char *farewell, unsigned g
 	}
 	if (!c->proc)
 		return;
+	ec_stop_reading(c);
 	/* Polite first; the registry escalates and reaps after we are gone. */
 	char *line = farewell ? xasprintf("%s\n", farewell) : NULL;
 	proc_close(c->proc, line, grace_ms);
@@ -411,6 +494,7 @@ void engine_child_free(struct engine_child *c)
 {
 	if (!c)
 		return;
+	ec_stop_reading(c);
 	proc_free(c->proc);        /* safe on NULL: SIGKILL, the registry reaps it */
 	ec_drop_sock(c);
 	event_free(c->timer);

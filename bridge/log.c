@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,9 @@
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;          /* NULL = off */
+/* Whether log_file is set, read without the lock: a relayed line costs no lock when
+ * the log is off (a line racing log_open may miss it, as it would by a moment). */
+static atomic_int log_on;
 static int warn_stderr;          /* log_warn() also writes to stderr */
 static time_t warn_window;       /* the second the last warnings were counted in */
 static unsigned warn_count, warn_dropped;
@@ -46,6 +50,7 @@ static void close_file(void)
 	if (log_file && log_file != stderr)
 		fclose(log_file);
 	log_file = NULL;
+	atomic_store_explicit(&log_on, 0, memory_order_relaxed);
 }
 
 int log_open(const char *path)
@@ -68,6 +73,7 @@ int log_open(const char *path)
 			rc = -1;
 		}
 	}
+	atomic_store_explicit(&log_on, log_file != NULL, memory_order_relaxed);
 	pthread_mutex_unlock(&log_lock);
 	return rc;
 }
@@ -82,6 +88,7 @@ int log_reopen(void)
 		if (f) {
 			close_file();
 			log_file = f;
+			atomic_store_explicit(&log_on, 1, memory_order_relaxed);
 		} else {
 			rc = -1;
 		}
@@ -99,49 +106,71 @@ void log_close(void)
 	pthread_mutex_unlock(&log_lock);
 }
 
-/* Writes the timestamp and session prefix. Caller holds the lock. */
+int log_enabled(void)
+{
+	return atomic_load_explicit(&log_on, memory_order_relaxed);
+}
+
+/* Writes the timestamp and session prefix. Caller holds the lock and the file's. */
 static void write_prefix(unsigned session, const char *what)
 {
+	static time_t last_sec = -1;     /* the second stamp holds: formatted once */
+	static char stamp[32];
 	struct timespec ts;
 	struct tm tm;
-	char stamp[32];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (ts.tv_sec != last_sec) {
+		gmtime_r(&ts.tv_sec, &tm);
+		strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+		last_sec = ts.tv_sec;
+	}
 	fprintf(log_file, "%s.%06ldZ s%u %s ", stamp, ts.tv_nsec / 1000, session, what);
 }
 
 /* Control bytes and anything outside ASCII become \xNN, and a backslash \\: the log
  * stays one line per event and safe to cat, and a peer's literal "\x0a" cannot pass
- * for an escaped byte, whatever an engine or client sends. */
+ * for an escaped byte, whatever an engine or client sends. Caller holds the lock and
+ * the file's (flockfile): the bytes go out unlocked, the plain runs in one piece. */
 static void write_escaped(const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
+	size_t run = 0;      /* start of the bytes not yet written that need no escape */
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c >= 0x7f) {
-			fputc('\\', log_file);
-			fputc('x', log_file);
-			fputc(hex[c >> 4], log_file);
-			fputc(hex[c & 15], log_file);
-		} else if (c == '\\') {
-			fputc('\\', log_file);
-			fputc('\\', log_file);
-		} else {
-			fputc(c, log_file);
-		}
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			continue;
+		fwrite_unlocked(s + run, 1, i - run, log_file);
+		putc_unlocked('\\', log_file);
+		run = i;             /* a backslash: doubled by the run that starts with it */
+		if (c == '\\')
+			continue;
+		run = i + 1;
+		putc_unlocked('x', log_file);
+		putc_unlocked(hex[c >> 4], log_file);
+		putc_unlocked(hex[c & 15], log_file);
 	}
-	fputc('\n', log_file);
+	fwrite_unlocked(s + run, 1, len - run, log_file);
+	putc_unlocked('\n', log_file);
+}
+
+/* One line of the log: prefix, then the escaped text. Caller holds the lock. */
+static void write_line(unsigned session, const char *what, const char *s, size_t len)
+{
+	flockfile(log_file);
+	write_prefix(session, what);
+	write_escaped(s, len);
+	funlockfile(log_file);
 }
 
 void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len)
 {
+	if (!log_enabled())
+		return;
 	pthread_mutex_lock(&log_lock);
 	if (log_file) {
 		unsigned d = (unsigned)dir < sizeof dir_names / sizeof dir_names[0] ? (unsigned)dir : LOG_NOTE;
-		write_prefix(session, dir_names[d]);
-		write_escaped(line, len);
+		write_line(session, dir_names[d], line, len);
 	}
 	pthread_mutex_unlock(&log_lock);
 }
@@ -152,6 +181,8 @@ void log_note(unsigned session, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (!log_enabled())
+		return;
 	pthread_mutex_lock(&log_lock);
 	if (log_file) {
 		va_start(ap, fmt);
@@ -161,8 +192,7 @@ void log_note(unsigned session, const char *fmt, ...)
 			n = 0;
 		if ((size_t)n >= sizeof buf)
 			n = sizeof buf - 1;
-		write_prefix(session, dir_names[LOG_NOTE]);
-		write_escaped(buf, (size_t)n);
+		write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
 	}
 	pthread_mutex_unlock(&log_lock);
 }
@@ -188,10 +218,8 @@ void log_warn(unsigned session, const char *fmt, ...)
 	if ((size_t)n >= sizeof buf)
 		n = sizeof buf - 1;
 	pthread_mutex_lock(&log_lock);
-	if (log_file) {
-		write_prefix(session, dir_names[LOG_NOTE]);
-		write_escaped(buf, (size_t)n);
-	}
+	if (log_file)
+		write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
 	/* An engine failing for every client must not flood the journal. */
 	if (warn_stderr && log_file != stderr) {
 		time_t now = time(NULL);

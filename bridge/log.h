@@ -24,6 +24,8 @@ int  log_open(const char *path);
 /* Reopens the same path (SIGHUP, for log rotation). */
 int  log_reopen(void);
 void log_close(void);
+/* Whether a log is open: a caller may skip work whose only outcome is a note. */
+int  log_enabled(void);
 /* One protocol line (without its newline), escaped. */
 void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len);
 /* A printf-style note. */

@@ -389,7 +389,7 @@ void proc_close(struct proc *p, const char *farewell, unsigned grace_ms)
 	}
 	if (p->io) {
 		bufferevent_setcb(p->io, proc_drop_read, NULL, proc_drop_event, p);
-		bufferevent_enable(p->io, EV_READ);
+		bufferevent_enable(p->io, EV_READ | EV_WRITE);   /* its owner may have kept it off */
 	}
 	if (p->err) {
 		bufferevent_setcb(p->err, proc_drop_read, NULL, proc_drop_event, p);

@@ -43,27 +43,52 @@ void session_io_finish(struct session_io *io, int flush)
 	if (flush && evbuffer_get_length(bufferevent_get_output(io->out)) > 0) {
 		/* The write callback fires once the output is empty. */
 		bufferevent_setwatermark(io->out, EV_WRITE, 0, 0);
+		bufferevent_enable(io->out, EV_WRITE);
 		return;
 	}
 	event_active(io->close_ev, EV_READ, 0);
 }
 
+/* The output's EV_WRITE stays off while it is empty (bev_send): what is queued goes
+ * out at session_io_flush, or else from send_ev once the callbacks of this turn of
+ * the loop are done, as the bufferevent would have sent it. */
+static void io_queued(struct session_io *io)
+{
+	if (!io->send_queued && !(bufferevent_get_enabled(io->out) & EV_WRITE)) {
+		io->send_queued = 1;
+		event_active(io->send_ev, EV_WRITE, 0);
+	}
+}
+
 void session_io_write(struct session_io *io, const void *data, size_t len)
 {
 	evbuffer_add(bufferevent_get_output(io->out), data, len);
+	io_queued(io);
 }
 
 void session_io_write_line(struct session_io *io, const char *line, size_t len)
 {
 	struct evbuffer *o = bufferevent_get_output(io->out);
-	evbuffer_add(o, line, len);
-	evbuffer_add(o, "\n", 1);
+	char buf[256];
+	if (len < sizeof buf) {
+		/* The usual short line: one add, not two. */
+		memcpy(buf, line, len);
+		buf[len] = '\n';
+		evbuffer_add(o, buf, len + 1);
+	} else {
+		evbuffer_add(o, line, len);
+		evbuffer_add(o, "\n", 1);
+	}
 	log_proto(io->id, LOG_CLIENT_OUT, line, len);
+	io_queued(io);
 }
+
+static void io_sent(struct session_io *io);
 
 void session_io_flush(struct session_io *io)
 {
-	bev_flush_now(io->out);
+	bev_send(io->out);
+	io_sent(io);
 }
 
 int session_io_output_full(const struct session_io *io)
@@ -79,9 +104,10 @@ static void answer_too_long(struct session_io *io)
 	io->discarded = 0;
 }
 
-/* Takes the next complete line off the input, handling over-long ones. Returns a
- * malloc'd NUL-terminated line (caller frees), or NULL when none is ready. */
-static char *next_line(struct session_io *io, size_t *lenp)
+/* Takes the next complete line off the input, handling over-long ones. Returns the
+ * NUL-terminated line in small (of small_len bytes) if it fits, else malloc'd (the
+ * caller frees what is not small), or NULL when none is ready. */
+static char *next_line(struct session_io *io, size_t *lenp, char *small, size_t small_len)
 {
 	struct evbuffer *inb = bufferevent_get_input(io->in);
 	size_t max = io->lim.max_line;
@@ -128,16 +154,17 @@ static char *next_line(struct session_io *io, size_t *lenp)
 				return NULL;
 			continue;
 		}
-		char *line = malloc(len + 1);
+		/* With its newline, overwritten by the NUL: one removal, not two. */
+		char *line = take < small_len ? small : malloc(take + 1);
 		if (!line)
 			return NULL;
-		evbuffer_remove(inb, line, len);
-		evbuffer_drain(inb, take - len);
+		evbuffer_remove(inb, line, take);
 		if (len && line[len - 1] == '\r')
 			len--;
 		line[len] = 0;
 		if (len > max) {
-			free(line);
+			if (line != small)
+				free(line);
 			io->discarded = len;
 			answer_too_long(io);
 			if (!io_ready(io))
@@ -166,11 +193,13 @@ static void io_process(struct session_io *io)
 		}
 		if (io->ops->line) {
 			size_t len;
-			char *line = next_line(io, &len);
+			char small[256];
+			char *line = next_line(io, &len, small, sizeof small);
 			if (!line)
 				break;
 			io->ops->line(io->arg, line, len);
-			free(line);
+			if (line != small)
+				free(line);
 		} else if (io->ops->input(io->arg, inb) <= 0) {
 			break;
 		}
@@ -283,22 +312,40 @@ static void idle_check(struct session_io *io)
 	bufferevent_enable(io->in, EV_READ);
 }
 
-static void write_cb(struct bufferevent *bev, void *arg)
+/* Answers went out (from the bufferevent or straight): input paused for them resumes
+ * once half of them are gone. */
+static void io_sent(struct session_io *io)
 {
-	struct session_io *io = arg;
-	size_t left = evbuffer_get_length(bufferevent_get_output(io->out));
-
-	if (io->finishing) {
-		if (left == 0)
-			io_linger(io);
-		return;
-	}
-	if (io->paused && left <= io->lim.max_buffer / 2) {
+	if (io->paused && !io->finishing &&
+	    evbuffer_get_length(bufferevent_get_output(io->out)) <= io->lim.max_buffer / 2) {
 		io->paused = 0;
 		if (!io->eof)
 			bufferevent_enable(io->in, EV_READ);
 		session_io_schedule(io);
 	}
+}
+
+static void send_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct session_io *io = arg;
+	io->send_queued = 0;
+	if (io->finishing)
+		return;
+	bev_send(io->out);
+	io_sent(io);
+}
+
+static void write_cb(struct bufferevent *bev, void *arg)
+{
+	struct session_io *io = arg;
+
+	if (io->finishing) {
+		if (evbuffer_get_length(bufferevent_get_output(io->out)) == 0)
+			io_linger(io);
+		return;
+	}
+	bev_send_idle(io->out);
+	io_sent(io);
 }
 
 static void event_cb(struct bufferevent *bev, short what, void *arg)
@@ -351,7 +398,8 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 	io->last_input_ms = mono_ms();
 	io->process_ev = event_new(base, -1, 0, process_event, io);
 	io->close_ev = event_new(base, -1, 0, close_event, io);
-	if (!io->process_ev || !io->close_ev) {
+	io->send_ev = event_new(base, -1, 0, send_event, io);
+	if (!io->process_ev || !io->close_ev || !io->send_ev) {
 		log_note(id, "cannot set the session up: out of memory");
 		return -1;
 	}
@@ -367,7 +415,7 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 		struct timeval tv = ms_timeval(idle_first_ms(&io->lim));
 		bufferevent_set_timeouts(in, &tv, NULL);
 	}
-	bufferevent_enable(out, EV_WRITE);
+	bev_send_idle(out);      /* a new bufferevent has EV_WRITE on: off while empty */
 	bufferevent_enable(in, EV_READ);
 	return 0;
 }
@@ -436,7 +484,9 @@ void session_io_free(struct session_io *io)
 		event_free(io->process_ev);
 	if (io->close_ev)
 		event_free(io->close_ev);
+	if (io->send_ev)
+		event_free(io->send_ev);
 	session_io_release(io->in, io->out);
-	io->process_ev = io->close_ev = NULL;
+	io->process_ev = io->close_ev = io->send_ev = NULL;
 	io->in = io->out = NULL;
 }

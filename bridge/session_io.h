@@ -90,6 +90,8 @@ struct session_io {
 
 	struct event          *process_ev;   /* resume taking input */
 	struct event          *close_ev;     /* fire the closed callback */
+	struct event          *send_ev;      /* send what was queued without a flush */
+	int                    send_queued;  /* send_ev is active */
 
 	/* The engine side (session_io_open). */
 	struct event_base     *base;

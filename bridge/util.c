@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/event.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,20 @@ void bev_flush_now(struct bufferevent *bev)
 	evbuffer_unfreeze(o, 1);
 	evbuffer_write(o, fd);
 	evbuffer_freeze(o, 1);
+}
+
+void bev_send(struct bufferevent *bev)
+{
+	bev_flush_now(bev);
+	if (evbuffer_get_length(bufferevent_get_output(bev)) > 0 &&
+	    !(bufferevent_get_enabled(bev) & EV_WRITE))
+		bufferevent_enable(bev, EV_WRITE);
+}
+
+void bev_send_idle(struct bufferevent *bev)
+{
+	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		bufferevent_disable(bev, EV_WRITE);
 }
 
 void random_token(char *tok, size_t len)

@@ -58,6 +58,14 @@ struct bufferevent;
 /* Writes what bev has queued straight to its descriptor, rather than after a trip
  * round the event loop (what is left, the bufferevent sends as usual). */
 void bev_flush_now(struct bufferevent *bev);
+/* Write-through for a bufferevent whose EV_WRITE stays disabled while its output is
+ * empty (so that adding to it arms no write event, and no loop iteration wakes just to
+ * find nothing left to write): bev_send writes what is queued now and, if the
+ * descriptor does not take it all (or fails), enables EV_WRITE so that the
+ * bufferevent sends the rest and reports the error as usual; bev_send_idle, from
+ * the bufferevent's write callback, disables EV_WRITE again once the output is empty. */
+void bev_send(struct bufferevent *bev);
+void bev_send_idle(struct bufferevent *bev);
 
 /* Microseconds of CLOCK_MONOTONIC since t0. */
 int64_t elapsed_us(const struct timespec *t0);

@@ -122,7 +122,9 @@ static void ue_send(struct uhp_back *u, enum ue_step step, const char *line, uin
 	ue_reply_reset(u);
 	u->step = step;
 	/* Kept for messages only: cut short on purpose. */
-	snprintf(u->cmd, sizeof u->cmd, "%.*s", (int)sizeof u->cmd - 1, line);
+	size_t n = strnlen(line, sizeof u->cmd - 1);
+	memcpy(u->cmd, line, n);
+	u->cmd[n] = 0;
 	if (engine_child_send(u->el.child, line) < 0)
 		return;
 	engine_child_arm(u->el.child, ms);
@@ -459,7 +461,8 @@ static void ue_line(void *arg, const char *line, size_t len)
 	if (u->step == UE_STEP_OPTIONS) {
 		struct uhp_option o;
 		char err[128];
-		if (uhp_option_parse(line, len, &o, err, sizeof err) < 0)
+		/* Only a note comes of it: not checked when nobody reads the log. */
+		if (log_enabled() && uhp_option_parse(line, len, &o, err, sizeof err) < 0)
 			log_note(u->el.log_id, "engine %s: odd option line: %s", u->el.e.profile->name, err);
 		if (ue_keep_line(u, line, len) < 0)
 			engine_child_fail(u->el.child, "out of memory");
@@ -540,7 +543,7 @@ static int ue_options(struct engine *e, int argc, const char **argv, engine_done
 	if (engine_line_busy(&u->el))
 		return -1;
 	if (argc == 0)
-		line = xasprintf("options");
+		line = strdup("options");
 	else if (argc == 2 && !strcmp(argv[0], "get"))
 		line = xasprintf("options get %s", argv[1]);
 	else if (argc == 3 && !strcmp(argv[0], "set"))
