@@ -1093,7 +1093,8 @@ static int opt_ms(struct ctx *x, const cJSON *obj, const char *key, int64_t *v)
  * member named key wins, as in cJSON_GetObjectItemCaseSensitive. Malloc'd, or NULL. */
 static const char *skip_ws(const char *p, const char *e)
 {
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+	/* What cJSON skips: every byte up to ' ', not only JSON's four. */
+	while (p < e && (unsigned char)*p <= ' ')
 		p++;
 	return p;
 }

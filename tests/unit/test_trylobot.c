@@ -640,6 +640,33 @@ static void test_bad_messages(void)
 		CU_ASSERT_EQUAL(tb_response_parse(answers[i], strlen(answers[i]), &rs, err, sizeof err), -1);
 }
 
+/* cJSON takes every byte up to ' ' as whitespace: an id after a vertical tab, a form
+ * feed or a control byte is read and echoed as its token, not refused as "out of memory"
+ * (nor echoed with the byte in front). */
+static void test_ids_after_other_space(void)
+{
+	static const char *const reqs[] = {
+		"{\"request_type\":\"Greetings\",\v\"request_id\":\"abc\"}",
+		"{\"request_type\":\"Greetings\",\"request_id\":\f\"abc\"}",
+		"{\"request_type\":\"Greetings\",\"request_id\"\x01:\"abc\"\x1f}",
+		"{\"request_type\":\"Greetings\",\"x\":1\v,\"request_id\":\"abc\"}",
+	};
+	struct tb_request rq;
+	char err[TB_ERR_MAX];
+	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+		err[0] = 0;
+		int rc = tb_request_parse(reqs[i], strlen(reqs[i]), &rq, err, sizeof err);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc) {
+			fprintf(stderr, "request %zu: %s\n", i, err);
+			continue;
+		}
+		CU_ASSERT_STRING_EQUAL(rq.request_id, "abc");
+		CU_ASSERT_STRING_EQUAL(rq.request_id_json, "\"abc\"");
+		tb_request_free(&rq);
+	}
+}
+
 /* An illegal history is an error naming the turn. */
 static void test_illegal_history(void)
 {
@@ -1437,6 +1464,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "frames split and glued", test_reader_split) ||
 	    !CU_add_test(s, "bad headers, oversize", test_reader_headers) ||
 	    !CU_add_test(s, "bad messages", test_bad_messages) ||
+	    !CU_add_test(s, "ids after cJSON's other whitespace", test_ids_after_other_space) ||
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
