@@ -976,6 +976,39 @@ static void test_parse_fast(void)
 	tb_replay_free(&r);
 }
 
+/* A connection keeps its last turn_history for the next request, but not a peer's
+ * largest frame: after a 1 MB history (41,000 Forfeits) the cache holds far less
+ * than the frame, and the request still parses as it does alone. */
+static void test_parse_cache_bounded(void)
+{
+	static const char head[] = "{\"request_type\":\"Choose Turn\",\"game_state\":{\"board\":{\"pieces\":{}},"
+				   "\"hands\":{},\"player_turn\":\"White\",\"turn_number\":0,\"turn_history\":[";
+	static const char turn[] = "{\"turn_type\":\"Forfeit\"}", tail[] = "],\"possible_turns\":null}}";
+	size_t k = 41000, cap = sizeof head + k * sizeof turn + sizeof tail, len = 0;
+	char *req = malloc(cap), err[TB_ERR_MAX];
+	CU_ASSERT_FATAL(req != NULL);
+	len += (size_t)sprintf(req + len, "%s", head);
+	for (size_t i = 0; i < k; i++)
+		len += (size_t)sprintf(req + len, "%s%s", i ? "," : "", turn);
+	len += (size_t)sprintf(req + len, "%s", tail);
+	struct tb_parse_cache c = { 0 };
+	struct tb_request a, b;
+	for (int pass = 0; pass < 2; pass++) {
+		CU_ASSERT_EQUAL_FATAL(tb_request_parse_next(req, len, &b, &c, err, sizeof err), 0);
+		CU_ASSERT_EQUAL(b.state.history.n, k);
+		tb_request_free(&b);
+	}
+	CU_ASSERT_EQUAL_FATAL(tb_request_parse(req, len, &a, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(a.state.history.n, k);
+	tb_request_free(&a);
+	size_t kept = c.cap + c.bufcap + c.turns.cap * sizeof *c.turns.v;
+	CU_ASSERT(kept < len / 4);
+	if (kept >= len / 4)
+		fprintf(stderr, "parse cache keeps %zu bytes after a %zu-byte request\n", kept, len);
+	tb_parse_cache_free(&c);
+	free(req);
+}
+
 /* Repeated turns in possible_turns: the first of each is kept, in its place, by both
  * parsers; a long list too (its table is not on the stack). */
 static void test_possible_dedup(void)
@@ -1468,6 +1501,7 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
+	    !CU_add_test(s, "parse cache bounded", test_parse_cache_bounded) ||
 	    !CU_add_test(s, "parse without cJSON: same as with it", test_parse_fast) ||
 	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
