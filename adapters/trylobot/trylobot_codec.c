@@ -1093,7 +1093,8 @@ static int opt_ms(struct ctx *x, const cJSON *obj, const char *key, int64_t *v)
  * member named key wins, as in cJSON_GetObjectItemCaseSensitive. Malloc'd, or NULL. */
 static const char *skip_ws(const char *p, const char *e)
 {
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+	/* What cJSON skips: every byte up to ' ', not only JSON's four. */
+	while (p < e && (unsigned char)*p <= ' ')
 		p++;
 	return p;
 }
@@ -1298,13 +1299,18 @@ static char *history_skip(const char *json, size_t len, struct tb_parse_cache *c
 	return out;
 }
 
+/* The longest turn_history text a connection keeps: a real game's is a few tens of KB
+ * (some 60 bytes a turn); a longer one is parsed whole each time, so that a peer's
+ * largest frames do not stay with every connection it opens. */
+#define CACHE_TEXT_MAX (128u << 10)
+
 /* Keeps a parsed request's turn_history, its text up to the last turn's end. */
 static void history_keep(struct tb_parse_cache *c, const char *h, const char *hend,
 			 const struct tb_turns *turns)
 {
 	const char *e = hend - 1;           /* the ']' */
 	c->turns.n = 0;
-	if (!turns->n || hend - h < 2 || *e != ']')
+	if (!turns->n || hend - h < 2 || *e != ']' || (size_t)(hend - h) > CACHE_TEXT_MAX)
 		return;
 	while (e > h && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
 		e--;

@@ -60,6 +60,14 @@ seeds() {
 		printf '{"game":%d,"a_sc' "$k" >>"$B/seed/fuzz_results/r$k"
 	done
 	[ -d "$DATA/trylobot" ] && cp "$DATA"/trylobot/*.frame "$B/seed/fuzz_trylobot/" 2>/dev/null
+	# One connection's requests, 0xFF between them: every real one in turn, and
+	# each one twice (the second read through the parse cache and the kept game).
+	mkdir -p "$B/seed/fuzz_trylobot_next"
+	for f in "$DATA"/trylobot/choose-turn-*.frame; do
+		[ -f "$f" ] && { sed 's/^[0-9]*#//' "$f"; echo; }
+	done | awk -v d="$B/seed/fuzz_trylobot_next" 'NF { r[n++] = $0 } END {
+		f = d "/all"; for (i = 0; i < n; i++) printf "%s%s", i ? "\377" : "", r[i] > f; close(f)
+		for (i = 0; i < n; i++) { f = d "/r" i; printf "%s\377%s", r[i], r[i] > f; close(f) } }'
 	cp conf/hivebridge.conf "$B/seed/fuzz_config/example.conf"
 	printf '[daemon]\nmax_sessions_per_peer = 4\n[listen x]\nidle_timeout = 0\ngame_idle_timeout = 2.5\n' \
 		>"$B/seed/fuzz_config/keys.conf"

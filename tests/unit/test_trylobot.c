@@ -640,6 +640,33 @@ static void test_bad_messages(void)
 		CU_ASSERT_EQUAL(tb_response_parse(answers[i], strlen(answers[i]), &rs, err, sizeof err), -1);
 }
 
+/* cJSON takes every byte up to ' ' as whitespace: an id after a vertical tab, a form
+ * feed or a control byte is read and echoed as its token, not refused as "out of memory"
+ * (nor echoed with the byte in front). */
+static void test_ids_after_other_space(void)
+{
+	static const char *const reqs[] = {
+		"{\"request_type\":\"Greetings\",\v\"request_id\":\"abc\"}",
+		"{\"request_type\":\"Greetings\",\"request_id\":\f\"abc\"}",
+		"{\"request_type\":\"Greetings\",\"request_id\"\x01:\"abc\"\x1f}",
+		"{\"request_type\":\"Greetings\",\"x\":1\v,\"request_id\":\"abc\"}",
+	};
+	struct tb_request rq;
+	char err[TB_ERR_MAX];
+	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+		err[0] = 0;
+		int rc = tb_request_parse(reqs[i], strlen(reqs[i]), &rq, err, sizeof err);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (rc) {
+			fprintf(stderr, "request %zu: %s\n", i, err);
+			continue;
+		}
+		CU_ASSERT_STRING_EQUAL(rq.request_id, "abc");
+		CU_ASSERT_STRING_EQUAL(rq.request_id_json, "\"abc\"");
+		tb_request_free(&rq);
+	}
+}
+
 /* An illegal history is an error naming the turn. */
 static void test_illegal_history(void)
 {
@@ -947,6 +974,39 @@ static void test_parse_fast(void)
 		free(texts[i]);
 	tb_parse_cache_free(&c);
 	tb_replay_free(&r);
+}
+
+/* A connection keeps its last turn_history for the next request, but not a peer's
+ * largest frame: after a 1 MB history (41,000 Forfeits) the cache holds far less
+ * than the frame, and the request still parses as it does alone. */
+static void test_parse_cache_bounded(void)
+{
+	static const char head[] = "{\"request_type\":\"Choose Turn\",\"game_state\":{\"board\":{\"pieces\":{}},"
+				   "\"hands\":{},\"player_turn\":\"White\",\"turn_number\":0,\"turn_history\":[";
+	static const char turn[] = "{\"turn_type\":\"Forfeit\"}", tail[] = "],\"possible_turns\":null}}";
+	size_t k = 41000, cap = sizeof head + k * sizeof turn + sizeof tail, len = 0;
+	char *req = malloc(cap), err[TB_ERR_MAX];
+	CU_ASSERT_FATAL(req != NULL);
+	len += (size_t)sprintf(req + len, "%s", head);
+	for (size_t i = 0; i < k; i++)
+		len += (size_t)sprintf(req + len, "%s%s", i ? "," : "", turn);
+	len += (size_t)sprintf(req + len, "%s", tail);
+	struct tb_parse_cache c = { 0 };
+	struct tb_request a, b;
+	for (int pass = 0; pass < 2; pass++) {
+		CU_ASSERT_EQUAL_FATAL(tb_request_parse_next(req, len, &b, &c, err, sizeof err), 0);
+		CU_ASSERT_EQUAL(b.state.history.n, k);
+		tb_request_free(&b);
+	}
+	CU_ASSERT_EQUAL_FATAL(tb_request_parse(req, len, &a, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(a.state.history.n, k);
+	tb_request_free(&a);
+	size_t kept = c.cap + c.bufcap + c.turns.cap * sizeof *c.turns.v;
+	CU_ASSERT(kept < len / 4);
+	if (kept >= len / 4)
+		fprintf(stderr, "parse cache keeps %zu bytes after a %zu-byte request\n", kept, len);
+	tb_parse_cache_free(&c);
+	free(req);
 }
 
 /* Repeated turns in possible_turns: the first of each is kept, in its place, by both
@@ -1437,9 +1497,11 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "frames split and glued", test_reader_split) ||
 	    !CU_add_test(s, "bad headers, oversize", test_reader_headers) ||
 	    !CU_add_test(s, "bad messages", test_bad_messages) ||
+	    !CU_add_test(s, "ids after cJSON's other whitespace", test_ids_after_other_space) ||
 	    !CU_add_test(s, "illegal history", test_illegal_history) ||
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
+	    !CU_add_test(s, "parse cache bounded", test_parse_cache_bounded) ||
 	    !CU_add_test(s, "parse without cJSON: same as with it", test_parse_fast) ||
 	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
