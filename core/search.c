@@ -556,6 +556,33 @@ static int search_node(struct hive_search *s, int depth, int alpha, int beta, in
 	return best;
 }
 
+/* Aspiration: from depth ASP_DEPTH the root is searched in a window around the last
+ * score, widened on the failing side until the score falls inside. */
+#define ASP_DEPTH    4
+#define ASP_WINDOW   40
+
+static int root_search(struct hive_search *s, int depth, int prev)
+{
+	if (depth < ASP_DEPTH || prev >= MATE_BOUND || prev <= -MATE_BOUND)
+		return search_node(s, depth, -INF, INF, 0);
+	int delta = ASP_WINDOW;
+	int alpha = prev - delta, beta = prev + delta;
+	for (;;) {
+		int v = search_node(s, depth, alpha, beta, 0);
+		if (s->stopped)
+			return v;
+		if (v <= alpha && alpha > -INF) {
+			/* A fail low leaves no pv to play: the window reopens. */
+			alpha = delta >= 400 ? -INF : v - delta;
+		} else if (v >= beta && beta < INF) {
+			beta = delta >= 400 ? INF : v + delta;
+		} else {
+			return v;
+		}
+		delta *= 3;
+	}
+}
+
 static void info_fill(const struct hive_search *s, struct hive_search_info *info, int depth,
 		      int score)
 {
@@ -618,6 +645,7 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 		return 0;
 	}
 
+	int prev = 0;
 	int max_depth = s->lim->depth > 0 && s->lim->depth < HIVE_MAX_PLY - 1 ?
 		s->lim->depth : HIVE_MAX_PLY - 1;
 	for (int depth = 1; depth <= max_depth; depth++) {
@@ -626,10 +654,21 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 		/* Depth 1 costs well under a millisecond: even a search stopped before it
 		 * began answers with a searched move. */
 		s->first_iteration = depth == 1;
-		int v = search_node(s, depth, -INF, INF, 0);
+		int v = root_search(s, depth, prev);
 		s->first_iteration = 0;
-		if (s->stopped || s->pvlen[0] == 0)
+		if (s->stopped) {
+			/* A root move that finished and raised alpha in the cut-short
+			 * iteration is better than the last complete one's choice. */
+			if (s->pvlen[0] > 0 && !move_eq(s->pv[0][0], *best)) {
+				*best = s->pv[0][0];
+				done.pvlen = s->pvlen[0];
+				memcpy(done.pv, s->pv[0], (size_t)s->pvlen[0] * sizeof(struct hive_move));
+			}
 			break;
+		}
+		if (s->pvlen[0] == 0)
+			break;
+		prev = v;
 		*best = s->pv[0][0];
 		s->root_best = *best;
 		s->have_root_best = 1;
