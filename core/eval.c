@@ -46,6 +46,12 @@ static unsigned ring_of(const struct hive_board *b, uint16_t c)
 	return m;
 }
 
+/* Bits set in a 6-bit ring: a table, since __builtin_popcount is a libgcc call
+ * without -mpopcnt and the evaluation counts rings of every piece. */
+#define POP2(n) (n), (n) + 1, (n) + 1, (n) + 2
+#define POP4(n) POP2(n), POP2((n) + 1), POP2((n) + 1), POP2((n) + 2)
+static const uint8_t ring_pop[64] = { POP4(0), POP4(1), POP4(1), POP4(2) };
+
 static inline unsigned ring_rot(unsigned m, int k)
 {
 	return ((m << k) | (m >> (6 - k))) & 63;
@@ -55,13 +61,13 @@ static inline unsigned ring_rot(unsigned m, int k)
  * target with exactly one of the two flanking cells occupied. */
 static inline int ring_slides(unsigned m)
 {
-	return __builtin_popcount(~m & (ring_rot(m, 1) ^ ring_rot(m, 5)) & 63);
+	return ring_pop[~m & (ring_rot(m, 1) ^ ring_rot(m, 5)) & 63];
 }
 
 /* Occupied/empty changes around the ring: at most 2 means lifting cannot split the hive. */
 static inline int ring_changes(unsigned m)
 {
-	return __builtin_popcount(m ^ ring_rot(m, 1));
+	return ring_pop[m ^ ring_rot(m, 1)];
 }
 
 /* The ground piece of an occupied cell. */

@@ -60,6 +60,7 @@ struct hive_search {
 	struct hive_search *owner;          /* the table's searcher: itself, or a helper's main */
 	_Atomic unsigned gen;               /* the owner's: one per run, read by its helpers */
 	int32_t history[HIVE_PIECES][HIVE_CELLS];
+	uint32_t history_rows;              /* bit p: history[p] may hold a non-zero entry */
 	struct hive_move killer[HIVE_MAX_PLY][2];
 	struct hive_move pv[HIVE_MAX_PLY][HIVE_MAX_PLY];
 	int pvlen[HIVE_MAX_PLY];
@@ -133,6 +134,7 @@ struct hive_search *hive_search_init(void *mem, size_t size)
 	s->tt = (struct tt_bucket *)((char *)mem + HEAD_BYTES);
 	s->tt_mask = tt_buckets(size - HEAD_BYTES) - 1;
 	s->owner = s;
+	s->history_rows = (1u << HIVE_PIECES) - 1;    /* unknown until the first aging */
 	return s;
 }
 
@@ -150,6 +152,7 @@ struct hive_search *hive_search_init_helper(void *mem, size_t size, struct hive_
 	s->owner = main->owner;
 	s->tt = s->owner->tt;
 	s->tt_mask = s->owner->tt_mask;
+	s->history_rows = (1u << HIVE_PIECES) - 1;
 	return s;
 }
 
@@ -172,6 +175,7 @@ void hive_search_clear(struct hive_search *s)
 		atomic_store_explicit(&s->gen, 0, memory_order_relaxed);
 	}
 	memset(s->history, 0, sizeof s->history);
+	s->history_rows = 0;
 	memset(s->killer, 0, sizeof s->killer);
 }
 
@@ -404,8 +408,23 @@ static void history_add(struct hive_search *s, struct hive_move m, int bonus)
 	if (m.piece >= HIVE_PIECES)
 		return;
 	int32_t *h = &s->history[m.piece][m.to];
+	s->history_rows |= 1u << m.piece;
 	int ab = bonus < 0 ? -bonus : bonus;
 	*h += bonus - *h * ab / HISTORY_MAX;
+}
+
+/* Halves the history between runs; only rows that were written, since a depth-1
+ * search (a Trylobot request) writes none and 28k divisions cost more than it. */
+static void history_age(struct hive_search *s)
+{
+	for (uint32_t rows = s->history_rows; rows; rows &= rows - 1) {
+		int p = __builtin_ctz(rows);
+		int32_t any = 0;
+		for (int c = 0; c < HIVE_CELLS; c++)
+			any |= s->history[p][c] /= 2;
+		if (!any)
+			s->history_rows &= ~(1u << p);
+	}
 }
 
 /* Whether the position repeats one earlier on the search path (same side to move). */
@@ -623,9 +642,7 @@ int hive_search_run(struct hive_search *s, const struct hive_board *b,
 	if (s->owner == s)
 		atomic_fetch_add_explicit(&s->gen, 1, memory_order_relaxed);
 	memset(s->killer, 0, sizeof s->killer);
-	for (int p = 0; p < HIVE_PIECES; p++)
-		for (int c = 0; c < HIVE_CELLS; c++)
-			s->history[p][c] /= 2;
+	history_age(s);
 
 	size_t n = hive_board_moves(&s->b, f->moves);
 	if (n == 0)
