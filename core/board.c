@@ -180,6 +180,7 @@ struct gen {
 	struct cellset cut;     /* articulation cells: their ground piece cannot leave */
 	int cut_done;
 	int count;              /* count placements instead of listing them */
+	uint16_t target;        /* list only moves to this cell (HIVE_NOWHERE: all) */
 	size_t extra;           /* placements counted, not listed */
 };
 
@@ -191,6 +192,8 @@ static inline int ht(const struct gen *g, uint16_t c)
 
 static inline void emit(struct gen *g, unsigned piece, uint16_t from, uint16_t to)
 {
+	if (g->target != HIVE_NOWHERE && to != g->target)
+		return;
 	struct hive_move *m = &g->out[g->n++];
 	m->piece = (uint8_t)piece;
 	m->from = from;
@@ -348,11 +351,25 @@ static void gen_grasshopper(struct gen *g, unsigned p, uint16_t c, struct cellse
 	}
 }
 
+/* Whether a slide can enter the empty cell t at all: every slide comes from an
+ * empty cell (or the mover's own, lifted), so a target none enters is out of reach. */
+static int slide_enterable(const struct gen *g, uint16_t t)
+{
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint16_t n = hive_cell_step(t, d);
+		if (!ht(g, n) && can_slide(g, n, (d + 3) % 6))
+			return 1;
+	}
+	return 0;
+}
+
 static void gen_ant(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 {
 	uint16_t queue[HIVE_CELLS];
 	struct cellset visited;
 	size_t head = 0, tail = 0;
+	if (g->target != HIVE_NOWHERE && !slide_enterable(g, g->target))
+		return;
 	cellset_clear(&visited);
 	cellset_add(&visited, c);
 	queue[tail++] = c;
@@ -368,6 +385,8 @@ static void gen_ant(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 				cellset_add(seen, to);
 				emit(g, p, c, to);
 			}
+			if (to == g->target)
+				return;
 		}
 	}
 }
@@ -572,6 +591,33 @@ static void gen_placements(struct gen *g, int side)
 			emit(g, pieces[i], HIVE_NOWHERE, cells[j]);
 }
 
+/* Hex distance on the ring (nothing that matters aliases, see board.h). */
+static int cell_distance(uint16_t a, uint16_t b)
+{
+	int delta = (b - a) & HIVE_CELL_MASK;
+	int dq = ((delta + 16) & 31) - 16;
+	int dr = (((((delta - dq) & HIVE_CELL_MASK) >> 5) + 16) & 31) - 16;
+	int ds = dq + dr;
+	return ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
+}
+
+/* A bound on where piece p (a bug, or a mosquito on the ground: anything) can go,
+ * so that a search for moves to one cell skips the rest before the cut test. */
+static int may_reach(const struct hive_board *b, unsigned p, int bug, uint16_t to)
+{
+	int dist = cell_distance(b->pos[p], to);
+	if (bug == HIVE_MOSQUITO && b->level[p] > 0)
+		bug = HIVE_BEETLE;
+	switch (bug) {
+	case HIVE_QUEEN: case HIVE_BEETLE: case HIVE_PILLBUG:
+		return dist == 1;
+	case HIVE_SPIDER: case HIVE_LADYBUG:
+		return dist >= 1 && dist <= 3;
+	default:
+		return dist >= 1;
+	}
+}
+
 /* Natural moves of own piece p (on top, not moved last ply, queen in play): nothing
  * if lifting it would split the hive. */
 static void gen_piece(struct gen *g, unsigned p)
@@ -581,6 +627,8 @@ static void gen_piece(struct gen *g, unsigned p)
 	int bug = slot_bug[HIVE_PIECE_SLOT(p)];
 	struct cellset seen;
 
+	if (g->target != HIVE_NOWHERE && !may_reach(b, p, bug, g->target))
+		return;
 	if (!gen_can_lift(g, p))
 		return;
 	cellset_clear(&seen);
@@ -611,9 +659,10 @@ static void gen_init(struct gen *g, const struct hive_board *b, struct hive_move
 	g->cut_done = 0;
 	g->count = count;
 	g->extra = 0;
+	g->target = HIVE_NOWHERE;
 }
 
-static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int count)
+static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int count, uint16_t target)
 {
 	struct gen g;
 	int side = hive_side_to_move(b);
@@ -623,6 +672,7 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 	if (hive_game_over(b))
 		return 0;
 	gen_init(&g, b, out, count);
+	g.target = target;
 	gen_placements(&g, side);
 
 	if (b->pos[HIVE_PIECE(side, 0)] != HIVE_NOWHERE) {
@@ -645,11 +695,13 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 		}
 		end[HIVE_PIECES] = g.n;
 		for (int i = 0; i < nthrowers; i++) {
+			if (target != HIVE_NOWHERE && cell_distance(throwers[i], target) != 1)
+				continue;     /* throws land next to the thrower */
 			g.lifted = HIVE_NOWHERE;
 			gen_throws(&g, throwers[i], first, end);
 		}
 	}
-	if (g.n + g.extra == 0) {
+	if (g.n + g.extra == 0 && target == HIVE_NOWHERE) {
 		out[0].piece = HIVE_PASS_PIECE;
 		out[0].from = HIVE_NOWHERE;
 		out[0].to = HIVE_NOWHERE;
@@ -660,13 +712,18 @@ static size_t gen_moves(const struct hive_board *b, struct hive_move *out, int c
 
 size_t hive_board_moves(const struct hive_board *b, struct hive_move *out)
 {
-	return gen_moves(b, out, 0);
+	return gen_moves(b, out, 0, HIVE_NOWHERE);
+}
+
+size_t hive_board_moves_to(const struct hive_board *b, uint16_t to, struct hive_move *out)
+{
+	return gen_moves(b, out, 0, to);
 }
 
 size_t hive_board_count_moves(const struct hive_board *b)
 {
 	struct hive_move moves[HIVE_MAX_MOVES];
-	return gen_moves(b, moves, 1);
+	return gen_moves(b, moves, 1, HIVE_NOWHERE);
 }
 
 /* Whether own piece p (of the side to move, in hand) may go to cell to: only the
@@ -756,10 +813,7 @@ int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *
 		unsigned p = HIVE_PIECE(side, s);
 		if (!is_thrower(b, p))
 			continue;
-		memset(&g, 0, sizeof g);
-		g.b = b;
-		g.out = out;
-		g.lifted = HIVE_NOWHERE;
+		gen_init(&g, b, out, 0);
 		gen_throws(&g, b->pos[p], none, none);
 		for (size_t i = 0; i < g.n; i++)
 			if (out[i].piece == m.piece && out[i].to == m.to) {

@@ -110,6 +110,10 @@ void hive_board_init(struct hive_board *b, unsigned type);
  * Returns the count (0 only when the game is over). out holds HIVE_MAX_MOVES. */
 size_t hive_board_moves(const struct hive_board *b, struct hive_move *out);
 
+/* The legal moves whose destination is cell to (what hive_board_moves lists with
+ * that destination, in the same order; never a pass). */
+size_t hive_board_moves_to(const struct hive_board *b, uint16_t to, struct hive_move *out);
+
 /* Counts the legal moves without listing them (perft's last ply). */
 size_t hive_board_count_moves(const struct hive_board *b);
 

@@ -447,14 +447,18 @@ static int horizon_win(struct hive_search *s, int ply)
 	int side = hive_side_to_move(b);
 	if (queen_neighbours(b, !side) != 5)
 		return -INF;
+	/* Only a move into the one empty neighbour can end it (a move onto another
+	 * neighbour can at most surround our own queen: a loss, below any evaluation). */
+	uint16_t q = b->pos[HIVE_PIECE(!side, 0)], hole = HIVE_NOWHERE;
+	for (int d = 0; d < HIVE_DIRS && hole == HIVE_NOWHERE; d++)
+		if (!b->height[hive_cell_step(q, d)])
+			hole = hive_cell_step(q, d);
 	struct frame *f = &s->frames[ply];
-	size_t n = hive_board_moves(b, f->moves);
+	size_t n = hive_board_moves_to(b, hole, f->moves);
 	int best = -INF;
 	for (size_t i = 0; i < n && best <= 0; i++) {
 		struct hive_move m = f->moves[i];
 		struct hive_undo u;
-		if (m.piece == HIVE_PASS_PIECE || !adjacent(m.to, b->pos[HIVE_PIECE(!side, 0)]))
-			continue;
 		hive_board_do(b, m, &u);
 		if (hive_game_over(b)) {
 			int v = -terminal_score(b, ply + 1);
