@@ -28,6 +28,7 @@ static struct {
 	struct pool_job *head, *tail;
 	unsigned         queued;
 	unsigned         want;          /* configured count, 0 = online CPUs */
+	unsigned         online;        /* online CPUs, read once (sysconf opens a file) */
 	unsigned         nthreads;      /* started */
 	pthread_t        threads[POOL_MAX_THREADS];
 	struct pool_job *running[POOL_MAX_THREADS];
@@ -51,8 +52,11 @@ static unsigned wanted(void)
 {
 	if (pool.want)
 		return pool.want;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : (unsigned)n;
+	if (!pool.online) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		pool.online = n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : (unsigned)n;
+	}
+	return pool.online;
 }
 
 unsigned search_pool_threads(void)
