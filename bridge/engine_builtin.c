@@ -551,6 +551,14 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
 		evtimer_add(b->expire_ev, &tv);
 	}
+	/* Depth 1 on one thread (a Trylobot listener's depth = 1) costs less than
+	 * handing it to a worker and waking the loop back: it runs here, and its
+	 * result is delivered from done_ev as a worker's would be. */
+	if (b->limits.depth == 1 && b->nhelpers == 0) {
+		atomic_store(&b->job.stop, 0);
+		search_job(&b->job);
+		return 0;
+	}
 	if (search_pool_submit(&b->job) < 0) {
 		evtimer_del(b->expire_ev);
 		b->nhelpers = 0;
