@@ -82,6 +82,7 @@ static unsigned ground_of(const struct hive_board *b, uint16_t c)
 /* Articulation points of the ground graph (Tarjan), indexed by ground piece id. */
 struct cuts {
 	const struct hive_board *b;
+	const unsigned *ring;         /* occupied neighbours of each piece's cell */
 	uint8_t disc[HIVE_PIECES], low[HIVE_PIECES];
 	uint8_t time;
 	uint32_t pinned;
@@ -92,11 +93,9 @@ static void cuts_visit(struct cuts *t, unsigned u, int parent)
 	const struct hive_board *b = t->b;
 	int children = 0;
 	t->disc[u] = t->low[u] = ++t->time;
-	for (int d = 0; d < HIVE_DIRS; d++) {
-		uint16_t n = hive_cell_step(b->pos[u], d);
-		if (!b->height[n])
-			continue;
-		unsigned v = ground_of(b, n);
+	/* Only the occupied directions, in increasing order as a full scan would. */
+	for (unsigned m = t->ring[u]; m; m &= m - 1) {
+		unsigned v = ground_of(b, hive_cell_step(b->pos[u], __builtin_ctz(m)));
 		if (!t->disc[v]) {
 			children++;
 			cuts_visit(t, v, (int)u);
@@ -113,11 +112,12 @@ static void cuts_visit(struct cuts *t, unsigned u, int parent)
 }
 
 /* Ground pieces that cannot leave without splitting the hive. */
-static uint32_t pinned_pieces(const struct hive_board *b)
+static uint32_t pinned_pieces(const struct hive_board *b, const unsigned *ring)
 {
 	struct cuts t;
 	int start = -1;
 	t.b = b;
+	t.ring = ring;
 	t.time = 0;
 	t.pinned = 0;
 	for (uint32_t m = b->in_play; m; m &= m - 1) {
@@ -182,14 +182,14 @@ int hive_evaluate(const struct hive_board *b)
 		int p = __builtin_ctz(m);
 		ring[p] = ring_of(b, b->pos[p]);
 	}
-	uint32_t pinned = pin_candidates(b, ring) ? pinned_pieces(b) : 0;
+	uint32_t pinned = pin_candidates(b, ring) ? pinned_pieces(b, ring) : 0;
 	int queen_in[2] = {
 		b->pos[HIVE_PIECE(HIVE_WHITE, 0)] != HIVE_NOWHERE,
 		b->pos[HIVE_PIECE(HIVE_BLACK, 0)] != HIVE_NOWHERE
 	};
 
 	for (int p = 0; p < HIVE_PIECES; p++) {
-		int c = HIVE_PIECE_COLOR(p), bug = slot_bug[HIVE_PIECE_SLOT(p)];
+		int c = p >= 14, bug = slot_bug[p - 14 * c];     /* no division by 14 */
 		uint16_t cell = b->pos[p];
 		if (cell == HIVE_NOWHERE) {
 			if (bug < HIVE_MOSQUITO || (b->type >> (bug - HIVE_MOSQUITO) & 1))
