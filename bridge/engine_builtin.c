@@ -229,10 +229,14 @@ static void search_job(struct pool_job *job)
 	struct hive_move best = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
 	int rc;
 
+	int64_t cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	b->timing.started_ns = clock_ns(CLOCK_MONOTONIC);
 	rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
 	b->timing.searched_ns = clock_ns(CLOCK_MONOTONIC);
+	int64_t cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	b->timing.cpu_ns = cpu1 - cpu0;
 	if (b->timing.stopped_ns)
-		b->timing.cpu_unwind_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - b->cpu_seen_ns;
+		b->timing.cpu_unwind_ns = cpu1 - b->cpu_seen_ns;
 	atomic_store(&b->main_done, 1);
 	helpers_cancel(b);
 	pthread_mutex_lock(&b->lock);

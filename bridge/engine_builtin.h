@@ -33,8 +33,10 @@ size_t engine_builtin_hash_used_mb(void);
 struct engine_builtin_timing {
 	int64_t deadline_ns;     /* the hard limit; 0 when the go had none */
 	int64_t soft_ns;         /* under a clock: no iteration started after it; 0: none */
+	int64_t started_ns;      /* a worker took the search */
 	int64_t stopped_ns;      /* the search saw the deadline passed; 0 if it ended before */
 	int64_t searched_ns;     /* the search returned (the loop answers after this) */
+	int64_t cpu_ns;          /* the search thread's CPU time from started to searched */
 	int64_t cpu_unwind_ns;   /* the search thread's own CPU time from seeing the deadline
 	                            to its return (what the scheduler adds is not in it) */
 };

@@ -108,7 +108,7 @@ struct run {
 
 /* The parts of the overrun of one search, in ms (engine_builtin_timing). */
 struct parts {
-	double *seen, *unwind, *handoff, *cpu;
+	double *seen, *unwind, *handoff, *cpu, *share;
 	int n;
 };
 
@@ -121,6 +121,7 @@ static void parts_add(struct parts *p, struct engine *e, double t_done)
 	p->unwind[p->n] = (double)(t.searched_ns - t.stopped_ns) / 1e6;
 	p->handoff[p->n] = t_done - (double)t.searched_ns / 1e6;
 	p->cpu[p->n] = (double)t.cpu_unwind_ns / 1e6;
+	p->share[p->n] = 100.0 * (double)t.cpu_ns / (double)(t.searched_ns - t.started_ns);
 	p->n++;
 }
 
@@ -135,6 +136,8 @@ static void parts_report(struct parts *p, const char *label)
 	report(what, p->handoff, p->n);
 	snprintf(what, sizeof what, "  %s: seen to return (search CPU)", label);
 	report(what, p->cpu, p->n);
+	snprintf(what, sizeof what, "  %s: search CPU over its wall time", label);
+	report_in(what, p->share, p->n, "% ");
 }
 
 static void on_done(void *arg, const struct engine_result *r)
@@ -173,8 +176,8 @@ static void bench_interface(int searches, uint64_t movetime, const char *threads
 {
 	struct run run = { 0 };
 	char *cause = NULL;
-	double *late = calloc((size_t)searches * 5, sizeof *late);
-	double zero[64 * 5];
+	double *late = calloc((size_t)searches * 6, sizeof *late);
+	double zero[64 * 6];
 	int nz = 0;
 	struct parts pl = { 0 }, pz = { 0 };
 
@@ -182,9 +185,9 @@ static void bench_interface(int searches, uint64_t movetime, const char *threads
 	struct engine *e = run.base ? engine_builtin_new(run.base, NULL, &cause) : NULL;
 	if (late) {
 		pl = (struct parts){ late + searches, late + 2 * searches, late + 3 * searches,
-				     late + 4 * searches, 0 };
+				     late + 4 * searches, late + 5 * searches, 0 };
 	}
-	pz = (struct parts){ zero + 64, zero + 128, zero + 192, zero + 256, 0 };
+	pz = (struct parts){ zero + 64, zero + 128, zero + 192, zero + 256, zero + 320, 0 };
 	if (!e || !late) {
 		fprintf(stderr, "bench_time: engine: %s\n", cause ? cause : "no memory");
 		free(cause);
