@@ -129,6 +129,7 @@ struct builtin {
 	atomic_int          soft_stop;    /* no iteration is to start any more */
 	int64_t             iter_end_ns;  /* the worker's: when the last iteration ended (or go) */
 	int64_t             iter_len_ns;  /* ... and how long it took (0: none yet) */
+	int64_t             late_ns;      /* the loop's: how late answers come (late_note) */
 	int64_t             cpu_seen_ns;  /* the search thread's CPU clock when it saw the deadline */
 	struct engine_builtin_timing timing;  /* of the last go; the worker's until done */
 	struct hive_board   board;
@@ -479,6 +480,19 @@ static void expire_event(evutil_socket_t fd, short what, void *arg)
 	event_active(b->done_ev, EV_READ, 0);
 }
 
+/* Notes how late this answer is after the search ended or should have (loop thread):
+ * the estimate follows a peak at once and lets it go by a quarter a move. */
+static void late_note(struct builtin *b)
+{
+	if (!b->has_deadline || !b->timing.searched_ns)
+		return;
+	int64_t end = b->timing.searched_ns < b->deadline_ns ? b->timing.searched_ns : b->deadline_ns;
+	int64_t late = clock_ns(CLOCK_MONOTONIC) - end;
+	b->late_ns -= b->late_ns / 4;
+	if (late > b->late_ns)
+		b->late_ns = late;
+}
+
 static void done_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
@@ -497,6 +511,7 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 		/* The worker signalled just before leaving the job: wait for it to leave. */
 		search_pool_cancel(&b->job);
 		helpers_cancel(b);
+		late_note(b);
 		deliver_info(b);
 		r.status = ENGINE_OK;
 		r.move = b->best;
@@ -550,21 +565,23 @@ static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
 
 /* The hard limit of a go in ms (0: none); *soft gets the clock's soft limit (0: none).
  * A movetime is hard and whole; a clock's share is the target (see the top). */
-static uint64_t clock_budget(const struct engine_limits *l, int side, uint64_t *soft)
+static uint64_t clock_budget(const struct engine_limits *l, int side, uint64_t late,
+			     uint64_t *soft)
 {
 	uint64_t target = engine_limits_budget(l, side);
 	*soft = 0;
 	if (!target || l->movetime_ms)
 		return target;
+	/* On a loaded machine the clock also runs while the scheduler keeps us waiting:
+	 * what it added to the last answers comes off (at most half the target). */
+	target -= late < target / 2 ? late : target / 2;
 	uint64_t left = l->time_ms[side];
 	uint64_t hard = target * CLOCK_HARD_X;
 	if (hard > left / CLOCK_HARD_DIV)
-		hard = left / CLOCK_HARD_DIV;
-	if (left > 2 * CLOCK_RESERVE_MS && hard > left - CLOCK_RESERVE_MS)
-		hard = left - CLOCK_RESERVE_MS;
-	if (hard < target)
-		hard = target;
-	*soft = target / 2;
+		hard = left / CLOCK_HARD_DIV > target ? left / CLOCK_HARD_DIV : target;
+	if (left > 2 * CLOCK_RESERVE_MS + late && hard > left - CLOCK_RESERVE_MS - late)
+		hard = left - CLOCK_RESERVE_MS - late;
+	*soft = (target < hard ? target : hard) / 2;
 	return hard ? hard : 1;
 }
 
@@ -597,7 +614,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->limits.stop_arg = b;
 	b->limits.on_iteration = search_iteration;
 	b->limits.iteration_arg = b;
-	budget = clock_budget(l, hive_side_to_move(&g->board), &soft);
+	budget = clock_budget(l, hive_side_to_move(&g->board), (uint64_t)(b->late_ns / 1000000), &soft);
 	if (l->max_ms && (!budget || budget > l->max_ms))
 		budget = l->max_ms;
 	if (soft >= budget)
