@@ -614,7 +614,8 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->limits.stop_arg = b;
 	b->limits.on_iteration = search_iteration;
 	b->limits.iteration_arg = b;
-	budget = clock_budget(l, hive_side_to_move(&g->board), (uint64_t)(b->late_ns / 1000000), &soft);
+	budget = clock_budget(l, hive_side_to_move(&g->board), (uint64_t)(b->late_ns / 1000000),
+			      &soft);
 	if (l->max_ms && (!budget || budget > l->max_ms))
 		budget = l->max_ms;
 	if (soft >= budget)
