@@ -7,6 +7,12 @@
  * callback against CLOCK_MONOTONIC. A job that waited past it still searches depth 1
  * (well under a millisecond), so every go answers with a searched move.
  *
+ * Under a clock (no movetime) the clock's share (engine_limits_budget) is a target,
+ * not a wall: an iteration that ends past half of it starts no other (the next one
+ * costs about as much as all before it, so it would rarely finish), and the hard
+ * deadline, twice the target but at most a quarter of the time left, cuts one that
+ * runs long. A movetime (UHP's bestmove time) is used whole: the client asked for it.
+ *
  * Threads (Lazy SMP): a go with Threads = N queues the main search and N - 1 helper
  * jobs on the same pool, each a searcher of its own (one more mapping, no table)
  * sharing the main one's table. N is capped at the pool's size. Helpers are ordinary
@@ -51,6 +57,12 @@
 /* A queued search whose time is up gets the busy error, but never sooner than this:
  * a search a worker takes in time plays at least depth 1 (time 00:00:00 included). */
 #define EXPIRE_MIN_MS   50
+/* Clock play: the hard deadline is CLOCK_HARD_X times the target, at most a
+ * CLOCK_HARD_DIV-th of the time left, and never later than CLOCK_RESERVE_MS before
+ * the flag (the scheduler may be late to wake us). */
+#define CLOCK_HARD_X     2
+#define CLOCK_HARD_DIV   4
+#define CLOCK_RESERVE_MS 50
 
 /* Why a go produced no move (b->rc). */
 #define RC_EXPIRED   (-2)     /* still queued when its time was up */
@@ -112,7 +124,14 @@ struct builtin {
 	atomic_int          main_done;    /* the main search ended: helpers stop */
 	int                 refused;      /* go answered without a search (b->result) */
 	int                 has_deadline;
-	struct timespec     deadline;
+	int64_t             deadline_ns;  /* CLOCK_MONOTONIC: the search stops here */
+	int64_t             soft_ns;      /* under a clock: no iteration starts after this (0: none) */
+	atomic_int          soft_stop;    /* no iteration is to start any more */
+	int64_t             iter_end_ns;  /* the worker's: when the last iteration ended (or go) */
+	int64_t             iter_len_ns;  /* ... and how long it took (0: none yet) */
+	int64_t             late_ns;      /* the loop's: how late answers come (late_note) */
+	int64_t             cpu_seen_ns;  /* the search thread's CPU clock when it saw the deadline */
+	struct engine_builtin_timing timing;  /* of the last go; the worker's until done */
 	struct hive_board   board;
 	struct hive_search_limits limits;
 
@@ -130,26 +149,39 @@ struct builtin {
 
 static const struct engine_ops builtin_ops;
 
-/* Whether the deadline has passed (worker thread). */
-static int deadline_passed(const struct builtin *b)
+static int64_t clock_ns(clockid_t id)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > b->deadline.tv_sec ||
-		(now.tv_sec == b->deadline.tv_sec && now.tv_nsec >= b->deadline.tv_nsec);
+	struct timespec t;
+	clock_gettime(id, &t);
+	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* The main search's stop poll (its worker thread): it also notes when the deadline
+ * was seen passed, by both clocks (engine_builtin_timing). */
 static int search_should_stop(void *arg)
 {
 	struct builtin *b = arg;
-	return atomic_load(&b->job.stop) || (b->has_deadline && deadline_passed(b));
+	if (atomic_load(&b->job.stop) || atomic_load(&b->soft_stop))
+		return 1;
+	if (!b->has_deadline)
+		return 0;
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	if (now < b->deadline_ns)
+		return 0;
+	if (!b->timing.stopped_ns) {
+		b->timing.stopped_ns = now;
+		b->cpu_seen_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	}
+	return 1;
 }
 
 static int helper_should_stop(void *arg)
 {
 	struct helper *h = arg;
-	return atomic_load(&h->job.stop) || atomic_load(&h->owner->main_done) ||
-		search_should_stop(h->owner);
+	struct builtin *b = h->owner;
+	return atomic_load(&h->job.stop) || atomic_load(&b->main_done) ||
+		atomic_load(&b->job.stop) || atomic_load(&b->soft_stop) ||
+		(b->has_deadline && clock_ns(CLOCK_MONOTONIC) >= b->deadline_ns);
 }
 
 /* A helper job: searches until the main search ends; its result is not used. */
@@ -172,6 +204,18 @@ static void helpers_cancel(struct builtin *b)
 static void search_iteration(void *arg, const struct hive_search_info *info)
 {
 	struct builtin *b = arg;
+	/* Under a clock, no iteration starts past the soft limit, nor one that would
+	 * probably end past the hard one: the next costs about this one times the growth
+	 * from the last to this (2 to 8). The search polls stop right after this. */
+	if (b->soft_ns) {
+		int64_t now = clock_ns(CLOCK_MONOTONIC), len = now - b->iter_end_ns;
+		int64_t grow = b->iter_len_ns > 0 ? len / b->iter_len_ns : 2;
+		grow = grow < 2 ? 2 : grow > 8 ? 8 : grow;
+		if (now >= b->soft_ns || now + len * grow > b->deadline_ns)
+			atomic_store(&b->soft_stop, 1);
+		b->iter_end_ns = now;
+		b->iter_len_ns = len;
+	}
 	pthread_mutex_lock(&b->lock);
 	b->last_info = *info;
 	b->info_ready = 1;
@@ -186,7 +230,14 @@ static void search_job(struct pool_job *job)
 	struct hive_move best = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
 	int rc;
 
+	int64_t cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	b->timing.started_ns = clock_ns(CLOCK_MONOTONIC);
 	rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
+	b->timing.searched_ns = clock_ns(CLOCK_MONOTONIC);
+	int64_t cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	b->timing.cpu_ns = cpu1 - cpu0;
+	if (b->timing.stopped_ns)
+		b->timing.cpu_unwind_ns = cpu1 - b->cpu_seen_ns;
 	atomic_store(&b->main_done, 1);
 	helpers_cancel(b);
 	pthread_mutex_lock(&b->lock);
@@ -429,6 +480,19 @@ static void expire_event(evutil_socket_t fd, short what, void *arg)
 	event_active(b->done_ev, EV_READ, 0);
 }
 
+/* Notes how late this answer is after the search ended or should have (loop thread):
+ * the estimate follows a peak at once and lets it go by a quarter a move. */
+static void late_note(struct builtin *b)
+{
+	if (!b->has_deadline || !b->timing.searched_ns)
+		return;
+	int64_t end = b->timing.searched_ns < b->deadline_ns ? b->timing.searched_ns : b->deadline_ns;
+	int64_t late = clock_ns(CLOCK_MONOTONIC) - end;
+	b->late_ns -= b->late_ns / 4;
+	if (late > b->late_ns)
+		b->late_ns = late;
+}
+
 static void done_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
@@ -447,6 +511,7 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 		/* The worker signalled just before leaving the job: wait for it to leave. */
 		search_pool_cancel(&b->job);
 		helpers_cancel(b);
+		late_note(b);
 		deliver_info(b);
 		r.status = ENGINE_OK;
 		r.move = b->best;
@@ -498,11 +563,33 @@ static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
 	return 0;
 }
 
+/* The hard limit of a go in ms (0: none); *soft gets the clock's soft limit (0: none).
+ * A movetime is hard and whole; a clock's share is the target (see the top). */
+static uint64_t clock_budget(const struct engine_limits *l, int side, uint64_t late,
+			     uint64_t *soft)
+{
+	uint64_t target = engine_limits_budget(l, side);
+	*soft = 0;
+	if (!target || l->movetime_ms)
+		return target;
+	/* On a loaded machine the clock also runs while the scheduler keeps us waiting:
+	 * what it added to the last answers comes off (at most half the target). */
+	target -= late < target / 2 ? late : target / 2;
+	uint64_t left = l->time_ms[side];
+	uint64_t hard = target * CLOCK_HARD_X;
+	if (hard > left / CLOCK_HARD_DIV)
+		hard = left / CLOCK_HARD_DIV > target ? left / CLOCK_HARD_DIV : target;
+	if (left > 2 * CLOCK_RESERVE_MS + late && hard > left - CLOCK_RESERVE_MS - late)
+		hard = left - CLOCK_RESERVE_MS - late;
+	*soft = (target < hard ? target : hard) / 2;
+	return hard ? hard : 1;
+}
+
 static int builtin_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
 		      engine_info_cb *info, engine_done_cb *done, void *arg)
 {
 	struct builtin *b = (struct builtin *)e;
-	uint64_t budget;
+	uint64_t budget, soft;
 
 	if (b->pending != PENDING_NONE)
 		return -1;
@@ -527,17 +614,22 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->limits.stop_arg = b;
 	b->limits.on_iteration = search_iteration;
 	b->limits.iteration_arg = b;
-	budget = engine_limits_budget(l, hive_side_to_move(&g->board));
+	budget = clock_budget(l, hive_side_to_move(&g->board), (uint64_t)(b->late_ns / 1000000),
+			      &soft);
 	if (l->max_ms && (!budget || budget > l->max_ms))
 		budget = l->max_ms;
+	if (soft >= budget)
+		soft = 0;
+	int64_t now = clock_ns(CLOCK_MONOTONIC);
 	b->has_deadline = budget > 0;
-	clock_gettime(CLOCK_MONOTONIC, &b->deadline);
-	b->deadline.tv_sec += (time_t)(budget / 1000);
-	b->deadline.tv_nsec += (long)(budget % 1000) * 1000000L;
-	if (b->deadline.tv_nsec >= 1000000000L) {
-		b->deadline.tv_sec++;
-		b->deadline.tv_nsec -= 1000000000L;
-	}
+	b->deadline_ns = now + (int64_t)budget * 1000000LL;
+	b->soft_ns = soft ? now + (int64_t)soft * 1000000LL : 0;
+	atomic_store(&b->soft_stop, 0);
+	b->iter_end_ns = now;
+	b->iter_len_ns = 0;
+	memset(&b->timing, 0, sizeof b->timing);
+	b->timing.deadline_ns = b->has_deadline ? b->deadline_ns : 0;
+	b->timing.soft_ns = b->soft_ns;
 	b->info_ready = 0;
 	b->pending = PENDING_GO;
 	b->done = done;
@@ -786,6 +878,15 @@ static void builtin_reset(struct engine *e)
 	}
 }
 
+int engine_builtin_timing(const struct engine *e, struct engine_builtin_timing *t)
+{
+	const struct builtin *b = (const struct builtin *)e;
+	if (!e || e->ops != &builtin_ops || b->pending != PENDING_NONE)
+		return -1;
+	*t = b->timing;
+	return 0;
+}
+
 static const struct engine_ops builtin_ops = {
 	.name = "builtin",
 	.start = builtin_start,
@@ -809,6 +910,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	pthread_mutex_init(&b->lock, NULL);
 	atomic_init(&b->job.stop, 0);
 	atomic_init(&b->main_done, 0);
+	atomic_init(&b->soft_stop, 0);
 	b->e.ops = &builtin_ops;
 	b->e.base = base;
 	b->e.profile = p;

@@ -8,6 +8,7 @@
 #define BRIDGE_ENGINE_BUILTIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef HIVEBRIDGE_VERSION
 #define HIVEBRIDGE_VERSION "0.1.0"
@@ -27,5 +28,19 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads);
 /* MB of the budget held by mapped tables now. */
 size_t engine_builtin_hash_used_mb(void);
+
+/* Where the time of the last go went (for benchmarks), CLOCK_MONOTONIC ns. */
+struct engine_builtin_timing {
+	int64_t deadline_ns;     /* the hard limit; 0 when the go had none */
+	int64_t soft_ns;         /* under a clock: no iteration started after it; 0: none */
+	int64_t started_ns;      /* a worker took the search */
+	int64_t stopped_ns;      /* the search saw the deadline passed; 0 if it ended before */
+	int64_t searched_ns;     /* the search returned (the loop answers after this) */
+	int64_t cpu_ns;          /* the search thread's CPU time from started to searched */
+	int64_t cpu_unwind_ns;   /* the search thread's own CPU time from seeing the deadline
+	                            to its return (what the scheduler adds is not in it) */
+};
+/* Fills *t for e's last go; -1 if e is not built-in or a command is outstanding. */
+int engine_builtin_timing(const struct engine *e, struct engine_builtin_timing *t);
 
 #endif
