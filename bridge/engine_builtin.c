@@ -566,7 +566,13 @@ static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
 uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t late,
 			       uint64_t *soft)
 {
-	uint64_t target = engine_limits_budget(l, side), hard = target;
+	uint64_t target = engine_limits_budget(l, side), hard;
+	/* A clock set (either side's time, an increment) with none left for side: its
+	 * flag fell (fronts pass 1 ms then); the quickest search, never an unlimited one. */
+	if (!target && !l->infinite && !l->movetime_ms &&
+	    (l->time_ms[!side] || l->inc_ms[0] || l->inc_ms[1]))
+		target = 1;
+	hard = target;
 	*soft = 0;
 	if (target && !l->movetime_ms) {
 		/* On a loaded machine the clock also runs while the scheduler keeps us

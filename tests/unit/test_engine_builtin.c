@@ -105,8 +105,15 @@ static void test_budget_little_left(void)
 	l.time_ms[0] = 1;
 	CHECK_BUDGET(l, 0, 0, 1, 0);
 	CHECK_BUDGET(l, 0, 1000, 1, 0);
-	/* 0 is no clock for that side (engine_limits_budget): no limit. */
+	/* 0 with a clock set elsewhere (an increment, the other side's time): out of
+	 * time, the quickest search. No clock at all: no limit. */
 	l.time_ms[0] = 0;
+	CHECK_BUDGET(l, 0, 0, 1, 0);
+	l = clock_limits(0, 0, 1000, 0);
+	CHECK_BUDGET(l, 0, 0, 1, 0);
+	l = clock_limits(0, 5000, 0, 0);
+	CHECK_BUDGET(l, 0, 0, 1, 0);
+	l = clock_limits(0, 0, 0, 0);
 	CHECK_BUDGET(l, 0, 0, 0, 0);
 	l = clock_limits(300, 300, 0, 0);
 	CHECK_BUDGET(l, 0, 0, 20, 5);
