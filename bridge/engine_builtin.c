@@ -595,6 +595,9 @@ uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t
 	}
 	if (l->max_ms && (!hard || hard > l->max_ms))
 		hard = l->max_ms;
+	/* A protocol may ask for centuries: the deadline in ns must not overflow. */
+	if (hard > ENGINE_BUILTIN_BUDGET_MAX_MS)
+		hard = ENGINE_BUILTIN_BUDGET_MAX_MS;
 	if (*soft >= hard)
 		*soft = 0;
 	return hard;

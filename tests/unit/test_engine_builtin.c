@@ -176,6 +176,18 @@ static void test_budget_max_ms(void)
 	CHECK_BUDGET(l, 0, 0, 700, 0);
 }
 
+static void test_budget_huge(void)
+{
+	/* Hub's level takes up to INT64_MAX ms: capped so the deadline fits in ns. */
+	struct engine_limits l = clock_limits(0, 0, 0, 0);
+	l.movetime_ms = 9000000000000000ULL;
+	CHECK_BUDGET(l, 0, 0, ENGINE_BUILTIN_BUDGET_MAX_MS, 0);
+	l = clock_limits(UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX);
+	/* No overflow on the way either (the soft limit, past the cap, is none). */
+	CHECK_BUDGET(l, 0, 0, ENGINE_BUILTIN_BUDGET_MAX_MS, 0);
+	CHECK_BUDGET(l, 1, UINT64_MAX / 2, ENGINE_BUILTIN_BUDGET_MAX_MS, 0);
+}
+
 static void test_budget_sides(void)
 {
 	/* Each side's own clock: white 60000 + 1000, black 20000 + 0 (666). */
@@ -347,6 +359,35 @@ static void test_go_movetime(void)
 	engine_free(e);
 }
 
+/* A go of centuries (Hub's level allows it), stopped: a legal move, and a deadline
+ * that did not overflow (UBSan would stop the test). */
+static void test_go_huge(void)
+{
+	struct engine *e = engine_with_threads("1");
+	struct hive_game g;
+	struct hive_move m;
+	struct engine_limits l = clock_limits(0, 0, 0, 0);
+	struct engine_builtin_timing t;
+	struct run run;
+
+	hive_game_init(&g, 0);
+	l.movetime_ms = 9000000000000000ULL;
+	memset(&run, 0, sizeof run);
+	int64_t before = mono_ns();
+	CU_ASSERT_EQUAL_FATAL(engine_go(e, &g, &l, NULL, on_done, &run), 0);
+	int64_t after = mono_ns();
+	engine_stop(e);
+	run_wait(&run);
+	CU_ASSERT_EQUAL(run.status, ENGINE_OK);
+	CU_ASSERT_TRUE(hive_board_find_move(&g.board, run.move, &m));
+	CU_ASSERT_EQUAL_FATAL(engine_builtin_timing(e, &t), 0);
+	int64_t span = (int64_t)ENGINE_BUILTIN_BUDGET_MAX_MS * NS;
+	CU_ASSERT_TRUE(t.deadline_ns - span >= before && t.deadline_ns - span <= after);
+	CU_ASSERT_EQUAL(t.stopped_ns, 0);
+	hive_game_free(&g);
+	engine_free(e);
+}
+
 int main(void)
 {
 	if (evthread_use_pthreads() < 0 || !(base = event_base_new()))
@@ -360,9 +401,11 @@ int main(void)
 	CU_add_test(s, "budget: properties over a grid", test_budget_properties);
 	CU_add_test(s, "budget: max_ms, depth, infinite", test_budget_max_ms);
 	CU_add_test(s, "budget: both sides", test_budget_sides);
+	CU_add_test(s, "budget: centuries", test_budget_huge);
 	CU_add_test(s, "go: clock game, one thread", test_go_clock);
 	CU_add_test(s, "go: clock game, two threads", test_go_clock_threads);
 	CU_add_test(s, "go: movetime and time 00:00:00", test_go_movetime);
+	CU_add_test(s, "go: centuries, stopped", test_go_huge);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	unsigned failures = CU_get_number_of_failures();
