@@ -583,9 +583,10 @@ uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t
 		if (hard > left / CLOCK_HARD_DIV)
 			hard = left / CLOCK_HARD_DIV > target ? left / CLOCK_HARD_DIV : target;
 		/* The answer comes about late after the hard limit: keep the reserve before
-		 * the flag. With too little left for that, cut early (less lateness never
-		 * makes the limit earlier). */
-		uint64_t cap = left > 2 * CLOCK_RESERVE_MS + late ? left - CLOCK_RESERVE_MS - late :
+		 * the flag. With too little left for that, cut early (more lateness never
+		 * makes the limit later). */
+		uint64_t cap = left > late && left - late > 2 * CLOCK_RESERVE_MS ?
+			left - CLOCK_RESERVE_MS - late :
 			left / CLOCK_HARD_DIV < CLOCK_RESERVE_MS ? left / CLOCK_HARD_DIV : CLOCK_RESERVE_MS;
 		if (hard > cap)
 			hard = cap;

@@ -36,10 +36,10 @@ struct engine_limits;
  * A movetime is hard and whole. Under a clock, the clock's share (engine_limits_budget)
  * less late (how late answers come, at most half of it) is the target: soft is half of
  * it, hard twice it but at most a quarter of the time left, 50 ms + late before the
- * flag when the time left allows, never 0 (nor with 0 left on a clock: that is out
- * of time, the quickest search; no clock at all is no limit). max_ms and
- * ENGINE_BUILTIN_BUDGET_MAX_MS (100 years, so that deadlines fit in int64 ns) cap hard; a soft not under hard
- * is none. Pure: the built-in engine's go uses exactly this. */
+ * flag when the time left allows, never 0 (nor with 0 left on a clock: that is out of
+ * time, the quickest search; no clock at all is no limit). max_ms and
+ * ENGINE_BUILTIN_BUDGET_MAX_MS (100 years: deadlines fit in int64 ns) cap hard; a soft
+ * not under hard is none. Pure: the built-in engine's go uses exactly this. */
 uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t late,
 			       uint64_t *soft);
 

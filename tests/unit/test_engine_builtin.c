@@ -186,6 +186,8 @@ static void test_budget_huge(void)
 	/* No overflow on the way either (the soft limit, past the cap, is none). */
 	CHECK_BUDGET(l, 0, 0, ENGINE_BUILTIN_BUDGET_MAX_MS, 0);
 	CHECK_BUDGET(l, 1, UINT64_MAX / 2, ENGINE_BUILTIN_BUDGET_MAX_MS, 0);
+	l = clock_limits(300, 300, 1000, 1000);
+	CHECK_BUDGET(l, 0, UINT64_MAX, 50, 25);
 }
 
 static void test_budget_sides(void)
