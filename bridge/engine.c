@@ -42,7 +42,8 @@ uint64_t engine_limits_budget(const struct engine_limits *l, int side)
 	uint64_t moves = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : ENGINE_CLOCK_MOVES;
 	uint64_t t = l->time_ms[side] / moves + l->inc_ms[side] / 2;
 	uint64_t cap = l->time_ms[side] / 2;
-	return t > cap ? (cap ? cap : 1) : t;
+	/* Never 0 (no limit) on a clock: under 30 ms and no increment the share is 0. */
+	return t > cap ? (cap ? cap : 1) : t ? t : 1;
 }
 
 void engine_reply_set(struct engine_reply *r, engine_done_cb *done, void *arg,

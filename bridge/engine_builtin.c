@@ -563,26 +563,45 @@ static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
 	return 0;
 }
 
-/* The hard limit of a go in ms (0: none); *soft gets the clock's soft limit (0: none).
- * A movetime is hard and whole; a clock's share is the target (see the top). */
-static uint64_t clock_budget(const struct engine_limits *l, int side, uint64_t late,
-			     uint64_t *soft)
+uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t late,
+			       uint64_t *soft)
 {
-	uint64_t target = engine_limits_budget(l, side);
+	uint64_t target = engine_limits_budget(l, side), hard;
+	/* A clock set (either side's time, an increment) with none left for side: its
+	 * flag fell (fronts pass 1 ms then); the quickest search, never an unlimited one. */
+	if (!target && !l->infinite && !l->movetime_ms &&
+	    (l->time_ms[!side] || l->inc_ms[0] || l->inc_ms[1]))
+		target = 1;
+	hard = target;
 	*soft = 0;
-	if (!target || l->movetime_ms)
-		return target;
-	/* On a loaded machine the clock also runs while the scheduler keeps us waiting:
-	 * what it added to the last answers comes off (at most half the target). */
-	target -= late < target / 2 ? late : target / 2;
-	uint64_t left = l->time_ms[side];
-	uint64_t hard = target * CLOCK_HARD_X;
-	if (hard > left / CLOCK_HARD_DIV)
-		hard = left / CLOCK_HARD_DIV > target ? left / CLOCK_HARD_DIV : target;
-	if (left > 2 * CLOCK_RESERVE_MS + late && hard > left - CLOCK_RESERVE_MS - late)
-		hard = left - CLOCK_RESERVE_MS - late;
-	*soft = (target < hard ? target : hard) / 2;
-	return hard ? hard : 1;
+	if (target && !l->movetime_ms) {
+		/* On a loaded machine the clock also runs while the scheduler keeps us
+		 * waiting: what it added to the last answers comes off (at most half). */
+		target -= late < target / 2 ? late : target / 2;
+		uint64_t left = l->time_ms[side];
+		hard = target * CLOCK_HARD_X;
+		if (hard > left / CLOCK_HARD_DIV)
+			hard = left / CLOCK_HARD_DIV > target ? left / CLOCK_HARD_DIV : target;
+		/* The answer comes about late after the hard limit: keep the reserve before
+		 * the flag. With too little left for that, cut early (more lateness never
+		 * makes the limit later). */
+		uint64_t cap = left > late && left - late > 2 * CLOCK_RESERVE_MS ?
+			left - CLOCK_RESERVE_MS - late :
+			left / CLOCK_HARD_DIV < CLOCK_RESERVE_MS ? left / CLOCK_HARD_DIV : CLOCK_RESERVE_MS;
+		if (hard > cap)
+			hard = cap;
+		if (!hard)
+			hard = 1;
+		*soft = (target < hard ? target : hard) / 2;
+	}
+	if (l->max_ms && (!hard || hard > l->max_ms))
+		hard = l->max_ms;
+	/* A protocol may ask for centuries: the deadline in ns must not overflow. */
+	if (hard > ENGINE_BUILTIN_BUDGET_MAX_MS)
+		hard = ENGINE_BUILTIN_BUDGET_MAX_MS;
+	if (*soft >= hard)
+		*soft = 0;
+	return hard;
 }
 
 static int builtin_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
@@ -595,6 +614,8 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		return -1;
 	b->board = g->board;
 	b->refused = 0;
+	/* Written by the worker from the submit on; read by the loop once done. */
+	memset(&b->timing, 0, sizeof b->timing);
 	if (table_get(b, b->message, sizeof b->message) < 0) {
 		b->refused = 1;
 		b->pending = PENDING_GO;
@@ -614,12 +635,8 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->limits.stop_arg = b;
 	b->limits.on_iteration = search_iteration;
 	b->limits.iteration_arg = b;
-	budget = clock_budget(l, hive_side_to_move(&g->board), (uint64_t)(b->late_ns / 1000000),
-			      &soft);
-	if (l->max_ms && (!budget || budget > l->max_ms))
-		budget = l->max_ms;
-	if (soft >= budget)
-		soft = 0;
+	budget = engine_builtin_budget(l, hive_side_to_move(&g->board),
+				       (uint64_t)(b->late_ns / 1000000), &soft);
 	int64_t now = clock_ns(CLOCK_MONOTONIC);
 	b->has_deadline = budget > 0;
 	b->deadline_ns = now + (int64_t)budget * 1000000LL;
@@ -627,9 +644,9 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	atomic_store(&b->soft_stop, 0);
 	b->iter_end_ns = now;
 	b->iter_len_ns = 0;
-	memset(&b->timing, 0, sizeof b->timing);
 	b->timing.deadline_ns = b->has_deadline ? b->deadline_ns : 0;
 	b->timing.soft_ns = b->soft_ns;
+	b->timing.late_ns = b->late_ns;
 	b->info_ready = 0;
 	b->pending = PENDING_GO;
 	b->done = done;

@@ -29,6 +29,20 @@ void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads);
 /* MB of the budget held by mapped tables now. */
 size_t engine_builtin_hash_used_mb(void);
 
+struct engine_limits;
+#define ENGINE_BUILTIN_BUDGET_MAX_MS (100ULL * 365 * 24 * 3600 * 1000)
+/* The limits of a go under l for side (0 white, 1 black), in ms: the hard one (0:
+ * none; the search stops there) and *soft (0: none; no iteration starts after it).
+ * A movetime is hard and whole. Under a clock, the clock's share (engine_limits_budget)
+ * less late (how late answers come, at most half of it) is the target: soft is half of
+ * it, hard twice it but at most a quarter of the time left, 50 ms + late before the
+ * flag when the time left allows, never 0 (nor with 0 left on a clock: that is out of
+ * time, the quickest search; no clock at all is no limit). max_ms and
+ * ENGINE_BUILTIN_BUDGET_MAX_MS (100 years: deadlines fit in int64 ns) cap hard; a soft
+ * not under hard is none. Pure: the built-in engine's go uses exactly this. */
+uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t late,
+			       uint64_t *soft);
+
 /* Where the time of the last go went (for benchmarks), CLOCK_MONOTONIC ns. */
 struct engine_builtin_timing {
 	int64_t deadline_ns;     /* the hard limit; 0 when the go had none */
@@ -39,6 +53,8 @@ struct engine_builtin_timing {
 	int64_t cpu_ns;          /* the search thread's CPU time from started to searched */
 	int64_t cpu_unwind_ns;   /* the search thread's own CPU time from seeing the deadline
 	                            to its return (what the scheduler adds is not in it) */
+	int64_t late_ns;         /* how late answers came (late_note): late_ns / 1000000 is
+	                            engine_builtin_budget's late for this go */
 };
 /* Fills *t for e's last go; -1 if e is not built-in or a command is outstanding. */
 int engine_builtin_timing(const struct engine *e, struct engine_builtin_timing *t);
