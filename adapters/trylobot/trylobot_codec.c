@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trylobot_codec.h"
+#include "trylobot_fast.h"
 #include "core/errbuf.h"
 
 enum { RD_HEADER, RD_PAYLOAD, RD_FAILED };
@@ -36,12 +37,12 @@ static const uint8_t tb_bug_order[HIVE_BUGS] = {
 };
 
 /* Pieces of each bug per colour. */
-static const uint8_t bug_count[HIVE_BUGS] = {
+const uint8_t tb_bug_count[HIVE_BUGS] = {
 	[HIVE_QUEEN] = 1, [HIVE_SPIDER] = 2, [HIVE_BEETLE] = 2, [HIVE_GRASSHOPPER] = 3,
 	[HIVE_ANT] = 3, [HIVE_MOSQUITO] = 1, [HIVE_LADYBUG] = 1, [HIVE_PILLBUG] = 1
 };
 
-static const char *const color_names[2] = { "White", "Black" };
+const char *const tb_color_names[2] = { "White", "Black" };
 
 static const char *const turn_names[] = {
 	[TB_PLACEMENT] = "Placement", [TB_MOVEMENT] = "Movement",
@@ -61,13 +62,13 @@ int tb_bug_parse(const char *s)
 	return -1;
 }
 
-static int color_parse(const char *s)
+int tb_color_parse(const char *s)
 {
 	return !strcmp(s, "White") ? HIVE_WHITE : !strcmp(s, "Black") ? HIVE_BLACK : -1;
 }
 
 /* Whether the game type has the bug at all. */
-static int bug_enabled(unsigned type, int bug)
+int tb_bug_enabled(unsigned type, int bug)
 {
 	return bug < HIVE_MOSQUITO || (type >> (bug - HIVE_MOSQUITO) & 1);
 }
@@ -543,10 +544,6 @@ struct ctx {
 	size_t listed;      /* possible_turns entries read, duplicates included */
 };
 
-/* Real positions list a few hundred turns; the bound keeps de-duplication cheap
- * whatever a peer sends. */
-#define POSSIBLE_MAX 8192
-
 static const char *type_name(const cJSON *j)
 {
 	if (!j)
@@ -718,8 +715,8 @@ static int parse_turn(struct ctx *x, const cJSON *j, const char *path, struct tb
 
 static int add_or_nomem(struct ctx *x, struct tb_turns *l, const struct tb_turn *t)
 {
-	if (++x->listed > POSSIBLE_MAX) {
-		errbuf_set(x->err, x->errlen, "possible_turns: more than %d entries", POSSIBLE_MAX);
+	if (++x->listed > TB_POSSIBLE_MAX) {
+		errbuf_set(x->err, x->errlen, "possible_turns: more than %d entries", TB_POSSIBLE_MAX);
 		return -1;
 	}
 	if (tb_turns_add(l, t)) {
@@ -802,12 +799,12 @@ static uint32_t key_hash(const struct tb_turn *k)
 
 /* Slots of the de-duplication table kept on the stack (real lists are far shorter). */
 #define DEDUP_STACK 1024
-_Static_assert(POSSIBLE_MAX < 65535, "possible_turns indices fit the table's slots");
+_Static_assert(TB_POSSIBLE_MAX < 65535, "possible_turns indices fit the table's slots");
 
 /* Drops repeated turns, keeping the first of each in its place: a hash table of the
  * kept ones (indices + 1, 0 = empty), so a long list costs n, not n^2, and a usual
  * one no malloc. -1 when memory runs out. */
-static int turns_dedup(struct tb_turns *l)
+int tb_turns_dedup(struct tb_turns *l)
 {
 	uint16_t local[DEDUP_STACK], *slot = local;
 	size_t size = 16, n = 0;
@@ -843,7 +840,7 @@ static int parse_possible(struct ctx *x, const cJSON *pt, struct tb_turns *out)
 {
 	if (parse_possible_all(x, pt, out))
 		return -1;
-	if (turns_dedup(out)) {
+	if (tb_turns_dedup(out)) {
 		errbuf_set(x->err, x->errlen, "out of memory");
 		return -1;
 	}
@@ -939,7 +936,7 @@ static int parse_board(struct ctx *x, const cJSON *board, struct tb_state *st)
 			if (!c || !t || expect(x, c, cJSON_IsString(c), "color", "a string") ||
 			    get_bug(x, t, "game_state.board.pieces[][].type", &bug))
 				return -1;
-			if ((color = color_parse(c->valuestring)) < 0) {
+			if ((color = tb_color_parse(c->valuestring)) < 0) {
 				errbuf_set(x->err, x->errlen, "game_state.board.pieces[][].color: unknown colour \"%.40s\"",
 					   c->valuestring);
 				return -1;
@@ -962,20 +959,20 @@ static int parse_hands(struct ctx *x, const cJSON *hands, struct tb_state *st)
 	if (expect(x, hands, cJSON_IsObject(hands), "game_state.hands", "an object"))
 		return -1;
 	for (int color = 0; color < 2; color++) {
-		const cJSON *h = member(hands, color_names[color]), *e;
+		const cJSON *h = member(hands, tb_color_names[color]), *e;
 		if (!h)
 			continue;
-		if (expect(x, h, cJSON_IsObject(h), color_names[color], "an object of counts"))
+		if (expect(x, h, cJSON_IsObject(h), tb_color_names[color], "an object of counts"))
 			return -1;
 		cJSON_ArrayForEach(e, h) {
 			int bug = tb_bug_parse(e->string);
 			double n;
 			if (bug < 0) {
 				errbuf_set(x->err, x->errlen, "game_state.hands.%s: unknown piece type \"%.40s\"",
-					   color_names[color], e->string);
+					   tb_color_names[color], e->string);
 				return -1;
 			}
-			if (get_int(x, e, "game_state.hands[][]", 0, bug_count[bug], &n))
+			if (get_int(x, e, "game_state.hands[][]", 0, tb_bug_count[bug], &n))
 				return -1;
 			st->hand[color][bug] = (uint8_t)n;
 		}
@@ -1025,15 +1022,15 @@ static int parse_state(struct ctx *x, const cJSON *gs, struct tb_state *st, cons
 		return -1;
 	for (int c = 0; c < 2; c++)
 		for (int b = 0; b < HIVE_BUGS; b++)
-			if (st->hand[c][b] && !bug_enabled(st->type, b)) {
+			if (st->hand[c][b] && !tb_bug_enabled(st->type, b)) {
 				errbuf_set(x->err, x->errlen, "game_state.hands.%s: %s is not in this game",
-					   color_names[c], bug_names[b]);
+					   tb_color_names[c], bug_names[b]);
 				return -1;
 			}
 	if (!(j = need_member(x, gs, "player_turn", "game_state")) ||
 	    expect(x, j, cJSON_IsString(j), "game_state.player_turn", "a colour"))
 		return -1;
-	if ((color = color_parse(j->valuestring)) < 0) {
+	if ((color = tb_color_parse(j->valuestring)) < 0) {
 		errbuf_set(x->err, x->errlen, "game_state.player_turn: unknown colour \"%.40s\"", j->valuestring);
 		return -1;
 	}
@@ -1331,686 +1328,13 @@ static void history_keep(struct tb_parse_cache *c, const char *h, const char *he
 	c->len = n;
 }
 
-/*
- * The fast path of tb_request_parse_next: a Choose Turn read straight from the text,
- * without a cJSON tree (building and freeing one was most of a request's cost).
- * It is stricter than cJSON (no escapes, plain integers, JSON's four whitespace
- * bytes, the possible_turns sections in the order Trylobot sends them, no repeated
- * key it reads) and says -1 whenever it is not sure: the caller then parses the
- * text the usual way, for the result and the errors. So it only ever accepts what
- * tb_request_parse accepts, with the same result.
- */
-
-#define FAST_DEPTH 32        /* deeper values: not a request the fast path takes */
-
-struct fast {
-	const char *p, *e;
-	int         depth;
-	size_t      listed;
-};
-
-static void fast_ws(struct fast *f)
-{
-	while (f->p < f->e && (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
-		f->p++;
-}
-
-/* c after whitespace, consumed. */
-static int fast_char(struct fast *f, char c)
-{
-	fast_ws(f);
-	if (f->p == f->e || *f->p != c)
-		return 0;
-	f->p++;
-	return 1;
-}
-
-/* A string without escapes or control bytes: its contents [*s, *s + *n). */
-static int fast_str(struct fast *f, const char **s, size_t *n)
-{
-	if (!fast_char(f, '"'))
-		return -1;
-	const char *b = f->p;
-	while (f->p < f->e && *f->p != '"') {
-		if (*f->p == '\\' || (unsigned char)*f->p < 0x20)
-			return -1;
-		f->p++;
-	}
-	if (f->p == f->e)
-		return -1;
-	*s = b;
-	*n = (size_t)(f->p++ - b);
-	return 0;
-}
-
-/* A string as a C string in buf (short ones only). */
-static int fast_cstr(struct fast *f, char *buf, size_t cap)
-{
-	const char *s;
-	size_t n;
-	if (fast_str(f, &s, &n) || n >= cap)
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	return 0;
-}
-
-static int fast_is(const char *s, size_t n, const char *lit)
-{
-	return n == strlen(lit) && !memcmp(s, lit, n);
-}
-
-static int fast_lit(struct fast *f, const char *lit)
-{
-	size_t n = strlen(lit);
-	fast_ws(f);
-	if ((size_t)(f->e - f->p) < n || memcmp(f->p, lit, n))
-		return 0;
-	f->p += n;
-	return 1;
-}
-
-/* A plain non-negative integer (digits, no leading zero) up to max. */
-static int fast_uint(struct fast *f, double max, double *v)
-{
-	double x = 0;
-	fast_ws(f);
-	const char *b = f->p;
-	while (f->p < f->e && *f->p >= '0' && *f->p <= '9' && f->p - b < 17)
-		x = x * 10 + (*f->p++ - '0');
-	if (f->p == b || (*b == '0' && f->p - b > 1) || x > max ||
-	    (f->p < f->e && ((*f->p >= '0' && *f->p <= '9') || *f->p == '.' || *f->p == 'e' || *f->p == 'E')))
-		return -1;
-	*v = x;
-	return 0;
-}
-
-/* A span as a C string in buf (short ones only). */
-static int span_cstr(const char *s, size_t n, char *buf, size_t cap)
-{
-	if (!s || n >= cap)
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	return 0;
-}
-
-static int span_pos(const char *s, size_t n, struct tb_pos *p)
-{
-	char buf[32];
-	return span_cstr(s, n, buf, sizeof buf) || tb_pos_parse(buf, p) ? -1 : 0;
-}
-
-static int span_bug(const char *s, size_t n, int *bug)
-{
-	char buf[32];
-	return span_cstr(s, n, buf, sizeof buf) || (*bug = tb_bug_parse(buf)) < 0 ? -1 : 0;
-}
-
-/* A position string. */
-static int fast_pos(struct fast *f, struct tb_pos *p)
-{
-	const char *s;
-	size_t n;
-	return fast_str(f, &s, &n) || span_pos(s, n, p) ? -1 : 0;
-}
-
-static int fast_bug(struct fast *f, int *bug)
-{
-	const char *s;
-	size_t n;
-	return fast_str(f, &s, &n) || span_bug(s, n, bug) ? -1 : 0;
-}
-
-static int fast_skip(struct fast *f);
-
-/* Object and array walking: fast_open then fast_next before each member / element. */
-static int fast_open(struct fast *f, char c)
-{
-	if (++f->depth > FAST_DEPTH || !fast_char(f, c))
-		return -1;
-	return 0;
-}
-
-/* 1: another element follows (after its key and ':' for an object), 0: closed, -1: bad. */
-static int fast_next(struct fast *f, char close, int first, const char **key, size_t *klen)
-{
-	if (fast_char(f, close)) {
-		f->depth--;
-		return 0;
-	}
-	if (!first && !fast_char(f, ','))
-		return -1;
-	if (key && (fast_str(f, key, klen) || !fast_char(f, ':')))
-		return -1;
-	return 1;
-}
-
-/* Any JSON value, checked and passed over (numbers by JSON's grammar, short). */
-static int fast_skip(struct fast *f)
-{
-	const char *k;
-	size_t kn;
-	int rc, first = 1;
-	fast_ws(f);
-	if (f->p == f->e)
-		return -1;
-	switch (*f->p) {
-	case '"':
-		return fast_str(f, &k, &kn);
-	case '{':
-	case '[': {
-		char close = *f->p == '{' ? '}' : ']';
-		if (fast_open(f, *f->p))
-			return -1;
-		while ((rc = fast_next(f, close, first, close == '}' ? &k : NULL, &kn)) == 1) {
-			first = 0;
-			if (fast_skip(f))
-				return -1;
-		}
-		return rc;
-	}
-	case 't': return fast_lit(f, "true") ? 0 : -1;
-	case 'f': return fast_lit(f, "false") ? 0 : -1;
-	case 'n': return fast_lit(f, "null") ? 0 : -1;
-	default: {
-		const char *b = f->p;
-		if (*f->p == '-')
-			f->p++;
-		if (f->p == f->e || *f->p < '0' || *f->p > '9')
-			return -1;
-		if (*f->p == '0')
-			f->p++;
-		else
-			while (f->p < f->e && *f->p >= '0' && *f->p <= '9')
-				f->p++;
-		if (f->p < f->e && *f->p == '.') {
-			const char *d = ++f->p;
-			while (f->p < f->e && *f->p >= '0' && *f->p <= '9')
-				f->p++;
-			if (f->p == d)
-				return -1;
-		}
-		if (f->p < f->e && (*f->p == 'e' || *f->p == 'E')) {
-			f->p++;
-			if (f->p < f->e && (*f->p == '+' || *f->p == '-'))
-				f->p++;
-			const char *d = f->p;
-			while (f->p < f->e && *f->p >= '0' && *f->p <= '9')
-				f->p++;
-			if (f->p == d)
-				return -1;
-		}
-		/* cJSON reads at most 63 bytes of a number. */
-		return f->p - b > 32 ? -1 : 0;
-	}
-	}
-}
-
-/* A turn object as parse_turn reads it. */
-static int fast_turn(struct fast *f, struct tb_turn *t)
-{
-	static const char *const keys[5] = { "turn_type", "piece_type", "destination", "source", "ability_user" };
-	const char *v[5] = { 0 }, *k;
-	size_t vn[5] = { 0 }, kn;
-	int rc, first = 1;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int i;
-		first = 0;
-		for (i = 0; i < 5 && !fast_is(k, kn, keys[i]); i++)
-			;
-		if (i == 5) {
-			if (fast_skip(f))
-				return -1;
-			continue;
-		}
-		/* A key read twice, or not a string (parse_turn may not look at it:
-		 * the slow path decides). */
-		if (v[i] || fast_str(f, &v[i], &vn[i]))
-			return -1;
-	}
-	if (rc < 0 || !v[0])
-		return -1;
-	memset(t, 0, sizeof *t);
-	if (fast_is(v[0], vn[0], "Placement")) {
-		int bug;
-		if (span_bug(v[1], vn[1], &bug) || span_pos(v[2], vn[2], &t->dst))
-			return -1;
-		t->type = TB_PLACEMENT;
-		t->bug = (uint8_t)bug;
-	} else if (fast_is(v[0], vn[0], "Movement")) {
-		if (span_pos(v[3], vn[3], &t->src) || span_pos(v[2], vn[2], &t->dst))
-			return -1;
-		t->type = TB_MOVEMENT;
-	} else if (fast_is(v[0], vn[0], "Special Ability")) {
-		if (span_pos(v[4], vn[4], &t->user) || span_pos(v[3], vn[3], &t->src) ||
-		    span_pos(v[2], vn[2], &t->dst))
-			return -1;
-		t->type = TB_ABILITY;
-	} else if (fast_is(v[0], vn[0], "Forfeit")) {
-		t->type = TB_FORFEIT;
-	} else {
-		return -1;
-	}
-	return 0;
-}
-
-/* The keys an object walk looks for: the index of k in keys, n if none. */
-static int fast_key(const char *k, size_t kn, const char *const *keys, int n)
-{
-	int i;
-	for (i = 0; i < n && !fast_is(k, kn, keys[i]); i++)
-		;
-	return i;
-}
-
-static int fast_piece(struct fast *f, struct tb_piece *pc)
-{
-	static const char *const keys[2] = { "color", "type" };
-	const char *k, *v[2] = { 0 };
-	size_t kn, vn[2] = { 0 };
-	char buf[16];
-	int rc, first = 1, bug, color;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int i = fast_key(k, kn, keys, 2);
-		first = 0;
-		if (i == 2 ? fast_skip(f) : v[i] || fast_str(f, &v[i], &vn[i]))
-			return -1;
-	}
-	if (rc < 0 || span_cstr(v[0], vn[0], buf, sizeof buf) || (color = color_parse(buf)) < 0 ||
-	    span_bug(v[1], vn[1], &bug))
-		return -1;
-	pc->color = (uint8_t)color;
-	pc->bug = (uint8_t)bug;
-	return 0;
-}
-
-static int fast_pieces(struct fast *f, struct tb_state *st)
-{
-	const char *k;
-	size_t kn;
-	int rc, first = 1;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		struct tb_stack s = { .height = 0 };
-		int r, first2 = 1;
-		first = 0;
-		if (st->nstacks == HIVE_PIECES || span_pos(k, kn, &s.pos) || fast_open(f, '['))
-			return -1;
-		for (size_t i = 0; i < st->nstacks; i++)
-			if (tb_pos_eq(st->stack[i].pos, s.pos))
-				return -1;
-		while ((r = fast_next(f, ']', first2, NULL, NULL)) == 1) {
-			first2 = 0;
-			if (s.height == HIVE_MAX_STACK || fast_piece(f, &s.piece[s.height]))
-				return -1;
-			s.height++;
-		}
-		if (r < 0 || !s.height)
-			return -1;
-		st->stack[st->nstacks++] = s;
-	}
-	return rc;
-}
-
-static int fast_board(struct fast *f, struct tb_state *st)
-{
-	const char *k;
-	size_t kn;
-	int rc, first = 1, have = 0;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		first = 0;
-		if (!fast_is(k, kn, "pieces") ? fast_skip(f) : have++ || fast_pieces(f, st))
-			return -1;
-	}
-	return rc < 0 || !have ? -1 : 0;
-}
-
-static int fast_hands(struct fast *f, struct tb_state *st)
-{
-	const char *k;
-	size_t kn;
-	int rc, first = 1, seen = 0;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int color = fast_key(k, kn, color_names, 2), r, first2 = 1;
-		first = 0;
-		if (color == 2) {
-			if (fast_skip(f))
-				return -1;
-			continue;
-		}
-		if (seen >> color & 1 || fast_open(f, '{'))
-			return -1;
-		seen |= 1 << color;
-		while ((r = fast_next(f, '}', first2, &k, &kn)) == 1) {
-			int bug;
-			double n;
-			first2 = 0;
-			if (span_bug(k, kn, &bug) || fast_uint(f, bug_count[bug], &n))
-				return -1;
-			st->hand[color][bug] = (uint8_t)n;
-		}
-		if (r < 0)
-			return -1;
-	}
-	return rc;
-}
-
-static int fast_creation(struct fast *f, unsigned *type)
-{
-	static const char *const keys[3] = { "use_mosquito", "use_ladybug", "use_pillbug" };
-	const char *k;
-	size_t kn;
-	int rc, first = 1, seen = 0;
-	*type = 0;
-	if (fast_lit(f, "null"))
-		return 0;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int i = fast_key(k, kn, keys, 3);
-		first = 0;
-		if (i == 3) {
-			if (fast_skip(f))
-				return -1;
-			continue;
-		}
-		if (seen >> i & 1)
-			return -1;
-		seen |= 1 << i;
-		if (fast_lit(f, "true"))
-			*type |= 1u << i;
-		else if (!fast_lit(f, "false") && !fast_lit(f, "null"))
-			return -1;
-	}
-	return rc;
-}
-
-static int turns_reserve(struct tb_turns *l, size_t n)
-{
-	if (n <= l->cap)
-		return 0;
-	struct tb_turn *v = realloc(l->v, n * sizeof *v);
-	if (!v)
-		return -1;
-	l->v = v;
-	l->cap = n;
-	return 0;
-}
-
-/*
- * turn_history, [*h, *hend) its text (*h NULL if null). When it starts with the
- * cached text (every cached turn, byte for byte, checked in the same place by an
- * earlier parse) followed by ',' or ']', those turns are taken as they are and the
- * walk goes on after them: the text is valid exactly when the rest is.
- */
-static int fast_history(struct fast *f, struct tb_turns *out, const struct tb_parse_cache *c,
-			const char **h, const char **hend)
-{
-	int rc, first = 1;
-	*h = NULL;
-	if (fast_lit(f, "null"))
-		return 0;
-	fast_ws(f);
-	*h = f->p;
-	if (c->turns.n && (size_t)(f->e - f->p) > c->len && !memcmp(f->p, c->text, c->len)) {
-		const char *q = f->p + c->len;
-		while (q < f->e && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
-			q++;
-		if (q < f->e && (*q == ',' || *q == ']')) {
-			if (turns_reserve(out, c->turns.n + 8))
-				return -1;
-			memcpy(out->v, c->turns.v, c->turns.n * sizeof *out->v);
-			out->n = c->turns.n;
-			f->p = q;
-			f->depth++;
-			first = 0;
-		}
-	}
-	if (first && fast_open(f, '['))
-		return -1;
-	while ((rc = fast_next(f, ']', first, NULL, NULL)) == 1) {
-		struct tb_turn t;
-		first = 0;
-		if (fast_turn(f, &t) || tb_turns_add(out, &t))
-			return -1;
-	}
-	*hend = f->p;
-	return rc;
-}
-
-static int fast_add(struct fast *f, struct tb_turns *out, const struct tb_turn *t)
-{
-	return ++f->listed > POSSIBLE_MAX || tb_turns_add(out, t) ? -1 : 0;
-}
-
-/* An array of destination strings, each added as base + dst. */
-static int fast_dsts(struct fast *f, struct tb_turn base, struct tb_turns *out)
-{
-	int rc, first = 1;
-	if (fast_open(f, '['))
-		return -1;
-	while ((rc = fast_next(f, ']', first, NULL, NULL)) == 1) {
-		first = 0;
-		if (fast_pos(f, &base.dst) || fast_add(f, out, &base))
-			return -1;
-	}
-	return rc;
-}
-
-#define FAST_POSITIONS 256
-
-static int fast_placement(struct fast *f, struct tb_turns *out)
-{
-	const char *k;
-	size_t kn, npos = 0;
-	struct tb_pos pos[FAST_POSITIONS];
-	uint8_t bugs[HIVE_BUGS];
-	unsigned seen = 0;
-	int rc, first = 1, nbugs = 0, have = 0;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int i = fast_key(k, kn, (const char *const[]){ "piece_types", "positions" }, 2), r, first2 = 1;
-		first = 0;
-		if (i == 2) {
-			if (fast_skip(f))
-				return -1;
-			continue;
-		}
-		if (have >> i & 1 || fast_open(f, '['))
-			return -1;
-		have |= 1 << i;
-		while ((r = fast_next(f, ']', first2, NULL, NULL)) == 1) {
-			int bug;
-			first2 = 0;
-			if (i == 1) {
-				if (npos == FAST_POSITIONS || fast_pos(f, &pos[npos++]))
-					return -1;
-			} else if (fast_bug(f, &bug)) {
-				return -1;
-			} else if (!(seen >> bug & 1)) {
-				seen |= 1u << bug;
-				bugs[nbugs++] = (uint8_t)bug;
-			}
-		}
-		if (r < 0)
-			return -1;
-	}
-	if (rc < 0 || have != 3)
-		return -1;
-	for (int b = 0; b < nbugs; b++)
-		for (size_t i = 0; i < npos; i++) {
-			struct tb_turn t = { .type = TB_PLACEMENT, .bug = bugs[b], .dst = pos[i] };
-			if (fast_add(f, out, &t))
-				return -1;
-		}
-	return 0;
-}
-
-/* Movement (users 0) or Special Ability (users 1): {src: [dst]} or {user: {src: [dst]}}. */
-static int fast_moves(struct fast *f, int users, struct tb_turn t, struct tb_turns *out)
-{
-	const char *k;
-	size_t kn;
-	int rc, first = 1;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		first = 0;
-		if (span_pos(k, kn, users ? &t.user : &t.src) ||
-		    (users ? fast_moves(f, 0, t, out) : fast_dsts(f, t, out)))
-			return -1;
-	}
-	return rc;
-}
-
-static int fast_possible(struct fast *f, struct tb_turns *out)
-{
-	static const char *const keys[4] = { "Placement", "Movement", "Special Ability", "Forfeit" };
-	const char *k;
-	size_t kn;
-	int rc, first = 1, last = -1;
-	if (fast_lit(f, "null"))
-		return 0;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int i = fast_key(k, kn, keys, 4);
-		first = 0;
-		if (i == 4) {
-			if (fast_skip(f))
-				return -1;
-			continue;
-		}
-		/* parse_possible's order, each once. */
-		if (i <= last)
-			return -1;
-		last = i;
-		if (i == 3) {
-			struct tb_turn t = { .type = TB_FORFEIT };
-			if (fast_lit(f, "true") ? fast_add(f, out, &t) : fast_skip(f))
-				return -1;
-		} else if (fast_lit(f, "null")) {
-			continue;
-		} else if (i == 0 ? fast_placement(f, out) :
-			   fast_moves(f, i == 2, (struct tb_turn){ .type = i == 2 ? TB_ABILITY : TB_MOVEMENT }, out)) {
-			return -1;
-		}
-	}
-	return rc;
-}
-
-static int fast_state(struct fast *f, struct tb_state *st, const struct tb_parse_cache *c,
-		      const char **h, const char **hend)
-{
-	static const char *const keys[7] = { "creation_parameters", "board", "hands", "player_turn",
-					     "turn_number", "turn_history", "possible_turns" };
-	const char *k;
-	size_t kn;
-	char buf[16];
-	double n;
-	int rc, first = 1, seen = 0;
-	if (fast_open(f, '{'))
-		return -1;
-	while ((rc = fast_next(f, '}', first, &k, &kn)) == 1) {
-		int i = fast_key(k, kn, keys, 7);
-		first = 0;
-		if (i < 7 && seen >> i & 1)
-			return -1;
-		seen |= 1 << i;
-		switch (i) {
-		case 0: rc = fast_creation(f, &st->type); break;
-		case 1: rc = fast_board(f, st); break;
-		case 2: rc = fast_hands(f, st); break;
-		case 3: rc = fast_cstr(f, buf, sizeof buf) || (st->player = color_parse(buf)) < 0 ? -1 : 0; break;
-		case 4: rc = fast_uint(f, 1e9, &n); st->turn_number = (long)n; break;
-		case 5: rc = fast_history(f, &st->history, c, h, hend); break;
-		case 6: rc = fast_possible(f, &st->possible); break;
-		default: rc = fast_skip(f);
-		}
-		if (rc)
-			return -1;
-	}
-	if (rc < 0 || (seen & 0x1e) != 0x1e)
-		return -1;
-	for (int col = 0; col < 2; col++)
-		for (int b = 0; b < HIVE_BUGS; b++)
-			if (st->hand[col][b] && !bug_enabled(st->type, b))
-				return -1;
-	return turns_dedup(&st->possible);
-}
-
-static int fast_id(struct fast *f, char **v, char **raw)
-{
-	const char *s;
-	size_t n;
-	if (fast_lit(f, "null"))
-		return 0;
-	if (fast_str(f, &s, &n) || !(*v = strndup(s, n)) || (raw && !(*raw = strndup(s - 1, n + 2))))
-		return -1;
-	return 0;
-}
-
-/* A Choose Turn read without cJSON; -1 when not sure (rq then needs tb_request_free). */
-static int fast_request(const char *json, size_t len, struct tb_request *rq, const struct tb_parse_cache *c,
-			const char **h, const char **hend)
-{
-	static const char *const keys[7] = { "request_type", "request_id", "game_id", "system_version",
-					     "request_timestamp", "response_deadline", "game_state" };
-	struct fast f = { json, json + len, 0, 0 };
-	const char *k, *s;
-	size_t kn, n;
-	double ms;
-	int rc, first = 1, seen = 0;
-	memset(rq, 0, sizeof *rq);
-	*h = NULL;
-	if (fast_open(&f, '{'))
-		return -1;
-	while ((rc = fast_next(&f, '}', first, &k, &kn)) == 1) {
-		int i = fast_key(k, kn, keys, 7);
-		first = 0;
-		if (i < 7 && seen >> i & 1)
-			return -1;
-		seen |= 1 << i;
-		switch (i) {
-		case 0: rc = fast_str(&f, &s, &n) || !fast_is(s, n, "Choose Turn") ? -1 : 0; break;
-		case 1: rc = fast_id(&f, &rq->request_id, &rq->request_id_json); break;
-		case 2: rc = fast_id(&f, &rq->game_id, &rq->game_id_json); break;
-		case 3: rc = fast_id(&f, &rq->system_version, NULL); break;
-		case 4:
-		case 5:
-			ms = 0;
-			rc = fast_lit(&f, "null") ? 0 : fast_uint(&f, 9007199254740992.0, &ms);
-			*(i == 4 ? &rq->request_timestamp : &rq->response_deadline) = (int64_t)ms;
-			break;
-		case 6: rc = fast_state(&f, &rq->state, c, h, hend); break;
-		default: rc = fast_skip(&f);
-		}
-		if (rc)
-			return -1;
-	}
-	fast_ws(&f);
-	if (rc < 0 || f.p != f.e || (seen & 0x41) != 0x41)
-		return -1;
-	rq->type = TB_REQ_CHOOSE_TURN;
-	return 0;
-}
-
+/* Plain requests take the fast reader (trylobot_fast.c); whatever it is not sure of,
+ * this file's cJSON reader, past the cached turns when it can. */
 int tb_request_parse_next(const char *json, size_t len, struct tb_request *rq, struct tb_parse_cache *c,
 			  char *err, size_t errlen)
 {
 	const char *h = NULL, *hend = NULL;
-	if (!fast_request(json, len, rq, c, &h, &hend)) {
+	if (!tb_fast_request(json, len, rq, c, &h, &hend)) {
 		if (h)
 			history_keep(c, h, hend, &rq->state.history);
 		else
@@ -2407,7 +1731,7 @@ static cJSON *state_json(const struct tb_state *st)
 			cJSON *pc = cJSON_CreateObject();
 			if (!pc || !cJSON_AddItemToArray(arr, pc) ||
 			    s->piece[h].color > 1 || s->piece[h].bug >= HIVE_BUGS ||
-			    add_str(pc, "color", color_names[s->piece[h].color]) ||
+			    add_str(pc, "color", tb_color_names[s->piece[h].color]) ||
 			    add_str(pc, "type", bug_names[s->piece[h].bug]))
 				goto fail;
 		}
@@ -2416,7 +1740,7 @@ static cJSON *state_json(const struct tb_state *st)
 	if (!(j = cJSON_AddObjectToObject(gs, "hands")))
 		goto fail;
 	for (int c = 0; c < 2; c++) {
-		if (!(k = cJSON_AddObjectToObject(j, color_names[c])))
+		if (!(k = cJSON_AddObjectToObject(j, tb_color_names[c])))
 			goto fail;
 		for (int i = 0; i < HIVE_BUGS; i++) {
 			int b = tb_bug_order[i];
@@ -2424,7 +1748,7 @@ static cJSON *state_json(const struct tb_state *st)
 				goto fail;
 		}
 	}
-	if (st->player < 0 || st->player > 1 || add_str(gs, "player_turn", color_names[st->player]) ||
+	if (st->player < 0 || st->player > 1 || add_str(gs, "player_turn", tb_color_names[st->player]) ||
 	    !cJSON_AddNumberToObject(gs, "turn_number", (double)st->turn_number) ||
 	    !cJSON_AddFalseToObject(gs, "game_over") || !cJSON_AddNullToObject(gs, "winner") ||
 	    !cJSON_AddFalseToObject(gs, "is_draw"))

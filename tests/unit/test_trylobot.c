@@ -934,6 +934,16 @@ static void test_parse_fast(void)
 		size_t nm = hive_board_moves(&r.game.board, moves);
 		CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, moves[rng() % nm], err, sizeof err), 0);
 	}
+	/* An unknown member whose value breaks off just before a "{}" a walk could go on
+	 * from, at the start of each object: refused both ways, whichever walk meets it. */
+	for (int k = 0; k < 2; k++)
+		for (size_t at = 0; texts[k][at]; at++) {
+			if (texts[k][at] != '{')
+				continue;
+			char *u = splice(texts[k], at + 1, 0, "\"zz\":[0{},");
+			CU_ASSERT_EQUAL(parse_same(u, &c, err, sizeof err), -1);
+			free(u);
+		}
 	for (int it = 0; it < 6000; it++) {
 		/* A request, then the next one changed: the cache holds the first's history. */
 		int i = 1 + (int)(rng() % (uint64_t)(n - 1));
