@@ -181,6 +181,7 @@ void config_defaults(struct config *c)
 	c->max_line = 65536;
 	c->max_buffer = 1048576;
 	c->hash_budget_mb = 512;
+	c->hash_idle_timeout = 60;
 	profile_add(c, "builtin", "builtin");
 	/* One listener per protocol, so that a client of any of them can connect. */
 	const struct protocol *pr;
@@ -479,6 +480,12 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 			return -1;
 		}
 		c->hash_budget_mb = (size_t)n;
+	} else if (!strcmp(k, "hash_idle_timeout")) {
+		if (parse_uint(v, 0, 86400, &n) < 0) {
+			*why = xasprintf("hash_idle_timeout must be 0..86400 seconds (0: never), not \"%s\"", v);
+			return -1;
+		}
+		c->hash_idle_timeout = (unsigned)n;
 	} else if (!strcmp(k, "search_threads")) {
 		if (parse_uint(v, 0, 256, &n) < 0) {
 			*why = xasprintf("search_threads must be 0..256 (0: one per CPU), not \"%s\"", v);

@@ -38,6 +38,7 @@
  *   max_line = 65536          bytes per protocol line
  *   max_buffer = 1048576      bytes buffered per direction per session
  *   hash_budget_mb = 512      all built-in hash tables together
+ *   hash_idle_timeout = 60    seconds a built-in table unused is kept (0 = until newgame)
  *   search_threads = 0        built-in search pool (0 = one per online CPU)
  */
 #ifndef BRIDGE_CONFIG_H
@@ -90,6 +91,7 @@ struct config {
 	size_t  max_line;
 	size_t  max_buffer;
 	size_t  hash_budget_mb;        /* all built-in hash tables together */
+	unsigned hash_idle_timeout;    /* s; an unused built-in table is given back (0: never) */
 	unsigned search_threads;       /* built-in search pool, 0 = online CPUs */
 	size_t  nprofiles;
 	struct engine_profile *profiles;

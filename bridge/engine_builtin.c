@@ -27,7 +27,9 @@
  * short, the tables of sessions not searching are taken back first, least recently
  * searched first (losing a table only loses learnt entries); only when what is left
  * belongs to running searches is the new table smaller, and `options` shows the size
- * really in use.
+ * really in use. With an idle timeout (engine_builtin_configure), a table no search
+ * has used for that long is given back too: the pages a search touched stay resident,
+ * and a thousand idle Trylobot connections (which never send newgame) would keep them.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -79,7 +81,8 @@ static struct {
 	size_t          total_mb;
 	size_t          used_mb;
 	struct builtin *oldest, *newest;
-} hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0, NULL, NULL };
+	unsigned        idle_s;         /* a table unused this long is given back (0: never) */
+} hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0, NULL, NULL, 0 };
 
 struct builtin;
 
@@ -118,6 +121,7 @@ struct builtin {
 	struct event       *done_ev;      /* made active by the worker (or at once) */
 	struct event       *info_ev;
 	struct event       *expire_ev;    /* a queued search's deadline */
+	struct event       *idle_ev;      /* the table is given back when this fires */
 
 	/* Search state shared with the worker. */
 	struct pool_job     job;          /* its stop flag is the search's (and its helpers') */
@@ -420,10 +424,11 @@ static int table_get(struct builtin *b, char *msg, size_t msglen)
 	return 0;
 }
 
-void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads)
+void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads, unsigned idle_s)
 {
 	pthread_mutex_lock(&hash_budget.lock);
 	hash_budget.total_mb = hash_budget_mb ? hash_budget_mb : HASH_BUDGET_MB_DEFAULT;
+	hash_budget.idle_s = idle_s;
 	pthread_mutex_unlock(&hash_budget.lock);
 	search_pool_configure(search_threads);
 }
@@ -493,6 +498,19 @@ static void late_note(struct builtin *b)
 		b->late_ns = late;
 }
 
+/* The table went unused for the idle timeout: give it back (loop thread; no search
+ * is queued or running, so no worker is in the mapping). */
+static void idle_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct builtin *b = arg;
+	if (b->pending == PENDING_GO || !b->mem)
+		return;
+	log_note(0, "builtin: gave back a %zu MB hash table unused for %u s (hash_idle_timeout)",
+		 b->table_mb, hash_budget.idle_s);
+	table_drop(b);
+	helpers_drop(b);
+}
+
 static void done_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
@@ -534,6 +552,10 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 	b->done = NULL;
 	b->info = NULL;
 	b->arg = NULL;
+	if (b->mem && hash_budget.idle_s) {
+		struct timeval tv = { (time_t)hash_budget.idle_s, 0 };
+		evtimer_add(b->idle_ev, &tv);
+	}
 	/* Last: the callback may free the engine or issue the next command. */
 	done(done_arg, &r);
 }
@@ -612,6 +634,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 
 	if (b->pending != PENDING_NONE)
 		return -1;
+	evtimer_del(b->idle_ev);
 	b->board = g->board;
 	b->refused = 0;
 	/* Written by the worker from the submit on; read by the loop once done. */
@@ -877,6 +900,8 @@ static void builtin_free(struct engine *e)
 		event_free(b->info_ev);
 	if (b->expire_ev)
 		event_free(b->expire_ev);
+	if (b->idle_ev)
+		event_free(b->idle_ev);
 	table_drop(b);
 	helpers_drop(b);
 	free(b->helpers);
@@ -890,6 +915,7 @@ static void builtin_reset(struct engine *e)
 	struct builtin *b = (struct builtin *)e;
 	/* Forgetting is giving the memory back, never touching it. */
 	if (b->pending == PENDING_NONE) {
+		evtimer_del(b->idle_ev);
 		table_drop(b);
 		helpers_drop(b);
 	}
@@ -949,7 +975,8 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	b->done_ev = event_new(base, -1, 0, done_event, b);
 	b->info_ev = event_new(base, -1, 0, info_event, b);
 	b->expire_ev = evtimer_new(base, expire_event, b);
-	if (!b->done_ev || !b->info_ev || !b->expire_ev) {
+	b->idle_ev = evtimer_new(base, idle_event, b);
+	if (!b->done_ev || !b->info_ev || !b->expire_ev || !b->idle_ev) {
 		builtin_free(&b->e);
 		*cause = strdup("cannot create events");
 		return NULL;

@@ -24,8 +24,10 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 				  char **cause);
 
 /* Process-wide budgets, before the first engine: the MB all hash tables may take
- * together (0 = 512) and the search threads (0 = online CPUs). */
-void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads);
+ * together (0 = 512), the search threads (0 = online CPUs), and the seconds after a
+ * search ended when an engine's table is given back if it has not searched since
+ * (0: never; its next search maps a new one). */
+void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads, unsigned idle_s);
 /* MB of the budget held by mapped tables now. */
 size_t engine_builtin_hash_used_mb(void);
 

@@ -522,7 +522,7 @@ int server_run(struct config *c)
 	srv.conf = c;
 	srv.limits.max_line = c->max_line;
 	srv.limits.max_buffer = c->max_buffer;
-	engine_builtin_configure(c->hash_budget_mb, c->search_threads);
+	engine_builtin_configure(c->hash_budget_mb, c->search_threads, c->hash_idle_timeout);
 
 	/* Before the base: the built-in engine hands results over from its threads. */
 	if (evthread_use_pthreads() < 0) {

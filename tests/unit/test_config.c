@@ -41,6 +41,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(c.max_sessions_per_peer, 32);
 	CU_ASSERT_EQUAL(c.hash_budget_mb, 512);
 	CU_ASSERT_EQUAL(c.search_threads, 0);
+	CU_ASSERT_EQUAL(c.hash_idle_timeout, 60);
 	CU_ASSERT_PTR_NULL(c.log_path);
 	CU_ASSERT_EQUAL_FATAL(c.nprofiles, 1);
 	const struct engine_profile *p = config_profile(&c, "builtin");
@@ -187,6 +188,8 @@ static void test_bad_files(void)
 		{ "[daemon]\nmax_sessions_per_peer = 0\n", "line 2:", "max_sessions_per_peer" },
 		{ "[daemon]\nhash_budget_mb = 0\n", "line 2:", "hash_budget_mb" },
 		{ "[daemon]\nsearch_threads = 257\n", "line 2:", "search_threads" },
+		{ "[daemon]\nhash_idle_timeout = 86401\n", "line 2:", "hash_idle_timeout" },
+		{ "[daemon]\nhash_idle_timeout = 1s\n", "line 2:", "hash_idle_timeout" },
 		{ "[listen l]\nidle_timeout = -1\n", "line 2:", "idle_timeout" },
 		{ "[listen l]\ngame_idle_timeout = 86401\n", "line 2:", "game_idle_timeout" },
 		{ "[listen l]\nmax_depth = 65\n", "line 2:", "max_depth" },
