@@ -11,7 +11,7 @@
  * not a wall: an iteration that ends past half of it starts no other (the next one
  * costs about as much as all before it, so it would rarely finish), and the hard
  * deadline, twice the target but at most a quarter of the time left, cuts one that
- * runs long. A movetime (UHP's bestmove time) is used whole: the client asked for it.
+ * runs long. A movetime (a client's time for this move) is used whole: it asked for it.
  *
  * Threads (Lazy SMP): a go with Threads = N queues the main search and N - 1 helper
  * jobs on the same pool, each a searcher of its own (one more mapping, no table)
@@ -29,7 +29,7 @@
  * belongs to running searches is the new table smaller, and `options` shows the size
  * really in use. With an idle timeout (engine_builtin_configure), a table no search
  * has used for that long is given back too: the pages a search touched stay resident,
- * and a thousand idle Trylobot connections (which never send newgame) would keep them.
+ * and a thousand idle sessions of a protocol with no newgame would keep them.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -154,6 +154,14 @@ struct builtin {
 
 static const struct engine_ops builtin_ops;
 
+/* engine_builtin_timing_cpu: whether searches read their thread's CPU clock. */
+static atomic_int timing_cpu;
+
+void engine_builtin_timing_cpu(int on)
+{
+	atomic_store(&timing_cpu, on);
+}
+
 static int64_t clock_ns(clockid_t id)
 {
 	struct timespec t;
@@ -175,7 +183,8 @@ static int search_should_stop(void *arg)
 		return 0;
 	if (!b->timing.stopped_ns) {
 		b->timing.stopped_ns = now;
-		b->cpu_seen_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		if (atomic_load_explicit(&timing_cpu, memory_order_relaxed))
+			b->cpu_seen_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	}
 	return 1;
 }
@@ -235,14 +244,18 @@ static void search_job(struct pool_job *job)
 	struct hive_move best = { HIVE_NO_PIECE, HIVE_NOWHERE, HIVE_NOWHERE };
 	int rc;
 
-	int64_t cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	/* A thread's CPU clock is a system call (about 1 us here): read for benchmarks only. */
+	int cpu = atomic_load_explicit(&timing_cpu, memory_order_relaxed);
+	int64_t cpu0 = cpu ? clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
 	b->timing.started_ns = clock_ns(CLOCK_MONOTONIC);
 	rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
 	b->timing.searched_ns = clock_ns(CLOCK_MONOTONIC);
-	int64_t cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	b->timing.cpu_ns = cpu1 - cpu0;
-	if (b->timing.stopped_ns)
-		b->timing.cpu_unwind_ns = cpu1 - b->cpu_seen_ns;
+	if (cpu) {
+		int64_t cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		b->timing.cpu_ns = cpu1 - cpu0;
+		if (b->timing.stopped_ns)
+			b->timing.cpu_unwind_ns = cpu1 - b->cpu_seen_ns;
+	}
 	atomic_store(&b->main_done, 1);
 	helpers_cancel(b);
 	pthread_mutex_lock(&b->lock);
@@ -300,6 +313,16 @@ static void table_drop(struct builtin *b)
 	pthread_mutex_unlock(&hash_budget.lock);
 }
 
+/* Gives the helpers' searchers back (no helper job may be in the pool). */
+static void helpers_drop(struct builtin *b)
+{
+	if (b->helpers_mem)
+		munmap(b->helpers_mem, b->helpers_size);
+	b->helpers_mem = NULL;
+	b->helpers_size = 0;
+	b->helpers_cap = 0;
+}
+
 /* Takes back the tables of engines not searching, least recently searched first,
  * until want MB are free or none is left to take (lock held). The loop thread is
  * the only one to map, unmap or search-start, and an engine with no search queued
@@ -311,19 +334,11 @@ static void table_reclaim_locked(const struct builtin *for_b, size_t want)
 		next = v->newer;
 		if (v == for_b || v->pending == PENDING_GO)
 			continue;
-		log_note(0, "builtin: took back an idle %zu MB hash table (hash_budget_mb)", v->table_mb);
+		log_note(0, "builtin: took back an idle %zu MB hash table and %d helper searchers "
+			 "(hash_budget_mb)", v->table_mb, v->helpers_cap);
 		table_drop_locked(v);
+		helpers_drop(v);      /* no go outstanding: no helper job is in the pool */
 	}
-}
-
-/* Gives the helpers' searchers back (no helper job may be in the pool). */
-static void helpers_drop(struct builtin *b)
-{
-	if (b->helpers_mem)
-		munmap(b->helpers_mem, b->helpers_size);
-	b->helpers_mem = NULL;
-	b->helpers_size = 0;
-	b->helpers_cap = 0;
 }
 
 /* Threads this go may use: the option, capped at the pool. */
@@ -504,12 +519,22 @@ static void late_note(struct builtin *b)
 static void idle_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
-	if (b->pending == PENDING_GO || !b->mem)
+	if (b->pending == PENDING_GO || (!b->mem && !b->helpers_mem))
 		return;
-	log_note(0, "builtin: gave back a %zu MB hash table unused for %u s (hash_idle_timeout)",
-		 b->table_mb, hash_budget.idle_s);
+	log_note(0, "builtin: gave back a %zu MB hash table and %d helper searchers unused for "
+		 "%u s (hash_idle_timeout)", b->table_mb, b->helpers_cap, hash_budget.idle_s);
 	table_drop(b);
 	helpers_drop(b);
+}
+
+/* Counts the idle timeout from the end of a search (commands other than go do not
+ * use the table, so they do not keep it). */
+static void idle_arm(struct builtin *b)
+{
+	if ((b->mem || b->helpers_mem) && hash_budget.idle_s) {
+		struct timeval tv = { (time_t)hash_budget.idle_s, 0 };
+		evtimer_add(b->idle_ev, &tv);
+	}
 }
 
 static void done_event(evutil_socket_t fd, short what, void *arg)
@@ -553,10 +578,8 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 	b->done = NULL;
 	b->info = NULL;
 	b->arg = NULL;
-	if (b->mem && hash_budget.idle_s) {
-		struct timeval tv = { (time_t)hash_budget.idle_s, 0 };
-		evtimer_add(b->idle_ev, &tv);
-	}
+	if (kind == PENDING_GO)
+		idle_arm(b);
 	/* Last: the callback may free the engine or issue the next command. */
 	done(done_arg, &r);
 }
@@ -684,7 +707,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
 		evtimer_add(b->expire_ev, &tv);
 	}
-	/* Depth 1 on one thread (a Trylobot listener's depth = 1) costs less than
+	/* Depth 1 on one thread (a listener's depth = 1 for quick bots) costs less than
 	 * handing it to a worker and waking the loop back: it runs here, and its
 	 * result is delivered from done_ev as a worker's would be. Only with few root
 	 * moves, so that it holds the loop briefly (up to 3.4 us a move was measured). */
@@ -701,6 +724,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		b->done = NULL;
 		b->info = NULL;
 		b->arg = NULL;
+		idle_arm(b);
 		log_note(0, "builtin: no search thread");
 		return -1;
 	}

@@ -58,6 +58,9 @@ struct engine_builtin_timing {
 	int64_t late_ns;         /* how late answers came (late_note): late_ns / 1000000 is
 	                            engine_builtin_budget's late for this go */
 };
+/* Whether searches also read their thread's CPU clock for cpu_ns and cpu_unwind_ns
+ * (0 otherwise): a system call each, so off unless a benchmark turns it on. */
+void engine_builtin_timing_cpu(int on);
 /* Fills *t for e's last go; -1 if e is not built-in or a command is outstanding. */
 int engine_builtin_timing(const struct engine *e, struct engine_builtin_timing *t);
 

@@ -189,7 +189,7 @@ int hive_evaluate(const struct hive_board *b)
 	};
 
 	for (int p = 0; p < HIVE_PIECES; p++) {
-		int c = p >= 14, bug = slot_bug[p - 14 * c];     /* no division by 14 */
+		int c = HIVE_PIECE_COLOR(p), bug = slot_bug[p - HIVE_PIECE(c, 0)];  /* no % 14 */
 		uint16_t cell = b->pos[p];
 		if (cell == HIVE_NOWHERE) {
 			if (bug < HIVE_MOSQUITO || (b->type >> (bug - HIVE_MOSQUITO) & 1))

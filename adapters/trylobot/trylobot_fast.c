@@ -574,7 +574,7 @@ static int fast_state(struct fast *f, struct tb_state *st, const struct tb_parse
 		case 1: rc = fast_board(f, st); break;
 		case 2: rc = fast_hands(f, st); break;
 		case 3: rc = fast_cstr(f, buf, sizeof buf) || (st->player = tb_color_parse(buf)) < 0 ? -1 : 0; break;
-		case 4: rc = fast_uint(f, 1e9, &n); st->turn_number = (long)n; break;
+		case 4: rc = fast_uint(f, 1e9, &n); st->turn_number = rc ? 0 : (long)n; break;
 		case 5: rc = fast_history(f, &st->history, c, h, hend); break;
 		case 6: rc = fast_possible(f, &st->possible); break;
 		default: rc = -1;

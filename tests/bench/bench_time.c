@@ -488,6 +488,7 @@ int main(int argc, char **argv)
 	int clock_games = argc > 5 ? atoi(argv[5]) : 2;
 
 	signal(SIGPIPE, SIG_IGN);
+	engine_builtin_timing_cpu(1);
 	if (searches < 1 || searches > MAX_SAMPLES || !movetime) {
 		fprintf(stderr, "usage: bench_time [HIVEBRIDGE|-] [SEARCHES [MOVETIME_MS [UHP_SEARCHES]]]\n");
 		return 2;
