@@ -5,6 +5,7 @@
  * right after go answers nothing; stop and reset right after go leave the answer
  * legal. Waits are on the loop with a deadline, never sleeps.
  */
+#include <time.h>
 #include <event2/event.h>
 #include <event2/thread.h>
 #include "tests/unit/testutil.h"
@@ -73,6 +74,14 @@ static void position(struct hive_game *g, unsigned type, size_t min, size_t max,
 	CU_FAIL_FATAL("no position with that many moves");
 }
 
+/* CLOCK_MONOTONIC ns, as engine_builtin_timing counts. */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static struct event_base *base_new(void)
 {
 	struct event_base *base = event_base_new();
@@ -96,10 +105,16 @@ static void test_depth1_answers(void)
 		run.b = &g.board;
 		run.done = run.legal = 0;
 		CU_ASSERT_EQUAL(engine_go(e, &g, &l, NULL, on_done, &run), 0);
+		int64_t returned = now_ns();
 		CU_ASSERT_EQUAL(run.done, 0);
 		wait_done(&run);
 		CU_ASSERT_EQUAL(run.done, 1);
 		CU_ASSERT(run.legal);
+		/* A small position was searched inside go, on this thread. */
+		struct engine_builtin_timing t;
+		CU_ASSERT_EQUAL_FATAL(engine_builtin_timing(e, &t), 0);
+		if (!large)
+			CU_ASSERT(t.searched_ns > 0 && t.searched_ns <= returned);
 		/* Nothing more comes. */
 		event_base_loop(run.base, EVLOOP_NONBLOCK);
 		CU_ASSERT_EQUAL(run.done, 1);
