@@ -214,10 +214,8 @@ static void tarjan_visit(struct tarjan *t, uint16_t c, int parent)
 	uint8_t u = t->idx[c];
 	int children = 0;
 	t->disc[u] = t->low[u] = ++t->time;
-	for (int d = 0; d < HIVE_DIRS; d++) {
-		uint16_t n = hive_cell_step(c, d);
-		if (!t->b->height[n])
-			continue;
+	for (unsigned m = hive_cell_ring(t->b->height, c); m; m &= m - 1) {
+		uint16_t n = hive_cell_step(c, __builtin_ctz(m));
 		uint8_t v = t->idx[n];
 		if (!t->disc[v]) {
 			children++;
@@ -261,15 +259,12 @@ static int gen_can_lift(struct gen *g, unsigned p)
 	const struct hive_board *b = g->b;
 	if (b->level[p] > 0)
 		return 1;
-	/* At most one run of occupied neighbours: lifting cannot split the hive. */
-	uint16_t c = b->pos[p];
-	int changes = 0, prev = b->height[hive_cell_step(c, HIVE_W)] > 0;
-	for (int d = 0; d < HIVE_DIRS; d++) {
-		int occ = b->height[hive_cell_step(c, d)] > 0;
-		changes += occ != prev;
-		prev = occ;
-	}
-	if (changes <= 2)
+	/* At most one run of occupied neighbours (two occupied/empty changes around the
+	 * ring at most): lifting cannot split the hive. */
+	unsigned m = hive_cell_ring(b->height, b->pos[p]);
+	unsigned changes = (m ^ ((m << 1) | (m >> 5))) & 63;
+	unsigned rest = changes & (changes - 1);          /* all but the lowest change */
+	if ((rest & (rest - 1)) == 0)
 		return 1;
 	if (!g->cut_done) {
 		find_cuts(g->b, &g->cut);
@@ -312,11 +307,31 @@ static inline int can_climb(const struct gen *g, uint16_t c, int d, int cur)
 	return lo <= hi;
 }
 
+/* Directions can_slide allows out of c, as six bits: the ring (with the mover
+ * lifted) gives them all at once, where a flood would test each with three loads. */
+static inline unsigned slide_dirs(const struct gen *g, uint16_t c)
+{
+	unsigned m = hive_cell_ring(g->b->height, c);
+	if (g->lifted != HIVE_NOWHERE && g->b->height[g->lifted] == 1) {
+		switch ((g->lifted - c) & HIVE_CELL_MASK) {
+		case HIVE_CELLS - 32: m &= ~(1u << HIVE_NW); break;
+		case HIVE_CELLS - 31: m &= ~(1u << HIVE_NE); break;
+		case 1:               m &= ~(1u << HIVE_E); break;
+		case 32:              m &= ~(1u << HIVE_SE); break;
+		case 31:              m &= ~(1u << HIVE_SW); break;
+		case HIVE_CELLS - 1:  m &= ~(1u << HIVE_W); break;
+		default: break;
+		}
+	}
+	/* Empty, with exactly one of the two cells beside the way occupied. */
+	return ~m & (((m << 1) | (m >> 5)) ^ ((m >> 1) | (m << 5))) & 63;
+}
+
 static void gen_slides_1(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 {
-	for (int d = 0; d < HIVE_DIRS; d++) {
-		uint16_t to = hive_cell_step(c, d);
-		if (can_slide(g, c, d) && !cellset_has(seen, to)) {
+	for (unsigned m = slide_dirs(g, c); m; m &= m - 1) {
+		uint16_t to = hive_cell_step(c, __builtin_ctz(m));
+		if (!cellset_has(seen, to)) {
 			cellset_add(seen, to);
 			emit(g, p, c, to);
 		}
@@ -375,9 +390,9 @@ static void gen_ant(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 	queue[tail++] = c;
 	while (head < tail) {
 		uint16_t x = queue[head++];
-		for (int d = 0; d < HIVE_DIRS; d++) {
-			uint16_t to = hive_cell_step(x, d);
-			if (cellset_has(&visited, to) || !can_slide(g, x, d))
+		for (unsigned m = slide_dirs(g, x); m; m &= m - 1) {
+			uint16_t to = hive_cell_step(x, __builtin_ctz(m));
+			if (cellset_has(&visited, to))
 				continue;
 			cellset_add(&visited, to);
 			queue[tail++] = to;
@@ -394,17 +409,15 @@ static void gen_ant(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 /* Spider: paths of exactly three slides that never revisit a cell. */
 static void gen_spider(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 {
-	for (int d1 = 0; d1 < HIVE_DIRS; d1++) {
-		if (!can_slide(g, c, d1))
-			continue;
-		uint16_t a = hive_cell_step(c, d1);
-		for (int d2 = 0; d2 < HIVE_DIRS; d2++) {
-			uint16_t bb = hive_cell_step(a, d2);
-			if (bb == c || !can_slide(g, a, d2))
+	for (unsigned m1 = slide_dirs(g, c); m1; m1 &= m1 - 1) {
+		uint16_t a = hive_cell_step(c, __builtin_ctz(m1));
+		for (unsigned m2 = slide_dirs(g, a); m2; m2 &= m2 - 1) {
+			uint16_t bb = hive_cell_step(a, __builtin_ctz(m2));
+			if (bb == c)
 				continue;
-			for (int d3 = 0; d3 < HIVE_DIRS; d3++) {
-				uint16_t to = hive_cell_step(bb, d3);
-				if (to == a || to == c || !can_slide(g, bb, d3))
+			for (unsigned m3 = slide_dirs(g, bb); m3; m3 &= m3 - 1) {
+				uint16_t to = hive_cell_step(bb, __builtin_ctz(m3));
+				if (to == a || to == c)
 					continue;
 				if (!cellset_has(seen, to)) {
 					cellset_add(seen, to);
@@ -548,6 +561,11 @@ static void gen_placements(struct gen *g, int side)
 		else
 			for (int d = 0; d < HIVE_DIRS; d++)
 				cells[nc++] = hive_cell_step(HIVE_ORIGIN, d);
+	} else if (g->target != HIVE_NOWHERE) {
+		/* Only the target can take one: the scan below would find it alone. */
+		uint8_t a = b->adj[g->target];
+		if (!b->height[g->target] && !adj_color(a, !side) && adj_color(a, side))
+			cells[nc++] = g->target;
 	} else if (g->count) {
 		unsigned sum = 0;
 		for (uint32_t m = b->in_play & (0x3FFFu << (side * 14)); m; m &= m - 1) {

@@ -90,6 +90,17 @@ static inline uint16_t hive_cell_step(uint16_t cell, int dir)
 	static const int16_t delta[HIVE_DIRS] = { -32, -31, 1, 32, 31, -1 };
 	return (uint16_t)((cell + delta[dir]) & HIVE_CELL_MASK);
 }
+/* Occupied neighbours of a cell as six bits, bit d for direction d (written out: the
+ * move generator and the evaluation take rings in their inner loops). */
+static inline unsigned hive_cell_ring(const uint8_t *height, uint16_t c)
+{
+	return (unsigned)(height[(c - 32) & HIVE_CELL_MASK] > 0) |
+	       (unsigned)(height[(c - 31) & HIVE_CELL_MASK] > 0) << HIVE_NE |
+	       (unsigned)(height[(c + 1) & HIVE_CELL_MASK] > 0) << HIVE_E |
+	       (unsigned)(height[(c + 32) & HIVE_CELL_MASK] > 0) << HIVE_SE |
+	       (unsigned)(height[(c + 31) & HIVE_CELL_MASK] > 0) << HIVE_SW |
+	       (unsigned)(height[(c - 1) & HIVE_CELL_MASK] > 0) << HIVE_W;
+}
 /* Direction from a to b if they are neighbours, else -1. */
 int hive_cell_dir(uint16_t a, uint16_t b);
 

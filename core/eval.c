@@ -40,10 +40,7 @@ static const int pressure_penalty[13] = {
 /* Occupied neighbours of c as six bits, bit d for direction d. */
 static unsigned ring_of(const struct hive_board *b, uint16_t c)
 {
-	unsigned m = 0;
-	for (int d = 0; d < HIVE_DIRS; d++)
-		m |= (unsigned)(b->height[hive_cell_step(c, d)] > 0) << d;
-	return m;
+	return hive_cell_ring(b->height, c);
 }
 
 /* Bits set in a 6-bit ring: a table, since __builtin_popcount is a libgcc call
