@@ -14,7 +14,8 @@
  *      TCP connection, request-reply (each request sent when the last answer is in,
  *      as the Trylobot core does), the built-in engine searching to a fixed depth
  *      (listener key depth), with p50/p99 latency; the last line puts the goal's two
- *      figures side by side.
+ *      figures side by side. Depth 1 runs once more with the client and the daemon held
+ *      to one CPU: the difference is what idle CPUs cost in wake-ups (much, on a VM).
  *
  * The requests come from random games (fixed seed) of Base and Base+MLP, every ply
  * up to PLIES. usage: bench_trylobot [--in-process] [HIVEBRIDGE] (--in-process: no
@@ -27,6 +28,7 @@
 #include <libgen.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,7 +345,8 @@ static int cmp_double(const void *a, const void *b)
 
 /* Requests/s (0 on failure), one request in flight at a time as the Trylobot core
  * sends them: each is sent when the last answer is in (request-reply). */
-static double bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us)
+static double bench_daemon(const char *bin, const char *dir, const struct reqs *r, int depth, double inproc_us,
+			   const char *where)
 {
 	char conf[4200];
 	int port, fd, one = 1;
@@ -406,9 +409,9 @@ static double bench_daemon(const char *bin, const char *dir, const struct reqs *
 	}
 	double mean = elapsed / (double)done;
 	qsort(lat, done, sizeof *lat, cmp_double);
-	printf("daemon, built-in engine at depth %d, one connection, request-reply: %zu requests in %.2f s = %.0f requests/s; "
+	printf("daemon%s, built-in engine at depth %d, one connection, request-reply: %zu requests in %.2f s = %.0f requests/s; "
 	       "latency p50 %.2f ms, p99 %.2f ms; bridge's own share %.1f%%\n",
-	       depth, done, elapsed / 1e6, done / (elapsed / 1e6), lat[done / 2] / 1e3,
+	       where, depth, done, elapsed / 1e6, done / (elapsed / 1e6), lat[done / 2] / 1e3,
 	       lat[done * 99 / 100] / 1e3, inproc_us > 0 ? 100.0 * inproc_us / mean : 0);
 	free(lat);
 	return done / (elapsed / 1e6);
@@ -509,12 +512,27 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 1;
 	}
-	double rps[3] = { 0 };
+	double rps[3] = { 0 }, rps_one = 0;
 	for (int depth = 1; depth <= 2 && !inproc_only; depth++)
-		rps[depth] = bench_daemon(bin, tmpdir, &r, depth, inproc);
+		rps[depth] = bench_daemon(bin, tmpdir, &r, depth, inproc, "");
+	/* Depth 1 again with this client and the daemon on one CPU: a virtual CPU that
+	 * goes idle between requests costs a wake-up on each side, which this shows. */
+	cpu_set_t all, one;
+	if (!inproc_only && sched_getaffinity(0, sizeof all, &all) == 0 && CPU_COUNT(&all) > 1) {
+		int cpu = 0;
+		while (!CPU_ISSET(cpu, &all))
+			cpu++;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof one, &one) == 0) {
+			rps_one = bench_daemon(bin, tmpdir, &r, 1, inproc, " and client on one CPU");
+			sched_setaffinity(0, sizeof all, &all);
+		}
+	}
 	if (!inproc_only)
 		printf("Trylobot goal: bridge's own work %.2f us per Choose Turn%s; depth 1, one connection: "
-		       "%.0f requests/s (request-reply)\n", inproc, ir_note, rps[1]);
+		       "%.0f requests/s (request-reply), %.0f with the client on the daemon's CPU\n",
+		       inproc, ir_note, rps[1], rps_one);
 	char conf[4200];
 	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", tmpdir);
 	unlink(conf);
