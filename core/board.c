@@ -261,8 +261,7 @@ static int gen_can_lift(struct gen *g, unsigned p)
 		return 1;
 	/* At most one run of occupied neighbours (two occupied/empty changes around the
 	 * ring at most): lifting cannot split the hive. */
-	unsigned m = hive_cell_ring(b->height, b->pos[p]);
-	unsigned changes = (m ^ ((m << 1) | (m >> 5))) & 63;
+	unsigned changes = hive_ring_changes(hive_cell_ring(b->height, b->pos[p]));
 	unsigned rest = changes & (changes - 1);          /* all but the lowest change */
 	if ((rest & (rest - 1)) == 0)
 		return 1;
@@ -284,17 +283,6 @@ int hive_board_can_lift(const struct hive_board *b, int piece)
 	return !cellset_has(&cut, b->pos[piece]);
 }
 
-/* One ground slide step from c in direction d (freedom to move + contact). */
-static inline int can_slide(const struct gen *g, uint16_t c, int d)
-{
-	uint16_t to = hive_cell_step(c, d);
-	if (ht(g, to))
-		return 0;
-	int l = ht(g, hive_cell_step(c, (d + 5) % 6)) > 0;
-	int r = ht(g, hive_cell_step(c, (d + 1) % 6)) > 0;
-	return l != r;
-}
-
 /* One step at height (beetle rule): cur = pieces under the mover at c. */
 static inline int can_climb(const struct gen *g, uint16_t c, int d, int cur)
 {
@@ -307,8 +295,8 @@ static inline int can_climb(const struct gen *g, uint16_t c, int d, int cur)
 	return lo <= hi;
 }
 
-/* Directions can_slide allows out of c, as six bits: the ring (with the mover
- * lifted) gives them all at once, where a flood would test each with three loads. */
+/* Directions a ground piece at c can slide out to (freedom to move and contact),
+ * the mover lifted, as six bits: one ring gives them all at once. */
 static inline unsigned slide_dirs(const struct gen *g, uint16_t c)
 {
 	unsigned m = hive_cell_ring(g->b->height, c);
@@ -323,8 +311,7 @@ static inline unsigned slide_dirs(const struct gen *g, uint16_t c)
 		default: break;
 		}
 	}
-	/* Empty, with exactly one of the two cells beside the way occupied. */
-	return ~m & (((m << 1) | (m >> 5)) ^ ((m >> 1) | (m << 5))) & 63;
+	return hive_ring_slides(m);
 }
 
 static void gen_slides_1(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
@@ -372,7 +359,7 @@ static int slide_enterable(const struct gen *g, uint16_t t)
 {
 	for (int d = 0; d < HIVE_DIRS; d++) {
 		uint16_t n = hive_cell_step(t, d);
-		if (!ht(g, n) && can_slide(g, n, (d + 3) % 6))
+		if (!ht(g, n) && (slide_dirs(g, n) >> ((d + 3) % 6) & 1))
 			return 1;
 	}
 	return 0;

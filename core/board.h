@@ -101,6 +101,18 @@ static inline unsigned hive_cell_ring(const uint8_t *height, uint16_t c)
 	       (unsigned)(height[(c + 31) & HIVE_CELL_MASK] > 0) << HIVE_SW |
 	       (unsigned)(height[(c - 1) & HIVE_CELL_MASK] > 0) << HIVE_W;
 }
+/* On a ring m: one bit at each occupied/empty change going round it (an even count;
+ * two at most means one run of neighbours), and the directions a piece with that
+ * ring, lifted, can slide out to (an empty cell with exactly one of the two cells
+ * beside the way occupied). */
+static inline unsigned hive_ring_changes(unsigned m)
+{
+	return (m ^ ((m << 1) | (m >> 5))) & 63;
+}
+static inline unsigned hive_ring_slides(unsigned m)
+{
+	return ~m & (((m << 1) | (m >> 5)) ^ ((m >> 1) | (m << 5))) & 63;
+}
 /* Direction from a to b if they are neighbours, else -1. */
 int hive_cell_dir(uint16_t a, uint16_t b);
 

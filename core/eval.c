@@ -37,34 +37,22 @@ static const int pressure_penalty[13] = {
 #define COVER_BONUS      12   /* own piece on top of an enemy piece */
 #define PILLBUG_GUARD    22   /* own pillbug (free to throw) next to own queen */
 
-/* Occupied neighbours of c as six bits, bit d for direction d. */
-static unsigned ring_of(const struct hive_board *b, uint16_t c)
-{
-	return hive_cell_ring(b->height, c);
-}
-
 /* Bits set in a 6-bit ring: a table, since __builtin_popcount is a libgcc call
  * without -mpopcnt and the evaluation counts rings of every piece. */
 #define POP2(n) (n), (n) + 1, (n) + 1, (n) + 2
 #define POP4(n) POP2(n), POP2((n) + 1), POP2((n) + 1), POP2((n) + 2)
 static const uint8_t ring_pop[64] = { POP4(0), POP4(1), POP4(1), POP4(2) };
 
-static inline unsigned ring_rot(unsigned m, int k)
-{
-	return ((m << k) | (m >> (6 - k))) & 63;
-}
-
-/* Single slides out of a cell with neighbour ring m (its piece lifted): an empty
- * target with exactly one of the two flanking cells occupied. */
+/* Single slides out of a cell with neighbour ring m (its piece lifted). */
 static inline int ring_slides(unsigned m)
 {
-	return ring_pop[~m & (ring_rot(m, 1) ^ ring_rot(m, 5)) & 63];
+	return ring_pop[hive_ring_slides(m)];
 }
 
 /* Occupied/empty changes around the ring: at most 2 means lifting cannot split the hive. */
 static inline int ring_changes(unsigned m)
 {
-	return ring_pop[m ^ ring_rot(m, 1)];
+	return ring_pop[hive_ring_changes(m)];
 }
 
 /* The ground piece of an occupied cell. */
@@ -177,7 +165,7 @@ int hive_evaluate(const struct hive_board *b)
 	}
 	for (uint32_t m = b->in_play; m; m &= m - 1) {
 		int p = __builtin_ctz(m);
-		ring[p] = ring_of(b, b->pos[p]);
+		ring[p] = hive_cell_ring(b->height, b->pos[p]);
 	}
 	uint32_t pinned = pin_candidates(b, ring) ? pinned_pieces(b, ring) : 0;
 	int queen_in[2] = {

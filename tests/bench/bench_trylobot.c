@@ -529,10 +529,12 @@ int main(int argc, char **argv)
 			sched_setaffinity(0, sizeof all, &all);
 		}
 	}
+	char one_note[64] = "";
+	if (rps_one > 0)
+		snprintf(one_note, sizeof one_note, ", %.0f with the client on the daemon's CPU", rps_one);
 	if (!inproc_only)
 		printf("Trylobot goal: bridge's own work %.2f us per Choose Turn%s; depth 1, one connection: "
-		       "%.0f requests/s (request-reply), %.0f with the client on the daemon's CPU\n",
-		       inproc, ir_note, rps[1], rps_one);
+		       "%.0f requests/s (request-reply)%s\n", inproc, ir_note, rps[1], one_note);
 	char conf[4200];
 	snprintf(conf, sizeof conf, "%s/bench_trylobot.conf", tmpdir);
 	unlink(conf);
