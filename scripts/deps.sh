@@ -12,9 +12,14 @@ mode=${2:-install}
 
 # One list per job, each package with its reason (README: "The two commands").
 run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev libhiredis-dev"
-test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd redis-server chromium nodejs npm"
+test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd redis-server chromium"
 fuzz_pkgs="$run_pkgs clang libclang-rt-14-dev"
 fresh_pkgs="make git debootstrap"
+# The browser tests' node and npm, unless both are here already: NodeSource's nodejs
+# bundles npm and conflicts with Debian's npm package, so asking apt for both would fail.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	test_pkgs="$test_pkgs nodejs npm"
+fi
 case $job in
 run) pkgs=$run_pkgs ;;
 test) pkgs=$test_pkgs ;;
@@ -116,7 +121,9 @@ echo "$missing" | sed 's/^/  /' >&2
 if [ "$mode" = --check ] || [ "$(id -u)" != 0 ]; then
 	echo "deps: as root, run:" >&2
 	echo "  $update && $install" >&2
-	[ "$mode" = --check ] && echo "  (or ./setup make $job, which does it and goes on)" >&2
+	target=$job
+	[ "$job" = fresh ] && target=test-fresh
+	[ "$mode" = --check ] && echo "  (or ./setup make $target, which does it and goes on)" >&2
 	exit 1
 fi
 echo "deps: $update && $install" >&2
