@@ -492,6 +492,12 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 			return -1;
 		}
 		c->search_threads = (unsigned)n;
+	} else if (!strcmp(k, "busy_poll_us")) {
+		if (parse_uint(v, 0, 10000, &n) < 0) {
+			*why = xasprintf("busy_poll_us must be 0..10000 microseconds (0: never), not \"%s\"", v);
+			return -1;
+		}
+		c->busy_poll_us = (unsigned)n;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [daemon]", k);
 		return -1;

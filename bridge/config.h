@@ -93,6 +93,7 @@ struct config {
 	size_t  hash_budget_mb;        /* all built-in hash tables together */
 	unsigned hash_idle_timeout;    /* s; an unused built-in table is given back (0: never) */
 	unsigned search_threads;       /* built-in search pool, 0 = online CPUs */
+	unsigned busy_poll_us;         /* spin this long after activity before sleeping (0: never) */
 	size_t  nprofiles;
 	struct engine_profile *profiles;
 	size_t  nlisteners;

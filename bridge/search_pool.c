@@ -27,6 +27,7 @@ static struct {
 	pthread_cond_t   finished;      /* a running job ended */
 	struct pool_job *head, *tail;
 	unsigned         queued;
+	atomic_uint      busy;          /* jobs queued or running, read without the lock */
 	unsigned         want;          /* configured count, 0 = online CPUs */
 	unsigned         online;        /* online CPUs, read once (sysconf opens a file) */
 	unsigned         nthreads;      /* started */
@@ -75,6 +76,11 @@ unsigned search_pool_queued(void)
 	return n;
 }
 
+unsigned search_pool_busy(void)
+{
+	return atomic_load(&pool.busy);
+}
+
 static void *worker(void *arg)
 {
 	unsigned me = (unsigned)(size_t)arg;
@@ -102,6 +108,7 @@ static void *worker(void *arg)
 		j->run(j);
 		pthread_mutex_lock(&pool.lock);
 		pool.running[me] = NULL;
+		atomic_fetch_sub(&pool.busy, 1);
 		j->state = JOB_IDLE;
 		pthread_cond_broadcast(&pool.finished);
 	}
@@ -163,6 +170,7 @@ int search_pool_submit(struct pool_job *job)
 		pool.head = job;
 	pool.tail = job;
 	pool.queued++;
+	atomic_fetch_add(&pool.busy, 1);
 	pthread_cond_signal(&pool.work);
 	rc = 0;
 out:
@@ -185,6 +193,7 @@ static int unqueue_locked(struct pool_job *job)
 		if (pool.tail == job)
 			pool.tail = prev;
 		pool.queued--;
+		atomic_fetch_sub(&pool.busy, 1);
 	}
 	job->next = NULL;
 	job->state = JOB_IDLE;

@@ -43,5 +43,7 @@ int  search_pool_unqueue(struct pool_job *job);
 int  search_pool_expire(struct pool_job *job);
 /* Jobs waiting for a worker (for tests and figures). */
 unsigned search_pool_queued(void);
+/* Jobs queued or running; lock-free, so a hint that may be a moment late. */
+unsigned search_pool_busy(void);
 
 #endif

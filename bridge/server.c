@@ -30,7 +30,9 @@
 #include "bridge/http/http.h"
 #include "bridge/log.h"
 #include "bridge/proc.h"
+#include "bridge/search_pool.h"
 #include "bridge/server.h"
+#include "bridge/util.h"
 
 #define REFUSE_LINGER_MS 2000    /* how long a refused client may take to hang up */
 #define REFUSED_MAX      256     /* refusals lingering at once; beyond, closed at once */
@@ -513,6 +515,31 @@ static void server_teardown(struct server *srv)
 	srv->base = NULL;
 }
 
+/* The loop, until broken or out of events. With busy_us, it keeps polling for
+ * busy_us after any pass in which an event was active (libevent's own included): a
+ * client in request-reply then finds this thread awake, where a sleeping one (a
+ * halted virtual CPU above all) takes tens of microseconds to wake. It sleeps while
+ * idle, and while searches run: a spinning loop would take CPU time from the
+ * workers, which run nicer than it. A pass clears libevent's break and exit flags
+ * as it starts, so a break must come from a callback, as server_signal's does
+ * (other threads activate events). */
+static int server_loop(struct event_base *base, unsigned busy_us)
+{
+	if (!busy_us)
+		return event_base_dispatch(base);
+	int64_t deadline = 0;
+	for (;;) {
+		int poll = now_us() < deadline && search_pool_busy() == 0;
+		int rc = event_base_loop(base, poll ? EVLOOP_NONBLOCK : EVLOOP_ONCE);
+		if (rc != 0 || event_base_got_break(base) || event_base_got_exit(base))
+			return rc < 0 ? -1 : 0;
+		/* Read and reset at once: an event another thread activates between
+		 * passes is counted in the next reading. */
+		if (event_base_get_max_events(base, EVENT_BASE_COUNT_ACTIVE, 1) > 0)
+			deadline = now_us() + busy_us;
+	}
+}
+
 int server_run(struct config *c)
 {
 	struct server srv;
@@ -574,7 +601,7 @@ int server_run(struct config *c)
 		}
 	}
 
-	if (event_base_dispatch(srv.base) < 0) {
+	if (server_loop(srv.base, c->busy_poll_us) < 0) {
 		fprintf(stderr, "hivebridge: event loop failed\n");
 		goto out;
 	}

@@ -69,7 +69,8 @@ void bev_send_idle(struct bufferevent *bev);
 
 /* Microseconds of CLOCK_MONOTONIC since t0. */
 int64_t elapsed_us(const struct timespec *t0);
-/* CLOCK_MONOTONIC in milliseconds. */
+/* CLOCK_MONOTONIC in milliseconds, and in microseconds. */
 int64_t now_ms(void);
+int64_t now_us(void);
 
 #endif

@@ -42,6 +42,7 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(c.hash_budget_mb, 512);
 	CU_ASSERT_EQUAL(c.search_threads, 0);
 	CU_ASSERT_EQUAL(c.hash_idle_timeout, 60);
+	CU_ASSERT_EQUAL(c.busy_poll_us, 0);
 	CU_ASSERT_PTR_NULL(c.log_path);
 	CU_ASSERT_EQUAL_FATAL(c.nprofiles, 1);
 	const struct engine_profile *p = config_profile(&c, "builtin");
@@ -81,6 +82,7 @@ static void test_good_file(void)
 		"max_sessions = 20\n"
 		"max_line = 4096\n"
 		"max_buffer = 65536\n"
+		"busy_poll_us = 150\n"
 		"\n"
 		"[engine mzinga]\n"
 		"kind = uhp\n"
@@ -115,6 +117,7 @@ static void test_good_file(void)
 	CU_ASSERT_EQUAL(c.max_sessions, 20);
 	CU_ASSERT_EQUAL(c.max_line, 4096);
 	CU_ASSERT_EQUAL(c.max_buffer, 65536);
+	CU_ASSERT_EQUAL(c.busy_poll_us, 150);
 
 	const struct engine_profile *p = config_profile(&c, "mzinga");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -190,6 +193,9 @@ static void test_bad_files(void)
 		{ "[daemon]\nsearch_threads = 257\n", "line 2:", "search_threads" },
 		{ "[daemon]\nhash_idle_timeout = 86401\n", "line 2:", "hash_idle_timeout" },
 		{ "[daemon]\nhash_idle_timeout = 1s\n", "line 2:", "hash_idle_timeout" },
+		{ "[daemon]\nbusy_poll_us = 10001\n", "line 2:", "busy_poll_us" },
+		{ "[daemon]\nbusy_poll_us = -1\n", "line 2:", "busy_poll_us" },
+		{ "[daemon]\nbusy_poll_us = 50us\n", "line 2:", "busy_poll_us" },
 		{ "[listen l]\nidle_timeout = -1\n", "line 2:", "idle_timeout" },
 		{ "[listen l]\ngame_idle_timeout = 86401\n", "line 2:", "game_idle_timeout" },
 		{ "[listen l]\nmax_depth = 65\n", "line 2:", "max_depth" },
