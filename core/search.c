@@ -134,7 +134,7 @@ struct hive_search *hive_search_init(void *mem, size_t size)
 	s->tt = (struct tt_bucket *)((char *)mem + HEAD_BYTES);
 	s->tt_mask = tt_buckets(size - HEAD_BYTES) - 1;
 	s->owner = s;
-	s->history_rows = (1u << HIVE_PIECES) - 1;    /* unknown until the first aging */
+	s->history_rows = 0;    /* the block comes zeroed */
 	return s;
 }
 
@@ -152,6 +152,7 @@ struct hive_search *hive_search_init_helper(void *mem, size_t size, struct hive_
 	s->owner = main->owner;
 	s->tt = s->owner->tt;
 	s->tt_mask = s->owner->tt_mask;
+	/* Callers lay helpers out again in the block of an earlier search. */
 	s->history_rows = (1u << HIVE_PIECES) - 1;
 	return s;
 }
