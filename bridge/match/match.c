@@ -63,6 +63,8 @@ static const char match_usage[] =
 	"  --results FILE         one JSON line per finished game\n"
 	"  --resume               skip the games already in --results FILE\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
+	"  --sprt-min-games N     no SPRT verdict before N games (default 0): over a\n"
+	"                         few games the LLR's variance estimate is too rough\n"
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
 	"                         (a viewer that sends \"attach N\" follows game N only)\n"
 	"  --http ADDR:PORT       the web page: live games and the match dashboard; it\n"
@@ -216,8 +218,7 @@ static void slot_end(struct slot *s, int state, const char *reason)
 	results_print_score(m);
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
-		if (results_llr(m, &llr))
-			m->verdict = sprt_decide(&m->o.sprt, llr);
+		m->verdict = results_verdict(m, &llr);
 		if (m->verdict != SPRT_CONTINUE) {
 			printf("SPRT: %s accepted after %u games (llr %.3f)\n",
 			       m->verdict == SPRT_ACCEPT_H1 ? "H1" : "H0", m->total, llr);
@@ -759,8 +760,7 @@ int match_main(int argc, char **argv)
 		results_print_score(&m);
 	if (m.o.sprt_set && m.total) {
 		double llr;
-		if (results_llr(&m, &llr))
-			m.verdict = sprt_decide(&m.o.sprt, llr);
+		m.verdict = results_verdict(&m, &llr);
 		m.stopping = m.verdict != SPRT_CONTINUE;
 	}
 	fflush(stdout);

@@ -54,6 +54,7 @@ struct match_opts {
 	int                   resume;
 	int                   sprt_set;
 	struct sprt_test      sprt;
+	unsigned              sprt_min_games; /* no verdict before this many games */
 	const char           *viewer;
 	const char           *http;          /* --http ADDR:PORT */
 	const char           *config_path;
@@ -201,6 +202,8 @@ char *results_line(const struct match *m, const struct slot *s, int state, const
 int  results_write(struct match *m, const struct slot *s, int state, const char *reason);
 /* The match's LLR and the model's name, NULL if none is defined yet (*llr = 0). */
 const char *results_llr(const struct match *m, double *llr);
+/* The SPRT's verdict on the record so far (CONTINUE before --sprt-min-games). */
+enum sprt_verdict results_verdict(const struct match *m, double *llr);
 /* The score line, the Elo line and the SPRT line on stdout. */
 void results_print_score(const struct match *m);
 

@@ -590,8 +590,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 	}
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
-		if (results_llr(m, &llr))
-			m->verdict = sprt_decide(&m->o.sprt, llr);
+		m->verdict = results_verdict(m, &llr);
 		if (m->verdict != SPRT_CONTINUE && c->caught_up) {
 			printf("SPRT: %s accepted after %u games (llr %.3f)\n",
 			       m->verdict == SPRT_ACCEPT_H1 ? "H1" : "H0", m->total, llr);

@@ -179,6 +179,14 @@ const char *results_llr(const struct match *m, double *llr)
 	return NULL;
 }
 
+enum sprt_verdict results_verdict(const struct match *m, double *llr)
+{
+	*llr = 0;
+	if (!results_llr(m, llr) || m->total < m->o.sprt_min_games)
+		return SPRT_CONTINUE;
+	return sprt_decide(&m->o.sprt, *llr);
+}
+
 void results_print_score(const struct match *m)
 {
 	const struct sprt_counts *c = &m->rec;

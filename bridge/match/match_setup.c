@@ -124,6 +124,10 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 				return -1;
 			}
 			o->sprt_set = 1;
+		} else if (!strcmp(name, "--sprt-min-games")) {
+			if (parse_uint(val, 0, MATCH_MAX_GAMES, &v) < 0)
+				goto bad;
+			o->sprt_min_games = (unsigned)v;
 		} else if (!strcmp(name, "--viewer")) {
 			o->viewer = val;
 		} else if (!strcmp(name, "--http")) {
@@ -161,6 +165,10 @@ bad:
 	}
 	if (o->keep && !o->queue) {
 		fprintf(stderr, "hivebridge match: --keep goes with --queue\n");
+		return -1;
+	}
+	if (o->sprt_min_games && !o->sprt_set) {
+		fprintf(stderr, "hivebridge match: --sprt-min-games goes with --sprt\n");
 		return -1;
 	}
 	if (o->resume && !o->results_path) {
