@@ -177,7 +177,7 @@ struct gen {
 	struct hive_move *out;
 	size_t n;
 	uint16_t lifted;        /* cell the mover was lifted from (its height counts one less) */
-	struct cellset cut;     /* articulation cells: their ground piece cannot leave */
+	uint32_t pinned;        /* hive_board_pinned, once cut_done */
 	int cut_done;
 	int count;              /* count placements instead of listing them */
 	uint16_t target;        /* list only moves to this cell (HIVE_NOWHERE: all) */
@@ -200,58 +200,58 @@ static inline void emit(struct gen *g, unsigned piece, uint16_t from, uint16_t t
 	m->to = to;
 }
 
-/* Articulation points of the ground graph (Tarjan), cells with height > 0. */
-struct tarjan {
+/* The ground graph's articulation points (Tarjan), by ground piece. */
+struct cuts {
 	const struct hive_board *b;
-	uint8_t idx[HIVE_CELLS];      /* valid only for occupied cells */
+	const unsigned *ring;         /* the caller's rings by piece, or NULL */
+	uint8_t at[HIVE_CELLS];       /* ground piece of each cell; read only where occupied */
 	uint8_t disc[HIVE_PIECES], low[HIVE_PIECES];
 	uint8_t time;
-	struct cellset *cut;
+	uint32_t pinned;
 };
 
-static void tarjan_visit(struct tarjan *t, uint16_t c, int parent)
+static void cuts_visit(struct cuts *t, unsigned u, int parent)
 {
-	uint8_t u = t->idx[c];
+	uint16_t c = t->b->pos[u];
 	int children = 0;
 	t->disc[u] = t->low[u] = ++t->time;
-	for (unsigned m = hive_cell_ring(t->b->height, c); m; m &= m - 1) {
-		uint16_t n = hive_cell_step(c, __builtin_ctz(m));
-		uint8_t v = t->idx[n];
+	unsigned ring = t->ring ? t->ring[u] : hive_cell_ring(t->b->height, c);
+	for (unsigned m = ring; m; m &= m - 1) {
+		unsigned v = t->at[hive_cell_step(c, __builtin_ctz(m))];
 		if (!t->disc[v]) {
 			children++;
-			tarjan_visit(t, n, u);
+			cuts_visit(t, v, (int)u);
 			if (t->low[v] < t->low[u])
 				t->low[u] = t->low[v];
 			if (parent >= 0 && t->low[v] >= t->disc[u])
-				cellset_add(t->cut, c);
-		} else if (v != parent && t->disc[v] < t->low[u]) {
+				t->pinned |= 1u << u;
+		} else if ((int)v != parent && t->disc[v] < t->low[u]) {
 			t->low[u] = t->disc[v];
 		}
 	}
 	if (parent < 0 && children > 1)
-		cellset_add(t->cut, c);
+		t->pinned |= 1u << u;
 }
 
-static void find_cuts(const struct hive_board *b, struct cellset *cut)
+uint32_t hive_board_pinned(const struct hive_board *b, const unsigned *ring)
 {
-	struct tarjan t;
-	uint8_t n = 0;
-	uint16_t start = HIVE_NOWHERE;
-	cellset_clear(cut);
+	struct cuts t;
+	int start = -1;
 	t.b = b;
+	t.ring = ring;
 	t.time = 0;
-	t.cut = cut;
+	t.pinned = 0;
 	for (uint32_t m = b->in_play; m; m &= m - 1) {
 		int p = __builtin_ctz(m);
 		if (b->level[p] == 0) {
-			t.idx[b->pos[p]] = n;
-			t.disc[n] = 0;
-			n++;
-			start = b->pos[p];
+			t.at[b->pos[p]] = (uint8_t)p;
+			t.disc[p] = 0;
+			start = p;
 		}
 	}
-	if (start != HIVE_NOWHERE)
-		tarjan_visit(&t, start, -1);
+	if (start >= 0)
+		cuts_visit(&t, (unsigned)start, -1);
+	return t.pinned;
 }
 
 static int gen_can_lift(struct gen *g, unsigned p)
@@ -266,21 +266,19 @@ static int gen_can_lift(struct gen *g, unsigned p)
 	if ((rest & (rest - 1)) == 0)
 		return 1;
 	if (!g->cut_done) {
-		find_cuts(g->b, &g->cut);
+		g->pinned = hive_board_pinned(g->b, NULL);
 		g->cut_done = 1;
 	}
-	return !cellset_has(&g->cut, g->b->pos[p]);
+	return !(g->pinned >> p & 1);
 }
 
 int hive_board_can_lift(const struct hive_board *b, int piece)
 {
-	struct cellset cut;
 	if (b->pos[piece] == HIVE_NOWHERE)
 		return 0;
 	if (b->level[piece] > 0)
 		return 1;
-	find_cuts(b, &cut);
-	return !cellset_has(&cut, b->pos[piece]);
+	return !(hive_board_pinned(b, NULL) >> piece & 1);
 }
 
 /* One step at height (beetle rule): cur = pieces under the mover at c. */

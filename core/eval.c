@@ -55,67 +55,6 @@ static inline int ring_changes(unsigned m)
 	return ring_pop[hive_ring_changes(m)];
 }
 
-/* The ground piece of an occupied cell. */
-static unsigned ground_of(const struct hive_board *b, uint16_t c)
-{
-	unsigned p = b->top[c];
-	while (b->level[p])
-		p = b->under[p];
-	return p;
-}
-
-/* Articulation points of the ground graph (Tarjan), indexed by ground piece id. */
-struct cuts {
-	const struct hive_board *b;
-	const unsigned *ring;         /* occupied neighbours of each piece's cell */
-	uint8_t disc[HIVE_PIECES], low[HIVE_PIECES];
-	uint8_t time;
-	uint32_t pinned;
-};
-
-static void cuts_visit(struct cuts *t, unsigned u, int parent)
-{
-	const struct hive_board *b = t->b;
-	int children = 0;
-	t->disc[u] = t->low[u] = ++t->time;
-	/* Only the occupied directions, in increasing order as a full scan would. */
-	for (unsigned m = t->ring[u]; m; m &= m - 1) {
-		unsigned v = ground_of(b, hive_cell_step(b->pos[u], __builtin_ctz(m)));
-		if (!t->disc[v]) {
-			children++;
-			cuts_visit(t, v, (int)u);
-			if (t->low[v] < t->low[u])
-				t->low[u] = t->low[v];
-			if (parent >= 0 && t->low[v] >= t->disc[u])
-				t->pinned |= 1u << u;
-		} else if ((int)v != parent && t->disc[v] < t->low[u]) {
-			t->low[u] = t->disc[v];
-		}
-	}
-	if (parent < 0 && children > 1)
-		t->pinned |= 1u << u;
-}
-
-/* Ground pieces that cannot leave without splitting the hive. */
-static uint32_t pinned_pieces(const struct hive_board *b, const unsigned *ring)
-{
-	struct cuts t;
-	int start = -1;
-	t.b = b;
-	t.ring = ring;
-	t.time = 0;
-	t.pinned = 0;
-	for (uint32_t m = b->in_play; m; m &= m - 1) {
-		int p = __builtin_ctz(m);
-		t.disc[p] = 0;
-		if (b->level[p] == 0)
-			start = p;
-	}
-	if (start >= 0)
-		cuts_visit(&t, (unsigned)start, -1);
-	return t.pinned;
-}
-
 /* Ground pieces whose ring has more than one run of neighbours: only they can be pinned. */
 static uint32_t pin_candidates(const struct hive_board *b, const unsigned *ring)
 {
@@ -167,7 +106,7 @@ int hive_evaluate(const struct hive_board *b)
 		int p = __builtin_ctz(m);
 		ring[p] = hive_cell_ring(b->height, b->pos[p]);
 	}
-	uint32_t pinned = pin_candidates(b, ring) ? pinned_pieces(b, ring) : 0;
+	uint32_t pinned = pin_candidates(b, ring) ? hive_board_pinned(b, ring) : 0;
 	int queen_in[2] = {
 		b->pos[HIVE_PIECE(HIVE_WHITE, 0)] != HIVE_NOWHERE,
 		b->pos[HIVE_PIECE(HIVE_BLACK, 0)] != HIVE_NOWHERE
