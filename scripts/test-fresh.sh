@@ -17,7 +17,7 @@
 #   FRESH_KEEP=1 leave the root in place (mounts are undone all the same).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-shared=$(cd "$top/${SHARED:-../shared}" && pwd)
+shared=$(cd "$top/${SHARED:-../shared}" && pwd -P)    # the folder itself, should ../shared be a link
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 cache=${FRESH_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/hivebridge}
 tarball=$cache/bookworm-minbase-git.tgz
