@@ -111,13 +111,24 @@ int hive_board_eval_state(const struct hive_board *b)
 	return HIVE_IN_PROGRESS;
 }
 
+/* Cell c becomes occupied (bit set) or empty: its neighbours' rings see it. */
+static inline void ring_mark(struct hive_board *b, uint16_t c, int occupied)
+{
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		uint8_t bit = (uint8_t)(1u << (d + 3) % HIVE_DIRS);
+		uint8_t *r = &b->ring[hive_cell_step(c, d)];
+		*r = occupied ? *r | bit : *r & (uint8_t)~bit;
+	}
+}
+
 static void lift(struct hive_board *b, unsigned p)
 {
 	uint16_t c = b->pos[p];
 	b->hash ^= piece_key(p, c, b->level[p]);
 	adj_retop(b, c, p, b->under[p]);
 	b->top[c] = b->under[p];
-	b->height[c]--;
+	if (--b->height[c] == 0)
+		ring_mark(b, c, 0);
 	b->under[p] = HIVE_NO_PIECE;
 	b->pos[p] = HIVE_NOWHERE;
 	b->level[p] = 0;
@@ -130,7 +141,8 @@ static void drop(struct hive_board *b, unsigned p, uint16_t c)
 	b->under[p] = b->top[c];
 	b->level[p] = b->height[c];
 	b->top[c] = (uint8_t)p;
-	b->height[c]++;
+	if (b->height[c]++ == 0)
+		ring_mark(b, c, 1);
 	b->pos[p] = c;
 	b->in_play |= 1u << p;
 	b->hash ^= piece_key(p, c, b->level[p]);
@@ -215,7 +227,7 @@ static void cuts_visit(struct cuts *t, unsigned u, int parent)
 	uint16_t c = t->b->pos[u];
 	int children = 0;
 	t->disc[u] = t->low[u] = ++t->time;
-	unsigned ring = t->ring ? t->ring[u] : hive_cell_ring(t->b->height, c);
+	unsigned ring = t->ring ? t->ring[u] : hive_cell_ring(t->b, c);
 	for (unsigned m = ring; m; m &= m - 1) {
 		unsigned v = t->at[hive_cell_step(c, __builtin_ctz(m))];
 		if (!t->disc[v]) {
@@ -261,7 +273,7 @@ static int gen_can_lift(struct gen *g, unsigned p)
 		return 1;
 	/* At most one run of occupied neighbours (two occupied/empty changes around the
 	 * ring at most): lifting cannot split the hive. */
-	unsigned changes = hive_ring_changes(hive_cell_ring(b->height, b->pos[p]));
+	unsigned changes = hive_ring_changes(hive_cell_ring(b, b->pos[p]));
 	unsigned rest = changes & (changes - 1);          /* all but the lowest change */
 	if ((rest & (rest - 1)) == 0)
 		return 1;
@@ -297,7 +309,7 @@ static inline int can_climb(const struct gen *g, uint16_t c, int d, int cur)
  * the mover lifted, as six bits: one ring gives them all at once. */
 static inline unsigned slide_dirs(const struct gen *g, uint16_t c)
 {
-	unsigned m = hive_cell_ring(g->b->height, c);
+	unsigned m = hive_cell_ring(g->b, c);
 	if (g->lifted != HIVE_NOWHERE && g->b->height[g->lifted] == 1) {
 		switch ((g->lifted - c) & HIVE_CELL_MASK) {
 		case HIVE_CELLS - 32: m &= ~(1u << HIVE_NW); break;
@@ -876,10 +888,13 @@ int hive_board_check(const struct hive_board *b)
 	for (int c = 0; c < HIVE_CELLS; c++) {
 		if (h[c] != b->height[c] || (h[c] == 0) != (b->top[c] == HIVE_NO_PIECE))
 			return -3;
-		unsigned a = 0;
-		for (int d = 0; d < HIVE_DIRS; d++)
-			a += adj_unit(b->top[hive_cell_step((uint16_t)c, d)]);
-		if (a != b->adj[c])
+		unsigned a = 0, ring = 0;
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			uint16_t n = hive_cell_step((uint16_t)c, d);
+			a += adj_unit(b->top[n]);
+			ring |= (unsigned)(b->height[n] > 0) << d;
+		}
+		if (a != b->adj[c] || ring != b->ring[c])
 			return -6;
 	}
 	if (hash != b->hash)

@@ -82,6 +82,9 @@ struct hive_board {
 	/* Neighbours of each cell topped by each colour: white count + 16 * black count
 	 * (kept by do/undo; placements and the queens' surround read it directly). */
 	uint8_t  adj[HIVE_CELLS];
+	/* Occupied neighbours of each cell as six bits, bit d for direction d (kept by
+	 * do/undo: the move generator's slides and the evaluation read them all the time). */
+	uint8_t  ring[HIVE_CELLS];
 };
 
 /* Cell arithmetic. */
@@ -90,16 +93,10 @@ static inline uint16_t hive_cell_step(uint16_t cell, int dir)
 	static const int16_t delta[HIVE_DIRS] = { -32, -31, 1, 32, 31, -1 };
 	return (uint16_t)((cell + delta[dir]) & HIVE_CELL_MASK);
 }
-/* Occupied neighbours of a cell as six bits, bit d for direction d (written out: the
- * move generator and the evaluation take rings in their inner loops). */
-static inline unsigned hive_cell_ring(const uint8_t *height, uint16_t c)
+/* Occupied neighbours of a cell as six bits, bit d for direction d. */
+static inline unsigned hive_cell_ring(const struct hive_board *b, uint16_t c)
 {
-	return (unsigned)(height[(c - 32) & HIVE_CELL_MASK] > 0) |
-	       (unsigned)(height[(c - 31) & HIVE_CELL_MASK] > 0) << HIVE_NE |
-	       (unsigned)(height[(c + 1) & HIVE_CELL_MASK] > 0) << HIVE_E |
-	       (unsigned)(height[(c + 32) & HIVE_CELL_MASK] > 0) << HIVE_SE |
-	       (unsigned)(height[(c + 31) & HIVE_CELL_MASK] > 0) << HIVE_SW |
-	       (unsigned)(height[(c - 1) & HIVE_CELL_MASK] > 0) << HIVE_W;
+	return b->ring[c];
 }
 /* On a ring m: one bit at each occupied/empty change going round it (an even count;
  * two at most means one run of neighbours), and the directions a piece with that

@@ -104,7 +104,7 @@ int hive_evaluate(const struct hive_board *b)
 	}
 	for (uint32_t m = b->in_play; m; m &= m - 1) {
 		int p = __builtin_ctz(m);
-		ring[p] = hive_cell_ring(b->height, b->pos[p]);
+		ring[p] = hive_cell_ring(b, b->pos[p]);
 	}
 	uint32_t pinned = pin_candidates(b, ring) ? hive_board_pinned(b, ring) : 0;
 	int queen_in[2] = {
