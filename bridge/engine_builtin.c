@@ -65,6 +65,7 @@
 #define CLOCK_HARD_X     2
 #define CLOCK_HARD_DIV   4
 #define CLOCK_RESERVE_MS 50
+#define BOARD_SLOT      sizeof(struct hive_board)   /* after the searcher, in mem */
 #define INLINE_MAX_MOVES 100        /* a depth-1 search on the loop: ~0.35 ms at most */
 
 /* Why a go produced no move (b->rc). */
@@ -98,7 +99,7 @@ struct helper {
 struct builtin {
 	struct engine       e;            /* first: the engine handed out is this struct */
 	struct hive_search *search;       /* lives in mem; NULL while unmapped */
-	void               *mem;          /* the searcher's mapping, mem_size bytes */
+	void               *mem;          /* the searcher's mapping and board, mem_size bytes */
 	size_t              mem_size;
 	size_t              table_mb;     /* taken from the budget while mapped */
 	struct builtin     *older, *newer;  /* in hash_budget's list while mapped */
@@ -137,7 +138,8 @@ struct builtin {
 	int64_t             late_ns;      /* the loop's: how late answers come (late_note) */
 	int64_t             cpu_seen_ns;  /* the search thread's CPU clock when it saw the deadline */
 	struct engine_builtin_timing timing;  /* of the last go; the worker's until done */
-	struct hive_board   board;
+	struct hive_board  *board;        /* the position searched: at the end of mem, so that an
+					   * idle session holds no board of its own */
 	struct hive_search_limits limits;
 
 	pthread_mutex_t     lock;         /* guards what follows */
@@ -205,7 +207,7 @@ static void helper_job(struct pool_job *job)
 	struct hive_move m;
 
 	if (!helper_should_stop(h))
-		hive_search_run(h->search, &h->owner->board, &h->limits, &m, NULL);
+		hive_search_run(h->search, h->owner->board, &h->limits, &m, NULL);
 }
 
 /* Takes every helper back: stopped if running, never run if queued (any thread). */
@@ -248,7 +250,7 @@ static void search_job(struct pool_job *job)
 	int cpu = atomic_load_explicit(&timing_cpu, memory_order_relaxed);
 	int64_t cpu0 = cpu ? clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
 	b->timing.started_ns = clock_ns(CLOCK_MONOTONIC);
-	rc = hive_search_run(b->search, &b->board, &b->limits, &best, NULL);
+	rc = hive_search_run(b->search, b->board, &b->limits, &best, NULL);
 	b->timing.searched_ns = clock_ns(CLOCK_MONOTONIC);
 	if (cpu) {
 		int64_t cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -299,6 +301,7 @@ static void table_drop_locked(struct builtin *b)
 	table_unlink(b);
 	b->mem = NULL;
 	b->search = NULL;
+	b->board = NULL;
 	b->mem_size = 0;
 	b->table_mb = 0;
 }
@@ -419,7 +422,8 @@ static int table_get(struct builtin *b, char *msg, size_t msglen)
 	}
 	if (mb < b->hash_mb)
 		log_note(0, "builtin: hash table of %zu MB instead of %zu (hash_budget_mb)", mb, b->hash_mb);
-	b->mem_size = hive_search_size(mb << 20);
+	size_t search_size = hive_search_size(mb << 20);
+	b->mem_size = search_size + BOARD_SLOT;
 	/* Untouched pages cost nothing: only what the search reaches becomes resident. */
 	b->mem = mmap(NULL, b->mem_size, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -433,7 +437,8 @@ static int table_get(struct builtin *b, char *msg, size_t msglen)
 		return -1;
 	}
 	b->table_mb = mb;
-	b->search = hive_search_init(b->mem, b->mem_size);
+	b->search = hive_search_init(b->mem, search_size);
+	b->board = (struct hive_board *)((char *)b->mem + search_size);
 	pthread_mutex_lock(&hash_budget.lock);
 	table_link(b);
 	pthread_mutex_unlock(&hash_budget.lock);
@@ -566,7 +571,7 @@ static void done_event(evutil_socket_t fd, short what, void *arg)
 		} else if (b->rc < 0) {
 			r.status = ENGINE_ERROR;
 			r.message = "The game is over.";
-		} else if (!hive_board_find_move(&b->board, b->best, &r.move)) {
+		} else if (!hive_board_find_move(b->board, b->best, &r.move)) {
 			/* Cannot happen with a sound core; never hand out an illegal move. */
 			r.status = ENGINE_FAILED;
 			r.message = "the search returned an illegal move";
@@ -659,7 +664,6 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	if (b->pending != PENDING_NONE)
 		return -1;
 	evtimer_del(b->idle_ev);
-	b->board = g->board;
 	b->refused = 0;
 	/* Written by the worker from the submit on; read by the loop once done. */
 	memset(&b->timing, 0, sizeof b->timing);
@@ -675,6 +679,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 		event_active(b->done_ev, EV_READ, 0);
 		return 0;
 	}
+	*b->board = g->board;
 	memset(&b->limits, 0, sizeof b->limits);
 	b->limits.depth = l->depth > 0 ? (l->depth < HIVE_MAX_PLY ? l->depth : HIVE_MAX_PLY) : 0;
 	b->limits.nodes = l->nodes;
@@ -712,7 +717,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	 * result is delivered from done_ev as a worker's would be. Only with few root
 	 * moves, so that it holds the loop briefly (up to 3.4 us a move was measured). */
 	if (b->limits.depth == 1 && b->nhelpers == 0 &&
-	    hive_board_count_moves(&b->board) <= INLINE_MAX_MOVES) {
+	    hive_board_count_moves(b->board) <= INLINE_MAX_MOVES) {
 		atomic_store(&b->job.stop, 0);
 		search_job(&b->job);
 		return 0;
