@@ -215,7 +215,6 @@ static inline void emit(struct gen *g, unsigned piece, uint16_t from, uint16_t t
 /* The ground graph's articulation points (Tarjan), by ground piece. */
 struct cuts {
 	const struct hive_board *b;
-	const unsigned *ring;         /* the caller's rings by piece, or NULL */
 	uint8_t at[HIVE_CELLS];       /* ground piece of each cell; read only where occupied */
 	uint8_t disc[HIVE_PIECES], low[HIVE_PIECES];
 	uint8_t time;
@@ -227,8 +226,7 @@ static void cuts_visit(struct cuts *t, unsigned u, int parent)
 	uint16_t c = t->b->pos[u];
 	int children = 0;
 	t->disc[u] = t->low[u] = ++t->time;
-	unsigned ring = t->ring ? t->ring[u] : hive_cell_ring(t->b, c);
-	for (unsigned m = ring; m; m &= m - 1) {
+	for (unsigned m = hive_cell_ring(t->b, c); m; m &= m - 1) {
 		unsigned v = t->at[hive_cell_step(c, __builtin_ctz(m))];
 		if (!t->disc[v]) {
 			children++;
@@ -245,12 +243,11 @@ static void cuts_visit(struct cuts *t, unsigned u, int parent)
 		t->pinned |= 1u << u;
 }
 
-uint32_t hive_board_pinned(const struct hive_board *b, const unsigned *ring)
+uint32_t hive_board_pinned(const struct hive_board *b)
 {
 	struct cuts t;
 	int start = -1;
 	t.b = b;
-	t.ring = ring;
 	t.time = 0;
 	t.pinned = 0;
 	for (uint32_t m = b->in_play; m; m &= m - 1) {
@@ -278,7 +275,7 @@ static int gen_can_lift(struct gen *g, unsigned p)
 	if ((rest & (rest - 1)) == 0)
 		return 1;
 	if (!g->cut_done) {
-		g->pinned = hive_board_pinned(g->b, NULL);
+		g->pinned = hive_board_pinned(g->b);
 		g->cut_done = 1;
 	}
 	return !(g->pinned >> p & 1);
@@ -290,7 +287,7 @@ int hive_board_can_lift(const struct hive_board *b, int piece)
 		return 0;
 	if (b->level[piece] > 0)
 		return 1;
-	return !(hive_board_pinned(b, NULL) >> piece & 1);
+	return !(hive_board_pinned(b) >> piece & 1);
 }
 
 /* One step at height (beetle rule): cur = pieces under the mover at c. */

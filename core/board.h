@@ -154,9 +154,8 @@ int hive_board_neighbours(const struct hive_board *b, uint16_t cell);
 /* Whether lifting the piece off the board leaves the hive in one part. */
 int hive_board_can_lift(const struct hive_board *b, int piece);
 /* Ground pieces that cannot leave without splitting the hive (the ground graph's
- * articulation points), bit p for piece p. ring: hive_cell_ring of each ground
- * piece's cell by piece, if the caller has them (else NULL). */
-uint32_t hive_board_pinned(const struct hive_board *b, const unsigned *ring);
+ * articulation points), bit p for piece p. */
+uint32_t hive_board_pinned(const struct hive_board *b);
 
 /* Pieces of the side to move that can make m as a Pillbug throw (a Pillbug, or a
  * ground Mosquito touching one); up to max piece ids go to users. Returns how many. */

@@ -106,7 +106,7 @@ int hive_evaluate(const struct hive_board *b)
 		int p = __builtin_ctz(m);
 		ring[p] = hive_cell_ring(b, b->pos[p]);
 	}
-	uint32_t pinned = pin_candidates(b, ring) ? hive_board_pinned(b, ring) : 0;
+	uint32_t pinned = pin_candidates(b, ring) ? hive_board_pinned(b) : 0;
 	int queen_in[2] = {
 		b->pos[HIVE_PIECE(HIVE_WHITE, 0)] != HIVE_NOWHERE,
 		b->pos[HIVE_PIECE(HIVE_BLACK, 0)] != HIVE_NOWHERE

@@ -171,6 +171,11 @@ bad:
 		fprintf(stderr, "hivebridge match: --sprt-min-games goes with --sprt\n");
 		return -1;
 	}
+	if (o->games_set && o->sprt_min_games > o->games) {
+		fprintf(stderr, "hivebridge match: --sprt-min-games %u is more than --games %u: "
+			"the test could never decide\n", o->sprt_min_games, o->games);
+		return -1;
+	}
 	if (o->resume && !o->results_path) {
 		fprintf(stderr, "hivebridge match: --resume needs --results FILE\n");
 		return -1;
