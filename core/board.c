@@ -243,10 +243,19 @@ static void cuts_visit(struct cuts *t, unsigned u, int parent)
 		t->pinned |= 1u << u;
 }
 
+/* Whether a ring has more than one run of neighbours (more than two occupied/empty
+ * changes around it): only such a piece can hold two parts of the hive together. */
+static inline int ring_splits(unsigned ring)
+{
+	unsigned changes = hive_ring_changes(ring);
+	unsigned rest = changes & (changes - 1);          /* all but the lowest change */
+	return (rest & (rest - 1)) != 0;
+}
+
 uint32_t hive_board_pinned(const struct hive_board *b)
 {
 	struct cuts t;
-	int start = -1;
+	int start = -1, candidates = 0;
 	t.b = b;
 	t.time = 0;
 	t.pinned = 0;
@@ -256,9 +265,10 @@ uint32_t hive_board_pinned(const struct hive_board *b)
 			t.at[b->pos[p]] = (uint8_t)p;
 			t.disc[p] = 0;
 			start = p;
+			candidates |= ring_splits(b->ring[b->pos[p]]);
 		}
 	}
-	if (start >= 0)
+	if (candidates)
 		cuts_visit(&t, (unsigned)start, -1);
 	return t.pinned;
 }
@@ -268,11 +278,8 @@ static int gen_can_lift(struct gen *g, unsigned p)
 	const struct hive_board *b = g->b;
 	if (b->level[p] > 0)
 		return 1;
-	/* At most one run of occupied neighbours (two occupied/empty changes around the
-	 * ring at most): lifting cannot split the hive. */
-	unsigned changes = hive_ring_changes(hive_cell_ring(b, b->pos[p]));
-	unsigned rest = changes & (changes - 1);          /* all but the lowest change */
-	if ((rest & (rest - 1)) == 0)
+	/* One run of occupied neighbours: lifting cannot split the hive. */
+	if (!ring_splits(hive_cell_ring(b, b->pos[p])))
 		return 1;
 	if (!g->cut_done) {
 		g->pinned = hive_board_pinned(g->b);

@@ -49,24 +49,6 @@ static inline int ring_slides(unsigned m)
 	return ring_pop[hive_ring_slides(m)];
 }
 
-/* Occupied/empty changes around the ring: at most 2 means lifting cannot split the hive. */
-static inline int ring_changes(unsigned m)
-{
-	return ring_pop[hive_ring_changes(m)];
-}
-
-/* Ground pieces whose ring has more than one run of neighbours: only they can be pinned. */
-static uint32_t pin_candidates(const struct hive_board *b, const unsigned *ring)
-{
-	uint32_t cand = 0;
-	for (uint32_t m = b->in_play; m; m &= m - 1) {
-		int p = __builtin_ctz(m);
-		if (b->level[p] == 0 && ring_changes(ring[p]) > 2)
-			cand |= 1u << p;
-	}
-	return cand;
-}
-
 /* Whether the top piece p (on the ground, not pinned, ring m) can actually go somewhere. */
 static int can_go(const struct hive_board *b, unsigned p, int bug, unsigned m)
 {
@@ -94,7 +76,6 @@ int hive_evaluate(const struct hive_board *b)
 	int stm = hive_side_to_move(b);
 	int score[2] = { 0, 0 };
 	uint32_t mobile = 0;
-	unsigned ring[HIVE_PIECES];
 
 	if (hive_game_over(b)) {
 		if (b->state == HIVE_DRAW)
@@ -102,11 +83,7 @@ int hive_evaluate(const struct hive_board *b)
 		return (b->state == HIVE_WHITE_WINS) == (stm == HIVE_WHITE) ? HIVE_SCORE_WIN
 									  : -HIVE_SCORE_WIN;
 	}
-	for (uint32_t m = b->in_play; m; m &= m - 1) {
-		int p = __builtin_ctz(m);
-		ring[p] = hive_cell_ring(b, b->pos[p]);
-	}
-	uint32_t pinned = pin_candidates(b, ring) ? hive_board_pinned(b) : 0;
+	uint32_t pinned = hive_board_pinned(b);
 	int queen_in[2] = {
 		b->pos[HIVE_PIECE(HIVE_WHITE, 0)] != HIVE_NOWHERE,
 		b->pos[HIVE_PIECE(HIVE_BLACK, 0)] != HIVE_NOWHERE
@@ -127,7 +104,7 @@ int hive_evaluate(const struct hive_board *b)
 			if (b->under[p] == HIVE_PIECE(!c, 0))
 				score[c] += BEETLE_ON_QUEEN;
 		}
-		if (!queen_in[c] || (pinned >> p & 1) || !can_go(b, (unsigned)p, bug, ring[p]))
+		if (!queen_in[c] || (pinned >> p & 1) || !can_go(b, (unsigned)p, bug, hive_cell_ring(b, cell)))
 			continue;
 		mobile |= 1u << p;
 		score[c] += mobile_value[bug];
@@ -151,7 +128,7 @@ int hive_evaluate(const struct hive_board *b)
 		}
 		score[c] -= pressure_penalty[pressure];
 		if (mobile >> q & 1)
-			score[c] += QUEEN_EXIT * ring_slides(ring[q]);
+			score[c] += QUEEN_EXIT * ring_slides(hive_cell_ring(b, qc));
 	}
 	return score[stm] - score[!stm] + TEMPO;
 }

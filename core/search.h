@@ -54,9 +54,9 @@ void hive_search_free(struct hive_search *s);
 /* Lazy SMP: bytes of a helper, a searcher that shares main's table (no table of its own). */
 size_t hive_search_helper_size(void);
 /* Lays a helper out in mem (zeroed, or a helper's from an earlier search; size from
- * hive_search_helper_size) sharing main's
- * table; main (and its block) must outlive it. Each runs on its own thread, at the same
- * time as main, with limits->helper > 0; the table tolerates the races. NULL if too small. */
+ * hive_search_helper_size) sharing main's table; main (and its block) must outlive it.
+ * Each runs on its own thread, at the same time as main, with limits->helper > 0; the
+ * table tolerates the races. NULL if too small. */
 struct hive_search *hive_search_init_helper(void *mem, size_t size, struct hive_search *main);
 /* Forgets everything learnt by zeroing it (a caller owning an mmap'd block rather
  * gives it back to the kernel and calls hive_search_init again). */
