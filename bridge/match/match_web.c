@@ -63,6 +63,7 @@ static cJSON *match_web_summary(void *arg)
 		add_num(s, "lower", lo);
 		add_num(s, "upper", hi);
 		add_num(s, "llr", llr);
+		cJSON_AddNumberToObject(s, "min_games", m->o.sprt_min_games);
 		if (model)
 			cJSON_AddStringToObject(s, "model", model);
 		else

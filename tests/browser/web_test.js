@@ -159,10 +159,16 @@ async function matchTests(page, gate) {
   await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 2);
   await page.waitForFunction(() => document.querySelectorAll("#mgames tbody tr").length >= 3 &&
     document.getElementById("llrline") && Number(document.getElementById("llrline").dataset.points) >= 3, { timeout: 90000 });
-  const stats = await page.$$eval("#mstats td", (l) => l.map((e) => e.textContent));
-  log("dashboard: " + stats.join(" | "));
+  // The head and the table in one read: the page redraws both at once.
+  const [head, stats] = await page.evaluate(() => [document.getElementById("mhead").textContent,
+    [...document.querySelectorAll("#mstats td")].map((e) => e.textContent)]);
+  log("dashboard: " + head + " | " + stats.join(" | "));
   if (!/±/.test(stats[1]) && !/inf/.test(stats[1])) fail("no Elo: " + stats[1]);
   if (!/LLR/.test(stats[4] || "")) fail("no SPRT line");
+  // The match runs with --sprt-min-games 6 of 6 games: held until the end.
+  const played = Number((/: (\d+) of 6 games/.exec(head) || [])[1]);
+  if (!(played >= 3)) fail("no games played in the head: " + head);
+  if ((played < 6) !== /no verdict before 6 games/.test(stats[4])) fail(`SPRT line after ${played} games: ${stats[4]}`);
   await shot(page, "match.png");
   await page.$eval("#mgames tbody tr", (e) => e.click());
   await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Match game"));

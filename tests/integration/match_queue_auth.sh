@@ -10,8 +10,9 @@
 #     environment; the password is in no /proc/PID/cmdline of any process, nor in
 #     the environment of the engines the workers run; a wrong password and a
 #     missing one are clear errors (exit status 1, said once);
-#   - --sprt with --queue: the SPRT decides after a few of 400 games, the
-#     coordinator stops, the workers leave, and the remaining jobs are never played.
+#   - --sprt with --queue: the SPRT decides after a few of 400 games (not before
+#     --sprt-min-games), the coordinator stops, the workers leave, and the remaining
+#     jobs are never played.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -57,7 +58,7 @@ grep -v -e '^\[queue\]' -e '^password' "$tmp/w1.conf" >"$tmp/w2.conf"
 # (A prefix assignment to a function is not portable: exported around the spawn.)
 export HIVEBRIDGE_REDIS_PASSWORD="$pw"
 spawn "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" \
-	--games $games --depth 4 --max-plies 80 --sprt -50,0 --queue "$url" --results "$tmp/res.jsonl" \
+	--games $games --depth 4 --max-plies 80 --sprt -50,0 --sprt-min-games 30 --queue "$url" --results "$tmp/res.jsonl" \
 	--log "$tmp/coord.log" builtin:depth=1 ext >"$tmp/coord.out" 2>"$tmp/coord.err"
 coord=$spawned
 spawn "$HIVEBRIDGE" worker --queue "$url" --config "$tmp/w2.conf" \
@@ -109,7 +110,10 @@ wait_for check_engines 30 || fail "engines of the workers checked: w1 $seen1, w2
 wait_for '! procs_alive $coord' 120 || fail "the coordinator did not stop"
 wait $coord
 [ $? = 0 ] || fail "coordinator exit status not 0"
-grep -q "^SPRT: H0 accepted after [0-9]* games" "$tmp/coord.out" || fail "the SPRT did not decide"
+at=$(sed -n 's/^SPRT: H0 accepted after \([0-9]*\) games.*/\1/p' "$tmp/coord.out")
+[ -n "$at" ] || fail "the SPRT did not decide"
+# Without --sprt-min-games it decides after about 13 games (depth 1 against depth 4).
+[ "$at" -ge 30 ] || fail "--sprt-min-games 30: decided after $at games"
 for w in $w1 $w2; do
 	wait_for '! procs_alive $w' 20 || fail "worker $w did not leave once the SPRT decided"
 	wait $w
@@ -140,7 +144,7 @@ grep -q "^Deleted the streams of s1: the results are in $tmp/res.jsonl" "$tmp/co
 # The same command again would play the whole match again: refused, the file untouched.
 sum=$(cksum <"$tmp/res.jsonl")
 HIVEBRIDGE_REDIS_PASSWORD=$pw timeout 30 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" \
-	--games $games --depth 4 --max-plies 80 --sprt -50,0 --queue "$url" --results "$tmp/res.jsonl" \
+	--games $games --depth 4 --max-plies 80 --sprt -50,0 --sprt-min-games 30 --queue "$url" --results "$tmp/res.jsonl" \
 	builtin:depth=1 ext >"$tmp/again.out" 2>"$tmp/again.err"
 [ $? = 1 ] || fail "a deleted match started again: want exit status 1"
 grep -q "this match is over and its streams were deleted" "$tmp/again.err" || fail "no clear error for a deleted match"
@@ -181,4 +185,4 @@ for f in wx cx; do
 done
 grep -q "it wants a password: put it in \$HIVEBRIDGE_REDIS_PASSWORD" "$tmp/wn.err" || fail "wn: no clear error"
 grep -q retrying "$tmp/wx.err" "$tmp/cx.err" "$tmp/wn.err" && fail "a refused password was retried"
-echo "match_queue_auth: ok (back-off 200 400 800 ms, SPRT decided after $decided of $games games, $started started)"
+echo "match_queue_auth: ok (back-off 200 400 800 ms, SPRT decided after $at of $games games, $decided results, $started started)"

@@ -184,6 +184,7 @@ if mode == "match":
     st, m = deadline(lambda: (lambda r: r if r[0] == 200 and r[1]["played"] >= 2 else None)(req("/api/match")), 120, "two games")
     valid(m, "web-match")
     assert m["sprt"] and len(m["sprt"]["history"]) == m["played"], m
+    assert m["sprt"]["min_games"] == 3, m["sprt"]
     for g in m["finished"]:
         st, p = req("/api/position?game=" + urllib.parse.quote(g["gamestring"]))
         assert st == 200 and len(p["moves"]) == g["plies"], (st, p)
@@ -270,7 +271,7 @@ kill -TERM $pid
 wait $pid || { st=$?; tail -n 30 "$tmp/err"; fail "serve exit status $st"; }
 pid=
 
-spawn "$HIVEBRIDGE" match --games 4 --depth 1 --max-plies 60 --sprt 0,50 --http 127.0.0.1:0 builtin builtin:depth=2 \
+spawn "$HIVEBRIDGE" match --games 4 --depth 1 --max-plies 60 --sprt 0,50 --sprt-min-games 3 --http 127.0.0.1:0 builtin builtin:depth=2 \
 	>"$tmp/mout" 2>"$tmp/merr"
 mpid=$spawned
 wait_listening "$tmp/merr" $mpid 1 http

@@ -47,7 +47,7 @@ kind = uhp
 command = $tmp/gated $tmp/gate
 EOF
 spawn "$HIVEBRIDGE" match --config "$tmp/match.conf" --games 6 --depth 1 --max-plies 150 --repetition 0 \
-	--sprt 0,50 --http 127.0.0.1:0 uhp-depth1 builtin:depth=2 >"$tmp/mout" 2>"$tmp/merr"
+	--sprt 0,50 --sprt-min-games 6 --http 127.0.0.1:0 uhp-depth1 builtin:depth=2 >"$tmp/mout" 2>"$tmp/merr"
 mpid=$spawned
 wait_listening "$tmp/merr" $mpid 1 http
 mhttp=$(listen_port "$tmp/merr" http)

@@ -377,7 +377,11 @@ async function loadMatch() {
     ["LOS", `${fmt(m.los * 100)} %`],
     ["Draw ratio", `${fmt(m.draw_ratio === null ? null : m.draw_ratio * 100)} %`],
   ];
-  if (m.sprt) rows.push(["SPRT", `LLR ${fmt(m.sprt.llr, 3)} (${fmt(m.sprt.lower, 2)}, ${fmt(m.sprt.upper, 2)}), elo0 ${m.sprt.elo0}, elo1 ${m.sprt.elo1}: ${m.sprt.verdict}`]);
+  if (m.sprt) {
+    // --sprt-min-games holds the verdict back even with the LLR past a bound.
+    const held = m.sprt.verdict === "continue" && m.sprt.min_games > m.played ? `, no verdict before ${m.sprt.min_games} games` : "";
+    rows.push(["SPRT", `LLR ${fmt(m.sprt.llr, 3)} (${fmt(m.sprt.lower, 2)}, ${fmt(m.sprt.upper, 2)}), elo0 ${m.sprt.elo0}, elo1 ${m.sprt.elo1}: ${m.sprt.verdict}${held}`]);
+  }
   $("mstats").replaceChildren(...rows.map(([k, v]) => {
     const tr = el("tr"); tr.appendChild(el("th", {}, k)); tr.appendChild(el("td", { "data-stat": k }, v)); return tr;
   }));
