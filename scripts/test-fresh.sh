@@ -15,9 +15,11 @@
 #                empty: no cache). It holds only the minbase+git root's own .debs, so
 #                every run still starts from a root with nothing of ours installed.
 #   FRESH_KEEP=1 leave the root in place (mounts are undone all the same).
+#   SHARED       the shared folder (default ../shared; relative to the repository, or absolute)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-shared=$(cd "$top/${SHARED:-../shared}" && pwd -P)    # the folder itself, should ../shared be a link
+# The folder itself, should it be a link.
+shared=$(cd "$top" && cd "${SHARED:-../shared}" && pwd -P)
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 cache=${FRESH_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/hivebridge}
 tarball=$cache/bookworm-minbase-git.tgz
