@@ -859,6 +859,26 @@ static uint64_t perft_rec(struct hive_board *b, int depth)
 	return total;
 }
 
+uint64_t hive_board_position_key(const struct hive_board *b)
+{
+	uint64_t key = hive_side_to_move(b) ? SIDE_KEY : 0;
+	for (int p = 0; p < HIVE_PIECES; p++) {
+		if (b->pos[p] == HIVE_NOWHERE)
+			continue;
+		/* 16 * colour + bug stands where piece_key puts the piece id. */
+		unsigned bug = (unsigned)(16 * HIVE_PIECE_COLOR(p) + slot_bug[HIVE_PIECE_SLOT(p)]);
+		key ^= piece_key(bug, b->pos[p], b->level[p]);
+	}
+	/* The stun only ever forbids moves, so equal counts mean equal move sets. */
+	if ((b->type & HIVE_EXP_P) && b->last_moved != HIVE_NO_PIECE) {
+		struct hive_board unstunned = *b;
+		unstunned.last_moved = HIVE_NO_PIECE;
+		if (hive_board_count_moves(&unstunned) != hive_board_count_moves(b))
+			key ^= mix64((1ULL << 32) | b->pos[b->last_moved]);
+	}
+	return key;
+}
+
 uint64_t hive_perft(struct hive_board *b, int depth)
 {
 	if (depth <= 0)

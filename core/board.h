@@ -161,6 +161,13 @@ uint32_t hive_board_pinned(const struct hive_board *b);
  * ground Mosquito touching one); up to max piece ids go to users. Returns how many. */
 int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *users, int max);
 
+/* Key of the position as a rule of repetition sees it, the same key for the same
+ * legal moves: which bug of which colour stands on each cell and level, the side to
+ * move and, only where its stun takes moves away, the cell of the piece moved last.
+ * Unlike hash it names bugs, not piece ids: two Ants that swap places leave it as it
+ * was. In a game with the Pillbug it may count the moves twice. */
+uint64_t hive_board_position_key(const struct hive_board *b);
+
 /* Perft: leaf count at depth, bulk-counted at the last ply. */
 uint64_t hive_perft(struct hive_board *b, int depth);
 

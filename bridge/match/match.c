@@ -46,8 +46,6 @@
 
 /* At shutdown, how long engines get to exit before they are killed. */
 #define MATCH_DRAIN_MS            3000
-/* Folded into the position key when black is to move. */
-#define SIDE_KEY                  0x9e3779b97f4a7c15ULL
 
 static const char match_usage[] =
 	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
@@ -58,8 +56,9 @@ static const char match_usage[] =
 	"  --openings FILE        GameStrings, one per line, each played twice\n"
 	"  --depth N | --movetime MS | --clock MS[+INC]   search limits (default movetime 1000)\n"
 	"  --max-plies N          adjudicate a draw after N plies (default 1000)\n"
-	"  --repetition N         adjudicate a draw when a position occurs N times\n"
-	"                         (default 3, 0 = never)\n"
+	"  --repetition N         adjudicate a draw when a position occurs N times,\n"
+	"                         the opening's included; the same bugs on the same\n"
+	"                         cells, whichever Ant is which (default 3, 0 = never)\n"
 	"  --results FILE         one JSON line per finished game\n"
 	"  --resume               skip the games already in --results FILE\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
@@ -92,11 +91,6 @@ static int key_count(const struct slot *s, uint64_t key)
 	for (size_t i = 0; i < s->nkeys; i++)
 		n += s->keys[i] == key;
 	return n;
-}
-
-static uint64_t position_key(const struct hive_board *b)
-{
-	return b->hash ^ (hive_side_to_move(b) ? SIDE_KEY : 0);
 }
 
 static int push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
@@ -329,8 +323,17 @@ static int slot_setup(struct slot *s, unsigned g, int white, int opening_index, 
 	for (int p = 0; p < 2; p++)
 		if (s->ready[p])
 			engine_reset(s->eng[p]);
-	if (push_u64(&s->keys, &s->nkeys, &s->capkeys, position_key(&s->game.board)) < 0)
-		return -1;
+	/* The opening's positions count towards a repetition, as they would over a board. */
+	struct hive_board b;
+	struct hive_undo u;
+	hive_board_init(&b, s->game.type);
+	for (size_t i = 0;; i++) {
+		if (push_u64(&s->keys, &s->nkeys, &s->capkeys, hive_board_position_key(&b)) < 0)
+			return -1;
+		if (i == s->game.len)
+			break;
+		hive_board_do(&b, s->game.hist[i].move, &u);
+	}
 	return 0;
 }
 
@@ -462,7 +465,7 @@ static void on_move(void *arg, const struct engine_result *r)
 	log_note(0, "match: game %u ply %zu: %s plays %s (%lld ms)", s->game_no, s->game.len + 1,
 		 m->pl[p].label, ms, (long long)(used / 1000));
 	if (hive_game_play(&s->game, legal) != HIVE_OK ||
-	    push_u64(&s->keys, &s->nkeys, &s->capkeys, position_key(&s->game.board)) < 0) {
+	    push_u64(&s->keys, &s->nkeys, &s->capkeys, hive_board_position_key(&s->game.board)) < 0) {
 		match_fail(m);
 		return;
 	}

@@ -93,6 +93,33 @@ printf 'Base;InProgress;White[2];wQ;bQ wQ-\n' >"$tmp/bad.txt"
 	fail "a bad opening was accepted"
 grep -q 'line 1' "$tmp/bad.err" || { cat "$tmp/bad.err"; fail "bad opening: no line number"; }
 
+# --- repetition: the opening's positions count, and Ants are told apart by bug only ----
+# White's Ants trade places while Black's Ant goes back and forth: the opening ends on
+# the position after its ply 8, with wA1 and wA2 swapped.
+# Canonical moves, as the results file prints them.
+printf '%s%s\n' 'Base;InProgress;White[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wA2 wA1\;' \
+	'bA1 bQ\;wA1 \wQ;bA1 bQ-;wA2 /wA1;bA1 bQ\;wA1 \wS1;bA1 bQ-;wA1 wA2\;bA1 bQ\' >"$tmp/swap.txt"
+timeout 60 "$HIVEBRIDGE" match --openings "$tmp/swap.txt" --depth 1 --repetition 2 \
+	--results "$tmp/swap2.jsonl" builtin builtin >"$tmp/swap2.out" 2>&1 ||
+	{ cat "$tmp/swap2.out"; fail "repetition match failed"; }
+check_results "$tmp/swap2.jsonl" 2 builtin
+python3 - "$tmp/swap2.jsonl" <<'EOF' || fail "--repetition 2: the opening's repetition was not seen"
+import json, sys
+for g in map(json.loads, open(sys.argv[1])):
+    assert g["plies"] == 16 and g["times_ms"] == [], g
+    assert g["reason"] == "adjudicated: position occurred 2 times", g["reason"]
+EOF
+timeout 60 "$HIVEBRIDGE" match --openings "$tmp/swap.txt" --depth 1 --repetition 3 --max-plies 17 \
+	--results "$tmp/swap3.jsonl" builtin builtin >"$tmp/swap3.out" 2>&1 ||
+	{ cat "$tmp/swap3.out"; fail "repetition 3 match failed"; }
+check_results "$tmp/swap3.jsonl" 2 builtin
+python3 - "$tmp/swap3.jsonl" <<'EOF' || fail "--repetition 3: adjudicated too soon"
+import json, sys
+for g in map(json.loads, open(sys.argv[1])):
+    assert g["plies"] == 17 and g["reason"] == "adjudicated: 17 plies played", g
+EOF
+echo "repetition: the opening's swap counts at 2, not at 3"
+
 # --- SPRT: depth 3 against depth 1 is decided long before 400 games -----------------
 timeout 300 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games 400 --depth 1 \
 	--max-plies 80 --sprt -50,0 --results "$tmp/sprt.jsonl" builtin:depth=1 builtin:depth=3 \

@@ -216,6 +216,64 @@ static void test_game_end_prefixes(void)
 	hive_game_free(&g);
 }
 
+/* White's two Ants trade places while Black's Ant goes back and forth: the position
+ * after ply 16 is the one after ply 8 with wA1 and wA2 swapped. */
+static const char ant_swap[] =
+	"%s;InProgress;White[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wA2 /wQ;bA1 bQ\\;"
+	"wA1 \\wQ;bA1 bQ-;wA2 -wQ;bA1 bQ\\;wA1 \\wS1;bA1 bQ-;wA1 /wQ;bA1 bQ\\";
+
+/* Keys after ply 16, 12 and 8 of ant_swap, and their hashes. */
+static void ant_swap_keys(const char *type, uint64_t key[3], uint64_t hash[3], struct hive_board *last)
+{
+	char gs[sizeof ant_swap + 16];
+	struct hive_game g;
+	snprintf(gs, sizeof gs, ant_swap, type);
+	hive_game_init(&g, 0);
+	CU_ASSERT_EQUAL_FATAL(tu_load(&g, gs), HIVE_OK);
+	CU_ASSERT_EQUAL_FATAL(g.len, 16);
+	*last = g.board;
+	for (int i = 0; i < 3; i++) {
+		key[i] = hive_board_position_key(&g.board);
+		hash[i] = g.board.hash;
+		CU_ASSERT_EQUAL(hive_game_undo(&g, 4), HIVE_OK);
+	}
+	hive_game_free(&g);
+}
+
+/* The repetition key names bugs, not ids; it reads the stun only where it matters. */
+static void test_position_key(void)
+{
+	uint64_t key[3], hash[3];
+	struct hive_board b;
+
+	ant_swap_keys("Base", key, hash, &b);
+	CU_ASSERT_EQUAL(key[0], key[2]);
+	CU_ASSERT_NOT_EQUAL(hash[0], hash[2]);
+	CU_ASSERT_NOT_EQUAL(key[0], key[1]);
+	CU_ASSERT_NOT_EQUAL(key[1], key[2]);
+	uint64_t base = key[0];
+	b.ply++;                                  /* the other side to move */
+	CU_ASSERT_NOT_EQUAL(hive_board_position_key(&b), base);
+
+	/* No Pillbug on the board: bA1, moved last, changes nothing. */
+	ant_swap_keys("Base+MLP", key, hash, &b);
+	CU_ASSERT_EQUAL(key[0], key[2]);
+	CU_ASSERT_NOT_EQUAL(key[0], key[1]);
+	CU_ASSERT_EQUAL(key[0], base);
+
+	/* bA1 has just come next to wP, which may not throw it this turn. */
+	struct hive_game g;
+	hive_game_init(&g, 0);
+	CU_ASSERT_EQUAL_FATAL(tu_load(&g, "Base+MLP;InProgress;White[5];wP;bS1 wP-;wQ -wP;bQ bS1-;"
+					  "wA1 -wQ;bA1 bQ-;wS1 /wQ;bA1 wP\\"), HIVE_OK);
+	b = g.board;
+	uint64_t stunned = hive_board_position_key(&b);
+	b.last_moved = HIVE_NO_PIECE;
+	CU_ASSERT(hive_board_count_moves(&b) > hive_board_count_moves(&g.board));
+	CU_ASSERT_NOT_EQUAL(hive_board_position_key(&b), stunned);
+	hive_game_free(&g);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -224,7 +282,8 @@ int main(void)
 	if (!s ||
 	    !CU_add_test(s, "perft from mid-game positions", test_perft_positions) ||
 	    !CU_add_test(s, "single positions: counts, moves, end states", test_single_positions) ||
-	    !CU_add_test(s, "undo out of a finished game", test_game_end_prefixes)) {
+	    !CU_add_test(s, "undo out of a finished game", test_game_end_prefixes) ||
+	    !CU_add_test(s, "repetition key: bugs, not piece ids", test_position_key)) {
 		CU_cleanup_registry();
 		return 1;
 	}
