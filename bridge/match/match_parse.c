@@ -60,7 +60,7 @@ int match_result_parse(const char *line, size_t len, unsigned *game, double *a_s
 	/* What results_write writes: a game number from 1, a score of 0, 1/2 or 1. */
 	if (cJSON_IsNumber(g) && cJSON_IsNumber(sc) && g->valuedouble >= 1 &&
 	    g->valuedouble <= MATCH_MAX_GAMES && g->valuedouble == floor(g->valuedouble) &&
-	    sc->valuedouble >= 0 && sc->valuedouble <= 1) {
+	    (sc->valuedouble == 0 || sc->valuedouble == 0.5 || sc->valuedouble == 1)) {
 		*game = (unsigned)g->valuedouble;
 		*a_score = sc->valuedouble;
 		rc = 0;

@@ -112,7 +112,7 @@ static int results_resume(struct match *m, FILE *f)
 	size_t cap = 0;
 	ssize_t n;
 	long good_end = 0;
-	int lineno = 0, rc = 0;
+	int lineno = 0, rc = 0, past = 0;
 
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
@@ -127,7 +127,9 @@ static int results_resume(struct match *m, FILE *f)
 			rc = -1;
 			break;
 		}
-		if (game <= m->o.games && !m->done[game]) {
+		if (game > m->o.games) {
+			past++;
+		} else if (!m->done[game]) {
 			m->done[game] = 1;
 			m->total++;
 			results_record(&m->rec, score);
@@ -135,6 +137,9 @@ static int results_resume(struct match *m, FILE *f)
 		good_end = ftell(f);
 	}
 	free(line);
+	if (past)
+		fprintf(stderr, "hivebridge match: %s: %d games past --games %u stay in the file, "
+			"not in the score\n", m->o.results_path, past, m->o.games);
 	if (rc == 0 && ftruncate(fileno(f), good_end) < 0) {
 		fprintf(stderr, "hivebridge match: cannot truncate %s: %s\n", m->o.results_path,
 			strerror(errno));

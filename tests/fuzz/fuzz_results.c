@@ -2,7 +2,7 @@
  * fuzz_results.c: libFuzzer target for the results file `hivebridge match --resume`
  * reads back. The input is the file: each line (split as getline does, its newline
  * kept) goes through match_result_parse. An accepted line gives a game number in
- * 1..MATCH_MAX_GAMES (an index into the match's table of games) and a score in 0..1.
+ * 1..MATCH_MAX_GAMES (an index into the match's table of games) and a score of 0, 1/2 or 1.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 		memcpy(line, p, n);
 		if (match_result_parse(line, n, &game, &score) == 0 &&
-		    (game < 1 || game > MATCH_MAX_GAMES || !(score >= 0 && score <= 1))) {
+		    (game < 1 || game > MATCH_MAX_GAMES || !(score == 0 || score == 0.5 || score == 1))) {
 			fprintf(stderr, "fuzz_results: game %u, score %g accepted\n", game, score);
 			abort();
 		}

@@ -60,4 +60,19 @@ timeout 60 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games 
 grep -q "^Match finished: 0 games played now, $games of $games" "$tmp/run3.out" ||
 	{ cat "$tmp/run3.out"; fail "a finished match was replayed"; }
 [ "$(wc -l <"$res")" = $games ] || fail "lines added to a finished match"
+# Games past a smaller --games stay in the file and out of the score, said once.
+timeout 60 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games 3 --movetime 50 \
+	--results "$res" --resume builtin builtin:depth=2 >"$tmp/run4.out" 2>&1 || fail "fourth run"
+grep -q "^Match finished: 0 games played now, 3 of 3" "$tmp/run4.out" &&
+	[ "$(grep -c "$res: 3 games past --games 3 stay in the file, not in the score" "$tmp/run4.out")" = 1 ] ||
+	{ cat "$tmp/run4.out"; fail "--games 3 on 6 results"; }
+[ "$(wc -l <"$res")" = $games ] || fail "results past --games were cut"
+# A score that no game gives is refused, with its line.
+sed '2s/"a_score":[0-9.]*/"a_score":0.6/' "$res" >"$tmp/bad.jsonl"
+grep -q '"a_score":0.6' "$tmp/bad.jsonl" || fail "no a_score to spoil"
+timeout 60 "$HIVEBRIDGE" match --games $games --movetime 50 --results "$tmp/bad.jsonl" --resume \
+	builtin builtin:depth=2 >"$tmp/run5.out" 2>&1
+st=$?
+[ $st = 1 ] && grep -q "$tmp/bad.jsonl line 2 is not a result" "$tmp/run5.out" ||
+	{ cat "$tmp/run5.out"; fail "a_score 0.6: status $st"; }
 echo "match_resume: ok (killed after $n1 games, resumed to $games)"
