@@ -165,7 +165,7 @@ int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *
  * legal moves: which bug of which colour stands on each cell and level, the side to
  * move and, only where its stun takes moves away, the cell of the piece moved last.
  * Unlike hash it names bugs, not piece ids: two Ants that swap places leave it as it
- * was. In a game with the Pillbug it may count the moves twice. */
+ * was. In a game with the Pillbug it may go through the moves up to four times. */
 uint64_t hive_board_position_key(const struct hive_board *b);
 
 /* Perft: leaf count at depth, bulk-counted at the last ply. */

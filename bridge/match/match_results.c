@@ -137,8 +137,8 @@ static int results_resume(struct match *m, FILE *f)
 		good_end = ftell(f);
 	}
 	free(line);
-	if (past)
-		fprintf(stderr, "hivebridge match: %s: %d games past --games %u stay in the file, "
+	if (rc == 0 && past)
+		fprintf(stderr, "hivebridge match: %s: %d results past --games %u stay in the file, "
 			"not in the score\n", m->o.results_path, past, m->o.games);
 	if (rc == 0 && ftruncate(fileno(f), good_end) < 0) {
 		fprintf(stderr, "hivebridge match: cannot truncate %s: %s\n", m->o.results_path,

@@ -64,7 +64,7 @@ grep -q "^Match finished: 0 games played now, $games of $games" "$tmp/run3.out" 
 timeout 60 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games 3 --movetime 50 \
 	--results "$res" --resume builtin builtin:depth=2 >"$tmp/run4.out" 2>&1 || fail "fourth run"
 grep -q "^Match finished: 0 games played now, 3 of 3" "$tmp/run4.out" &&
-	[ "$(grep -c "$res: 3 games past --games 3 stay in the file, not in the score" "$tmp/run4.out")" = 1 ] ||
+	[ "$(grep -c "$res: 3 results past --games 3 stay in the file, not in the score" "$tmp/run4.out")" = 1 ] ||
 	{ cat "$tmp/run4.out"; fail "--games 3 on 6 results"; }
 [ "$(wc -l <"$res")" = $games ] || fail "results past --games were cut"
 # A score that no game gives is refused, with its line.

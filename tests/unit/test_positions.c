@@ -260,6 +260,9 @@ static void test_position_key(void)
 	CU_ASSERT_EQUAL(key[0], key[2]);
 	CU_ASSERT_NOT_EQUAL(key[0], key[1]);
 	CU_ASSERT_EQUAL(key[0], base);
+	CU_ASSERT_EQUAL_FATAL(b.last_moved, HIVE_PIECE(HIVE_BLACK, 8));
+	b.last_moved = HIVE_NO_PIECE;
+	CU_ASSERT_EQUAL(hive_board_position_key(&b), base);
 
 	/* bA1 has just come next to wP, which may not throw it this turn. */
 	struct hive_game g;
@@ -272,6 +275,32 @@ static void test_position_key(void)
 	CU_ASSERT(hive_board_count_moves(&b) > hive_board_count_moves(&g.board));
 	CU_ASSERT_NOT_EQUAL(hive_board_position_key(&b), stunned);
 	hive_game_free(&g);
+
+	/* A stun that leaves only a pass where one throw stood: both count one move. */
+	static const struct { int piece, q, r; } drops[] = {
+		{ HIVE_PIECE(HIVE_WHITE, 13), 0, 0 }, { HIVE_PIECE(HIVE_WHITE, 0), -1, 0 },
+		{ HIVE_PIECE(HIVE_BLACK, 1), 0, -1 }, { HIVE_PIECE(HIVE_BLACK, 3), 0, -1 },
+		{ HIVE_PIECE(HIVE_BLACK, 2), 0, 1 }, { HIVE_PIECE(HIVE_BLACK, 4), 0, 1 },
+		{ HIVE_PIECE(HIVE_BLACK, 5), -1, 1 }, { HIVE_PIECE(HIVE_BLACK, 11), -1, 1 },
+		{ HIVE_PIECE(HIVE_BLACK, 0), -2, 0 }, { HIVE_PIECE(HIVE_BLACK, 8), 1, -1 },
+	};
+	struct hive_undo u;
+	hive_board_init(&b, HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P);
+	for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++) {
+		uint16_t to = (uint16_t)(HIVE_ORIGIN + drops[i].q + 32 * drops[i].r);
+		struct hive_move m = { (uint8_t)drops[i].piece, b.pos[drops[i].piece], to };
+		hive_board_do(&b, m, &u);          /* set up by hand: not a game's moves */
+	}
+	CU_ASSERT_EQUAL_FATAL(hive_board_check(&b), 0);
+	CU_ASSERT_EQUAL(hive_side_to_move(&b), HIVE_WHITE);
+	struct hive_board other = b;          /* the same, bQ moved last instead of bA1 */
+	other.last_moved = HIVE_PIECE(HIVE_BLACK, 0);
+	struct hive_move mv[HIVE_MAX_MOVES];
+	CU_ASSERT_EQUAL(hive_board_moves(&b, mv), 1);
+	CU_ASSERT_EQUAL(mv[0].piece, HIVE_PASS_PIECE);
+	CU_ASSERT_EQUAL(hive_board_moves(&other, mv), 1);
+	CU_ASSERT_NOT_EQUAL(mv[0].piece, HIVE_PASS_PIECE);
+	CU_ASSERT_NOT_EQUAL(hive_board_position_key(&b), hive_board_position_key(&other));
 }
 
 int main(void)
