@@ -859,13 +859,6 @@ static uint64_t perft_rec(struct hive_board *b, int depth)
 	return total;
 }
 
-/* Whether the one legal move of b is a pass. */
-static int only_pass(const struct hive_board *b)
-{
-	struct hive_move m[HIVE_MAX_MOVES];
-	return hive_board_moves(b, m) == 1 && m[0].piece == HIVE_PASS_PIECE;
-}
-
 uint64_t hive_board_position_key(const struct hive_board *b)
 {
 	uint64_t key = hive_side_to_move(b) ? SIDE_KEY : 0;
@@ -875,16 +868,6 @@ uint64_t hive_board_position_key(const struct hive_board *b)
 		/* 16 * colour + bug stands where piece_key puts the piece id. */
 		unsigned bug = (unsigned)(16 * HIVE_PIECE_COLOR(p) + slot_bug[HIVE_PIECE_SLOT(p)]);
 		key ^= piece_key(bug, b->pos[p], b->level[p]);
-	}
-	/* The stun only ever forbids moves, so equal counts mean equal move sets, but for
-	 * one case: a forced pass counts 1, as does the one move it stood in for. */
-	if ((b->type & HIVE_EXP_P) && b->last_moved != HIVE_NO_PIECE) {
-		struct hive_board unstunned = *b;
-		unstunned.last_moved = HIVE_NO_PIECE;
-		size_t n = hive_board_count_moves(b);
-		if (n != hive_board_count_moves(&unstunned) ||
-		    (n == 1 && only_pass(b) != only_pass(&unstunned)))
-			key ^= mix64((1ULL << 32) | b->pos[b->last_moved]);
 	}
 	return key;
 }

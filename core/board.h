@@ -161,11 +161,11 @@ uint32_t hive_board_pinned(const struct hive_board *b);
  * ground Mosquito touching one); up to max piece ids go to users. Returns how many. */
 int hive_board_throw_users(const struct hive_board *b, struct hive_move m, int *users, int max);
 
-/* Key of the position as a rule of repetition sees it, the same key for the same
- * legal moves: which bug of which colour stands on each cell and level, the side to
- * move and, only where its stun takes moves away, the cell of the piece moved last.
- * Unlike hash it names bugs, not piece ids: two Ants that swap places leave it as it
- * was. In a game with the Pillbug it may go through the moves up to four times. */
+/* Key of the position as a rule of repetition sees it: which bug of which colour
+ * stands on each cell and level, and the side to move. Unlike hash it names bugs,
+ * not piece ids: two Ants that swap places leave it as it was. It leaves out the
+ * Pillbug's stun, as nokamute's own rule does, so that a referee counting with it
+ * calls a draw no later than nokamute does (which then refuses to play on). */
 uint64_t hive_board_position_key(const struct hive_board *b);
 
 /* Perft: leaf count at depth, bulk-counted at the last ply. */
