@@ -222,7 +222,7 @@ static const char ant_swap[] =
 	"%s;InProgress;White[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ;bA1 bQ-;wA2 /wQ;bA1 bQ\\;"
 	"wA1 \\wQ;bA1 bQ-;wA2 -wQ;bA1 bQ\\;wA1 \\wS1;bA1 bQ-;wA1 /wQ;bA1 bQ\\";
 
-/* Keys after ply 16, 12 and 8 of ant_swap, and their hashes. */
+/* Keys after ply 16, 12 and 8 of ant_swap, their hashes, and the board after ply 16. */
 static void ant_swap_keys(const char *type, uint64_t key[3], uint64_t hash[3], struct hive_board *last)
 {
 	char gs[sizeof ant_swap + 16];
