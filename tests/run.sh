@@ -1,58 +1,132 @@
 #!/bin/sh
-# Runs every test: each unit test binary of each build dir given, then each
-# integration script (tests/integration/*.sh) against that build's binary; a
-# script passes only if it exits 0 and its last line is "NAME: ok ..." (a script
-# missing a tool it needs fails: see need in tests/lib/procs.sh). A script with a
-# line "# run.sh: once" tests no build directory (build.sh builds its own copy):
-# it runs with the first BUILD_DIR only.
-# Each PASS/FAIL line gives the test's elapsed seconds. Prints "N passed, N failed"
-# and the whole run's time last, and exits non-zero on any failure.
-#   tests/run.sh [--unit-only] BUILD_DIR...
+# Runs the tests: each unit test binary of each build dir given, and each
+# integration script (tests/integration/*.sh) against that build's binary, JOBS
+# at a time. A script passes only if it exits 0 and its last line is
+# "NAME: ok ..." (a script missing a tool it needs fails: see need in
+# tests/lib/procs.sh). A script with a line "# run.sh: once" tests no build
+# directory (build.sh builds its own copy): it runs with the first BUILD_DIR only.
+#   tests/run.sh [--unit-only] [-j JOBS] [-t NAME]... BUILD_DIR...
+# -t NAME runs only the tests called NAME (a unit test such as test_config, or a
+# script such as match_basic; a shell pattern such as 'web_*' works too), in
+# every BUILD_DIR given. JOBS defaults to $TEST_JOBS, else twice the CPUs: most
+# scripts wait on processes more than they compute.
+# Each PASS/FAIL line gives the test's elapsed seconds, as it ends; the output of
+# each failure follows the summary. The slowest tests of the last run (kept in
+# BUILD_DIR/test-times) start first. Prints "N passed, N failed" last, alone on
+# its line, and exits non-zero on any failure.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 HIVE_DATA=${HIVE_DATA:-$top/../shared/data}
 export HIVE_DATA
-unit_only=0
-[ "${1:-}" = --unit-only ] && { unit_only=1; shift; }
-passed=0; failed=0; failures=""
+
+# One test, run by the xargs below: "tests/run.sh --one LOG_DIR BUILD_DIR KIND PATH".
+if [ "${1:-}" = --one ]; then
+	log=$2 b=$3 kind=$4 t=$5
+	base=$(basename "$t" .sh)
+	name="$b/$base"
+	out="$log/$(echo "$name" | tr / _)"
+	read -r t0 _ </proc/uptime
+	if [ "$kind" = unit ]; then
+		(cd "$top" && "$t") >"$out.out" 2>&1
+		rc=$?
+	else
+		shots="$top/$b/test-output/$base"
+		rm -rf "$shots"
+		# A script passes by its status and its last line: one that stopped
+		# early with status 0 (a skip, a missing tool) fails.
+		(cd "$top" && HIVEBRIDGE="$top/$b/hivebridge" TOOLS="$top/$b/tools" WEB_SHOTS="$shots" \
+			timeout 600 sh "$t" </dev/null) >"$out.out" 2>&1
+		rc=$?
+		[ $rc = 0 ] && ! tail -n 1 "$out.out" | grep -q "^$base: ok" && rc=1
+	fi
+	read -r t1 _ </proc/uptime
+	secs=$(echo "$t0 $t1" | awk '{ printf "%d", $2 - $1 + 0.5 }')
+	if [ $rc = 0 ]; then
+		echo "PASS $name ($secs s)"
+		echo "$secs $base" >"$out.pass"
+	else
+		echo "FAIL $name ($secs s)"
+		echo "$secs $base" >"$out.fail"
+		echo "$name" >"$out.name"
+	fi
+	exit 0
+fi
+
+unit_only=0 jobs=${TEST_JOBS:-} names=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--unit-only) unit_only=1; shift ;;
+	-j) jobs=$2; shift 2 ;;
+	-j*) jobs=${1#-j}; shift ;;
+	-t) names="$names $2"; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-t NAME]... BUILD_DIR..." >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-t NAME]... BUILD_DIR..." >&2; exit 2; }
+[ -n "$jobs" ] || jobs=$(($(nproc 2>/dev/null || echo 1) * 2))
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
-now() { read -r up _ </proc/uptime && echo "${up%.*}"; }
-t_run=$(now)
-first=${1:-}
+read -r t_run _ </proc/uptime
+
+wanted() {   # NAME: true when no -t was given or NAME matches one
+	[ -z "$names" ] && return 0
+	for n in $names; do
+		# shellcheck disable=SC2254
+		case $1 in $n) return 0 ;; esac
+	done
+	return 1
+}
+
+# The list, "SECONDS BUILD KIND PATH" a line; the last run's time orders it.
+first=$1
 for b in "$@"; do
+	[ -d "$top/$b" ] || { echo "tests/run.sh: no build directory $b" >&2; exit 2; }
+	times="$top/$b/test-times"
 	for t in "$top/$b"/tests/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
-		name="$b/$(basename "$t")"
-		t0=$(now)
-		if (cd "$top" && "$t") >"$log/out" 2>&1; then
-			passed=$((passed + 1)); echo "PASS $name ($(($(now) - t0)) s)"
-		else
-			failed=$((failed + 1)); failures="$failures $name"; echo "FAIL $name ($(($(now) - t0)) s)"; tail -n 40 "$log/out"
-		fi
+		wanted "$(basename "$t")" || continue
+		s=$(awk -v n="$(basename "$t")" '$2 == n { print $1 }' "$times" 2>/dev/null)
+		echo "${s:-0} $b unit $t"
 	done
 	[ $unit_only = 1 ] && continue
 	for t in "$top"/tests/integration/*.sh; do
 		[ -f "$t" ] || continue
-		name="$b/$(basename "$t" .sh)"
+		wanted "$(basename "$t" .sh)" || continue
 		[ "$b" = "$first" ] || ! grep -qx '# run.sh: once' "$t" || continue
-		# A script passes by its status and its last line, "NAME: ok ...": one that
-		# stopped early with status 0 (a skip, a missing tool) fails.
-		# What a script keeps for people to look at (the browser tests' screenshots).
-		shots="$top/$b/test-output/$(basename "$t" .sh)"
-		rm -rf "$shots"
-		t0=$(now)
-		if (cd "$top" && HIVEBRIDGE="$top/$b/hivebridge" TOOLS="$top/$b/tools" WEB_SHOTS="$shots" \
-			timeout 600 sh "$t" </dev/null) \
-			>"$log/out" 2>&1 && tail -n 1 "$log/out" | grep -q "^$(basename "$t" .sh): ok"; then
-			passed=$((passed + 1)); echo "PASS $name ($(($(now) - t0)) s)"
-		else
-			failed=$((failed + 1)); failures="$failures $name"; echo "FAIL $name ($(($(now) - t0)) s)"; tail -n 40 "$log/out"
-		fi
+		s=$(awk -v n="$(basename "$t" .sh)" '$2 == n { print $1 }' "$times" 2>/dev/null)
+		echo "${s:-999} $b script $t"
 	done
+done | sort -rn >"$log/list"
+[ -s "$log/list" ] || { echo "tests/run.sh: no test matches:$names" >&2; exit 2; }
+
+# xargs runs JOBS at a time; each line's PASS/FAIL is printed as it ends.
+cut -d' ' -f2- "$log/list" | xargs -P "$jobs" -L 1 sh "$top/tests/run.sh" --one "$log"
+passed=$(ls "$log" | grep -c '\.pass$')
+failed=$(ls "$log" | grep -c '\.fail$')
+for b in "$@"; do
+	# Keep the times of this run for the next one's order (a partial run updates its tests only).
+	times="$top/$b/test-times"
+	prefix=$(echo "$b" | tr / _)
+	cat "$log/${prefix}"_*.pass "$log/${prefix}"_*.fail 2>/dev/null >"$log/new"
+	[ -f "$times" ] || : >"$times"
+	awk 'FILENAME == ARGV[1] { t[$2] = $1; next } !($2 in t) { t[$2] = $1 }
+		END { for (n in t) print t[n], n }' "$log/new" "$times" >"$log/times" &&
+		cp "$log/times" "$times"
+done
+failures=""
+for f in "$log"/*.fail; do
+	[ -f "$f" ] || continue
+	out=${f%.fail}.out
+	n=$(cat "${f%.fail}.name")
+	failures="$failures $n"
+	echo "==== FAIL $n (last 40 lines)"
+	tail -n 40 "$out"
 done
 [ -n "$failures" ] && echo "failed:$failures"
-echo "time: $(($(now) - t_run)) s"
+read -r t_end _ </proc/uptime
+echo "time: $(echo "$t_run $t_end" | awk '{ printf "%d", $2 - $1 }') s ($jobs at a time)"
 # Last and alone on its line: the form CI reads.
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
