@@ -82,8 +82,9 @@ h.send("level infinite")
 h.send("go think")
 h.until(lambda l: l.startswith("info depth="), what="info")
 if pool >= 2:
-    # Both threads are searching (a helper is a second busy thread).
-    deadline = time.time() + 10
+    # Both threads are searching (a helper is a second busy thread). They run at nice
+    # +10: on a loaded machine they may wait a long while for a CPU.
+    deadline = time.time() + 60
     while len(busy_threads(h.p.pid)) < 2:
         if time.time() > deadline:
             sys.exit("Threads=2: fewer than two busy threads")
