@@ -35,6 +35,7 @@
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/http/http.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
@@ -46,6 +47,8 @@
 
 /* At shutdown, how long engines get to exit before they are killed. */
 #define MATCH_DRAIN_MS            3000
+/* The reason recorded for the games a signal cuts short. */
+#define MATCH_ABORT_REASON        "aborted: match interrupted"
 
 static const char match_usage[] =
 	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
@@ -587,11 +590,31 @@ static void match_check_done(struct match *m)
 	match_exit(m);
 }
 
+/* A signal cuts the slot's game short: written to the results without a result
+ * ("*", reason; --resume plays it again), shown ended on the page, then dropped. */
+static void slot_abort(struct slot *s, const char *reason)
+{
+	struct match *m = s->m;
+	int state = s->game.board.state;     /* NotStarted or InProgress */
+
+	if (!s->game_no)
+		return;
+	log_note(0, "match: game %u aborted at ply %zu", s->game_no, s->game.len);
+	results_write(m, s, state, reason);
+	printf("Aborted game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
+	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
+	       s->game.len);
+	live_abort(s->lg, reason);
+	slot_abandon(s);
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct match *m = arg;
-	if (m->web_lingering) {
-		log_note(0, "match: signal %d: the web page closes", (int)sig);
+	if (m->web_lingering || m->interrupted) {
+		/* Played out, or a second signal: no more waiting. */
+		log_note(0, "match: signal %d: %s", (int)sig,
+			 m->interrupted ? "stopping now" : "the web page closes");
 		event_base_loopexit(m->base, NULL);
 		return;
 	}
@@ -600,8 +623,11 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	m->interrupted = 1;
 	m->stopping = 1;
 	for (unsigned i = 0; i < m->nslots; i++)
-		slot_abandon(&m->slots[i]);
-	event_base_loopexit(m->base, NULL);
+		slot_abort(&m->slots[i], MATCH_ABORT_REASON);
+	http_shutdown(m->http, MATCH_ABORT_REASON);
+	fflush(stdout);
+	/* The viewers and the page get their last lines (bounded), then the loop ends. */
+	match_exit(m);
 }
 
 int match_slots_create(struct match *m)
