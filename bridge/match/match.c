@@ -63,7 +63,8 @@ static const char match_usage[] =
 	"                         the opening's included; the same bugs on the same\n"
 	"                         cells, whichever Ant is which (default 3, 0 = never)\n"
 	"  --results FILE         one JSON line per finished game\n"
-	"  --resume               skip the games already in --results FILE\n"
+	"  --resume               skip the games already in --results FILE; the games a\n"
+	"                         signal aborted (result \"*\") are played again\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --sprt-min-games N     no SPRT verdict before N games (default 0): over a\n"
 	"                         few games the LLR's variance estimate is too rough\n"
@@ -80,6 +81,8 @@ static const char match_usage[] =
 	"  --live-expiry MS       with --queue and --http: a worker's game shown live is\n"
 	"                         dropped after MS without a move (default: 60000, or\n"
 	"                         the clock or twice the movetime if longer)\n"
+	"  SIGINT, SIGTERM: the games in progress are written to --results as aborted\n"
+	"  (\"result\":\"*\", \"reason\":\"aborted: match interrupted\"), then it stops\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
