@@ -28,6 +28,7 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 [ $rc = 1 ] || { cat "$tmp/run1.err"; fail "exit status $rc after SIGTERM (an interrupted match: 1)"; }
+! grep -q "Sanitizer" "$tmp/run1.err" || { cat "$tmp/run1.err"; fail "a sanitizer spoke"; }
 grep -q "interrupted" "$tmp/run1.err" || fail "no 'interrupted': $(cat "$tmp/run1.err")"
 python3 - "$res" "$tmp/run1.out" <<'EOF' || { cat "$tmp/run1.out"; fail "the aborted games"; }
 import re, sys
