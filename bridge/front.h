@@ -37,6 +37,10 @@ struct front {
 			     const struct session_limits *lim, front_closed_cb *closed, void *arg);
 	/* Safe at any time; no callback fires afterwards. */
 	void  (*session_free)(void *session);
+	/* Optional: the daemon is stopping (its games were ended already): tell the
+	 * client what it has not been told, then end the session once its answers are
+	 * out (the closed callback fires). Without it, the session is freed as it is. */
+	void  (*session_shutdown)(void *session);
 	/* The whole answer to a client refused before any session starts, in the
 	 * protocol's own error syntax: why (one ASCII sentence) into buf. Returns its
 	 * length (< len), 0 if it does not fit. */
@@ -48,6 +52,9 @@ struct front {
 			      const struct listener_conf *lc, char **cause);
 	/* Frees it, after every session of the listener is freed. */
 	void  (*listener_free)(void *shared);
+	/* Optional: the daemon is stopping: end the listener's games in progress
+	 * without a result, for reason, telling their players (before session_shutdown). */
+	void  (*listener_shutdown)(void *shared, const char *reason);
 };
 
 #endif

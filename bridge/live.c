@@ -174,6 +174,16 @@ void live_finish(struct live_game *lg, int state, const char *reason)
 	live_changed(lg);
 }
 
+void live_abort(struct live_game *lg, const char *reason)
+{
+	if (!lg)
+		return;
+	lg->aborted = 1;
+	snprintf(lg->reason, sizeof lg->reason, "%s", reason ? reason : "");
+	lg->clock_running = -1;
+	live_changed(lg);
+}
+
 void live_report(struct live_game **lgp, const char *kind, const char *white,
 		 const char *black, const struct hive_game *g)
 {
@@ -197,7 +207,7 @@ void live_close(struct live_game *lg)
 	lg->closed = 1;
 	lg->owner = NULL;
 	lg->clock_running = -1;
-	if (!lg->finished && lg->game.len == 0) {
+	if (!lg->finished && !lg->aborted && lg->game.len == 0) {
 		/* Nothing to step through: gone at once. */
 		lg->version++;
 		if (live.watch)
@@ -206,7 +216,7 @@ void live_close(struct live_game *lg)
 		live_free(lg);
 		return;
 	}
-	if (!lg->finished)
+	if (!lg->finished && !lg->aborted)
 		snprintf(lg->reason, sizeof lg->reason, "abandoned");
 	live.nkept++;
 	live_changed(lg);

@@ -32,6 +32,7 @@ struct live_game {
 	int               finished;      /* a result was reported */
 	int               state;         /* HIVE_WHITE_WINS, ... once finished */
 	char              reason[128];
+	int               aborted;       /* ended without a result (live_abort) */
 	int               closed;        /* the owner let go */
 	int               clocks;        /* clock fields are set */
 	int64_t           clock_ms[2];   /* by colour, at clock_at_us */
@@ -67,6 +68,9 @@ void live_clocks(struct live_game *lg, int64_t white_ms, int64_t black_ms, int r
 void live_analysis(struct live_game *lg, const struct hive_search_info *info);
 /* The result: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW, and why. */
 void live_finish(struct live_game *lg, int state, const char *reason);
+/* The game ends without a result (the daemon stops): finished stays 0, so a
+ * reader shows no result, only reason. */
+void live_abort(struct live_game *lg, const char *reason);
 /* The one call a session makes where its canonical game changed (a new game, a
  * move, an undo): opens *lgp on first use, copies g, and reports the board's own
  * result when the game is over. Sessions that know a better reason (a resignation,

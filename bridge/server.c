@@ -3,7 +3,13 @@
  * session per connection, SIGINT/SIGTERM for a clean shutdown, SIGHUP to reopen
  * the trace log.
  *
- * Shutdown runs in reverse order of start: listeners, sessions (which free their
+ * The first SIGINT or SIGTERM stops accepting and ends every game in progress with
+ * "aborted: server shutdown" (the lobbies and the page's games tell their players and
+ * write their results files); the loop then runs until every session that had
+ * something to tell has told it and closed, and every event stream has its last
+ * event, for SHUTDOWN_GRACE_MS at most; a second signal cuts that short.
+ *
+ * Then shutdown runs in reverse order of start: listeners, sessions (which free their
  * engines), refused connections, signal events, then the loop runs on until every
  * engine child is reaped, and the base is freed last.
  */
@@ -32,6 +38,7 @@
 #include "bridge/proc.h"
 #include "bridge/search_pool.h"
 #include "bridge/server.h"
+#include "bridge/session_io.h"
 #include "bridge/util.h"
 
 #define REFUSE_LINGER_MS 2000    /* how long a refused client may take to hang up */
@@ -39,6 +46,11 @@
 #define PEER_BUCKETS     1024    /* the per-address session count table */
 #define ACCEPT_PAUSE_MS  200     /* after EMFILE and friends */
 #define DRAIN_EXTRA_MS   1000
+#define SHUTDOWN_REASON  "aborted: server shutdown"
+/* How long the clients get to read how their games ended: a session's linger, and a
+ * second for the answers to get there. */
+#define SHUTDOWN_GRACE_MS (SESSION_IO_LINGER_MS + 1000)
+#define SHUTDOWN_POLL_MS 10
 
 struct server;
 
@@ -86,6 +98,9 @@ struct server {
 	unsigned            next_id;
 	struct session_limits limits;
 	struct http_server *http;              /* the web page, NULL if none */
+	int                 stopping;          /* a signal came: the games are ended */
+	struct event       *grace;             /* polls for the end of the shutdown */
+	int64_t             stop_us;           /* when the signal came */
 };
 
 static void conn_link(struct conn **head, struct conn *c)
@@ -447,9 +462,66 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 	return 0;
 }
 
+/* Whether every client has what the shutdown told it: the sessions that had
+ * something to tell are gone and the event streams have sent everything. */
+static int server_told(const struct server *srv, size_t *left)
+{
+	*left = 0;
+	for (const struct conn *c = srv->sessions; c; c = c->next)
+		*left += c->front->session_shutdown != NULL;
+	return *left == 0 && !http_pending(srv->http);
+}
+
+static void server_grace(evutil_socket_t fd, short what, void *arg)
+{
+	struct server *srv = arg;
+	uint64_t ms = (uint64_t)(now_us() - srv->stop_us) / 1000;
+	size_t left;
+
+	if (server_told(srv, &left)) {
+		log_note(0, "shutdown: every client told in %llu ms", (unsigned long long)ms);
+		event_base_loopbreak(srv->base);
+	} else if (ms >= SHUTDOWN_GRACE_MS) {
+		log_note(0, "shutdown: %zu sessions%s still busy after %llu ms: closed", left,
+			 http_pending(srv->http) ? " and event streams" : "", (unsigned long long)ms);
+		event_base_loopbreak(srv->base);
+	}
+}
+
+/* The first signal: no new client, every game ends with SHUTDOWN_REASON, and the
+ * sessions finish; server_grace ends the loop. */
+static void server_stop(struct server *srv)
+{
+	struct timeval tv = { 0, SHUTDOWN_POLL_MS * 1000 };
+
+	srv->stopping = 1;
+	srv->stop_us = now_us();
+	for (size_t i = 0; i < srv->nlisteners; i++) {
+		struct listener *l = &srv->listeners[i];
+		if (l->lev)
+			evconnlistener_disable(l->lev);
+		if (l->resume)
+			evtimer_del(l->resume);
+	}
+	for (size_t i = 0; i < srv->nlisteners; i++) {
+		struct listener *l = &srv->listeners[i];
+		if (l->shared && l->front->listener_shutdown)
+			l->front->listener_shutdown(l->shared, SHUTDOWN_REASON);
+	}
+	http_shutdown(srv->http, SHUTDOWN_REASON);
+	/* A session closes from an event of its own, never inside this call. */
+	for (struct conn *c = srv->sessions; c; c = c->next)
+		if (c->front->session_shutdown)
+			c->front->session_shutdown(c->session);
+	srv->grace = event_new(srv->base, -1, EV_PERSIST, server_grace, srv);
+	if (!srv->grace || event_add(srv->grace, &tv) < 0)
+		event_base_loopbreak(srv->base);
+}
+
 static void server_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct server *srv = arg;
+	const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
 
 	if (sig == SIGHUP) {
 		if (log_reopen() < 0)
@@ -457,8 +529,13 @@ static void server_signal(evutil_socket_t sig, short what, void *arg)
 		log_note(0, "SIGHUP: log reopened");
 		return;
 	}
-	log_note(0, "%s: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
-	event_base_loopbreak(srv->base);
+	if (srv->stopping) {
+		log_note(0, "%s again: stopping now", name);
+		event_base_loopbreak(srv->base);
+		return;
+	}
+	log_note(0, "%s: shutting down: the games in progress are aborted", name);
+	server_stop(srv);
 }
 
 /* Allows as many descriptors as the hard limit: each session costs one or more. */
@@ -508,6 +585,9 @@ static void server_teardown(struct server *srv)
 		event_free(srv->sigterm);
 	if (srv->sighup)
 		event_free(srv->sighup);
+	if (srv->grace)
+		event_free(srv->grace);
+	srv->grace = NULL;
 	if (srv->base) {
 		proc_drain(srv->base, drain_ms(srv->conf));
 		event_base_free(srv->base);

@@ -19,8 +19,6 @@
 #define SESSION_IO_MAX_BUFFER_DEFAULT ((size_t)1 << 20)
 /* Read watermark slack over max_line: room for the CR LF of one maximal line. */
 #define SESSION_IO_LINE_SLACK 64
-/* After a flushed close, how long a client may take to see our FIN and hang up. */
-#define SESSION_IO_LINGER_MS 2000
 
 static int io_ready(struct session_io *io)
 {

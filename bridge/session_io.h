@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include "bridge/front.h"
 
+/* After a flushed close, how long a client may take to see our FIN and hang up. */
+#define SESSION_IO_LINGER_MS 2000
+
 struct engine;
 struct engine_profile;
 struct event;

@@ -266,6 +266,26 @@ static void spectator_flushed(struct bufferevent *bev, void *arg)
 	spectator_free(arg);
 }
 
+static void spectator_sent_all(struct bufferevent *bev, void *arg)
+{
+	spectator_drop(arg, "closed: the server is shutting down");
+}
+
+void spectator_finish(struct spectator *c)
+{
+	if (c->dead)
+		return;
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0) {
+		spectator_drop(c, "closed: the server is shutting down");
+		return;
+	}
+	/* Nothing more is read; the write callback fires once the output is empty. */
+	bufferevent_disable(c->bev, EV_READ);
+	bufferevent_setwatermark(c->bev, EV_WRITE, 0, 0);
+	bufferevent_setcb(c->bev, NULL, spectator_sent_all, spectator_event, c);
+	bufferevent_enable(c->bev, EV_WRITE);
+}
+
 static struct spectator *spectator_link(struct spectate *sp, struct bufferevent *bev, unsigned log_id,
 					char **why)
 {

@@ -62,6 +62,9 @@ void spectate_finish(struct spectate *sp, void (*done)(void *arg), void *arg);
  * is out; bev is still the caller's then. */
 struct spectator *spectator_new(struct spectate *sp, struct bufferevent *bev, unsigned log_id,
 				void (*closed)(void *arg), void *arg, char **why);
+/* The daemon stops: c reads no more, and its closed callback runs once what it was
+ * sent is out (or the connection fails). */
+void spectator_finish(struct spectator *c);
 /* Unlinks and frees c and its connection; no callback fires afterwards. */
 void spectator_free(struct spectator *c);
 

@@ -201,6 +201,13 @@ static void *player_listener_new(struct event_base *base, const struct config *c
 	return pl;
 }
 
+/* The engines get "exit", as after every game: UHP has no word for an abort. */
+static void player_listener_shutdown(void *arg, const char *reason)
+{
+	struct player_listener *pl = arg;
+	lobby_shutdown(pl->lb, reason);
+}
+
 static void player_listener_free(void *arg)
 {
 	struct player_listener *pl = arg;
@@ -223,5 +230,6 @@ const struct protocol protocol_uhp_player = {
 	.stdio = 0,
 	.front = { .session_new = player_session_new, .session_free = player_session_free,
 		   .refusal = uhp_out_refusal, .listener_new = player_listener_new,
-		   .listener_free = player_listener_free },
+		   .listener_free = player_listener_free,
+		   .listener_shutdown = player_listener_shutdown },
 };

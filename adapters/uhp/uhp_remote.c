@@ -53,6 +53,9 @@ struct remote_session {
 	char               name[32];            /* "remote#12" */
 	char              *last_end;            /* how the last game ended (owned) */
 	char              *final_gs;            /* its last GameString (owned) */
+	int                in_command;          /* inside one of its commands */
+	int                untold;              /* its game ended outside a command of its
+	                                           own and nothing has said so yet */
 	struct engine     *hint;                /* made on the first bestmove */
 	struct hive_game   hint_game;           /* the position it searches */
 	int                have_hint_game;
@@ -133,7 +136,12 @@ static void on_ended(void *arg, const char *why)
 	case R_TURN:
 		/* This client's own move or resignation, or its time: the command that
 		 * caused it (or the next one) says so. */
+		s->untold = !s->in_command;
 		s->st = R_IDLE;
+		break;
+	case R_HINT:
+		/* hint_done answers the bestmove; the next command says how it ended. */
+		s->untold = 1;
 		break;
 	default:
 		break;
@@ -153,6 +161,7 @@ static int need_turn(struct remote_session *s)
 {
 	if (s->st == R_TURN)
 		return 1;
+	s->untold = 0;
 	if (s->last_end)
 		uhp_out_printf(&s->io, "err The game is over (%s). Try 'newgame' to ask for an opponent.", s->last_end);
 	else
@@ -182,6 +191,7 @@ static int cmd_newgame(struct remote_session *s, const char *arg)
 	}
 	free(s->last_end);
 	s->last_end = NULL;
+	s->untold = 0;
 	s->st = R_PAIRING;
 	return 1;
 }
@@ -207,6 +217,7 @@ static int cmd_resume(struct remote_session *s, const char *token)
 	s->seat = seat;
 	free(s->last_end);
 	s->last_end = NULL;
+	s->untold = 0;
 	if (seat_to_move(seat)) {
 		char line[256];
 		seat_describe(seat, line, sizeof line);
@@ -400,9 +411,8 @@ static int extra_command(const char *line, const char *word, const char **arg)
 	return 1;
 }
 
-static void session_command(void *session, char *line, size_t len)
+static void session_command_run(struct remote_session *s, char *line, size_t len)
 {
-	struct remote_session *s = session;
 	struct uhp_command c;
 	const char *extra;
 
@@ -475,6 +485,14 @@ static void session_command(void *session, char *line, size_t len)
 	uhp_out_str(&s->io, "ok");
 }
 
+static void session_command(void *session, char *line, size_t len)
+{
+	struct remote_session *s = session;
+	s->in_command = 1;
+	session_command_run(s, line, len);
+	s->in_command = 0;
+}
+
 /* --- the session ----------------------------------------------------------------- */
 
 static int io_ready(void *arg)
@@ -521,6 +539,30 @@ static void remote_session_free(void *arg)
 	free(s);
 }
 
+/* The daemon stops (its lobby aborted the games already): a client whose game ended
+ * while it was to move, or thinking with a hint, is told as a waiting client is
+ * ("remote over", the final GameString, "ok"); then the session closes once its
+ * answers are out. */
+static void remote_session_shutdown(void *arg)
+{
+	struct remote_session *s = arg;
+
+	if (s->st == R_HINT) {
+		evtimer_del(s->stop_ev);
+		engine_free(s->hint);     /* no callback fires afterwards */
+		s->hint = NULL;
+		s->st = R_IDLE;
+	}
+	if (s->untold && s->last_end) {
+		uhp_out_printf(&s->io, "remote over %s", s->last_end);
+		uhp_out_str(&s->io, s->final_gs ? s->final_gs : "err Out of memory.");
+		uhp_out_str(&s->io, "ok");
+		s->untold = 0;
+	}
+	log_note(s->id, "remote-play session closes: the server is shutting down");
+	session_io_finish(&s->io, 1);
+}
+
 static void *remote_session_new(struct event_base *base, struct bufferevent *in,
 				struct bufferevent *out, unsigned id,
 				const struct engine_profile *profile,
@@ -562,6 +604,11 @@ static void remote_listener_free(void *lb)
 	lobby_free(lb);
 }
 
+static void remote_listener_shutdown(void *lb, const char *reason)
+{
+	lobby_shutdown(lb, reason);
+}
+
 const struct protocol protocol_uhp_remote = {
 	.name = "uhp-remote",
 	.engine_prefix = "uhp-remote:",
@@ -573,6 +620,8 @@ const struct protocol protocol_uhp_remote = {
 	.default_port = 0,
 	.stdio = 0,
 	.front = { .session_new = remote_session_new, .session_free = remote_session_free,
+		   .session_shutdown = remote_session_shutdown,
 		   .refusal = uhp_out_refusal, .listener_new = remote_listener_new,
-		   .listener_free = remote_listener_free },
+		   .listener_free = remote_listener_free,
+		   .listener_shutdown = remote_listener_shutdown },
 };

@@ -44,6 +44,13 @@ static void watch_session_free(void *arg)
 	free(s);
 }
 
+/* The daemon stops: the spectator gets what it was sent ("over N * aborted: ..."). */
+static void watch_session_shutdown(void *arg)
+{
+	struct watch_session *s = arg;
+	spectator_finish(s->c);
+}
+
 /* Refused after all (full, or the games are gone): the answer, then the close. */
 static void watch_refuse(struct bufferevent *bev, const char *why)
 {
@@ -128,6 +135,7 @@ const struct protocol protocol_uhp_spectate = {
 	.default_port = 0,
 	.stdio = 0,
 	.front = { .session_new = watch_session_new, .session_free = watch_session_free,
+		   .session_shutdown = watch_session_shutdown,
 		   .refusal = uhp_out_refusal, .listener_new = watch_listener_new,
 		   .listener_free = watch_listener_free },
 };

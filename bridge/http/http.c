@@ -828,6 +828,22 @@ void http_set_match(struct http_server *h, struct cJSON *(*summary)(void *arg), 
 	h->match_arg = arg;
 }
 
+void http_shutdown(struct http_server *h, const char *reason)
+{
+	if (h)
+		play_shutdown(h->play, reason);
+}
+
+int http_pending(const struct http_server *h)
+{
+	for (const struct stream *s = h ? h->streams : NULL; s; s = s->next) {
+		struct bufferevent *bev = evhttp_connection_get_bufferevent(s->evcon);
+		if (bev && evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+			return 1;
+	}
+	return 0;
+}
+
 void http_free(struct http_server *h)
 {
 	if (!h)

@@ -23,6 +23,12 @@ struct http_server *http_start(struct event_base *base, const struct config *con
  * that the server frees. */
 void http_set_match(struct http_server *h, struct cJSON *(*summary)(void *arg), void *arg);
 
+/* The process stops: the page's games end without a result, for reason (their
+ * watchers get the event), and no new one starts. NULL-safe. */
+void http_shutdown(struct http_server *h, const char *reason);
+/* Whether an event stream has output not yet sent (the shutdown waits for it). */
+int  http_pending(const struct http_server *h);
+
 /* Closes every connection, ends the page's games, turns the registry off. NULL-safe. */
 void http_free(struct http_server *h);
 

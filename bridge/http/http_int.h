@@ -38,6 +38,8 @@ int play_resign(struct play *p, unsigned id, int *status, const char **why);
 int play_human_to_move(struct play *p, unsigned id);
 /* The tag play's games carry in the registry. */
 void *play_tag(struct play *p);
+/* Ends every game without a result, for reason, and refuses new ones (503). */
+void play_shutdown(struct play *p, const char *reason);
 
 /* http_lobby.c: persons playing each other through the remote-play lobbies. */
 #define WEB_TOKEN_LEN 32

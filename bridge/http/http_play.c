@@ -342,3 +342,14 @@ int play_resign(struct play *p, unsigned id, int *status, const char **why)
 	pgame_lose(pg, pg->human, "resigned");
 	return 0;
 }
+
+void play_shutdown(struct play *p, const char *reason)
+{
+	p->max_games = 0;          /* play_start answers 503 from now on */
+	while (p->games) {
+		struct pgame *pg = p->games;
+		log_note(0, "http: game %u: * (%s)", pg->id, reason);
+		live_abort(pg->lg, reason);
+		pgame_free(pg);
+	}
+}

@@ -51,9 +51,10 @@ static int push_time(struct rgame *g, uint64_t ms)
 
 /* --- the end of a game ------------------------------------------------------------ */
 
-static const char *result_text(int state)
+const char *lobby_result_text(int state)
 {
-	return state == HIVE_WHITE_WINS ? "1-0" : state == HIVE_BLACK_WINS ? "0-1" : "1/2-1/2";
+	return state == HIVE_WHITE_WINS ? "1-0" : state == HIVE_BLACK_WINS ? "0-1" :
+	       state == HIVE_DRAW ? "1/2-1/2" : "*";
 }
 
 char *game_string(const struct rgame *g)
@@ -96,11 +97,13 @@ static void game_record(struct rgame *g)
 	if (g->seat[1].id[0])
 		cJSON_AddStringToObject(o, "black_id", g->seat[1].id);
 	cJSON_AddStringToObject(o, "gamestring", gs);
-	cJSON_AddStringToObject(o, "result", result_text(g->state));
+	cJSON_AddStringToObject(o, "result", lobby_result_text(g->state));
 	cJSON_AddStringToObject(o, "reason", g->reason);
 	cJSON_AddNumberToObject(o, "plies", (double)g->game.len);
-	cJSON_AddNumberToObject(o, "a_score", g->state == HIVE_WHITE_WINS ? 1 :
-				g->state == HIVE_BLACK_WINS ? 0 : 0.5);
+	/* An aborted game ("*") has no score: nobody may count it. */
+	if (g->state >= HIVE_DRAW)
+		cJSON_AddNumberToObject(o, "a_score", g->state == HIVE_WHITE_WINS ? 1 :
+					g->state == HIVE_BLACK_WINS ? 0 : 0.5);
 	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
 	for (size_t i = 0; t && i < g->ntimes; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)g->times_ms[i]));
@@ -137,7 +140,8 @@ static void game_live_clocks(struct rgame *g, int running)
 		live_clocks(g->lg, g->clock_us[0] / 1000, g->clock_us[1] / 1000, running);
 }
 
-/* Decides the game (state HIVE_*) and tells both sides; the game is freed later. */
+/* Decides the game (state HIVE_*; a state below HIVE_DRAW aborts it without a
+ * result, "*") and tells both sides; the game is freed later. */
 static void game_end(struct rgame *g, int state, const char *reason)
 {
 	char why[LOBBY_REASON_MAX + 16];
@@ -149,13 +153,16 @@ static void game_end(struct rgame *g, int state, const char *reason)
 	snprintf(g->reason, sizeof g->reason, "%s", reason);
 	evtimer_del(g->flag);
 	game_live_clocks(g, -1);
-	live_finish(g->lg, state, reason);
-	log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, result_text(state), reason);
+	if (state >= HIVE_DRAW)
+		live_finish(g->lg, state, reason);
+	else
+		live_abort(g->lg, reason);
+	log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, lobby_result_text(state), reason);
 	if (g->live)
 		game_record(g);
 	spectators_end(g);
-	if (g->live)
-		snprintf(why, sizeof why, "%s %s", result_text(state), reason);
+	if (g->live || state < HIVE_DRAW)
+		snprintf(why, sizeof why, "%s %s", lobby_result_text(state), reason);
 	else
 		snprintf(why, sizeof why, "%s", reason);
 	for (int c = 0; c < 2; c++) {
@@ -544,6 +551,10 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct engine *e,
 		       void *client, const struct seat_ops *ops, char **why)
 {
+	if (lb->closing) {
+		*why = xstrdup(LOBBY_CLOSING);
+		return -1;
+	}
 	if (lb->ngames >= lb->o->max_games) {
 		*why = xasprintf("Too many games in progress (%u); try again later.", lb->o->max_games);
 		return -1;
@@ -794,6 +805,24 @@ void seat_describe(const struct seat *s, char *buf, size_t len)
 }
 
 /* --- the lobby -------------------------------------------------------------------- */
+
+void lobby_shutdown(struct lobby *lb, const char *reason)
+{
+	lb->closing = 1;
+	while (lb->waiters) {
+		struct waiter *w = lb->waiters;
+		void *client = w->client;
+		const struct seat_ops *ops = w->ops;
+		waiter_free(w);
+		ops->ended(client, LOBBY_CLOSING);
+	}
+	/* game_end frees nothing (games go at their kick) and no game starts now. */
+	for (struct rgame *g = lb->games; g; g = g->next) {
+		if (!g->over)
+			log_note(0, "lobby %s: game %u aborted at ply %zu", lb->lc->name, g->no, g->game.len);
+		game_end(g, g->game.board.state, reason);
+	}
+}
 
 struct lobby *lobby_new(struct event_base *base, const struct config *c,
 			const struct listener_conf *lc, char **cause)

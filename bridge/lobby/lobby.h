@@ -48,6 +48,10 @@ struct lobby *lobby_new(struct event_base *base, const struct config *c,
 			const struct listener_conf *lc, char **cause);
 /* Ends every game (unrecorded) and frees everything: no callback fires after. */
 void lobby_free(struct lobby *lb);
+/* The daemon stops: every game in progress ends without a result ("*", reason), told
+ * to its players and spectators and written to the results file; waiting clients get
+ * ended("The server is shutting down."); lobby_join refuses from now on. */
+void lobby_shutdown(struct lobby *lb, const char *reason);
 
 /* Asks for an opponent for game type type; name says who the client is (results,
  * the opponent's colour line). 0, then ops->started or ops->ended fires later (never

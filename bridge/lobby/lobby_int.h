@@ -82,10 +82,15 @@ struct lobby {
 	struct waiter         *waiters;
 	unsigned               nwaiting;
 	unsigned               house_games;   /* house games so far: colours alternate */
+	int                    closing;       /* lobby_shutdown: no game starts any more */
 	struct spectate       *spectate;      /* the spectators of its games */
 	struct lobby          *reg_next;      /* every lobby, for lobby_find */
 };
 
+#define LOBBY_CLOSING "The server is shutting down."
+
+/* lobby.c: "1-0", "0-1", "1/2-1/2", or "*" for a game aborted without a result. */
+const char *lobby_result_text(int state);
 /* lobby.c: the GameString of g (its state the result once decided); caller frees. */
 char *game_string(const struct rgame *g);
 

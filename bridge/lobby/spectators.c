@@ -79,8 +79,7 @@ void spectators_end(struct rgame *g)
 	char why[LOBBY_REASON_MAX + 16];
 	/* A move that ended the game was sent already; a resignation, a time loss... was not. */
 	char *gs = g->live && g->state != g->game.board.state ? game_string(g) : NULL;
-	const char *res = g->state == HIVE_WHITE_WINS ? "1-0" : g->state == HIVE_BLACK_WINS ? "0-1" : "1/2-1/2";
-	snprintf(why, sizeof why, "%s %s", res, g->reason);
+	snprintf(why, sizeof why, "%s %s", lobby_result_text(g->state), g->reason);
 	spectate_end(g->lb->spectate, g->no, gs, why);
 	free(gs);
 }

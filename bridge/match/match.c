@@ -35,6 +35,7 @@
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/http/http.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
@@ -46,6 +47,8 @@
 
 /* At shutdown, how long engines get to exit before they are killed. */
 #define MATCH_DRAIN_MS            3000
+/* The reason recorded for the games a signal cuts short. */
+#define MATCH_ABORT_REASON        "aborted: match interrupted"
 
 static const char match_usage[] =
 	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
@@ -60,7 +63,8 @@ static const char match_usage[] =
 	"                         the opening's included; the same bugs on the same\n"
 	"                         cells, whichever Ant is which (default 3, 0 = never)\n"
 	"  --results FILE         one JSON line per finished game\n"
-	"  --resume               skip the games already in --results FILE\n"
+	"  --resume               skip the games already in --results FILE; the games a\n"
+	"                         signal aborted (result \"*\") are played again\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --sprt-min-games N     no SPRT verdict before N games (default 0): over a\n"
 	"                         few games the LLR's variance estimate is too rough\n"
@@ -77,6 +81,8 @@ static const char match_usage[] =
 	"  --live-expiry MS       with --queue and --http: a worker's game shown live is\n"
 	"                         dropped after MS without a move (default: 60000, or\n"
 	"                         the clock or twice the movetime if longer)\n"
+	"  SIGINT, SIGTERM: the games in progress are written to --results as aborted\n"
+	"  (\"result\":\"*\", \"reason\":\"aborted: match interrupted\"), then it stops\n"
 	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
@@ -587,11 +593,31 @@ static void match_check_done(struct match *m)
 	match_exit(m);
 }
 
+/* A signal cuts the slot's game short: written to the results without a result
+ * ("*", reason; --resume plays it again), shown ended on the page, then dropped. */
+static void slot_abort(struct slot *s, const char *reason)
+{
+	struct match *m = s->m;
+	int state = s->game.board.state;     /* NotStarted or InProgress */
+
+	if (!s->game_no)
+		return;
+	log_note(0, "match: game %u aborted at ply %zu", s->game_no, s->game.len);
+	results_write(m, s, state, reason);
+	printf("Aborted game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
+	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
+	       s->game.len);
+	live_abort(s->lg, reason);
+	slot_abandon(s);
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct match *m = arg;
-	if (m->web_lingering) {
-		log_note(0, "match: signal %d: the web page closes", (int)sig);
+	if (m->web_lingering || m->interrupted) {
+		/* Played out, or a second signal: no more waiting. */
+		log_note(0, "match: signal %d: %s", (int)sig,
+			 m->interrupted ? "stopping now" : "the web page closes");
 		event_base_loopexit(m->base, NULL);
 		return;
 	}
@@ -600,8 +626,11 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	m->interrupted = 1;
 	m->stopping = 1;
 	for (unsigned i = 0; i < m->nslots; i++)
-		slot_abandon(&m->slots[i]);
-	event_base_loopexit(m->base, NULL);
+		slot_abort(&m->slots[i], MATCH_ABORT_REASON);
+	http_shutdown(m->http, MATCH_ABORT_REASON);
+	fflush(stdout);
+	/* The viewers and the page get their last lines (bounded), then the loop ends. */
+	match_exit(m);
 }
 
 int match_slots_create(struct match *m)

@@ -120,6 +120,8 @@ struct match {
 	int                   interrupted;
 	int                   failed;        /* a fatal error stopped the match */
 	int                   finishing;     /* the loop ends once viewers have their data */
+	int                   viewers_done;  /* finishing: the viewers have it */
+	struct event         *flush_ev;      /* finishing: polls the page's event streams */
 	enum sprt_verdict     verdict;
 	struct event         *sig_int, *sig_term;
 	struct spectate      *spectate;      /* --viewer's (bridge/spectate.h), or NULL */
@@ -184,6 +186,8 @@ int  match_opening_parse(char *line, int type, char **opening, char *err, size_t
  * game number (1 to MATCH_MAX_GAMES) and ENGINE_A's score (0 to 1); -1 if it is not
  * a result. */
 int  match_result_parse(const char *line, size_t len, unsigned *game, double *a_score);
+/* Whether that line is a game aborted by a signal (result "*"): no result. */
+int  match_result_aborted(const char *line, size_t len);
 
 /* match_results.c */
 /* "1-0", "0-1" or "1/2-1/2" for a finished game's state. */

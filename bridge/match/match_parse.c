@@ -50,6 +50,15 @@ out:
 	return rc;
 }
 
+int match_result_aborted(const char *line, size_t len)
+{
+	cJSON *o = cJSON_ParseWithLength(line, len);
+	cJSON *r = o ? cJSON_GetObjectItemCaseSensitive(o, "result") : NULL;
+	int aborted = cJSON_IsString(r) && !strcmp(r->valuestring, "*");
+	cJSON_Delete(o);
+	return aborted;
+}
+
 int match_result_parse(const char *line, size_t len, unsigned *game, double *a_score)
 {
 	cJSON *o = cJSON_ParseWithLength(line, len);

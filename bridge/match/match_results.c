@@ -19,7 +19,8 @@ const char *results_text(int state)
 	switch (state) {
 	case HIVE_WHITE_WINS: return "1-0";
 	case HIVE_BLACK_WINS: return "0-1";
-	default: return "1/2-1/2";
+	case HIVE_DRAW: return "1/2-1/2";
+	default: return "*";      /* aborted: no result */
 	}
 }
 
@@ -66,7 +67,9 @@ char *results_line(const struct match *m, const struct slot *s, int state, const
 	cJSON_AddStringToObject(o, "result", results_text(state));
 	cJSON_AddStringToObject(o, "reason", reason);
 	cJSON_AddNumberToObject(o, "plies", (double)s->game.len);
-	cJSON_AddNumberToObject(o, "a_score", results_a_score(state, s->white));
+	/* An aborted game has no score: nobody may count it (--resume plays it again). */
+	if (state >= HIVE_DRAW)
+		cJSON_AddNumberToObject(o, "a_score", results_a_score(state, s->white));
 	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
 	for (size_t i = 0; t && i < s->ntimes; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)s->times_ms[i]));
@@ -105,14 +108,16 @@ out:
 }
 
 /* Reads an earlier run's results: marks their games done and counts them. A last
- * line cut short by a kill is cut off the file; any other bad line is an error. */
+ * line cut short by a kill is cut off the file; so are the lines of games aborted by
+ * a signal that end it (their games are played again); any other bad line is an
+ * error. */
 static int results_resume(struct match *m, FILE *f)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	long good_end = 0;
-	int lineno = 0, rc = 0, past = 0;
+	int lineno = 0, rc = 0, past = 0, aborted = 0;
 
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
@@ -121,6 +126,10 @@ static int results_resume(struct match *m, FILE *f)
 		double score;
 		if (!complete)
 			break;               /* the interrupted write: cut off below */
+		if (match_result_aborted(line, (size_t)n)) {
+			aborted++;           /* not a result; cut off below if nothing follows */
+			continue;
+		}
 		if (match_result_parse(line, (size_t)n, &game, &score) < 0) {
 			fprintf(stderr, "hivebridge match: %s line %d is not a result\n",
 				m->o.results_path, lineno);
@@ -137,6 +146,9 @@ static int results_resume(struct match *m, FILE *f)
 		good_end = ftell(f);
 	}
 	free(line);
+	if (rc == 0 && aborted)
+		fprintf(stderr, "hivebridge match: %s: %d games aborted by a signal are played again\n",
+			m->o.results_path, aborted);
 	if (rc == 0 && past)
 		fprintf(stderr, "hivebridge match: %s: %d results past --games %u stay in the file, "
 			"not in the score\n", m->o.results_path, past, m->o.games);

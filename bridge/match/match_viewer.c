@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bridge/http/http.h"
 #include "bridge/match/match_int.h"
 #include "bridge/spectate.h"
 
@@ -16,6 +17,8 @@
 #define VIEWER_MAX_PENDING        (1024 * 1024)
 /* At the end, how long viewers get to receive the last positions. */
 #define VIEWER_FLUSH_MS           2000
+/* Meanwhile, how often the page's event streams are looked at. */
+#define VIEWER_POLL_MS            10
 
 static const struct slot *viewer_slot(const struct match *m, unsigned n)
 {
@@ -67,25 +70,44 @@ void viewer_broadcast(struct match *m, unsigned game, const struct hive_game *g)
 	free(gs);
 }
 
+/* The loop ends once the viewers and the page's event streams have everything. */
+static void viewer_check(evutil_socket_t fd, short what, void *arg)
+{
+	struct match *m = arg;
+	if (m->viewers_done && !http_pending(m->http))
+		event_base_loopexit(m->base, NULL);
+}
+
 static void viewer_done(void *arg)
 {
 	struct match *m = arg;
-	event_base_loopexit(m->base, NULL);
+	m->viewers_done = 1;
+	viewer_check(-1, 0, m);
 }
 
-/* Ends the loop once every viewer has its last lines (or after VIEWER_FLUSH_MS). */
+/* Ends the loop once every viewer and event stream has its last lines (or after
+ * VIEWER_FLUSH_MS). */
 void match_exit(struct match *m)
 {
+	struct timeval tv = { VIEWER_FLUSH_MS / 1000, (VIEWER_FLUSH_MS % 1000) * 1000 };
+	struct timeval poll = { 0, VIEWER_POLL_MS * 1000 };
+
 	if (m->finishing)
 		return;
 	m->finishing = 1;
-	if (!m->spectate) {
+	m->viewers_done = !m->spectate;
+	if (m->viewers_done && !http_pending(m->http)) {
 		event_base_loopexit(m->base, NULL);
 		return;
 	}
-	struct timeval tv = { VIEWER_FLUSH_MS / 1000, (VIEWER_FLUSH_MS % 1000) * 1000 };
 	event_base_loopexit(m->base, &tv);
-	spectate_finish(m->spectate, viewer_done, m);
+	if (http_pending(m->http)) {
+		m->flush_ev = event_new(m->base, -1, EV_PERSIST, viewer_check, m);
+		if (m->flush_ev)
+			event_add(m->flush_ev, &poll);
+	}
+	if (m->spectate)
+		spectate_finish(m->spectate, viewer_done, m);
 }
 
 int viewer_listen(struct match *m, const char *spec)
@@ -108,6 +130,9 @@ int viewer_listen(struct match *m, const char *spec)
 
 void viewer_free_all(struct match *m)
 {
+	if (m->flush_ev)
+		event_free(m->flush_ev);
+	m->flush_ev = NULL;
 	spectate_free(m->spectate);
 	m->spectate = NULL;
 }

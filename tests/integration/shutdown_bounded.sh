@@ -1,0 +1,86 @@
+#!/bin/sh
+# shutdown_bounded.sh: the shutdown of a daemon with games in progress is bounded: a
+# client that stopped reading (its answers fill its socket and the daemon's buffer)
+# does not hold it up. SIGTERM with such a client in a game: the game is still
+# written to the results file at once and its opponent told, and the daemon exits 0
+# once the grace (3 s) is over; a second SIGTERM cuts the grace short.
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 timeout
+tmp=$(mktemp -d)
+procs_trap
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cat >"$tmp/conf" <<EOF
+[daemon]
+log = $tmp/trace
+max_buffer = 65536
+[listen pvp]
+protocol = uhp-remote
+port = 0
+clock = 600+5
+results = $tmp/results.jsonl
+EOF
+
+for signals in 1 2; do
+	: >"$tmp/results.jsonl"
+	[ $signals = 1 ] || cp "$tmp/trace" "$tmp/trace.1"
+	: >"$tmp/trace"
+	spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
+	pid=$spawned
+	wait_listening "$tmp/err" $pid 1 uhp-remote
+	port=$(listen_port "$tmp/err" uhp-remote)
+	timeout 60 python3 - "$port" "$pid" "$signals" "$tmp/results.jsonl" "$tmp/trace" <<'EOF' ||
+import json, os, signal, sys, time
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from uhp_client import Conn, expect
+from web_client import deadline
+port, pid, signals = (int(a) for a in sys.argv[1:4])
+results, trace = sys.argv[4], sys.argv[5]
+w, b = Conn(port, rcvbuf=4096), Conn(port)
+w.answer(); b.answer()
+w.send("newgame Base")
+deadline(lambda: b"newgame" in open(trace, "rb").read(), 20, "the first newgame read")
+b.send("newgame Base")
+ans = w.answer()
+assert "color=White" in ans[0], ans
+# White stops reading and floods: its answers fill its socket, then the daemon's buffer.
+w.s.setblocking(False)
+sent = 0
+try:
+    while sent < 64 << 20:
+        sent += w.s.send(b"help\n" * 4096)
+except BlockingIOError:
+    pass
+deadline(lambda: "input paused" in open(trace).read(), 20, "the stalled client's input paused")
+t0 = time.monotonic()
+os.kill(pid, signal.SIGTERM)
+if signals == 2:
+    deadline(lambda: "shutting down" in open(trace).read(), 20, "the first SIGTERM handled")
+    os.kill(pid, signal.SIGTERM)
+got = []
+try:
+    while True:
+        got.append(b.line())
+except EOFError:
+    pass
+assert got[0] == "remote over * aborted: server shutdown" and got[-1] == "ok", got
+rows = [json.loads(l) for l in open(results)]
+assert len(rows) == 1 and rows[0]["result"] == "*", rows
+deadline(lambda: not os.path.exists(f"/proc/{pid}") or
+         open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z", 20, "the daemon's exit")
+took = time.monotonic() - t0
+print(f"{signals} SIGTERM: the daemon exited {took:.2f} s after the first, a client stalled")
+if signals == 1:
+    assert 2.5 < took < 8, took
+else:
+    assert took < 2, took
+EOF
+	fail "shutdown with a stalled client, $signals SIGTERM"
+	wait "$pid"
+	rc=$?
+	[ $rc = 0 ] || fail "serve exit status $rc after $signals SIGTERM"
+done
+grep -q 'SIGTERM again: stopping now' "$tmp/trace" && grep -q 'still busy after' "$tmp/trace.1" || fail "no second-signal note in the log"
+echo "shutdown_bounded: ok"
