@@ -64,12 +64,12 @@ deadline(lambda: req("GET", f"/api/games/{gid}", headers=mine)[1]["playable"], 2
 # address; the game stays as it was.
 for src, hd in [("127.0.0.1", {}), ("127.0.0.2", {}), ("127.0.0.2", {"X-Game-Token": "0" * 32}),
                 ("127.0.0.1", {"X-Game-Token": tok[:-1]}), ("127.0.0.1", {"X-Game-Token": tok + "0"})]:
-    st, v = req("GET", f"/api/games/{gid}", src=src, headers=hd)
+    gst, v = req("GET", f"/api/games/{gid}", src=src, headers=hd)
     st, e = req("POST", f"/api/games/{gid}/move", {"move": "wS1"}, src=src, headers=hd)
     assert st == 403 and "not your game" in e["error"], (st, e)
     st, e = req("POST", f"/api/games/{gid}/resign", {}, src=src, headers=hd)
     assert st == 403 and "not your game" in e["error"], (st, e)
-    assert st == 200 and not v.get("owned") and not v["playable"] and "token" not in v, (st, v)
+    assert gst == 200 and not v.get("owned") and not v["playable"] and "token" not in v, (gst, v)
     valid(v, "web-game")
 st, v = req("GET", f"/api/games/{gid}")
 assert v["plies"] == 0 and not v["finished"], v
