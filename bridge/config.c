@@ -213,6 +213,8 @@ void config_free(struct config *c)
 	free(c->listeners);
 	free(c->log_path);
 	free(c->http);
+	free(c->http_token_file);
+	free(c->http_hosts);
 	memset(c, 0, sizeof *c);
 }
 
@@ -450,6 +452,10 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 		set_str(&c->log_path, *v ? v : NULL);    /* empty: no trace log */
 	} else if (!strcmp(k, "http")) {
 		set_str(&c->http, *v ? v : NULL);        /* empty: no web page */
+	} else if (!strcmp(k, "http_token_file")) {
+		set_str(&c->http_token_file, *v ? v : NULL);
+	} else if (!strcmp(k, "http_hosts")) {
+		set_str(&c->http_hosts, *v ? v : NULL);
 	} else if (!strcmp(k, "max_sessions")) {
 		if (parse_uint(v, 1, 1000000, &n) < 0) {
 			*why = xasprintf("max_sessions must be 1..1000000, not \"%s\"", v);

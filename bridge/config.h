@@ -33,6 +33,9 @@
  *   [daemon]
  *   log = /path|-             protocol trace log ("-" = stderr)
  *   http = ADDR:PORT          the web page and its JSON endpoints (docs/web.md); none if unset
+ *   http_token_file = /path   its access token (first line): changes need it; required
+ *                             when http is beyond loopback (or HIVEBRIDGE_HTTP_TOKEN)
+ *   http_hosts = NAME ...     more names a request's Host may give (besides the address)
  *   max_sessions = 1000
  *   max_sessions_per_peer = 32  concurrent sessions from one IP address, all listeners
  *   max_line = 65536          bytes per protocol line
@@ -86,6 +89,8 @@ struct listener_conf {
 struct config {
 	char   *log_path;              /* NULL = no trace log, "-" = stderr */
 	char   *http;                  /* web page ADDR:PORT, NULL = none */
+	char   *http_token_file;       /* its access token, NULL = none */
+	char   *http_hosts;            /* more names for its Host header, NULL = none */
 	size_t  max_sessions;
 	size_t  max_sessions_per_peer; /* per client IP address, over all listeners */
 	size_t  max_line;

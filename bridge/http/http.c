@@ -40,7 +40,6 @@
 #define HTTP_MAX_STREAMS_PER_PEER (HTTP_MAX_STREAMS / 2)
 #define HTTP_STREAM_RESERVE     WEB_MAX_ACTIVE
 #define HTTP_MAX_HEADERS        (128 * 1024)
-#define HTTP_MAX_BODY           4096
 #define HTTP_TIMEOUT_S          30
 #define HTTP_STREAM_MAX_BUFFER  (256 * 1024)
 #define HTTP_PING_S             15
@@ -61,6 +60,7 @@ struct http_server {
 	struct evhttp              *http;
 	struct play                *play;
 	struct weblobby            *lobby;
+	struct http_guard          *guard;     /* who may ask what (http_guard.c) */
 	/* The reserve's connections count here too: a seat's stream gets one when the
 	 * shared ones are taken. */
 	struct evhttp_connection   *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
@@ -147,7 +147,8 @@ static uint64_t mono_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
 }
 
-static cJSON *game_full(struct http_server *h, const struct live_game *lg)
+/* gtoken: the request's X-Game-Token (NULL if none): its holder owns the game. */
+static cJSON *game_full(struct http_server *h, const struct live_game *lg, const char *gtoken)
 {
 	cJSON *o = game_summary(lg);
 	size_t n = hive_game_format(&lg->game, NULL, 0);
@@ -190,7 +191,9 @@ static cJSON *game_full(struct http_server *h, const struct live_game *lg)
 		cJSON_AddNullToObject(o, "analysis");
 	}
 	int mine = !lg->closed && lg->owner && lg->owner == play_tag(h->play);
-	cJSON_AddBoolToObject(o, "playable", mine && play_human_to_move(h->play, lg->id));
+	int owned = mine && play_owns(h->play, lg->id, gtoken);
+	cJSON_AddBoolToObject(o, "owned", owned);
+	cJSON_AddBoolToObject(o, "playable", owned && play_human_to_move(h->play, lg->id));
 	if (mine) {
 		int human = !strcmp(lg->white, "you") ? HIVE_WHITE : HIVE_BLACK;
 		cJSON_AddStringToObject(o, "human", human == HIVE_WHITE ? "w" : "b");
@@ -440,31 +443,26 @@ static const char *conn_admit(struct http_server *h, struct evhttp_request *req,
 
 /* --- routes ----------------------------------------------------------------------- */
 
-/* The request's body as a JSON object, or NULL after answering 400. */
+/* The request's body as a JSON object, or NULL after answering 400 or 413. */
 static cJSON *body_json(struct evhttp_request *req)
 {
 	struct evbuffer *in = evhttp_request_get_input_buffer(req);
 	size_t n = evbuffer_get_length(in);
 	char buf[HTTP_MAX_BODY + 1];
-	if (n > HTTP_MAX_BODY) {
-		reply_error(req, 413, "body too large");
-		return NULL;
-	}
-	evbuffer_copyout(in, buf, n);
-	buf[n] = 0;
-	cJSON *o = n ? cJSON_ParseWithLength(buf, n) : cJSON_CreateObject();
-	if (!cJSON_IsObject(o)) {
-		cJSON_Delete(o);
-		reply_error(req, 400, "the body must be a JSON object");
-		return NULL;
-	}
+	int status;
+	const char *why;
+	cJSON *o = NULL;
+	if (n <= HTTP_MAX_BODY)
+		evbuffer_copyout(in, buf, n);
+	o = body_parse(buf, n, &status, &why);
+	if (!o)
+		reply_error(req, status, why);
 	return o;
 }
 
-static const char *json_str(const cJSON *o, const char *key)
+static const char *game_token(struct evhttp_request *req)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return evhttp_find_header(evhttp_request_get_input_headers(req), "X-Game-Token");
 }
 
 /* A decimal id of at most 9 digits; 0 if s is not one. */
@@ -546,21 +544,28 @@ static void route_position(struct http_server *h, struct evhttp_request *req, co
 static void route_start(struct http_server *h, struct evhttp_request *req)
 {
 	cJSON *b = body_json(req);
+	struct start_req r;
+	char token[WEB_TOKEN_LEN + 1];
 	int status;
 	const char *why;
+	unsigned id = 0;
 	if (!b)
 		return;
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "depth");
-	int depth = cJSON_IsNumber(d) ? (d->valuedouble >= 0 && d->valuedouble <= 64 ? d->valueint : -1) : 0;
-	unsigned id = play_start(h->play, json_str(b, "engine"), json_str(b, "color"),
-				 json_str(b, "type"), depth, &status, &why);
+	if (body_start(b, &r, &status, &why) == 0)
+		id = play_start(h->play, &r, conn_peer(evhttp_request_get_connection(req)), token,
+				&status, &why);
 	cJSON_Delete(b);
 	if (!id) {
 		reply_error(req, status, why);
 		return;
 	}
 	const struct live_game *lg = live_find(id);
-	reply_json(req, 201, lg ? game_full(h, lg) : NULL);
+	cJSON *o = lg ? game_full(h, lg, token) : NULL;
+	/* The only answer that carries the owner token. */
+	if (o)
+		cJSON_AddStringToObject(o, "token", token);
+	explicit_bzero(token, sizeof token);
+	reply_json(req, 201, o);
 }
 
 static void route_game(struct http_server *h, struct evhttp_request *req, unsigned id,
@@ -579,7 +584,7 @@ static void route_game(struct http_server *h, struct evhttp_request *req, unsign
 		if (!lg)
 			reply_error(req, 404, "no such game");
 		else
-			reply_json(req, 200, game_full(h, lg));
+			reply_json(req, 200, game_full(h, lg, game_token(req)));
 		return;
 	}
 	if (cmd != EVHTTP_REQ_POST) {
@@ -590,19 +595,16 @@ static void route_game(struct http_server *h, struct evhttp_request *req, unsign
 		cJSON *b = body_json(req);
 		if (!b)
 			return;
-		const char *mv = json_str(b, "move");
-		int rc = mv ? play_move(h->play, id, mv, &status, &why) : -1;
-		if (!mv) {
-			status = 400;
-			why = "want {\"move\": MOVESTRING}";
-		}
+		const char *mv;
+		int rc = body_move(b, &mv, &status, &why) < 0 ? -1 :
+			play_move(h->play, id, game_token(req), mv, &status, &why);
 		cJSON_Delete(b);
 		if (rc < 0) {
 			reply_error(req, status, why);
 			return;
 		}
 	} else if (!strcmp(action, "/resign")) {
-		if (play_resign(h->play, id, &status, &why) < 0) {
+		if (play_resign(h->play, id, game_token(req), &status, &why) < 0) {
 			reply_error(req, status, why);
 			return;
 		}
@@ -611,7 +613,7 @@ static void route_game(struct http_server *h, struct evhttp_request *req, unsign
 		return;
 	}
 	const struct live_game *lg = live_find(id);
-	reply_json(req, 200, lg ? game_full(h, lg) : NULL);
+	reply_json(req, 200, lg ? game_full(h, lg, game_token(req)) : NULL);
 }
 
 static void route_lobby(struct http_server *h, struct evhttp_request *req, const char *action)
@@ -656,6 +658,45 @@ static void serve_asset(struct evhttp_request *req, const char *path)
 	evbuffer_free(b);
 }
 
+/* The address the client reached (numeric), for a listener on 0.0.0.0 or ::. */
+static const char *conn_local(struct evhttp_request *req, char *buf, size_t len)
+{
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(evhttp_request_get_connection(req));
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	if (!bev || getsockname(bufferevent_getfd(bev), (struct sockaddr *)&ss, &sl) < 0)
+		return NULL;
+	if (ss.ss_family == AF_INET6)
+		return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, buf, (socklen_t)len);
+	return inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, buf, (socklen_t)len);
+}
+
+/* 0 if the guard lets req through to its route; else answered (docs/web.md). */
+static int guard_request(struct http_server *h, struct evhttp_request *req)
+{
+	const struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	char local[INET6_ADDRSTRLEN];
+	const char *why;
+	struct guard_request r = {
+		.changes = evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
+			evhttp_request_get_command(req) != EVHTTP_REQ_HEAD,
+		.host = evhttp_find_header(in, "Host"),
+		.origin = evhttp_find_header(in, "Origin"),
+		.fetch_site = evhttp_find_header(in, "Sec-Fetch-Site"),
+		.content_type = evhttp_find_header(in, "Content-Type"),
+		.authorization = evhttp_find_header(in, "Authorization"),
+	};
+	r.local = conn_local(req, local, sizeof local);
+	int status = guard_check(h->guard, &r, &why);
+	if (!status)
+		return 0;
+	log_note(0, "http: %s refused (%d): %s", conn_peer(evhttp_request_get_connection(req)), status, why);
+	if (status == 401)
+		evhttp_add_header(evhttp_request_get_output_headers(req), "WWW-Authenticate", "Bearer");
+	reply_error(req, status, why);
+	return -1;
+}
+
 static void route(struct evhttp_request *req, void *arg)
 {
 	struct http_server *h = arg;
@@ -674,6 +715,8 @@ static void route(struct evhttp_request *req, void *arg)
 		reply_error(req, 400, "bad request path");
 		return;
 	}
+	if (guard_request(h, req) < 0)
+		return;
 	if (strncmp(path, "/api/", 5)) {
 		if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
 			reply_error(req, 405, "GET only");
@@ -729,6 +772,52 @@ static void route(struct evhttp_request *req, void *arg)
 
 /* --- set-up ----------------------------------------------------------------------- */
 
+/* The access token: HIVEBRIDGE_HTTP_TOKEN, else the first line of http_token_file;
+ * *token NULL if neither is set. The variable is taken out of the environment so
+ * that no engine started later inherits it. */
+static int http_token_read(const struct config *conf, char **token, char **cause)
+{
+	const char *env = getenv("HIVEBRIDGE_HTTP_TOKEN");
+	*token = NULL;
+	if (env && *env) {
+		*token = strdup(env);
+		unsetenv("HIVEBRIDGE_HTTP_TOKEN");
+		if (!*token) {
+			*cause = strdup("out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	if (!conf->http_token_file)
+		return 0;
+	FILE *f = fopen(conf->http_token_file, "r");
+	char line[GUARD_TOKEN_MAX + 2];
+	if (!f) {
+		if (asprintf(cause, "http_token_file %s: %s", conf->http_token_file, strerror(errno)) < 0)
+			*cause = NULL;
+		return -1;
+	}
+	if (!fgets(line, sizeof line, f))
+		line[0] = 0;
+	fclose(f);
+	line[strcspn(line, "\r\n")] = 0;
+	*token = strdup(line);
+	explicit_bzero(line, sizeof line);
+	if (!*token) {
+		*cause = strdup("out of memory");
+		return -1;
+	}
+	if (!**token) {
+		free(*token);
+		*token = NULL;
+		if (asprintf(cause, "http_token_file %s: no token on its first line",
+			     conf->http_token_file) < 0)
+			*cause = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* "ADDR:PORT", "[V6]:PORT" or ":PORT" into a numeric host and a port. */
 static int parse_spec(const char *spec, char *host, size_t hlen, unsigned *port)
 {
@@ -779,6 +868,21 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	}
 	h->base = base;
 	h->conf = conf;
+	char *token = NULL;
+	if (http_token_read(conf, &token, cause) < 0) {
+		http_free(h);
+		return NULL;
+	}
+	h->guard = guard_new(host, port, conf->http_hosts, token, cause);
+	if (token)
+		explicit_bzero(token, strlen(token));
+	free(token);
+	if (!h->guard) {
+		if (!*cause)
+			*cause = strdup("out of memory");
+		http_free(h);
+		return NULL;
+	}
 	h->http = evhttp_new(base);
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
 	h->lobby = weblobby_new(base, on_seat, h);
@@ -815,8 +919,12 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	event_add(h->ping, &tv);
 	live_enable(1);
 	live_watch(on_live, h);
+	/* Port 0: the guard learns the port taken, which a Host must name. */
+	guard_set_port(h->guard, ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) :
+		       ntohs(((struct sockaddr_in *)&ss)->sin_port));
 	fprintf(stderr, "listening on %s (http)\n", where);
-	log_note(0, "listening on %s (http)", where);
+	log_note(0, "listening on %s (http)%s", where,
+		 guard_has_token(h->guard) ? ", changes need the access token" : "");
 	return h;
 }
 
@@ -864,5 +972,6 @@ void http_free(struct http_server *h)
 	if (h->ping)
 		event_free(h->ping);
 	live_enable(0);
+	guard_free(h->guard);
 	free(h);
 }

@@ -22,18 +22,78 @@ cJSON *pos_json(const struct hive_game *g, size_t ply);
 /* The moves of g in UHP notation, as an array. */
 cJSON *pos_moves_json(const struct hive_game *g);
 
+#define HTTP_MAX_BODY   4096
+#define WEB_TOKEN_LEN   32   /* owner tokens of games and seats: 128 random bits in hex */
+#define WEB_NAME_MAX    24
+#define PLAY_MAX_DEPTH  8
+
+/* http_body.c: the POST routes' JSON bodies, read without sockets (and fuzzed). */
+struct start_req {
+	const char *engine;     /* a profile name, "builtin" by default */
+	unsigned    type;       /* game type bits */
+	int         human;      /* HIVE_WHITE or HIVE_BLACK */
+	int         depth;      /* 0..PLAY_MAX_DEPTH, 0 = the think time */
+};
+struct join_req {
+	const char *lobby;
+	unsigned    type;
+	char        name[WEB_NAME_MAX + 8];   /* "web:" and the letters kept, or web:guest */
+};
+/* n bytes of body into a JSON object ({} if empty); NULL with the status (400, 413). */
+cJSON *body_parse(const char *buf, size_t n, int *status, const char **why);
+const char *body_str(const cJSON *o, const char *key);
+/* POST /api/games, /api/games/ID/move, /api/lobby/join, /api/lobby/<other>: 0, or
+ * -1 with the status and *why. Strings point into b. */
+int body_start(const cJSON *b, struct start_req *r, int *status, const char **why);
+int body_move(const cJSON *b, const char **move, int *status, const char **why);
+int body_join(const cJSON *b, struct join_req *r, int *status, const char **why);
+int body_seat(const cJSON *b, const char **token, int *status, const char **why);
+
+/* http_guard.c: which requests may reach the routes (docs/web.md, "Who may do what"). */
+#define GUARD_NAME_MAX  256
+#define GUARD_TOKEN_MAX 256
+struct http_guard;
+struct guard_request {
+	int         changes;        /* a POST: it may change state */
+	const char *host;           /* the headers, NULL when absent */
+	const char *origin;
+	const char *fetch_site;     /* Sec-Fetch-Site */
+	const char *content_type;
+	const char *authorization;
+	const char *local;          /* the address the client reached, numeric, or NULL */
+};
+/* The listener's numeric address and port, http_hosts (more names for Host, spaces
+ * between), the access token (NULL or "": none; refused beyond loopback). NULL with
+ * *cause (caller frees). */
+struct http_guard *guard_new(const char *addr, unsigned port, const char *hosts, const char *token,
+			     char **cause);
+void guard_free(struct http_guard *g);
+void guard_set_port(struct http_guard *g, unsigned port);
+int  guard_has_token(const struct http_guard *g);
+/* 0 if r may go on to its route, else its HTTP status (421, 403, 401, 415) and *why. */
+int  guard_check(const struct http_guard *g, const struct guard_request *r, const char **why);
+/* a equals the secret b (non-empty), in a time that does not depend on where they differ. */
+int  guard_token_eq(const char *a, const char *b);
+int  guard_addr_loopback(const char *addr);
+
 /* http_play.c: games a person plays through the page against an engine profile. */
+#define PLAY_MAX_PER_PEER 4     /* games in progress per peer address */
 struct play;
 struct play *play_new(struct event_base *base, const struct config *conf, unsigned max_games,
 		      unsigned think_ms);
 void play_free(struct play *p);
-/* Starts a game; returns its live id, or 0 with an HTTP status and *why. */
-unsigned play_start(struct play *p, const char *engine, const char *color, const char *type,
-		    int depth, int *status, const char **why);
-/* The person's move (a MoveString) or resignation in game id: 0, or -1 with an
- * HTTP status and *why (valid until the next call). */
-int play_move(struct play *p, unsigned id, const char *move, int *status, const char **why);
-int play_resign(struct play *p, unsigned id, int *status, const char **why);
+/* Starts a game for peer; returns its live id and its owner token (token holds
+ * WEB_TOKEN_LEN + 1), or 0 with an HTTP status and *why. */
+unsigned play_start(struct play *p, const struct start_req *r, const char *peer, char *token,
+		    int *status, const char **why);
+/* The owner's move (a MoveString) or resignation in game id, token the owner's:
+ * 0, or -1 with an HTTP status (403 without the game's token) and *why (valid until
+ * the next call). */
+int play_move(struct play *p, unsigned id, const char *token, const char *move, int *status,
+	      const char **why);
+int play_resign(struct play *p, unsigned id, const char *token, int *status, const char **why);
+/* Whether token is the owner token of game id of p. */
+int play_owns(struct play *p, unsigned id, const char *token);
 /* Whether id is a game of p where the person is to move now, and with which colour. */
 int play_human_to_move(struct play *p, unsigned id);
 /* The tag play's games carry in the registry. */
@@ -42,7 +102,6 @@ void *play_tag(struct play *p);
 void play_shutdown(struct play *p, const char *reason);
 
 /* http_lobby.c: persons playing each other through the remote-play lobbies. */
-#define WEB_TOKEN_LEN 32
 #define WEB_MAX_ACTIVE 32    /* web seats waiting, playing or away, all peers together */
 struct weblobby;
 struct wseat;

@@ -31,7 +31,6 @@
 #define WEB_IDLE_MS        (30u * 1000u)
 #define WEB_MAX_PER_PEER   4     /* waiting, playing or away, per peer address */
 #define WEB_MAX_SEATS      128   /* every record, finished ones included */
-#define WEB_NAME_MAX       24
 
 enum wstate { W_WAITING, W_PLAYING, W_AWAY, W_OVER };
 static const char *const wstate_name[] = { "waiting", "playing", "away", "over" };
@@ -258,7 +257,7 @@ static struct wseat *wseat_find(struct weblobby *w, const char *token)
 	if (!token || strlen(token) != WEB_TOKEN_LEN)
 		return NULL;
 	for (struct wseat *ws = w->seats; ws; ws = ws->next)
-		if (!strcmp(ws->token, token))
+		if (guard_token_eq(token, ws->token))
 			return ws;
 	return NULL;
 }
@@ -335,39 +334,44 @@ cJSON *weblobby_list(struct weblobby *w)
 	return o;
 }
 
+/* The oldest seat of peer waiting with no page watching it: its page is gone (or
+ * never was), so it gives way to a new join of the same address. */
+static struct wseat *wseat_stale(struct weblobby *w, const char *peer)
+{
+	struct wseat *old = NULL;
+	for (struct wseat *ws = w->seats; ws; ws = ws->next)
+		if (ws->state == W_WAITING && !ws->nstreams && !strcmp(ws->peer, peer))
+			old = ws;       /* newest first: the last one is the oldest */
+	return old;
+}
+
 static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int *status)
 {
-	const cJSON *jl = cJSON_GetObjectItemCaseSensitive(b, "lobby");
-	const cJSON *jt = cJSON_GetObjectItemCaseSensitive(b, "type");
-	const cJSON *jn = cJSON_GetObjectItemCaseSensitive(b, "name");
-	struct lobby *lb = cJSON_IsString(jl) ? lobby_find(jl->valuestring) : NULL;
-	unsigned type = 0, mine = 0, active = 0;
-	char name[WEB_NAME_MAX + 8] = "web:", *why = NULL;
+	struct join_req r;
+	const char *bad;
+	unsigned mine = 0, active = 0;
+	char *why = NULL;
 
-	if (!cJSON_IsString(jl))
-		return err(status, 400, "want {\"lobby\": NAME, \"type\": GAMETYPE, \"name\": NAME}");
+	if (body_join(b, &r, status, &bad) < 0)
+		return err(status, *status, bad);
+	struct lobby *lb = lobby_find(r.lobby);
 	if (!lb || strcmp(lobby_protocol(lb), "uhp-remote"))
 		return err(status, 404, "no such remote-play lobby");
-	if (jt && !cJSON_IsNull(jt) && (!cJSON_IsString(jt) ||
-					(*jt->valuestring && hive_gametype_parse(jt->valuestring, &type) != 0)))
-		return err(status, 400, "bad game type");
-	if (jn && !cJSON_IsNull(jn) && !cJSON_IsString(jn))
-		return err(status, 400, "name must be a string");
-	/* The name goes into UHP lines and the results: letters, digits, - _ . only. */
-	size_t n = 4;
-	for (const char *p = cJSON_IsString(jn) ? jn->valuestring : ""; *p && n < 4 + WEB_NAME_MAX; p++)
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    *p == '-' || *p == '_' || *p == '.')
-			name[n++] = *p;
-	if (n == 4)
-		n += (size_t)snprintf(name + 4, sizeof name - 4, "guest");
-	name[n] = 0;
 	for (struct wseat *ws = w->seats; ws; ws = ws->next) {
 		wseat_settle(ws);
 		if (!is_active(ws))
 			continue;
 		active++;
 		mine += !strcmp(ws->peer, peer);
+	}
+	/* At the address's cap, a seat nobody watches makes room for its own page. */
+	struct wseat *stale = mine >= WEB_MAX_PER_PEER ? wseat_stale(w, peer) : NULL;
+	if (stale) {
+		log_note(0, "http: web seat of %s: leaves lobby %s for a newer join", peer, stale->lobby);
+		lobby_leave(stale->lb, stale);
+		wseat_over(stale, "left the lobby: a newer join from the same address took its place");
+		mine--;
+		active--;
 	}
 	if (mine >= WEB_MAX_PER_PEER)
 		return err(status, 429, "too many web players from your address");
@@ -388,7 +392,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	}
 	ws->w = w;
 	ws->lb = lb;
-	ws->type = type;
+	ws->type = r.type;
 	ws->colour = -1;
 	snprintf(ws->lobby, sizeof ws->lobby, "%s", lobby_name(lb));
 	snprintf(ws->peer, sizeof ws->peer, "%s", peer);
@@ -398,13 +402,13 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 		w->seats->prev = ws;
 	w->seats = ws;
 	w->nseats++;
-	if (lobby_join(lb, type, name, ws, &web_ops, &why) < 0) {
+	if (lobby_join(lb, r.type, r.name, ws, &web_ops, &why) < 0) {
 		cJSON *o = err(status, 503, why ? why : "the lobby is full");
 		free(why);
 		wseat_free(ws);
 		return o;
 	}
-	log_note(0, "http: web seat of %s: %s waits in lobby %s", peer, name, ws->lobby);
+	log_note(0, "http: web seat of %s: %s waits in lobby %s", peer, r.name, ws->lobby);
 	wseat_seen(ws);
 	*status = 201;
 	cJSON *o = seat_json(ws);
@@ -417,10 +421,10 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 {
 	if (!strcmp(action, "join"))
 		return do_join(w, b, peer, status);
-	const cJSON *jt = cJSON_GetObjectItemCaseSensitive(b, "token");
-	if (!cJSON_IsString(jt))
-		return err(status, 400, "want {\"token\": TOKEN, ...}");
-	struct wseat *ws = wseat_find(w, jt->valuestring);
+	const char *tok, *bad;
+	if (body_seat(b, &tok, status, &bad) < 0)
+		return err(status, *status, bad);
+	struct wseat *ws = wseat_find(w, tok);
 	if (!ws)
 		return err(status, 404, "no such seat (it ended, or was never yours)");
 	wseat_settle(ws);

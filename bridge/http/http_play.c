@@ -5,6 +5,11 @@
  * (hive_board_find_move) before it is played. Every game is reported to the live
  * registry, tagged with this play so that only its own games take moves here.
  *
+ * A game belongs to whoever holds its owner token: 128 random bits (getrandom) given
+ * once, in the answer that started it; moves and resignation need it (compared in
+ * constant time), everyone else watches. One peer address has at most
+ * PLAY_MAX_PER_PEER games at a time, so it leaves most of max_games to the others.
+ *
  * A game ends by the rules, by resignation, when its engine fails (the person wins)
  * or after PLAY_IDLE_MS without a move from the person; it is then freed and only
  * the registry's record stays.
@@ -19,9 +24,9 @@
 #include "bridge/http/http_int.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 
 #define PLAY_IDLE_MS   (30u * 60u * 1000u)
-#define PLAY_MAX_DEPTH 8
 
 struct pgame {
 	struct play       *p;
@@ -33,6 +38,8 @@ struct pgame {
 	int                ready;        /* the engine started */
 	int                busy;         /* a start or go is outstanding */
 	int                depth;        /* fixed search depth, 0 = the think time */
+	char               token[WEB_TOKEN_LEN + 1];   /* the owner's */
+	char               peer[64];     /* the address that started it */
 	struct event      *idle;
 	struct pgame      *next;
 };
@@ -62,6 +69,7 @@ static void pgame_free(struct pgame *pg)
 		event_free(pg->idle);
 	hive_game_free(&pg->game);
 	live_close(pg->lg);
+	explicit_bzero(pg->token, sizeof pg->token);
 	free(pg);
 }
 
@@ -221,31 +229,24 @@ int play_human_to_move(struct play *p, unsigned id)
 	return pg && pg->ready && !pg->busy && hive_side_to_move(&pg->game.board) == pg->human;
 }
 
-unsigned play_start(struct play *p, const char *engine, const char *color, const char *type,
-		    int depth, int *status, const char **why)
+unsigned play_start(struct play *p, const struct start_req *r, const char *peer, char *token,
+		    int *status, const char **why)
 {
-	const struct engine_profile *prof = config_profile(p->conf, engine ? engine : "builtin");
-	unsigned gt = 0;
+	const struct engine_profile *prof = config_profile(p->conf, r->engine);
 	char *cause = NULL;
+	unsigned mine = 0;
+	int human = r->human;
 
 	*status = 400;
 	if (!prof) {
 		*why = "no such engine profile";
 		return 0;
 	}
-	if (type && *type && hive_gametype_parse(type, &gt) != 0) {
-		*why = "bad game type";
-		return 0;
-	}
-	int human = HIVE_WHITE;
-	if (color && !strcmp(color, "black"))
-		human = HIVE_BLACK;
-	else if (color && *color && strcmp(color, "white")) {
-		*why = "color must be white or black";
-		return 0;
-	}
-	if (depth < 0 || depth > PLAY_MAX_DEPTH) {
-		*why = "depth must be 0..8";
+	for (const struct pgame *g = p->games; g; g = g->next)
+		mine += !strcmp(g->peer, peer);
+	if (mine >= PLAY_MAX_PER_PEER) {
+		*status = 429;
+		*why = "too many games from your address";
 		return 0;
 	}
 	if (p->ngames >= p->max_games) {
@@ -261,8 +262,10 @@ unsigned play_start(struct play *p, const char *engine, const char *color, const
 	}
 	pg->p = p;
 	pg->human = human;
-	pg->depth = depth;
-	hive_game_init(&pg->game, gt);
+	pg->depth = r->depth;
+	random_token(pg->token, WEB_TOKEN_LEN);
+	snprintf(pg->peer, sizeof pg->peer, "%s", peer);
+	hive_game_init(&pg->game, r->type);
 	pg->next = p->games;
 	p->games = pg;
 	p->ngames++;
@@ -280,8 +283,9 @@ unsigned play_start(struct play *p, const char *engine, const char *color, const
 		return 0;
 	}
 	pg->id = pg->lg->id;
-	log_note(0, "http: game %u: %s against %s", pg->id, human == HIVE_WHITE ? "white" : "black",
-		 prof->name);
+	log_note(0, "http: game %u: %s (%s) against %s", pg->id, human == HIVE_WHITE ? "white" : "black",
+		 pg->peer, prof->name);
+	snprintf(token, WEB_TOKEN_LEN + 1, "%s", pg->token);
 	pg->busy = 1;
 	if (engine_start(pg->eng, on_started, pg) < 0) {
 		unsigned id = pg->id;
@@ -293,20 +297,34 @@ unsigned play_start(struct play *p, const char *engine, const char *color, const
 	return pg->id;
 }
 
-/* The game id of this play where the person may act, or NULL with the status. */
-static struct pgame *play_get(struct play *p, unsigned id, int *status, const char **why)
+int play_owns(struct play *p, unsigned id, const char *token)
+{
+	struct pgame *pg = p && token ? play_find(p, id) : NULL;
+	return pg && guard_token_eq(token, pg->token);
+}
+
+/* The game id of this play where the holder of token may act, or NULL with the status. */
+static struct pgame *play_get(struct play *p, unsigned id, const char *token, int *status,
+			      const char **why)
 {
 	struct pgame *pg = play_find(p, id);
 	if (!pg) {
 		*status = live_find(id) ? 409 : 404;
 		*why = live_find(id) ? "not a game played here, or it is over" : "no such game";
+		return NULL;
+	}
+	if (!token || !guard_token_eq(token, pg->token)) {
+		*status = 403;
+		*why = "not your game: moves and resigning need its owner token (X-Game-Token)";
+		return NULL;
 	}
 	return pg;
 }
 
-int play_move(struct play *p, unsigned id, const char *move, int *status, const char **why)
+int play_move(struct play *p, unsigned id, const char *token, const char *move, int *status,
+	      const char **why)
 {
-	struct pgame *pg = play_get(p, id, status, why);
+	struct pgame *pg = play_get(p, id, token, status, why);
 	struct hive_move m;
 
 	if (!pg)
@@ -334,9 +352,9 @@ int play_move(struct play *p, unsigned id, const char *move, int *status, const 
 	return 0;
 }
 
-int play_resign(struct play *p, unsigned id, int *status, const char **why)
+int play_resign(struct play *p, unsigned id, const char *token, int *status, const char **why)
 {
-	struct pgame *pg = play_get(p, id, status, why);
+	struct pgame *pg = play_get(p, id, token, status, why);
 	if (!pg)
 		return -1;
 	pgame_lose(pg, pg->human, "resigned");

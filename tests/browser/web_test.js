@@ -56,6 +56,30 @@ function hogStream() {
   });
 }
 
+// Another person (a second browser context: no storage shared) opens game id by its
+// link: the board is there, read-only: nothing movable, no Resign, no "your move".
+async function strangerSees(id) {
+  const ctx = await browser.createBrowserContext();
+  try {
+    const p2 = await newPage(ctx);
+    await p2.goto(`${base}/?game=${id}`, { waitUntil: "load" });
+    await p2.waitForFunction((id) => view.id === id && view.game && view.pos &&
+      document.getElementById("status").textContent.includes("to move"), {}, id);
+    const s = await p2.evaluate(() => ({
+      status: document.getElementById("status").textContent,
+      movable: document.querySelectorAll(".hand button.movable, g.hex.movable").length,
+      resign: !document.getElementById("resign").hidden,
+      playable: view.game.playable,
+    }));
+    log(`a stranger's view of game ${id}: ${s.status}`);
+    await shot(p2, "stranger.png");
+    if (s.movable || s.resign || s.playable || /your move/.test(s.status) || !/watching/.test(s.status))
+      fail("a stranger is offered someone else's game: " + JSON.stringify(s));
+  } finally {
+    await ctx.close();
+  }
+}
+
 async function serveTests(page, uhpPort) {
   // 0. The streams taken (by one peer: ours, the browser's too): the page's is refused
   // (503) and it tries again, with a back-off, until one frees.
@@ -104,6 +128,15 @@ async function serveTests(page, uhpPort) {
     await page.waitForFunction(() => document.getElementById("result").textContent !== "" ||
       (view.game && view.game.playable && document.querySelector(".hand button.movable, g.hex.movable, #pass:not([hidden])")));
     if (await page.$eval("#result", (e) => e.textContent !== "")) { finished = true; break; }
+    if (turn === 2) {
+      await strangerSees(id);
+      // A reload keeps the game: its owner token is in this tab's sessionStorage.
+      await page.goto(`${base}/?game=${id}`, { waitUntil: "load" });
+      await page.waitForFunction(() => view.game && view.game.playable &&
+        document.querySelector(".hand button.movable, g.hex.movable, #pass:not([hidden])"));
+      if (await page.$eval("#resign", (e) => e.hidden)) fail("no Resign for the owner after a reload");
+      log("reloaded: the game is still this page's to play");
+    }
     const n0 = await page.$$eval("#moves li", (l) => l.length);
     if (await page.$("#pass:not([hidden])")) {
       await page.click("#pass");

@@ -68,6 +68,13 @@ seeds() {
 	done | awk -v d="$B/seed/fuzz_trylobot_next" 'NF { r[n++] = $0 } END {
 		f = d "/all"; for (i = 0; i < n; i++) printf "%s%s", i ? "\377" : "", r[i] > f; close(f)
 		for (i = 0; i < n; i++) { f = d "/r" i; printf "%s\377%s", r[i], r[i] > f; close(f) } }'
+	# The web API's bodies, each behind its route byte (fuzz_http_body.c).
+	mkdir -p "$B/seed/fuzz_http_body"
+	printf '\000{"engine":"builtin","color":"black","type":"Base+MLP","depth":2}' >"$B/seed/fuzz_http_body/start"
+	printf '\201{"move":"wS1"}\000127.0.0.1:8080\000http://127.0.0.1:8080\000application/json\000Bearer 0123456789abcdef0123' \
+		>"$B/seed/fuzz_http_body/move"
+	printf '\002{"lobby":"remote","type":"Base+M","name":"alice"}' >"$B/seed/fuzz_http_body/join"
+	printf '\003{"token":"00112233445566778899aabbccddeeff","move":"bQ -wS1"}' >"$B/seed/fuzz_http_body/seat"
 	cp conf/hivebridge.conf "$B/seed/fuzz_config/example.conf"
 	printf '[daemon]\nmax_sessions_per_peer = 4\n[listen x]\nidle_timeout = 0\ngame_idle_timeout = 2.5\n' \
 		>"$B/seed/fuzz_config/keys.conf"

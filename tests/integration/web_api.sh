@@ -65,12 +65,20 @@ from web_client import schema_validator, deadline
 port, mode, schemas = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 base = f"http://127.0.0.1:{port}"
 valid = schema_validator(schemas, ["web-position", "web-games", "web-game", "web-match", "web-error", "web-engines"])
+tokens = {}      # game id: its owner token, from the answer that started it
 def req(path, body=None, method=None, raw=None):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    r = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"))
+    r = urllib.request.Request(base + path, data=data, method=method or ("POST" if data is not None else "GET"),
+                               headers={"Content-Type": "application/json"})
+    gid = path.split("/")[3] if path.startswith("/api/games/") else None
+    if gid in tokens:
+        r.add_header("X-Game-Token", tokens[gid])
     try:
         with urllib.request.urlopen(r, timeout=20) as f:
-            return f.status, json.load(f)
+            o = json.load(f)
+            if isinstance(o, dict) and "token" in o:
+                tokens[str(o["id"])] = o["token"]
+            return f.status, o
     except urllib.error.HTTPError as e:
         body = e.read()
         if e.code == 413 and not body.startswith(b"{"):
@@ -196,7 +204,7 @@ st, e = req("/api/engines"); assert st == 200; valid(e, "web-engines")
 assert [x["name"] for x in e["engines"]] == ["builtin"], e
 # The event stream, read in the background of this one thread: opened first.
 sse = socket.create_connection(("127.0.0.1", port), timeout=20)
-sse.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+sse.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
 st, g = req("/api/games", {"engine": "builtin", "color": "white", "depth": 1})
 assert st == 201, (st, g); valid(g, "web-game")
 gid = g["id"]

@@ -3,7 +3,9 @@
 # chromium) driven by puppeteer-core (npm, pinned by tests/browser/package-lock.json,
 # installed into a cache directory, never into the repository) against a real daemon:
 # a UHP session's game watched move by move, a full game against the built-in engine
-# played by clicking (every clicked move must be in the canonical game), stepping
+# played by clicking (every clicked move must be in the canonical game), seen
+# read-only by a second browser context that opens its link (nothing movable, no
+# Resign, no "your move") and still the first page's after a reload, stepping
 # through the finished game, a phone-sized screen; then `match --http` and its
 # dashboard, and `match --queue --http`'s workers table (a real redis-server and
 # two workers); a refused event stream (503) that the page opens again once streams

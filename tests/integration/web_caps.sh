@@ -47,7 +47,8 @@ class Conn:
             self.fill()
     def send(self, method, path, body=None, close=False):
         data = json.dumps(body).encode() if body is not None else b""
-        head = f"{method} {path} HTTP/1.1\r\nHost: t\r\nContent-Length: {len(data)}\r\n"
+        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {len(data)}\r\n"
+                "Content-Type: application/json\r\n")
         if close:
             head += "Connection: close\r\n"
         self.s.sendall(head.encode() + b"\r\n" + data)

@@ -51,7 +51,7 @@ def req(path, body=None, method=None, raw=None, src="127.0.0.1"):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=20, source_address=(src, 0))
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     c.request(method or ("POST" if data is not None else "GET"), path, body=data,
-              headers={"Connection": "close"})
+              headers={"Connection": "close", "Content-Type": "application/json"})
     r = c.getresponse()
     text = r.read()
     c.close()
@@ -273,11 +273,14 @@ st, s = lob("cancel", {"token": tj})
 assert st == 200
 print("cancel: ok")
 
-# Caps: 4 per peer address, 32 in all (waiting, playing or away).
+# Caps: 4 per peer address, 32 in all (waiting, playing or away). At its cap, an
+# address's new join takes the place of its oldest seat waiting with no page (no
+# stream): four stray joins never lock the address's own page out.
 mine = [join(f"p{i}", typ=t) for i, t in enumerate(["Base+M", "Base+L", "Base+P", "Base+MLP"])]
-st, e = lob("join", {"lobby": "remote", "type": "Base+ML"})
-assert st == 429 and "address" in e["error"], (st, e)
-for t in mine:
+t5 = join("p4", typ="Base+ML")
+s = seat(mine[0])
+assert s["state"] == "over" and "newer join" in s["reason"], s
+for t in mine[1:] + [t5]:
     assert lob("cancel", {"token": t})[0] == 200
 many = []
 for a in range(2, 10):
@@ -285,6 +288,9 @@ for a in range(2, 10):
         many.append(join(f"n{a}x{k}", src=f"127.0.0.{a}"))
 st, e = lob("join", {"lobby": "remote"}, src="127.0.0.10")
 assert st == 429 and e["error"] == "too many web players", (st, e)
+# Four seats in games: nothing to give way, the address is at its cap.
+st, e = lob("join", {"lobby": "remote"}, src="127.0.0.2")
+assert st == 429 and e["error"] == "too many web players from your address", (st, e)
 for t in many:
     s = seat(t)
     assert s["state"] in ("playing", "over"), s     # paired at once; over once White resigned

@@ -17,12 +17,34 @@ const view = {
 // This page's seat in a remote-play lobby: {token, lobby, state, color, game, ...}; its
 // token is kept in sessionStorage so that a reload takes the seat back.
 let seat = null;
+// The games this tab started against an engine: their owner tokens (moves and
+// resigning need them), kept in sessionStorage ("hbgame:ID") so a reload keeps the
+// game; anyone else's game is shown read-only.
+const gameToken = (id) => sessionStorage.getItem("hbgame:" + id);
 
-async function api(path, body) {
-  const opt = body === undefined ? {} :
-    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+// The access token of a daemon reachable beyond loopback (docs/web.md): asked for once,
+// when a change is refused with 401, and kept in localStorage.
+async function api(path, body, again) {
+  const headers = {};
+  const opt = { headers };
+  if (body !== undefined) {
+    opt.method = "POST";
+    headers["Content-Type"] = "application/json";
+    opt.body = JSON.stringify(body);
+  }
+  const m = path.match(/^\/api\/games\/(\d+)/);
+  if (m && gameToken(m[1])) headers["X-Game-Token"] = gameToken(m[1]);
+  const access = localStorage.getItem("hbaccess");
+  if (access) headers["Authorization"] = "Bearer " + access;
   const r = await fetch(path, opt);
   const j = await r.json().catch(() => ({ error: "bad answer" }));
+  if (r.status === 401 && !again) {
+    const t = prompt("This server wants its access token to change anything:");
+    if (t) {
+      localStorage.setItem("hbaccess", t.trim());
+      return api(path, body, true);
+    }
+  }
   if (!r.ok) throw new Error(j.error || r.statusText);
   return j;
 }
@@ -71,6 +93,9 @@ async function watchGameString(gs, title) {
 async function refresh() {
   if (view.id === null) return;
   const g = await api(`/api/games/${view.id}`);
+  // A token this tab holds for a game that is over, or for a game of an earlier run of
+  // the daemon that had the same id, is no owner's: forgotten.
+  if (!g.owned && gameToken(g.id)) sessionStorage.removeItem("hbgame:" + g.id);
   seatOverlay(g);
   view.game = g;
   if (view.ply === null || view.ply >= g.plies) {
@@ -231,8 +256,10 @@ function renderInfo() {
   const over = g.finished && n === g.moves.length;
   let status = !pos ? "" : over ? `${pos.state === "InProgress" ? "Game over" : pos.state} after ${n} plies`
     : `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})`;
+  const own = g.owned || seatGame(view.id);
   if (myTurn()) status += " · your move";
-  else if (g.human && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
+  else if (own && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
+  else if (g.human && !g.finished && view.ply === null) status += " · watching (not your game)";
   $("status").textContent = status;
   $("result").textContent = g.result ? `${g.result} — ${g.reason}` : (g.finished && g.reason ? g.reason : "");
   const ol = $("moves");
@@ -246,7 +273,7 @@ function renderInfo() {
   $("analysis").textContent = a ? `analysis (ply ${a.ply}): depth ${a.depth}, score ${a.score}, ${a.pv.join(" ")}` : "";
   const onlyPass = myTurn() && pos && pos.legal.length === 1 && pos.legal[0].move === "pass";
   $("pass").hidden = !onlyPass;
-  $("resign").hidden = !(g.human && !g.finished && view.id !== null);
+  $("resign").hidden = !(own && g.human && !g.finished && view.id !== null);
   document.querySelectorAll("#live li, #done li").forEach((li) =>
     li.classList.toggle("sel", Number(li.dataset.id) === view.id));
 }
@@ -300,6 +327,7 @@ $("newform").onsubmit = async (ev) => {
   try {
     const g = await api("/api/games", { engine: $("engine").value, color: $("color").value,
       type: $("type").value, depth: Number($("depth").value) });
+    sessionStorage.setItem("hbgame:" + g.id, g.token);
     await watch(g.id);
   } catch (e) {
     $("newerr").textContent = e.message;

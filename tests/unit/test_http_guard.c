@@ -1,0 +1,194 @@
+/*
+ * test_http_guard.c: the web API's request guard (bridge/http/http_guard.c) and its
+ * body readers (http_body.c), without sockets: Host and DNS rebinding, Origin and
+ * Sec-Fetch-Site, Content-Type, the access token, loopback, the owner-token compare.
+ */
+#include <CUnit/Basic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/http/http_int.h"
+
+#define TOKEN "0123456789abcdef0123"
+
+static struct http_guard *mk(const char *addr, const char *hosts, const char *token)
+{
+	char *cause = NULL;
+	struct http_guard *g = guard_new(addr, 8080, hosts, token, &cause);
+	if (!g)
+		fprintf(stderr, "guard_new: %s\n", cause ? cause : "?");
+	free(cause);
+	return g;
+}
+
+static int check(const struct http_guard *g, int changes, const char *host, const char *origin,
+		 const char *ctype)
+{
+	const char *why = NULL;
+	struct guard_request r = { .changes = changes, .host = host, .origin = origin,
+				   .content_type = ctype };
+	int st = guard_check(g, &r, &why);
+	CU_ASSERT(st == 0 || (why && *why));
+	return st;
+}
+
+static void test_host(void)
+{
+	struct http_guard *g = mk("127.0.0.1", "hive.lan", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(check(g, 0, "127.0.0.1:8080", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check(g, 0, "localhost:8080", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check(g, 0, "LOCALHOST:8080", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check(g, 0, "hive.lan:8080", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check(g, 0, NULL, NULL, NULL), 0);          /* HTTP/1.0 */
+	/* DNS rebinding: a name of the attacker's, reads refused too. */
+	CU_ASSERT_EQUAL(check(g, 0, "evil.example:8080", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "127.0.0.1:8081", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "127.0.0.1", NULL, NULL), 421);   /* port 80 */
+	CU_ASSERT_EQUAL(check(g, 0, "x", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "127.0.0.1:", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "127.0.0.1:8080x", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "[::1]:8080", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "[::1", NULL, NULL), 421);
+	CU_ASSERT_EQUAL(check(g, 0, "::1:8080", NULL, NULL), 421);
+	guard_free(g);
+
+	g = mk("::1", NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(check(g, 0, "[::1]:8080", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check(g, 0, "localhost:8080", NULL, NULL), 0);
+	CU_ASSERT_EQUAL(check(g, 0, "[::2]:8080", NULL, NULL), 421);
+	guard_free(g);
+}
+
+static void test_changes(void)
+{
+	struct http_guard *g = mk("127.0.0.1", NULL, NULL);
+	const char *h = "127.0.0.1:8080", *j = "application/json";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT_EQUAL(check(g, 1, h, NULL, j), 0);
+	CU_ASSERT_EQUAL(check(g, 1, h, "http://127.0.0.1:8080", j), 0);
+	CU_ASSERT_EQUAL(check(g, 1, h, "http://127.0.0.1:8080", "Application/JSON; charset=utf-8"), 0);
+	CU_ASSERT_EQUAL(check(g, 1, h, "http://evil.example", j), 403);
+	CU_ASSERT_EQUAL(check(g, 1, h, "null", j), 403);
+	CU_ASSERT_EQUAL(check(g, 1, h, "http://127.0.0.1:8080.evil", j), 403);
+	CU_ASSERT_EQUAL(check(g, 1, h, "http://localhost:8080", j), 403);   /* not this request's Host */
+	CU_ASSERT_EQUAL(check(g, 1, NULL, "http://127.0.0.1:8080", j), 403);
+	/* A form's simple request: refused whatever its origin. */
+	CU_ASSERT_EQUAL(check(g, 1, h, NULL, "text/plain"), 415);
+	CU_ASSERT_EQUAL(check(g, 1, h, NULL, "application/x-www-form-urlencoded"), 415);
+	CU_ASSERT_EQUAL(check(g, 1, h, NULL, "application/jsonx"), 415);
+	CU_ASSERT_EQUAL(check(g, 1, h, NULL, NULL), 415);
+	/* Reads need neither. */
+	CU_ASSERT_EQUAL(check(g, 0, h, "http://evil.example", NULL), 0);
+	const char *why;
+	struct guard_request r = { .changes = 1, .host = h, .content_type = j, .fetch_site = "cross-site" };
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 403);
+	r.fetch_site = "same-origin";
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 0);
+	guard_free(g);
+}
+
+static void test_token(void)
+{
+	char *cause = NULL;
+	/* Beyond loopback without a token: refused before anything listens. */
+	CU_ASSERT_PTR_NULL(guard_new("0.0.0.0", 8080, NULL, NULL, &cause));
+	CU_ASSERT_PTR_NOT_NULL(cause && strstr(cause, "access token"));
+	free(cause);
+	CU_ASSERT_PTR_NULL(guard_new("192.168.1.5", 8080, NULL, "", &cause));
+	free(cause);
+	CU_ASSERT_PTR_NULL(guard_new("127.0.0.1", 8080, NULL, "short", &cause));
+	free(cause);
+	CU_ASSERT_PTR_NULL(guard_new("127.0.0.1", 8080, "bad/name", NULL, &cause));
+	free(cause);
+
+	struct http_guard *g = mk("0.0.0.0", NULL, TOKEN);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+	CU_ASSERT(guard_has_token(g));
+	const char *why;
+	struct guard_request r = { .changes = 1, .host = "10.1.2.3:8080", .local = "10.1.2.3",
+				   .content_type = "application/json" };
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	r.authorization = "Bearer " TOKEN "x";
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	r.authorization = "Bearer 0123456789abcdef012";
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	r.authorization = "Basic " TOKEN;
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	r.authorization = "Bearer " TOKEN;
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 0);
+	/* Reads stay open; the wildcard takes the address the client reached. */
+	r.changes = 0;
+	r.authorization = NULL;
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 0);
+	r.host = "10.9.9.9:8080";
+	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 421);
+	guard_free(g);
+}
+
+static void test_misc(void)
+{
+	CU_ASSERT(guard_addr_loopback("127.0.0.1"));
+	CU_ASSERT(guard_addr_loopback("127.3.2.1"));
+	CU_ASSERT(guard_addr_loopback("::1"));
+	CU_ASSERT(guard_addr_loopback("::ffff:127.0.0.1"));
+	CU_ASSERT(!guard_addr_loopback("0.0.0.0"));
+	CU_ASSERT(!guard_addr_loopback("::"));
+	CU_ASSERT(!guard_addr_loopback("10.0.0.1"));
+	CU_ASSERT(guard_token_eq("abc", "abc"));
+	CU_ASSERT(!guard_token_eq("abd", "abc"));
+	CU_ASSERT(!guard_token_eq("ab", "abc"));
+	CU_ASSERT(!guard_token_eq("abcd", "abc"));
+	CU_ASSERT(!guard_token_eq("", ""));
+}
+
+static void test_bodies(void)
+{
+	int st;
+	const char *why;
+	struct start_req s;
+	struct join_req j;
+	const char *t = "{\"engine\":\"x\",\"color\":\"black\",\"type\":\"Base+M\",\"depth\":3}";
+	cJSON *b = body_parse(t, strlen(t), &st, &why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(body_start(b, &s, &st, &why), 0);
+	CU_ASSERT_STRING_EQUAL(s.engine, "x");
+	CU_ASSERT_EQUAL(s.human, HIVE_BLACK);
+	CU_ASSERT_EQUAL(s.depth, 3);
+	cJSON_Delete(b);
+	b = body_parse("{\"depth\":9}", 11, &st, &why);
+	CU_ASSERT_EQUAL(body_start(b, &s, &st, &why), -1);
+	CU_ASSERT_EQUAL(st, 400);
+	cJSON_Delete(b);
+	CU_ASSERT_PTR_NULL(body_parse("[1]", 3, &st, &why));
+	CU_ASSERT_EQUAL(st, 400);
+	t = "{\"lobby\":\"r\",\"name\":\"a b<c>\\u0001d\"}";
+	b = body_parse(t, strlen(t), &st, &why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(body_join(b, &j, &st, &why), 0);
+	CU_ASSERT_STRING_EQUAL(j.name, "web:abcd");
+	cJSON_Delete(b);
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("http_guard", NULL, NULL);
+	if (!s ||
+	    !CU_add_test(s, "Host and DNS rebinding", test_host) ||
+	    !CU_add_test(s, "Origin, Sec-Fetch-Site, Content-Type", test_changes) ||
+	    !CU_add_test(s, "the access token", test_token) ||
+	    !CU_add_test(s, "loopback and token compare", test_misc) ||
+	    !CU_add_test(s, "request bodies", test_bodies)) {
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
