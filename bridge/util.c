@@ -264,3 +264,14 @@ void util_take_secret_envs(const char *const *names)
 	for (; *names; names++)
 		free(util_take_secret_env(*names));
 }
+
+char *util_scrub_text(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; p && *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+	}
+	return s;
+}
