@@ -579,8 +579,8 @@ static int config_line_error(struct config_parse *cp, const char *fmt, ...)
  * indented line (after a name = value line inih takes it as the next value of that
  * name: "address = 127.0.0.1" then "  0.0.0.0" listened on 0.0.0.0), " ;" (an
  * inline comment: inih drops the rest of the line), and a line longer than inih's
- * buffer. Full-line comments (";" or "#", indented or not, of any length) and
- * blank lines are fine. */
+ * buffer. Full-line comments (";" or "#", indented or not) and blank lines are
+ * fine. */
 static int config_line_check(struct config_parse *cp, const char *line, size_t *lenp, int num)
 {
 	size_t len = *lenp;
@@ -589,13 +589,16 @@ static int config_line_check(struct config_parse *cp, const char *line, size_t *
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
 	*lenp = len;
+	/* Comments too: other readers of the file (the [queue] password) use inih's
+	 * own reader, which cuts a long line into two. */
+	if (len > (size_t)num - 2)
+		return config_line_error(cp, "%zu bytes long, over the limit of %d bytes a line",
+					 len, num - 2);
 	size_t lead = 0;
 	while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
 		lead++;
-	if (lead == len || line[lead] == ';' || line[lead] == '#') {
-		*lenp = 0;          /* inih needs none of it: no length limit */
+	if (lead == len || line[lead] == ';' || line[lead] == '#')
 		return 0;
-	}
 	if (lead)
 		return config_line_error(cp, "an indented line (INI would take it as the "
 					 "continuation of a value above): write it without "
@@ -604,9 +607,6 @@ static int config_line_check(struct config_parse *cp, const char *line, size_t *
 		if (line[i] == ';' && (line[i - 1] == ' ' || line[i - 1] == '\t'))
 			return config_line_error(cp, "\" ;\" starts a comment within a line, which "
 						 "INI drops: put comments on lines of their own");
-	if (len > (size_t)num - 2)
-		return config_line_error(cp, "%zu bytes long, over the limit of %d bytes a line",
-					 len, num - 2);
 	return 0;
 }
 
@@ -623,7 +623,7 @@ static char *config_reader(char *str, int num, void *stream)
 	size_t len = (size_t)n;
 	if (config_line_check(cp, cp->line, &len, num) < 0)
 		return NULL;
-	/* It fits (checked), without its line end; a comment or blank line as blank. */
+	/* It fits (checked), without its line end. */
 	memcpy(str, cp->line, len);
 	str[len] = '\n';
 	str[len + 1] = 0;

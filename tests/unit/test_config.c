@@ -291,15 +291,12 @@ static void test_long_line(void)
 	strcpy(text + head + 600, "\n");
 	must_fail(text, strlen(text), "line 2:", "over the limit of 198 bytes");
 
-	/* A comment has no limit. */
+	/* A comment too: inih's own reader (the [queue] password's) would cut it. */
 	strcpy(text, "[daemon]\n; ");
 	head = strlen(text);
 	memset(text + head, 'c', 700);
 	strcpy(text + head + 700, "\nmax_sessions = 7\n");
-	CU_ASSERT_EQUAL(load(&c, text, &cause), 0);
-	free(cause);
-	CU_ASSERT_EQUAL(c.max_sessions, 7);
-	config_free(&c);
+	must_fail(text, strlen(text), "line 2:", "702 bytes long, over the limit of 198 bytes");
 }
 
 /* inih reads an indented line as the continuation of the value above (the handler
