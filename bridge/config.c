@@ -30,8 +30,9 @@ static void set_str(char **dst, const char *v);
 struct config_parse {
 	struct config *c;
 	FILE          *f;
-	int            lineno;        /* line of the chunk inih is handling */
-	int            at_line_start; /* the last chunk ended a line */
+	int            lineno;        /* line inih is handling */
+	char          *line;          /* the line read (getline's buffer) */
+	size_t         line_cap;
 	char          *cause;         /* first error, already prefixed with the line */
 	int            cause_line;
 };
@@ -565,23 +566,73 @@ static int config_handler(void *user, const char *section, const char *k, const 
 	return 1;
 }
 
-/* fgets for inih that counts lines and refuses lines inih would cut. */
+static int config_line_error(struct config_parse *cp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int config_line_error(struct config_parse *cp, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *why = xvasprintf(fmt, ap);
+	va_end(ap);
+	cp->cause = xasprintf("line %d: %s", cp->lineno, why);
+	cp->cause_line = cp->lineno;
+	free(why);
+	return -1;
+}
+
+/* What inih would read differently from what the line says is an error here, so
+ * that the file means what it shows: a NUL (inih stops the line there), an
+ * indented line (after a name = value line inih takes it as the next value of that
+ * name: "address = 127.0.0.1" then "  0.0.0.0" listened on 0.0.0.0), " ;" (an
+ * inline comment: inih drops the rest of the line), and a line longer than inih's
+ * buffer. Full-line comments (";" or "#", indented or not) and blank lines are
+ * fine. */
+static int config_line_check(struct config_parse *cp, const char *line, size_t *lenp, int num)
+{
+	size_t len = *lenp;
+	if (memchr(line, '\0', len))
+		return config_line_error(cp, "a NUL byte (a configuration file is text)");
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	*lenp = len;
+	/* Comments too: other readers of the file (the [queue] password) use inih's
+	 * own reader, which cuts a long line into two. */
+	if (len > (size_t)num - 2)
+		return config_line_error(cp, "%zu bytes long, over the limit of %d bytes a line",
+					 len, num - 2);
+	size_t lead = 0;
+	while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
+		lead++;
+	if (lead == len || line[lead] == ';' || line[lead] == '#')
+		return 0;
+	if (lead)
+		return config_line_error(cp, "an indented line (INI would take it as the "
+					 "continuation of a value above): write it without "
+					 "indentation");
+	for (size_t i = lead + 1; i < len; i++)
+		if (line[i] == ';' && (line[i - 1] == ' ' || line[i - 1] == '\t'))
+			return config_line_error(cp, "\" ;\" starts a comment within a line, which "
+						 "INI drops: put comments on lines of their own");
+	return 0;
+}
+
+/* Hands inih one whole line at a time, checked first (config_line_check). */
 static char *config_reader(char *str, int num, void *stream)
 {
 	struct config_parse *cp = stream;
 	if (cp->cause)
 		return NULL;
-	if (!fgets(str, num, cp->f))
+	ssize_t n = getline(&cp->line, &cp->line_cap, cp->f);
+	if (n < 0)
 		return NULL;
-	if (cp->at_line_start)
-		cp->lineno++;
-	size_t len = strlen(str);
-	cp->at_line_start = len > 0 && str[len - 1] == '\n';
-	if (!cp->at_line_start && len + 1 >= (size_t)num && !feof(cp->f)) {
-		cp->cause = xasprintf("line %d: longer than %d bytes", cp->lineno, num - 3);
-		cp->cause_line = cp->lineno;
+	cp->lineno++;
+	size_t len = (size_t)n;
+	if (config_line_check(cp, cp->line, &len, num) < 0)
 		return NULL;
-	}
+	/* It fits (checked), without its line end. */
+	memcpy(str, cp->line, len);
+	str[len] = '\n';
+	str[len + 1] = 0;
 	return str;
 }
 
@@ -625,7 +676,7 @@ static int config_check(const struct config *c, char **why)
 
 int config_load(struct config *c, const char *path, char **cause)
 {
-	struct config_parse cp = { .c = c, .lineno = 0, .at_line_start = 1 };
+	struct config_parse cp = { .c = c, .lineno = 0 };
 	char *why = NULL;
 
 	struct stat st;
@@ -644,6 +695,7 @@ int config_load(struct config *c, const char *path, char **cause)
 	if (!cp.cause && ferror(cp.f))
 		cp.cause = xasprintf("cannot read: %s", strerror(errno));
 	fclose(cp.f);
+	free(cp.line);
 	if (rc > 0 && (!cp.cause || rc < cp.cause_line)) {
 		/* inih goes on after a malformed line: that line is the first error */
 		free(cp.cause);

@@ -95,6 +95,7 @@ void engine_child_fail(struct engine_child *c, const char *fmt, ...)
 	if (vasprintf(&why, fmt, ap) < 0)
 		why = NULL;
 	va_end(ap);
+	util_scrub_text(why);     /* it may quote the engine: it goes to terminals and reports */
 	log_warn(c->log_id, "engine %s failed: %s", c->name, why ? why : "?");
 	ec_stop_reading(c);
 	if (c->proc) {

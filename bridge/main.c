@@ -33,6 +33,7 @@
 #include "bridge/protocol.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
 #define PERFT_CLI_MAX_DEPTH 20
@@ -602,8 +603,17 @@ static int cmd_serve(int argc, char **argv)
 	return rc < 0 ? EXIT_FAIL : 0;
 }
 
+/* Environment variables that hold secrets: taken out of the environment (and out
+ * of /proc/PID/environ) before anything else, so that no engine ever sees them. */
+static const char *const secret_env_names[] = {
+	"HIVEBRIDGE_REDIS_PASSWORD",     /* bridge/match/queue.c */
+	"HIVEBRIDGE_HTTP_TOKEN",         /* bridge/http/http.c */
+	NULL
+};
+
 int main(int argc, char **argv)
 {
+	util_take_secret_envs(secret_env_names);
 	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);

@@ -2,11 +2,21 @@
  * proc.c: child processes. fork + exec with a close-on-exec status pipe so that the
  * parent learns whether chdir/exec failed; a SIGCHLD event reaps with
  * waitpid(WNOHANG); dying children stay in the registry until reaped.
+ *
+ * Each child leads a process group of its own, and what it started stays in that
+ * group: once the leader is reaped, the rest of the group (its orphans) is sent
+ * SIGTERM, then SIGKILL after a grace, and polled with kill(-pgid, 0) until empty.
+ * The group's number cannot be handed out again while a member lives (Linux keeps
+ * a pid in use while it names a group), only once the group is empty; a child we
+ * spawn with that number proves it so, and the 25 ms between polls leave no room
+ * for the pid counter to wrap round to it otherwise. A process that calls setsid()
+ * or setpgid() leaves the group and is out of reach (a cgroup would be needed).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +30,16 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 
+#include "bridge/log.h"
 #include "bridge/proc.h"
+
+/* The orphans of an engine that died on its own get this long after SIGTERM. */
+#define PROC_ORPHAN_GRACE_MS 1000
+/* How often a group whose leader is gone is looked at. */
+#define PROC_GROUP_POLL_MS   25
+/* After SIGKILL, a group still not empty this long later is given up (a member
+ * stuck in the kernel, or one we may not signal), with a warning. */
+#define PROC_GROUP_GIVEUP_MS 5000
 
 enum proc_stage {
 	PROC_OWNED,       /* the caller holds it */
@@ -44,12 +63,23 @@ struct proc {
 	struct proc        *prev, *next;
 };
 
+/* The rest of a process group whose leader has been reaped. */
+struct proc_group {
+	pid_t               pgid;
+	int                 killed;       /* SIGKILL sent */
+	uint64_t            kill_at;      /* ms (monotonic): SIGKILL due */
+	uint64_t            giveup_at;    /* ms: stop looking */
+	struct event       *timer;
+	struct proc_group  *next;
+};
+
 /* One per process: signals belong to the process, and libevent lets one base
- * handle a given signal at a time. */
+ * handle a given signal at a time. count covers both lists. */
 static struct {
 	struct event_base *base;
 	struct event      *sigchld;
 	struct proc       *head;
+	struct proc_group *groups;
 	size_t             count;
 } registry;
 
@@ -66,6 +96,8 @@ static char *proc_printf(const char *fmt, ...)
 }
 
 static void proc_destroy(struct proc *p);
+static void group_sweep(pid_t pgid, unsigned grace_ms);
+static unsigned proc_orphan_grace(const struct proc *p);
 
 /* 1 if the child was reaped (a callback may then have changed the registry). */
 static int proc_reap_one(struct proc *p)
@@ -80,6 +112,7 @@ static int proc_reap_one(struct proc *p)
 		return 0;
 	p->reaped = 1;
 	p->status = r > 0 ? status : 0;   /* ECHILD: someone else reaped it */
+	group_sweep(p->pid, proc_orphan_grace(p));
 	if (p->stage == PROC_OWNED) {
 		if (p->exit_cb)
 			p->exit_cb(p->exit_arg, p->status);
@@ -128,6 +161,16 @@ static int registry_join(struct event_base *base, struct proc *p, char **cause)
 	return 0;
 }
 
+static void registry_release(void)
+{
+	if (--registry.count == 0) {
+		/* Last child gone: let the base go idle and be freed. */
+		event_free(registry.sigchld);
+		registry.sigchld = NULL;
+		registry.base = NULL;
+	}
+}
+
 static void registry_leave(struct proc *p)
 {
 	if (!p->registered)
@@ -139,11 +182,100 @@ static void registry_leave(struct proc *p)
 	if (p->next)
 		p->next->prev = p->prev;
 	p->registered = 0;
-	if (--registry.count == 0) {
-		/* Last child gone: let the base go idle and be freed. */
-		event_free(registry.sigchld);
-		registry.sigchld = NULL;
-		registry.base = NULL;
+	registry_release();
+}
+
+static uint64_t proc_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* 1 while a process of group pgid exists (EPERM: one we may not signal). */
+static int group_alive(pid_t pgid)
+{
+	return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
+static void group_free(struct proc_group *g)
+{
+	struct proc_group **pp = &registry.groups;
+	while (*pp != g)
+		pp = &(*pp)->next;
+	*pp = g->next;
+	event_free(g->timer);
+	free(g);
+	registry_release();
+}
+
+static void group_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct proc_group *g = arg;
+	struct timeval tv = { 0, PROC_GROUP_POLL_MS * 1000 };
+	uint64_t now = proc_now_ms();
+
+	if (!group_alive(g->pgid)) {
+		group_free(g);
+		return;
+	}
+	if (!g->killed && now >= g->kill_at) {
+		kill(-g->pgid, SIGKILL);
+		g->killed = 1;
+		g->giveup_at = now + PROC_GROUP_GIVEUP_MS;
+	} else if (g->killed && now >= g->giveup_at) {
+		log_warn(0, "process group %ld still has members %u ms after SIGKILL: given up",
+			 (long)g->pgid, PROC_GROUP_GIVEUP_MS);
+		group_free(g);
+		return;
+	}
+	evtimer_add(g->timer, &tv);
+}
+
+/* The leader of group pgid has been reaped: ends the rest of the group, SIGTERM
+ * then SIGKILL grace_ms later (at once for 0), on the registry's timers. */
+static void group_sweep(pid_t pgid, unsigned grace_ms)
+{
+	struct timeval tv = { 0, PROC_GROUP_POLL_MS * 1000 };
+	struct proc_group *g;
+	uint64_t now = proc_now_ms();
+
+	if (pgid <= 0 || !group_alive(pgid))
+		return;
+	g = calloc(1, sizeof *g);
+	if (g)
+		g->timer = evtimer_new(registry.base, group_tick, g);
+	if (!g || !g->timer) {
+		kill(-pgid, SIGKILL);     /* nothing to watch it with: the last word now */
+		free(g);
+		return;
+	}
+	g->pgid = pgid;
+	g->next = registry.groups;
+	registry.groups = g;
+	registry.count++;
+	if (grace_ms == 0) {
+		kill(-pgid, SIGKILL);
+		g->killed = 1;
+		g->giveup_at = now + PROC_GROUP_GIVEUP_MS;
+	} else {
+		kill(-pgid, SIGTERM);
+		g->kill_at = now + grace_ms;
+	}
+	evtimer_add(g->timer, &tv);
+}
+
+/* The grace the rest of p's group gets once p is reaped. */
+static unsigned proc_orphan_grace(const struct proc *p)
+{
+	switch (p->stage) {
+	case PROC_OWNED:
+		return PROC_ORPHAN_GRACE_MS;
+	case PROC_FAREWELL:
+	case PROC_TERM:
+		return p->grace_ms;
+	default:
+		return 0;
 	}
 }
 
@@ -258,6 +390,12 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 	if (p->pid == 0)
 		proc_child(sv[1], errp[1], stp[1], argv, workdir, parent);
 	setpgid(p->pid, p->pid);   /* both sides set it: no race with our signals */
+	/* Its pid was free, so a group of that number we still watch is empty. */
+	for (struct proc_group *g = registry.groups; g; g = g->next)
+		if (g->pgid == p->pid) {
+			group_free(g);
+			break;
+		}
 	close(sv[1]);
 	close(errp[1]);
 	close(stp[1]);
@@ -457,10 +595,30 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 				;
 			p->reaped = 1;
 			p->status = SIGKILL;
+			group_sweep(p->pid, 0);
 		}
 		/* A proc still owned (a leak of its owner) stays for its owner to free. */
 		if (p->stage != PROC_OWNED)
 			proc_destroy(p);
 		p = next;
 	}
+	/* The groups left: SIGKILL, and a short blocking wait for them to empty (their
+	 * members are not our children: init reaps them). */
+	uint64_t giveup = proc_now_ms() + PROC_GROUP_GIVEUP_MS;
+	int left = 0;
+	for (struct proc_group *g = registry.groups; g; g = g->next)
+		kill(-g->pgid, SIGKILL);
+	do {
+		left = 0;
+		for (struct proc_group *g = registry.groups; g; g = g->next)
+			left += group_alive(g->pgid);
+		if (left) {
+			struct timespec ts = { 0, 5 * 1000000 };
+			nanosleep(&ts, NULL);
+		}
+	} while (left && proc_now_ms() < giveup);
+	if (left)
+		log_warn(0, "%d process group(s) of engines still have members after SIGKILL", left);
+	while (registry.groups)
+		group_free(registry.groups);
 }

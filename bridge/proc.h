@@ -6,6 +6,12 @@
  *
  * Ending a child never blocks: proc_close() hands it to the registry, which sends a
  * farewell line, then SIGTERM, then SIGKILL on timers and frees it once reaped.
+ *
+ * What a child starts stays in its process group and dies with it: once the child
+ * is reaped (closed or not), the rest of its group gets SIGTERM, then SIGKILL after
+ * the close's grace (1 s if it died on its own), and is watched until empty. A
+ * child dies with the daemon (PR_SET_PDEATHSIG, SIGKILL); its own children do only
+ * when the daemon ends normally. A process that leaves the group (setsid) escapes.
  */
 #ifndef BRIDGE_PROC_H
 #define BRIDGE_PROC_H
@@ -36,7 +42,9 @@ pid_t proc_pid(const struct proc *p);
 int  proc_exited(const struct proc *p, int *status);
 /* Called once when the child is reaped (not after proc_close/proc_free). */
 void proc_set_exit_cb(struct proc *p, proc_exit_cb *cb, void *arg);
-/* Sends sig to the child's process group; -1 if it is already reaped. */
+/* Sends sig to the child's process group (as a terminal's ^C would: a shell
+ * wrapper's engine hears it too); -1 if the child is already reaped, so that its
+ * orphans never hear a SIGINT meant for a search. */
 int  proc_signal(struct proc *p, int sig);
 
 /* Gives p up: writes farewell (may be NULL) to its stdin, sends SIGTERM after
@@ -46,11 +54,12 @@ void proc_close(struct proc *p, const char *farewell, unsigned grace_ms);
 /* proc_close(p, NULL, 0); safe on NULL and on a half-built proc. */
 void proc_free(struct proc *p);
 
-/* Children spawned and not yet freed (alive or dying). */
+/* Children spawned and not yet freed (alive or dying), and groups whose leader is
+ * gone but whose other members are still being ended. */
 size_t proc_count(void);
-/* At shutdown: runs base until every child is reaped or timeout_ms passes, then
- * kills and reaps the rest (blocking) and releases the registry. Call before
- * event_base_free(). */
+/* At shutdown: runs base until every child is reaped and every group empty, or
+ * timeout_ms passes, then kills and reaps the rest (blocking; SIGKILLed groups get
+ * up to 5 s to empty) and releases the registry. Call before event_base_free(). */
 void proc_drain(struct event_base *base, unsigned timeout_ms);
 
 #endif

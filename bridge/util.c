@@ -12,6 +12,16 @@
 #include <sys/random.h>
 #include "bridge/util.h"
 
+extern char **environ;
+
+/* Secrets taken from the environment: process-wide, as the environment is. */
+struct secret_env {
+	char              *name;
+	char              *value;     /* NULL: unset or empty */
+	struct secret_env *next;
+};
+static struct secret_env *secret_envs;
+
 static void out_of_memory(void)
 {
 	fputs("hivebridge: out of memory\n", stderr);
@@ -220,4 +230,48 @@ void random_token(char *tok, size_t len)
 	for (size_t i = 0; i < need; i++)
 		snprintf(tok + 2 * i, 3, "%02x", r[i]);
 	tok[2 * need] = 0;
+}
+
+char *util_take_secret_env(const char *name)
+{
+	struct secret_env *se;
+	size_t n = strlen(name);
+
+	for (se = secret_envs; se; se = se->next)
+		if (!strcmp(se->name, name))
+			return se->value ? xstrdup(se->value) : NULL;
+	se = xreallocarray(NULL, 1, sizeof *se);
+	se->name = xstrdup(name);
+	se->value = NULL;
+	/* Every copy of it (a duplicate is possible), value bytes zeroed in place;
+	 * "NAME=" stays so that unsetenv still finds the entries to drop. */
+	for (char **e = environ; e && *e; e++) {
+		if (strncmp(*e, name, n) != 0 || (*e)[n] != '=')
+			continue;
+		char *v = *e + n + 1;
+		if (!se->value && *v)
+			se->value = xstrdup(v);
+		explicit_bzero(v, strlen(v));
+	}
+	unsetenv(name);
+	se->next = secret_envs;
+	secret_envs = se;
+	return se->value ? xstrdup(se->value) : NULL;
+}
+
+void util_take_secret_envs(const char *const *names)
+{
+	for (; *names; names++)
+		free(util_take_secret_env(*names));
+}
+
+char *util_scrub_text(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; p && *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+	}
+	return s;
 }

@@ -73,4 +73,19 @@ int64_t elapsed_us(const struct timespec *t0);
 int64_t now_ms(void);
 int64_t now_us(void);
 
+/* Text from an engine or a peer made safe for a terminal, in place: control bytes
+ * (C0, DEL, and C1 as UTF-8) become '?', so that no escape sequence of theirs
+ * reaches the bridge's stderr, a client's screen or a report. Returns s. */
+char *util_scrub_text(char *s);
+
+/* A secret from the environment: a copy of $name (the caller frees; NULL if it is
+ * unset or empty), which leaves the environment for good: its value is overwritten
+ * where it lies (the bytes /proc/PID/environ shows to any process of the same
+ * user, engines included) and the variable is unset, so no child inherits it. The
+ * value is kept for later calls with the same name. Call it before any child starts
+ * (main() takes each known secret first thing; add yours to its list). */
+char *util_take_secret_env(const char *name);
+/* The same for a NULL-terminated list of names, keeping the values for later. */
+void util_take_secret_envs(const char *const *names);
+
 #endif

@@ -540,12 +540,13 @@ static void he_line(void *arg, const char *line, size_t len)
 		const char *msg = hub_msg_get(&m, "message");
 		log_note(h->el.log_id, "engine %s: error: %s", p->name, msg ? msg : "");
 		if (!h->errmsg)
-			h->errmsg = strdup(msg && *msg ? msg : "the engine refused a command");
+			h->errmsg = util_scrub_text(strdup(msg && *msg ? msg : "the engine refused a command"));
 	} else if (!strcmp(cmd, "id")) {
 		const char *name = hub_msg_get(&m, "name"), *version = hub_msg_get(&m, "version");
 		if (name)
 			snprintf(h->el.e.id, sizeof h->el.e.id, "%s%s%s", name, version ? " " : "",
 				 version ? version : "");
+		util_scrub_text(h->el.e.id);
 	} else if (!strcmp(cmd, "param")) {
 		if (h->wait == HE_W_WAIT)
 			he_on_param(h, &m);

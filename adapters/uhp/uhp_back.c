@@ -436,13 +436,14 @@ static void ue_line(void *arg, const char *line, size_t len)
 	case UHP_REPLY_ERR:
 	case UHP_REPLY_INVALIDMOVE:
 		if (!u->errmsg) {
-			u->errmsg = strndup(rest, rlen);
+			u->errmsg = util_scrub_text(strndup(rest, rlen));
 			u->errstatus = kind == UHP_REPLY_ERR ? ENGINE_ERROR : ENGINE_INVALID;
 		}
 		return;
 	case UHP_REPLY_ID:
 		if (u->step == UE_STEP_INFO) {
 			snprintf(u->el.e.id, sizeof u->el.e.id, "%.*s", (int)(rlen < 127 ? rlen : 127), rest);
+			util_scrub_text(u->el.e.id);
 			u->seen_id = 1;
 			return;
 		}

@@ -33,6 +33,7 @@
 #include "bridge/http/http_int.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 
 #define HTTP_MAX_CONNS          64
 #define HTTP_MAX_STREAMS        32
@@ -773,21 +774,14 @@ static void route(struct evhttp_request *req, void *arg)
 /* --- set-up ----------------------------------------------------------------------- */
 
 /* The access token: HIVEBRIDGE_HTTP_TOKEN, else the first line of http_token_file;
- * *token NULL if neither is set. The variable is taken out of the environment so
- * that no engine started later inherits it. */
+ * *token NULL if neither is set. The variable is out of the environment (and of
+ * /proc/PID/environ) so that no engine reads it (util_take_secret_env). */
 static int http_token_read(const struct config *conf, char **token, char **cause)
 {
-	const char *env = getenv("HIVEBRIDGE_HTTP_TOKEN");
-	*token = NULL;
-	if (env && *env) {
-		*token = strdup(env);
-		unsetenv("HIVEBRIDGE_HTTP_TOKEN");
-		if (!*token) {
-			*cause = strdup("out of memory");
-			return -1;
-		}
+	/* Taken (and scrubbed from /proc/PID/environ) by main() before any engine starts. */
+	*token = util_take_secret_env("HIVEBRIDGE_HTTP_TOKEN");
+	if (*token)
 		return 0;
-	}
 	if (!conf->http_token_file)
 		return 0;
 	FILE *f = fopen(conf->http_token_file, "r");

@@ -110,13 +110,11 @@ static int on_ini(void *user, const char *section, const char *k, const char *v)
 
 int queue_password_load(struct queue_conn *q, const char *config_path, char **cause)
 {
-	const char *env = getenv(QUEUE_PASSWORD_ENV);
-	if (env && *env) {
-		q->password = strdup(env);
-		/* Engines are children: they have no business with it. */
-		unsetenv(QUEUE_PASSWORD_ENV);
-		return q->password ? 0 : -1;
-	}
+	/* Engines are children: neither their environment nor our /proc/PID/environ
+	 * may show it (main() took it before any child started). */
+	q->password = util_take_secret_env(QUEUE_PASSWORD_ENV);
+	if (q->password)
+		return 0;
 	if (!config_path)
 		return 0;
 	/* config_load has read (and checked) the file already: this picks one key. */

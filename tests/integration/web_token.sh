@@ -49,7 +49,8 @@ print("token: ok")
 EOF
 
 # From the environment: required the same, and no engine inherits it.
-printf '#!/bin/sh\ntr "\\0" "\\n" </proc/$$/environ >%s/engine_env\nexec "%s" uhp\n' "$tmp" "$HIVEBRIDGE" >"$tmp/engine.sh"
+# Nor can an engine read it in the daemon's own /proc/PID/environ.
+printf '#!/bin/sh\ntr "\\0" "\\n" </proc/$PPID/environ >%s/daemon_env\ntr "\\0" "\\n" </proc/$$/environ >%s/engine_env\nexec "%s" uhp\n' "$tmp" "$tmp" "$HIVEBRIDGE" >"$tmp/engine.sh"
 chmod +x "$tmp/engine.sh"
 printf "$lis[engine env]\ncommand = %s/engine.sh\n" "$tmp" >"$tmp/conf"
 tok2=$(python3 -c 'import secrets; print(secrets.token_hex(20))')
@@ -66,6 +67,8 @@ EOF
 wait_for '[ -s "$tmp/engine_env" ]' 20 || fail "the engine did not start"
 grep -q HIVEBRIDGE_HTTP_TOKEN "$tmp/engine_env" && fail "the engine inherited HIVEBRIDGE_HTTP_TOKEN"
 grep -q "$tok2" "$tmp/engine_env" && fail "the engine's environment holds the token"
+[ -s "$tmp/daemon_env" ] || fail "the engine could not read the daemon's environ"
+grep -q "$tok2" "$tmp/daemon_env" && fail "/proc/PID/environ of the daemon shows the token"
 kill -TERM $pid
 wait $pid || fail "the daemon's exit status $? after SIGTERM: $(tail -n 30 "$tmp/err")"
 tok=$(python3 -c 'import secrets; print(secrets.token_hex(20))')

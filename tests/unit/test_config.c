@@ -239,19 +239,114 @@ static void test_too_many_options(void)
 	config_free(&c);
 }
 
+/* Loads len bytes (NULs included) over the defaults. */
+static int load_bytes(struct config *c, const char *text, size_t len, char **cause)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fwrite(text, 1, len, f);
+	fclose(f);
+	config_defaults(c);
+	*cause = NULL;
+	return config_load(c, path, cause);
+}
+
+/* text must fail with "line N:" and words in the cause. */
+static void must_fail(const char *text, size_t len, const char *line, const char *words)
+{
+	struct config c;
+	char *cause;
+	CU_ASSERT_EQUAL(load_bytes(&c, text, len, &cause), -1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	int ok = strstr(cause, line) && strstr(cause, words) && strstr(cause, path);
+	if (!ok)
+		fprintf(stderr, "cause \"%s\", want %s %s\n", cause, line, words);
+	CU_ASSERT(ok);
+	free(cause);
+	config_free(&c);
+}
+
 static void test_long_line(void)
 {
 	char text[1024];
-	memset(text, 0, sizeof text);
-	strcpy(text, "[engine e]\ncommand = ./e ");
-	memset(text + strlen(text), 'x', 600);
-	strcat(text, "\n");
 	struct config c;
 	char *cause;
-	CU_ASSERT_EQUAL(load(&c, text, &cause), -1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
-	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "line 2:"));
+
+	/* 198 bytes is the most (inih's 200-byte buffer, with the newline and NUL). */
+	strcpy(text, "[engine e]\ncommand = ./e ");
+	size_t head = strlen(text), line2 = strlen("command = ./e ");
+	memset(text + head, 'x', 198 - line2);
+	strcpy(text + head + 198 - line2, "\r\n");
+	CU_ASSERT_EQUAL(load(&c, text, &cause), 0);
+	CU_ASSERT_PTR_NULL(cause);
 	free(cause);
+	const struct engine_profile *p = config_profile(&c, "e");
+	CU_ASSERT(p && p->argv && p->argv[1] && strlen(p->argv[1]) == 198 - line2);
+	config_free(&c);
+
+	memset(text + head, 'x', 199 - line2);
+	strcpy(text + head + 199 - line2, "\n");
+	must_fail(text, strlen(text), "line 2:", "199 bytes long, over the limit of 198 bytes");
+	memset(text + head, 'x', 600);
+	strcpy(text + head + 600, "\n");
+	must_fail(text, strlen(text), "line 2:", "over the limit of 198 bytes");
+
+	/* A comment too: inih's own reader (the [queue] password's) would cut it. */
+	strcpy(text, "[daemon]\n; ");
+	head = strlen(text);
+	memset(text + head, 'c', 700);
+	strcpy(text + head + 700, "\nmax_sessions = 7\n");
+	must_fail(text, strlen(text), "line 2:", "702 bytes long, over the limit of 198 bytes");
+}
+
+/* inih reads an indented line as the continuation of the value above (the handler
+ * then sees that name again with the new value): an error here, whatever comes
+ * between; indented comments stay comments. */
+static void test_continuation(void)
+{
+	static const char t1[] = "[listen l]\naddress = 127.0.0.1\n  0.0.0.0\n";
+	static const char t2[] = "[daemon]\nmax_sessions = 10\n\n; c\n\t20\n";
+	static const char t3[] = "[daemon]\n  max_sessions = 10\n";
+	static const char t4[] = "[daemon]\nmax_sessions = 10\n   ; an indented comment\n\t# another\n";
+	struct config c;
+	char *cause;
+
+	must_fail(t1, sizeof t1 - 1, "line 3:", "indented line");
+	must_fail(t2, sizeof t2 - 1, "line 5:", "indented line");
+	must_fail(t3, sizeof t3 - 1, "line 2:", "indented line");
+	CU_ASSERT_EQUAL(load(&c, t4, &cause), 0);
+	free(cause);
+	CU_ASSERT_EQUAL(c.max_sessions, 10);
+	config_free(&c);
+}
+
+/* inih ends a line at a NUL: what follows it must not vanish silently. */
+static void test_nul(void)
+{
+	static const char t1[] = "[daemon]\nmax_sessions = 10\0 20\nmax_line = 4096\n";
+	static const char t2[] = "[daemon]\n; a comment\0\n";
+	must_fail(t1, sizeof t1 - 1, "line 2:", "NUL");
+	must_fail(t2, sizeof t2 - 1, "line 2:", "NUL");
+}
+
+/* " ;" starts an inline comment for inih: an error; ';' inside a word is text. */
+static void test_inline_comment(void)
+{
+	static const char t1[] = "[daemon]\nmax_sessions = 10 ; ten\n";
+	static const char t2[] = "[engine e]\ncommand = sh -c 'a\t;b'\n";
+	static const char t3[] = "[engine e] ; the engine\ncommand = ./e\n";
+	static const char t4[] = "# full line\n; full line\n[engine e]\ncommand = ./e a;b #c\n";
+	struct config c;
+	char *cause;
+
+	must_fail(t1, sizeof t1 - 1, "line 2:", "\" ;\" starts a comment");
+	must_fail(t2, sizeof t2 - 1, "line 2:", "\" ;\" starts a comment");
+	must_fail(t3, sizeof t3 - 1, "line 1:", "\" ;\" starts a comment");
+	CU_ASSERT_EQUAL(load(&c, t4, &cause), 0);
+	free(cause);
+	const struct engine_profile *p = config_profile(&c, "e");
+	CU_ASSERT(p && p->argv && p->argv[1] && !strcmp(p->argv[1], "a;b") &&
+		  p->argv[2] && !strcmp(p->argv[2], "#c"));
 	config_free(&c);
 }
 
@@ -458,6 +553,9 @@ int main(void)
 	CU_add_test(s, "bad files", test_bad_files);
 	CU_add_test(s, "too many options", test_too_many_options);
 	CU_add_test(s, "long line", test_long_line);
+	CU_add_test(s, "continuation line", test_continuation);
+	CU_add_test(s, "NUL byte", test_nul);
+	CU_add_test(s, "inline comment", test_inline_comment);
 	CU_add_test(s, "missing file", test_missing_file);
 	CU_add_test(s, "add command", test_add_command);
 	CU_add_test(s, "listeners replace the defaults", test_listeners_replace);
