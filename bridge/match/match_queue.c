@@ -1059,7 +1059,8 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	if (queue_strings(r, 2, f) < 0) {
 		coord_bad(c, "HMGET answered with no pair of strings");
-		c->setup_bad = 1;
+		c->setup_running = 0;
+		coord_backoff(c);            /* on_retry sets up again */
 		return;
 	}
 	if (f[0] && strcmp(f[0], c->sig)) {
