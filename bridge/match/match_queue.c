@@ -1119,13 +1119,17 @@ static void coord_scan_end(struct coord *c)
 	}
 	free(c->seen);
 	c->seen = NULL;
+	/* What goes again: the jobs lost, and those refused before. */
+	unsigned again = 0;
+	for (unsigned g = 1; g <= c->queued; g++)
+		again += !(c->jobs[g] & (JOB_SENT | JOB_ON)) && !m->done[g] && !c->dead[g];
 	if (c->rebuilding) {
 		fprintf(stderr, "hivebridge match: redis: the jobs stream is made again: %u games without a "
-			"result are queued again\n", missing);
+			"result are queued again\n", again);
 	} else if (c->hash_lost || missing) {
 		fprintf(stderr, "hivebridge match: redis lost the match's data (restarted without persistence, "
-			"or deleted): %u games without a result are queued again\n", missing);
-		log_note(0, "match: redis lost the match's data; %u games queued again", missing);
+			"or deleted): %u games without a result are queued again\n", again);
+		log_note(0, "match: redis lost the match's data; %u games queued again", again);
 	}
 	if (c->hash_lost) {
 		/* Every stream is new: read each from its start (results counted are dupes). */
