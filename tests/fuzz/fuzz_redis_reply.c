@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define GAMES 8
 
-static char opening0[] = "Base;InProgress;White[2];wA1";
+static char opening0[] = "Base;InProgress;Black[1];wA1";
 static char *openings[] = { opening0 };
 
 static void check_result(const char *line, const char *worker)

@@ -77,7 +77,7 @@ import sys
 def b(s): return b"$%d\r\n%s\r\n" % (len(s), s)
 def a(*xs): return b"*%d\r\n" % len(xs) + b"".join(xs)
 def entry(i, *kv): return a(b(i), a(*[b(x) for x in kv]))
-line = b'{"game":1,"white":"builtin:depth=1","black":"builtin","engine_a":"white","gamestring":"Base;InProgress;White[2];wA1","result":"1/2-1/2","reason":"plies","plies":1,"a_score":0.5,"times_ms":[1]}'
+line = b'{"game":1,"white":"builtin:depth=1","black":"builtin","engine_a":"white","gamestring":"Base;InProgress;Black[1];wA1","result":"1/2-1/2","reason":"plies","plies":1,"a_score":0.5,"times_ms":[1]}'
 seeds = {
     "xread": a(a(b(b"hivebridge:m:results"), a(entry(b"1-1", b"game", b"1", b"worker", b"w1", b"line", line))),
                a(b(b"hivebridge:m:events"), a(entry(b"1-2", b"worker", b"w\x1b[2J", b"text", b"hello"))),
