@@ -1,9 +1,20 @@
 /*
  * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator.
- * No engine runs here: one job per game goes on the jobs stream (ID 0-GAME, so a
- * restart enqueues nothing twice), `hivebridge worker`s play them (worker.c), and
- * their results come back on the results stream. This side keeps what a local
- * match keeps: the results file, the progress lines, the score, Elo and SPRT.
+ * No engine runs here: one job per game goes on the jobs stream, `hivebridge
+ * worker`s play them (worker.c), and their results come back on the results
+ * stream. This side keeps what a local match keeps: the results file, the
+ * progress lines, the score, Elo and SPRT.
+ *
+ * Redis is not trusted: whoever can write to it (or answer on its port) chooses
+ * what we read. Replies go through the pure decoders of queue_reply.c; a result
+ * counts only once match_result_check accepts it, and what is written is rebuilt
+ * from its checked fields; text is escaped before it is printed. Jobs get their
+ * IDs from Redis; on each connection the jobs stream is read back (only entries
+ * that are exactly our job for their game count), which tells a restart what is
+ * queued and shows a loss (Redis restarted without persistence): what is missing
+ * is queued again. Writes Redis refuses are sent again after a back-off. A job a
+ * worker sets aside (the dead stream) is reported once and not played: the match
+ * ends without it and exits 1.
  *
  * The streams are the record: a coordinator killed and started again reads the
  * results stream from its start (silently, as --resume reads a file), rewrites
