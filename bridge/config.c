@@ -716,6 +716,22 @@ int config_load(struct config *c, const char *path, char **cause)
 	return 0;
 }
 
+/* An ENGINE argument's profile. Its name has a blank, which section_name refuses in
+ * [engine NAME]: a profile of the config file can never take it (nor the other way
+ * round, whichever is read first), and it is unique among the ad-hoc ones. */
+static struct engine_profile *profile_add_adhoc(struct config *c, const char *kind)
+{
+	char name[48];
+	size_t n = c->nprofiles;
+
+	do
+		snprintf(name, sizeof name, "command %zu", n++);
+	while (config_profile(c, name));
+	struct engine_profile *p = profile_add(c, name, kind);
+	p->adhoc = 1;
+	return p;
+}
+
 const struct engine_profile *config_add_command(struct config *c, const char *kind,
 						const char *command, char **cause)
 {
@@ -746,9 +762,7 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 			*cause = xasprintf("a %s engine is HOST:PORT, not \"%s\"", kind, command ? command : "");
 			return NULL;
 		}
-		char name[32];
-		snprintf(name, sizeof name, "command%zu", c->nprofiles);
-		struct engine_profile *p = profile_add(c, name, kind);
+		struct engine_profile *p = profile_add_adhoc(c, kind);
 		free(p->host);
 		p->host = strndup(command, (size_t)(colon - command));
 		p->port = (uint16_t)port;
@@ -764,9 +778,7 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 		if (!argv)
 			return NULL;
 	}
-	char name[32];
-	snprintf(name, sizeof name, "command%zu", c->nprofiles);
-	struct engine_profile *p = profile_add(c, name, kind);
+	struct engine_profile *p = profile_add_adhoc(c, kind);
 	p->argv = argv;
 	return p;
 }
@@ -782,7 +794,8 @@ const struct engine_profile *config_engine_parse(struct config *c, const char *s
 		*cause = xasprintf("empty engine");
 		return NULL;
 	}
-	if ((p = config_profile(c, spec)) != NULL)
+	/* A NAME is a profile of the config: never one made from an earlier argument. */
+	if ((p = config_profile(c, spec)) != NULL && !p->adhoc)
 		return p;
 	if (!strncmp(spec, "builtin:", 8)) {
 		if (strncmp(spec + 8, "depth=", 6) || parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) < 0) {

@@ -69,6 +69,7 @@ struct engine_profile {
 	unsigned threads;              /* builtin: Threads at start, 0 = 1 */
 	size_t   noptions;
 	char    *options[CONFIG_MAX_OPTIONS][2];   /* name, value */
+	int      adhoc;                /* made from an ENGINE argument, named by config.c */
 };
 
 struct listener_conf {
@@ -117,7 +118,9 @@ int  config_load(struct config *c, const char *path, char **cause);
 const struct engine_profile *config_profile(const struct config *c, const char *name);
 /* A profile built from a command line, owned by c: kind "builtin", kind K with
  * K's command or HOST:PORT, or (kind NULL) "builtin", "PREFIX..." of a protocol or a
- * bare command of the default protocol. NULL with *cause on error. */
+ * bare command of the default protocol. NULL with *cause on error. Its name
+ * ("command N") has a blank, which no [engine NAME] can have: a config read before
+ * or after cannot take it, and no ENGINE argument names it. */
 const struct engine_profile *config_add_command(struct config *c, const char *kind, const char *command, char **cause);
 /* An ENGINE argument, the one syntax of every subcommand: a profile NAME (of the
  * config, "builtin" included), builtin:depth=N (N into *depth, else 0), a

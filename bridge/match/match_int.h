@@ -188,6 +188,24 @@ int  match_opening_parse(char *line, int type, char **opening, char *err, size_t
 int  match_result_parse(const char *line, size_t len, unsigned *game, double *a_score);
 /* Whether that line is a game aborted by a signal (result "*"): no result. */
 int  match_result_aborted(const char *line, size_t len);
+/* What a worker's result line must agree with (match --queue). */
+struct match_result_rules {
+	unsigned     games;
+	const char  *label[2];       /* ENGINE_A, ENGINE_B as the jobs name them */
+	char *const *openings;       /* game g's start: openings[((g - 1) / 2) % n], */
+	size_t       nopenings;      /* else an empty board of type */
+	unsigned     type;
+	const char  *worker;         /* added as "worker" if not NULL */
+};
+/* A worker's result line, checked: exactly one JSON object, a game number from 1 to
+ * games, this match's engines with ENGINE_A white in odd games, a result and an
+ * a_score that agree (with each other and with a finished gamestring), integer
+ * plies >= 0 equal to the gamestring's, which parses and starts with the game's own
+ * opening, short strings, one integer time per move. Returns the line rebuilt from
+ * those fields alone (the caller frees it with cJSON_Delete), with the game number
+ * and ENGINE_A's score; NULL with why. Pure (fuzzed). */
+struct cJSON *match_result_check(const char *line, const struct match_result_rules *rr, unsigned *game,
+				 double *a_score, char *why, size_t whylen);
 
 /* match_results.c */
 /* "1-0", "0-1" or "1/2-1/2" for a finished game's state. */

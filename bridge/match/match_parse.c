@@ -1,7 +1,8 @@
 /*
  * match_parse.c: the line parsers of match's two input files, the openings file and
- * an earlier run's results file (--resume). Pure: no I/O, no loop, so that the fuzz
- * targets link them alone (tests/fuzz/fuzz_openings.c, fuzz_results.c).
+ * an earlier run's results file (--resume), and the check of a worker's result line
+ * (match --queue). Pure: no I/O, no loop, so that the fuzz targets link them alone
+ * (tests/fuzz/fuzz_openings.c, fuzz_results.c, fuzz_redis_reply.c).
  */
 #include <cJSON.h>
 #include <math.h>
@@ -76,4 +77,136 @@ int match_result_parse(const char *line, size_t len, unsigned *game, double *a_s
 	}
 	cJSON_Delete(o);
 	return rc;
+}
+
+/* A string member of o (NULL if absent or not a string), at most max bytes. */
+static const char *str_member(const cJSON *o, const char *k, size_t max, int *bad)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!v)
+		return NULL;
+	if (!cJSON_IsString(v) || strlen(v->valuestring) > max) {
+		*bad = 1;
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+/* An integer member in [lo, hi]; -1 if absent or anything else. */
+static int int_member(const cJSON *o, const char *k, double lo, double hi, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
+	    v->valuedouble != floor(v->valuedouble))
+		return -1;
+	*out = v->valuedouble;
+	return 0;
+}
+
+#define REFUSE(...) do { snprintf(why, whylen, __VA_ARGS__); goto out; } while (0)
+
+struct cJSON *match_result_check(const char *line, const struct match_result_rules *rr, unsigned *game,
+				 double *a_score, char *why, size_t whylen)
+{
+	const char *end = NULL;
+	cJSON *o = line ? cJSON_ParseWithOpts(line, &end, 1) : NULL;
+	cJSON *out = NULL, *t;
+	struct hive_game hg, start;
+	char err[128];
+	double g, plies, ms;
+	int bad = 0;
+
+	*game = 0;
+	*a_score = 0;
+	hive_game_init(&hg, 0);
+	hive_game_init(&start, rr->type);
+	if (!line)
+		REFUSE("no line");
+	/* One JSON object and nothing after it. */
+	if (!cJSON_IsObject(o))
+		REFUSE("not one JSON object");
+	if (int_member(o, "game", 1, rr->games, &g) < 0)
+		REFUSE("no game number of this match");
+	*game = (unsigned)g;
+	/* Odd games: ENGINE_A has white (as the job said). */
+	int a_white = *game % 2 == 1;
+	const char *white = str_member(o, "white", 4096, &bad), *black = str_member(o, "black", 4096, &bad);
+	const char *ea = str_member(o, "engine_a", 8, &bad);
+	if (!white || !black || strcmp(white, rr->label[a_white ? 0 : 1]) || strcmp(black, rr->label[a_white ? 1 : 0]))
+		REFUSE("not this match's engines");
+	if (!ea || strcmp(ea, a_white ? "white" : "black"))
+		REFUSE("engine_a is not %s", a_white ? "white" : "black");
+	const char *res = str_member(o, "result", 8, &bad), *reason = str_member(o, "reason", 256, &bad);
+	int state = !res ? -1 : !strcmp(res, "1-0") ? HIVE_WHITE_WINS : !strcmp(res, "0-1") ? HIVE_BLACK_WINS :
+		    !strcmp(res, "1/2-1/2") ? HIVE_DRAW : -1;
+	if (state < 0)
+		REFUSE("no result");
+	if (!reason || !*reason)
+		REFUSE("no reason");
+	const cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "a_score");
+	*a_score = state == HIVE_DRAW ? 0.5 : (state == HIVE_WHITE_WINS) == a_white ? 1.0 : 0.0;
+	if (!cJSON_IsNumber(sc) || sc->valuedouble != *a_score)
+		REFUSE("a_score does not match %s", res);
+	if (int_member(o, "plies", 0, MATCH_PLY_CAP, &plies) < 0)
+		REFUSE("plies is not a count");
+	const char *gs = str_member(o, "gamestring", 1 << 20, &bad);
+	if (!gs || hive_game_parse(&hg, gs, err, sizeof err) != HIVE_OK)
+		REFUSE("the gamestring does not parse");
+	if (hg.len != (size_t)plies)
+		REFUSE("plies is not the gamestring's");
+	if (hive_game_over(&hg.board) && hg.board.state != state)
+		REFUSE("the result is not the gamestring's");
+	/* The game's own start: its opening, else an empty board of the match's type. */
+	const char *opening = rr->nopenings ? rr->openings[((*game - 1) / 2) % rr->nopenings] : NULL;
+	if (opening) {
+		if (hive_game_parse(&start, opening, err, sizeof err) != HIVE_OK)
+			REFUSE("its opening does not parse");
+	}
+	if (hg.type != start.type || !hive_game_is_prefix(&start, &hg))
+		REFUSE("not this game's opening");
+	const char *wid = str_member(o, "white_id", 256, &bad), *bid = str_member(o, "black_id", 256, &bad);
+	if (bad)
+		REFUSE("a field is not a short string");
+	const cJSON *times = cJSON_GetObjectItemCaseSensitive(o, "times_ms");
+	if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) > (int)plies + 1)
+		REFUSE("times_ms is not one time per move");
+	/* Rebuilt from what was checked, in results_line's order: never the line as sent. */
+	if (!(out = cJSON_CreateObject()))
+		REFUSE("no memory");
+	cJSON_AddNumberToObject(out, "game", g);
+	cJSON_AddStringToObject(out, "white", white);
+	cJSON_AddStringToObject(out, "black", black);
+	cJSON_AddStringToObject(out, "engine_a", ea);
+	if (wid)
+		cJSON_AddStringToObject(out, "white_id", wid);
+	if (bid)
+		cJSON_AddStringToObject(out, "black_id", bid);
+	if (opening)
+		cJSON_AddStringToObject(out, "opening", opening);
+	cJSON_AddStringToObject(out, "gamestring", gs);
+	cJSON_AddStringToObject(out, "result", res);
+	cJSON_AddStringToObject(out, "reason", reason);
+	cJSON_AddNumberToObject(out, "plies", plies);
+	cJSON_AddNumberToObject(out, "a_score", *a_score);
+	if (!(t = cJSON_AddArrayToObject(out, "times_ms")))
+		REFUSE("no memory");
+	for (const cJSON *x = times->child; x; x = x->next) {
+		if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0 && x->valuedouble <= 86400000.0 * 7) ||
+		    x->valuedouble != floor(x->valuedouble))
+			REFUSE("times_ms is not one time per move");
+		ms = x->valuedouble;
+		cJSON_AddItemToArray(t, cJSON_CreateNumber(ms));
+	}
+	if (rr->worker)
+		cJSON_AddStringToObject(out, "worker", rr->worker);
+	cJSON_Delete(o);
+	hive_game_free(&hg);
+	hive_game_free(&start);
+	return out;
+out:
+	cJSON_Delete(out);
+	cJSON_Delete(o);
+	hive_game_free(&hg);
+	hive_game_free(&start);
+	return NULL;
 }

@@ -1,9 +1,20 @@
 /*
  * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator.
- * No engine runs here: one job per game goes on the jobs stream (ID 0-GAME, so a
- * restart enqueues nothing twice), `hivebridge worker`s play them (worker.c), and
- * their results come back on the results stream. This side keeps what a local
- * match keeps: the results file, the progress lines, the score, Elo and SPRT.
+ * No engine runs here: one job per game goes on the jobs stream, `hivebridge
+ * worker`s play them (worker.c), and their results come back on the results
+ * stream. This side keeps what a local match keeps: the results file, the
+ * progress lines, the score, Elo and SPRT.
+ *
+ * Redis is not trusted: whoever can write to it (or answer on its port) chooses
+ * what we read. Replies go through the pure decoders of queue_reply.c; a result
+ * counts only once match_result_check accepts it, and what is written is rebuilt
+ * from its checked fields; text is escaped before it is printed. Jobs get their
+ * IDs from Redis; on each connection the jobs stream is read back (only entries
+ * that are exactly our job for their game count), which tells a restart what is
+ * queued and shows a loss (Redis restarted without persistence): what is missing
+ * is queued again. Writes Redis refuses are sent again after a back-off. A job a
+ * worker sets aside (the dead stream) is reported once and not played: the match
+ * ends without it and exits 1.
  *
  * The streams are the record: a coordinator killed and started again reads the
  * results stream from its start (silently, as --resume reads a file), rewrites
@@ -55,6 +66,21 @@
 #define COORD_EXPIRY_MS   60000
 /* Refused progress entries said on stderr; past this, only counted in the log. */
 #define COORD_REFUSED_SAY 10
+/* Refused results and malformed replies said on stderr; past this, only logged. */
+#define COORD_BAD_SAY     10
+/* The jobs stream read back (XRANGE) this many entries at a time. */
+#define COORD_SCAN_COUNT  "1000"
+/* How often the match hash is looked at: gone means Redis lost the match's data. */
+#define COORD_WATCH_MS    2000
+/* Writes Redis refuses (OOM, MISCONF, READONLY, ...) are sent again after this
+ * back-off, doubled up to the max. */
+#define COORD_RETRY_MIN   200
+#define COORD_RETRY_MAX   5000
+
+/* A game's job, jobs[g]: */
+#define JOB_ASKED 1                  /* queued once (by us, or found on the stream) */
+#define JOB_SENT  2                  /* its XADD is outstanding */
+#define JOB_ON    4                  /* on the stream (XADD answered, or read back) */
 
 /* A worker as its results and the jobs group's pending entries show it. */
 struct coord_worker {
@@ -88,6 +114,31 @@ struct coord {
 	const char       *stop_value;
 	unsigned          dupes;
 	struct event     *bound;
+	/* The jobs: what is on the stream, what was set aside, what to send again. */
+	unsigned char    *jobs;          /* jobs[g]: JOB_* */
+	unsigned char    *dead;          /* dead[g]: a worker set its job aside */
+	unsigned          ndead;
+	int               holes;         /* a game at or above low lost its job */
+	unsigned          low;
+	char              cur_dead[48];
+	/* Setting up on each connection: the hash, the groups, the jobs read back. */
+	int               setup_bad;     /* a setup write was refused: again later */
+	int               scanned;       /* the jobs stream was read back */
+	int               hash_lost;     /* HSETNX set the sig again: the hash was gone */
+	int               sig_set;       /* the hash held our sig once */
+	unsigned char    *seen;          /* jobs found by the scan, games + 1 */
+	char              scan_from[48];
+	int               replaying;     /* results read again after a loss: quiet dupes */
+	/* Writes refused: sent again with back-off, said once per outage. */
+	int               refusing;
+	int               rebuilding;    /* the jobs stream is made again */
+	int               setup_running;
+	int               read_paused;   /* XREAD answered nonsense: read after a back-off */
+	unsigned          retry_ms;
+	struct event     *retry;
+	struct event     *watch;
+	int               watching;
+	unsigned          bad, rejected; /* malformed replies, refused results */
 	/* --http only: the dashboard's workers. */
 	struct coord_worker workers[COORD_WORKERS_MAX];
 	unsigned          nworkers, unlisted;
@@ -197,17 +248,6 @@ static void coord_live_drop_all(struct coord *c)
 		coord_live_drop(c, &c->live[c->nlive - 1], -1, NULL);
 }
 
-/* Untrusted text for a message: printable ASCII, bounded. */
-static void clean_text(char *dst, size_t len, const char *src)
-{
-	size_t i = 0;
-	for (; src && src[i] && i + 1 < len; i++)
-		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
-	dst[i] = 0;
-	if (!i)
-		snprintf(dst, len, "?");
-}
-
 static void coord_refuse(struct coord *c, const char *who, unsigned long long game, const char *why)
 {
 	c->refused++;
@@ -256,7 +296,7 @@ static void coord_progress(struct coord *c, const redisReply *e)
 	unsigned long long g = 0, cw = 0, cb = 0;
 	struct hive_game hg;
 
-	clean_text(who, sizeof who, queue_field(e, "worker"));
+	queue_escape(who, sizeof who, queue_field(e, "worker"));
 	if (!game || parse_uint(game, 1, m->o.games, &g) < 0 || g > c->queued || !gs ||
 	    strlen(gs) > QUEUE_PROGRESS_GS) {
 		coord_refuse(c, who, g, "not a game of this match");
@@ -377,32 +417,29 @@ static void coord_running_json(void *arg, cJSON *run)
 	}
 }
 
-/* XPENDING's summary: [count, first, last, [[consumer, count], ...]]. */
+/* XPENDING's summary: the jobs each worker holds. */
 static void on_pending(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct coord *c = priv;
-	redisReply *r = reply;
+	struct queue_pending per[COORD_WORKERS_MAX];
+	size_t n;
 	int changed = 0;
 
 	if (c->q.closing)
 		return;
 	c->polling = 0;
-	if (!r || r->type != REDIS_REPLY_ARRAY || r->elements < 4)
+	if (!reply || queue_pending_decode(reply, per, COORD_WORKERS_MAX, &n) < 0)
 		return;
-	const redisReply *per = r->element[3];
 	for (unsigned i = 0; i < c->nworkers; i++) {
 		changed |= c->workers[i].in_flight != 0;
 		c->workers[i].in_flight = 0;
 	}
-	for (size_t i = 0; per->type == REDIS_REPLY_ARRAY && i < per->elements; i++) {
-		const redisReply *e = per->element[i];
-		if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING ||
-		    e->element[1]->type != REDIS_REPLY_STRING)
-			continue;
-		struct coord_worker *w = coord_worker(c, e->element[0]->str);
+	for (size_t i = 0; i < n; i++) {
+		char who[64];
+		struct coord_worker *w = coord_worker(c, queue_escape(who, sizeof who, per[i].name));
 		if (!w)
 			continue;
-		w->in_flight = (unsigned)strtoul(e->element[1]->str, NULL, 10);
+		w->in_flight = per[i].count;
 		w->last_ms = now_ms();
 		changed = 1;
 	}
@@ -463,10 +500,11 @@ static void on_stop_set(redisAsyncContext *ac, void *reply, void *priv)
 	}
 	/* Over, and the file holds every result: the streams are no record any more. */
 	snprintf(now, sizeof now, "%lld", (long long)time(NULL));
-	if (!strncmp(c->stop_value, "over", 4) && m->results && !m->failed && !m->o.keep &&
+	/* Games set aside: the dead stream is their only record, so all stays. */
+	if (!strncmp(c->stop_value, "over", 4) && m->results && !m->failed && !m->o.keep && !c->ndead &&
 	    queue_cmd(&c->q, NULL, NULL, "HSET %s deleted %s", c->q.k_match, now) == 0 &&
-	    queue_cmd(&c->q, on_deleted, c, "DEL %s %s %s %s", c->q.k_jobs, c->q.k_results, c->q.k_events,
-		      c->q.k_progress) == 0)
+	    queue_cmd(&c->q, on_deleted, c, "DEL %s %s %s %s %s", c->q.k_jobs, c->q.k_results, c->q.k_events,
+		      c->q.k_progress, c->q.k_dead) == 0)
 		return;
 	coord_exit(c);
 }
@@ -488,91 +526,288 @@ static void coord_stop(struct coord *c, const char *value)
 		coord_exit(c);               /* nothing to tell anyone now */
 }
 
-static void on_enqueued(redisAsyncContext *ac, void *reply, void *priv)
+/* --- what Redis answers that it should not, and writes it refuses ------------------------ */
+
+/* A reply or an entry of the wrong shape: said on stderr the first times, then only
+ * logged; it is skipped. */
+static void coord_bad(struct coord *c, const char *what)
 {
-	redisReply *r = reply;
-	/* Already there (a restart, a reconnection): the ID makes it a no-op. */
-	if (r && r->type == REDIS_REPLY_ERROR && !strstr(r->str, "equal or smaller"))
-		fprintf(stderr, "hivebridge match: redis: cannot enqueue a game: %s\n", r->str);
+	c->bad++;
+	log_note(0, "match: redis: %s", what);
+	if (c->bad <= COORD_BAD_SAY)
+		fprintf(stderr, "hivebridge match: redis: %s, ignored%s\n", what,
+			c->bad == COORD_BAD_SAY ? " (more are only logged)" : "");
 }
 
+/* The retry timer, with a doubling back-off: what was refused is sent again. */
+static void coord_backoff(struct coord *c)
+{
+	if (!c->retry || evtimer_pending(c->retry, NULL))
+		return;
+	if (c->retry_ms < COORD_RETRY_MIN)
+		c->retry_ms = COORD_RETRY_MIN;
+	struct timeval tv = { c->retry_ms / 1000, (c->retry_ms % 1000) * 1000 };
+	evtimer_add(c->retry, &tv);
+	c->retry_ms = c->retry_ms * 2 > COORD_RETRY_MAX ? COORD_RETRY_MAX : c->retry_ms * 2;
+}
+
+/* Redis refused a write (OOM, MISCONF, READONLY, ...): said once per outage, and
+ * sent again after a back-off. */
+static void coord_refused(struct coord *c, const redisReply *r, const char *what)
+{
+	char why[256];
+
+	queue_escape(why, sizeof why, r && r->type == REDIS_REPLY_ERROR ? r->str : "an answer of the wrong type");
+	log_note(0, "match: redis refused %s: %s", what, why);
+	if (!c->refusing)
+		fprintf(stderr, "hivebridge match: redis refused %s: %s; trying again with back-off (up to %d s)\n",
+			what, why, COORD_RETRY_MAX / 1000);
+	c->refusing = 1;
+	coord_backoff(c);
+}
+
+static void coord_accepted(struct coord *c)
+{
+	c->retry_ms = COORD_RETRY_MIN;
+	if (!c->refusing)
+		return;
+	c->refusing = 0;
+	log_note(0, "match: redis takes writes again");
+	fprintf(stderr, "hivebridge match: redis takes writes again\n");
+}
+
+/* --- the jobs ------------------------------------------------------------------------------- */
+
+/* Game g's job: XADD's argv (argv[3] on are the fields; "live" last, not compared). */
+struct coord_job {
+	char        game[16], white[2], depth[16], mt[24], ck[24], inc[24], mp[16], rep[16];
+	const char *argv[32];
+	int         argc, ncmp;
+};
+
+static void coord_job(const struct coord *c, unsigned g, struct coord_job *j)
+{
+	const struct match *m = c->m;
+	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+	int n = 0;
+
+	snprintf(j->game, sizeof j->game, "%u", g);
+	snprintf(j->white, sizeof j->white, "%s", g % 2 == 1 ? "a" : "b");
+	snprintf(j->depth, sizeof j->depth, "%d", m->o.depth);
+	snprintf(j->mt, sizeof j->mt, "%llu", (unsigned long long)m->o.movetime_ms);
+	snprintf(j->ck, sizeof j->ck, "%llu", (unsigned long long)m->o.clock_ms);
+	snprintf(j->inc, sizeof j->inc, "%llu", (unsigned long long)m->o.inc_ms);
+	snprintf(j->mp, sizeof j->mp, "%u", m->o.max_plies);
+	snprintf(j->rep, sizeof j->rep, "%u", m->o.repetition);
+	const char *f[] = { "XADD", c->q.k_jobs, "*", "game", j->game, "white", j->white,
+		"opening", op >= 0 ? m->openings[op] : "", "type", hive_gametype_name(m->o.type), "depth", j->depth,
+		"movetime", j->mt, "clock", j->ck, "inc", j->inc, "max_plies", j->mp, "repetition", j->rep,
+		"engine_a", m->o.spec[0], "engine_b", m->o.spec[1], "live", "1" };
+	for (; n < (int)(sizeof f / sizeof *f); n++)
+		j->argv[n] = f[n];
+	j->ncmp = n - 2;
+	/* live: its plies go on the progress stream, for the page. */
+	j->argc = m->http ? n : n - 2;
+}
+
+/* Entry e of the jobs stream is game g's job as we would queue it. */
+static int coord_job_matches(const struct coord *c, unsigned g, const redisReply *e)
+{
+	struct coord_job j;
+
+	coord_job(c, g, &j);
+	for (int i = 3; i + 1 < j.ncmp; i += 2) {
+		const char *v = queue_field(e, j.argv[i]);
+		if (!v || strcmp(v, j.argv[i + 1]))
+			return 0;
+	}
+	return 1;
+}
+
+/* Game g has no job on the stream any more: coord_enqueue sends it again. */
+static void coord_hole(struct coord *c, unsigned g)
+{
+	c->jobs[g] &= (unsigned char)~(JOB_SENT | JOB_ON);
+	if (!c->holes || g < c->low)
+		c->low = g;
+	c->holes = 1;
+}
+
+static void coord_setup(struct coord *c);
+
+struct coord_xadd {
+	struct coord *c;
+	unsigned      g;
+};
+
+static void on_jobs_deleted(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	if (!c->q.closing && reply)
+		coord_setup(c);
+}
+
+/* XADD refuses every entry once the stream's top ID is the highest there is: an
+ * entry planted there blocks the match. The stream goes, with it; the setup makes
+ * it again and queues what it then lacks. */
+static void coord_jobs_blocked(struct coord *c, const redisReply *r)
+{
+	char why[256];
+
+	if (c->rebuilding)
+		return;
+	c->rebuilding = 1;
+	c->scanned = 0;
+	fprintf(stderr, "hivebridge match: redis: the jobs stream takes no more entries (%s): an entry with the "
+		"highest ID was planted in it; the stream is made again and its games queued again\n",
+		queue_escape(why, sizeof why, r->str));
+	if (queue_cmd(&c->q, on_jobs_deleted, c, "DEL %s", c->q.k_jobs) < 0)
+		c->rebuilding = 0;
+}
+
+static void on_enqueued(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord_xadd *x = priv;
+	struct coord *c = x->c;
+	unsigned g = x->g;
+	redisReply *r = reply;
+
+	free(x);
+	if (c->q.closing)
+		return;
+	if (r && r->type == REDIS_REPLY_STRING) {
+		c->jobs[g] = (unsigned char)((c->jobs[g] & ~JOB_SENT) | JOB_ON);
+		coord_accepted(c);
+		return;
+	}
+	coord_hole(c, g);
+	if (!r)
+		return;                      /* lost: the setup reads the stream back first */
+	if (r->type == REDIS_REPLY_ERROR && r->str &&
+	    (strstr(r->str, "exhausted") || strstr(r->str, "equal or smaller")))
+		coord_jobs_blocked(c, r);
+	else
+		coord_refused(c, r, "a job");
+}
+
+static int coord_send_job(struct coord *c, unsigned g)
+{
+	struct coord_job j;
+	struct coord_xadd *x = malloc(sizeof *x);
+
+	if (!x)
+		return -1;
+	x->c = c;
+	x->g = g;
+	coord_job(c, g, &j);
+	if (queue_cmd_argv(&c->q, on_enqueued, x, j.argc, j.argv, NULL) < 0) {
+		free(x);
+		return -1;
+	}
+	c->jobs[g] |= JOB_ASKED | JOB_SENT;
+	return 0;
+}
+
+/* Jobs go on the stream up to QUEUE_WINDOW ahead of the results; games whose job
+ * was refused or lost go again first. Not while a refusal's back-off runs. */
 static void coord_enqueue(struct coord *c)
 {
 	struct match *m = c->m;
-	char id[32], game[16], white[2], depth[16], mt[24], ck[24], inc[24], mp[16], rep[16];
-	const char *type = hive_gametype_name(m->o.type);
+	unsigned limit = m->total + c->ndead + QUEUE_WINDOW;
 
-	while (c->queued < m->o.games && c->queued < m->total + QUEUE_WINDOW) {
+	if (!c->scanned || evtimer_pending(c->retry, NULL))
+		return;
+	if (limit > m->o.games)
+		limit = m->o.games;
+	if (c->holes) {
+		c->holes = 0;
+		for (unsigned g = c->low; g <= c->queued; g++) {
+			if ((c->jobs[g] & (JOB_SENT | JOB_ON)) || m->done[g] || c->dead[g])
+				continue;
+			if (coord_send_job(c, g) < 0) {
+				c->holes = 1;
+				c->low = g;
+				return;
+			}
+		}
+	}
+	while (c->queued < limit) {
 		unsigned g = ++c->queued;
-		if (m->done[g])
+		if (m->done[g] || c->dead[g] || (c->jobs[g] & (JOB_SENT | JOB_ON)))
 			continue;
-		int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-		snprintf(id, sizeof id, "0-%u", g);
-		snprintf(game, sizeof game, "%u", g);
-		snprintf(white, sizeof white, "%s", g % 2 == 1 ? "a" : "b");
-		snprintf(depth, sizeof depth, "%d", m->o.depth);
-		snprintf(mt, sizeof mt, "%llu", (unsigned long long)m->o.movetime_ms);
-		snprintf(ck, sizeof ck, "%llu", (unsigned long long)m->o.clock_ms);
-		snprintf(inc, sizeof inc, "%llu", (unsigned long long)m->o.inc_ms);
-		snprintf(mp, sizeof mp, "%u", m->o.max_plies);
-		snprintf(rep, sizeof rep, "%u", m->o.repetition);
-		const char *argv[] = { "XADD", c->q.k_jobs, id, "game", game, "white", white,
-			"opening", op >= 0 ? m->openings[op] : "", "type", type, "depth", depth,
-			"movetime", mt, "clock", ck, "inc", inc, "max_plies", mp, "repetition", rep,
-			"engine_a", m->o.spec[0], "engine_b", m->o.spec[1], "live", "1" };
-		/* live: its plies go on the progress stream, for the page. */
-		int argc = (int)(sizeof argv / sizeof *argv) - (m->http ? 0 : 2);
-		if (queue_cmd_argv(&c->q, on_enqueued, c, argc, argv, NULL) < 0) {
+		if (coord_send_job(c, g) < 0) {
 			c->queued = g - 1;
 			return;
 		}
 	}
 }
 
-/* One result entry: counted once, written, printed. */
+/* --- what comes back -------------------------------------------------------------------- */
+
+static void coord_reject(struct coord *c, unsigned game, const char *who, const char *why)
+{
+	char g[32] = "";
+
+	c->rejected++;
+	if (game)
+		snprintf(g, sizeof g, " of game %u", game);
+	log_note(0, "match: result%s from worker %s refused: %s", g, who, why);
+	if (c->rejected <= COORD_BAD_SAY)
+		fprintf(stderr, "hivebridge match: refused a result%s (worker %s): %s%s\n", g, who, why,
+			c->rejected == COORD_BAD_SAY ? " (more are only logged)" : "");
+}
+
+/* One result entry: checked, counted once, written as we rebuild it, printed. */
 static void coord_result(struct coord *c, const redisReply *e)
 {
 	struct match *m = c->m;
-	const char *line = queue_field(e, "line");
-	const char *worker = queue_field(e, "worker");
-	cJSON *o = line ? cJSON_Parse(line) : NULL;
-	cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "game");
-	cJSON *sc = cJSON_GetObjectItemCaseSensitive(o, "a_score");
-	cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "white");
-	cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "black");
-	cJSON *res = cJSON_GetObjectItemCaseSensitive(o, "result");
-	cJSON *why = cJSON_GetObjectItemCaseSensitive(o, "reason");
-	cJSON *pl = cJSON_GetObjectItemCaseSensitive(o, "plies");
+	char who[64], why[160], reason[300];
+	unsigned game;
+	double score;
+	char *text = NULL;
 
-	if (!cJSON_IsNumber(g) || !cJSON_IsNumber(sc) || !cJSON_IsString(w) || !cJSON_IsString(b) ||
-	    !cJSON_IsString(res) || !cJSON_IsString(why) || !cJSON_IsNumber(pl) ||
-	    g->valuedouble < 1 || g->valuedouble > m->o.games ||
-	    (sc->valuedouble != 0 && sc->valuedouble != 0.5 && sc->valuedouble != 1)) {
-		fprintf(stderr, "hivebridge match: ignored a result that is not one (worker %s)\n",
-			worker ? worker : "?");
+	queue_escape(who, sizeof who, queue_field(e, "worker"));
+	struct match_result_rules rr = {
+		.games = m->o.games, .label = { m->pl[0].label, m->pl[1].label }, .openings = m->openings,
+		.nopenings = m->nopenings, .type = m->o.type, .worker = who,
+	};
+	cJSON *o = match_result_check(queue_field(e, "line"), &rr, &game, &score, why, sizeof why);
+	if (!o) {
+		coord_reject(c, game, who, why);
+		return;
+	}
+	if (!(c->jobs[game] & JOB_ASKED)) {
+		coord_reject(c, game, who, "that game was never queued");
 		goto out;
 	}
-	unsigned game = (unsigned)g->valuedouble;
 	if (m->done[game]) {
 		c->dupes++;
-		if (c->caught_up)
-			printf("Ignored a second result of game %u (worker %s)\n", game, worker ? worker : "?");
-		log_note(0, "match: game %u: second result from %s ignored", game, worker ? worker : "?");
+		if (c->caught_up && !c->replaying)
+			printf("Ignored a second result of game %u (worker %s)\n", game, who);
+		log_note(0, "match: game %u: second result from %s ignored", game, who);
 		goto out;
 	}
-	if (m->results && (fprintf(m->results, "%s\n", line) < 0 || fflush(m->results) != 0)) {
-		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path, strerror(errno));
+	text = cJSON_PrintUnformatted(o);
+	if (!text || (m->results && (fprintf(m->results, "%s\n", text) < 0 || fflush(m->results) != 0))) {
+		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
+			text ? strerror(errno) : "no memory");
 		m->failed = 1;
 		coord_stop(c, "paused");
 		goto out;
 	}
 	m->done[game] = 1;
 	m->total++;
+	if (c->dead[game]) {
+		c->dead[game] = 0;           /* played after all */
+		c->ndead--;
+	}
+	const char *res = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "result"));
+	const char *rsn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "reason"));
 	coord_live_result(c, game, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "gamestring")),
-			  res->valuestring, why->valuestring);
-	results_record(&m->rec, sc->valuedouble);
+			  res, rsn);
+	results_record(&m->rec, score);
 	if (m->http) {
-		struct coord_worker *cw = coord_worker(c, worker);
+		struct coord_worker *cw = coord_worker(c, who);
 		if (cw) {
 			cw->games++;
 			if (c->caught_up) {
@@ -582,10 +817,12 @@ static void coord_result(struct coord *c, const redisReply *e)
 		}
 	}
 	if (c->caught_up) {
+		int a_white = game % 2 == 1;
 		m->played++;
-		printf("Finished game %u (%s vs %s): %s {%s}, %d plies (worker %s)\n", game, w->valuestring,
-		       b->valuestring, res->valuestring, why->valuestring, (int)pl->valuedouble,
-		       worker ? worker : "?");
+		printf("Finished game %u (%s vs %s): %s {%s}, %d plies (worker %s)\n", game,
+		       m->pl[a_white ? 0 : 1].label, m->pl[a_white ? 1 : 0].label, res,
+		       queue_escape(reason, sizeof reason, rsn),
+		       (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "plies")), who);
 		results_print_score(m);
 	}
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
@@ -599,13 +836,47 @@ static void coord_result(struct coord *c, const redisReply *e)
 	}
 	match_web_result(m, o);
 out:
+	cJSON_free(text);
 	cJSON_Delete(o);
+}
+
+/* One entry of the dead-letter stream: a job a worker could not play. The game
+ * is not played (nor queued again: any worker would refuse it alike); the match
+ * ends without it and says so. */
+static void coord_dead(struct coord *c, const redisReply *e)
+{
+	struct match *m = c->m;
+	struct queue_dead d;
+	char who[64], why[256], what[64];
+
+	if (queue_dead_decode(e, m->o.games, &d) < 0) {
+		coord_bad(c, "a malformed entry on the dead stream");
+		return;
+	}
+	queue_escape(who, sizeof who, d.worker);
+	queue_escape(why, sizeof why, d.reason);
+	if (!d.game || !(c->jobs[d.game] & JOB_ASKED)) {
+		queue_escape(what, sizeof what, d.game_text ? d.game_text : d.job);
+		fprintf(stderr, "hivebridge match: worker %s set aside a job that is no game of this match (%s): %s\n",
+			who, what, why);
+		return;
+	}
+	if (m->done[d.game] || c->dead[d.game]) {
+		log_note(0, "match: game %u set aside again by worker %s: %s", d.game, who, why);
+		return;
+	}
+	c->dead[d.game] = 1;
+	c->ndead++;
+	fprintf(stderr, "hivebridge match: game %u will not be played: worker %s set its job aside: %s\n",
+		d.game, who, why);
 }
 
 static void coord_event(const redisReply *e)
 {
-	const char *worker = queue_field(e, "worker"), *text = queue_field(e, "text");
-	fprintf(stderr, "hivebridge match: worker %s: %s\n", worker ? worker : "?", text ? text : "?");
+	char who[64], text[512];
+	queue_escape(who, sizeof who, queue_field(e, "worker"));
+	queue_escape(text, sizeof text, queue_field(e, "text"));
+	fprintf(stderr, "hivebridge match: worker %s: %s\n", who, text);
 }
 
 static void coord_header(struct coord *c)
@@ -623,8 +894,10 @@ static void coord_header(struct coord *c)
 static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct coord *c = priv;
+	struct match *m = c->m;
 	redisReply *r = reply;
-	size_t n = 0;
+	size_t n = 0, nres = 0;
+	char why[256];
 
 	if (c->q.closing)
 		return;
@@ -632,42 +905,56 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 	if (!r)
 		return;                      /* lost: on_ready reads again from the cursors */
 	if (r->type == REDIS_REPLY_ERROR) {
-		fprintf(stderr, "hivebridge match: redis: %s\n", r->str);
-		c->m->failed = 1;
+		fprintf(stderr, "hivebridge match: redis: %s\n", queue_escape(why, sizeof why, r->str));
+		m->failed = 1;
 		coord_stop(c, "paused");
 		return;
 	}
-	for (size_t i = 0; r->type == REDIS_REPLY_ARRAY && i < r->elements; i++) {
-		redisReply *st = r->element[i];
-		if (st->type != REDIS_REPLY_ARRAY || st->elements < 2 || st->element[1]->type != REDIS_REPLY_ARRAY)
-			continue;
-		int is_res = !strcmp(st->element[0]->str, c->q.k_results);
-		int is_prog = !strcmp(st->element[0]->str, c->q.k_progress);
-		redisReply *es = st->element[1];
+	if (!queue_xread_answer(r)) {
+		coord_bad(c, "XREAD answered with no streams");
+		c->read_paused = 1;
+		coord_backoff(c);
+		return;
+	}
+	/* The streams asked for, each by its name: an answer may hold any others. */
+	const char *keys[4] = { c->q.k_results, c->q.k_events, c->q.k_dead, c->q.k_progress };
+	char *curs[4] = { c->cur_res, c->cur_ev, c->cur_dead, c->cur_prog };
+	for (int k = 0; k < 4; k++) {
+		const redisReply *es = queue_xread_stream(r, keys[k]);
 		unsigned char skip[QUEUE_READ_COUNT] = { 0 };
-		if (is_prog)
+		if (!es || (k == 3 && !(c->caught_up && m->http)))
+			continue;
+		if (k == 3)
 			progress_latest(es, skip);
 		for (size_t j = 0; j < es->elements; j++) {
-			redisReply *e = es->element[j];
-			if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING)
+			const redisReply *e = es->element[j];
+			const char *id = queue_entry_id(e);
+			if (!id) {
+				coord_bad(c, "a stream entry that is not [ID, [field, value, ...]]");
 				continue;
-			if (is_prog) {
-				snprintf(c->cur_prog, sizeof c->cur_prog, "%s", e->element[0]->str);
+			}
+			snprintf(curs[k], sizeof c->cur_res, "%s", id);
+			if (k == 3) {
 				if (j >= QUEUE_READ_COUNT || !skip[j])
 					coord_progress(c, e);
 				continue;
 			}
 			n++;
-			if (is_res) {
-				snprintf(c->cur_res, sizeof c->cur_res, "%s", e->element[0]->str);
+			if (k == 0) {
+				nres++;
 				coord_result(c, e);
-			} else {
-				snprintf(c->cur_ev, sizeof c->cur_ev, "%s", e->element[0]->str);
+			} else if (k == 1) {
 				if (c->caught_up)
 					coord_event(e);
+			} else {
+				coord_dead(c, e);
 			}
 		}
 	}
+	if (!c->refusing)
+		c->retry_ms = COORD_RETRY_MIN;
+	if (c->replaying && !nres)
+		c->replaying = 0;
 	if (!c->caught_up && n == 0) {
 		c->caught_up = 1;
 		c->since_ms = now_ms();
@@ -687,27 +974,34 @@ static void coord_pump(struct coord *c)
 			coord_stop(c, "over: the SPRT decided");
 		else if (m->total >= m->o.games)
 			coord_stop(c, "over: every game has a result");
+		else if (m->total + c->ndead >= m->o.games)
+			coord_stop(c, "over: every game has a result or was set aside");
 	}
 	if (m->stopping) {
 		coord_stop(c, c->stop_value ? c->stop_value : "paused");
 		return;
 	}
+	/* The jobs stream is read back before anything is read or queued. */
+	if (!c->scanned || c->read_paused)
+		return;
 	if (c->caught_up)
 		coord_enqueue(c);
 	/* Catching up reads without waiting, so its end shows as an empty answer. */
 	char count[16], block[16];
 	snprintf(count, sizeof count, "%d", QUEUE_READ_COUNT);
 	snprintf(block, sizeof block, "%d", c->caught_up ? QUEUE_BLOCK_MS : 0);
-	const char *argv[12] = { "XREAD", "COUNT", count, "BLOCK", block, "STREAMS" };
+	const char *argv[16] = { "XREAD", "COUNT", count, "BLOCK", block, "STREAMS" };
 	int argc = 6;
 	/* The workers' plies, once caught up (from "$": only games still running). */
 	int prog = c->caught_up && m->http;
 	argv[argc++] = c->q.k_results;
 	argv[argc++] = c->q.k_events;
+	argv[argc++] = c->q.k_dead;
 	if (prog)
 		argv[argc++] = c->q.k_progress;
 	argv[argc++] = c->cur_res;
 	argv[argc++] = c->cur_ev;
+	argv[argc++] = c->cur_dead;
 	if (prog)
 		argv[argc++] = c->cur_prog;
 	if (!c->caught_up) {
@@ -719,8 +1013,49 @@ static void coord_pump(struct coord *c)
 		c->reading = 1;
 }
 
-static void on_top(redisAsyncContext *ac, void *reply, void *priv);
-static void on_ignore(redisAsyncContext *ac, void *reply, void *priv);
+/* --- setting up, on each connection --------------------------------------------------------
+ * HSETNX the sig (1 again after the first time: Redis lost the hash), HMGET it back
+ * (ours, not deleted), the groups (which make the streams), then the jobs stream
+ * read back page by page: its entries that are our jobs say which games are queued,
+ * and a game we had queued that is not there lost its job (Redis restarted without
+ * persistence, or the stream was deleted): it is queued again. Any refused write
+ * starts the whole setup again after a back-off. */
+
+static void coord_scan_page(struct coord *c);
+
+static void on_setup_write(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+
+	if (c->q.closing || !r)
+		return;
+	if (r->type == REDIS_REPLY_ERROR && !queue_is_error(r, "BUSYGROUP")) {
+		c->setup_bad = 1;
+		coord_refused(c, r, "to set the match up");
+	}
+}
+
+static void on_hsetnx(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	redisReply *r = reply;
+	long long v;
+
+	if (c->q.closing || !r)
+		return;
+	if (queue_integer(r, &v) < 0) {
+		c->setup_bad = 1;
+		if (r->type == REDIS_REPLY_ERROR)
+			coord_refused(c, r, "to set the match up");
+		else
+			coord_bad(c, "HSETNX answered with no number");
+		return;
+	}
+	if (v == 1 && c->sig_set)
+		c->hash_lost = 1;
+	c->sig_set = 1;
+}
 
 /* [sig, deleted] of the match hash: ours and alive, then the streams and the file. */
 static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
@@ -728,19 +1063,25 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 	struct coord *c = priv;
 	struct match *m = c->m;
 	redisReply *r = reply;
+	const char *f[2];
+	char other[256];
 
 	if (c->q.closing || !r)
 		return;
-	const redisReply *sig = r->type == REDIS_REPLY_ARRAY && r->elements == 2 ? r->element[0] : NULL;
-	const redisReply *del = sig ? r->element[1] : NULL;
-	if (sig && sig->type == REDIS_REPLY_STRING && strcmp(sig->str, c->sig)) {
+	if (queue_strings(r, 2, f) < 0) {
+		coord_bad(c, "HMGET answered with no pair of strings");
+		c->setup_running = 0;
+		coord_backoff(c);            /* on_retry sets up again */
+		return;
+	}
+	if (f[0] && strcmp(f[0], c->sig)) {
 		fprintf(stderr, "hivebridge match: queue %s holds another match (%s); use another NAME\n",
-			c->q.name, sig->str);
+			c->q.name, queue_escape(other, sizeof other, f[0]));
 		m->failed = 1;
 		coord_exit(c);
 		return;
 	}
-	if (del && del->type == REDIS_REPLY_STRING) {
+	if (f[1]) {
 		fprintf(stderr, "hivebridge match: queue %s: this match is over and its streams were deleted "
 			"(its results are in the --results file of that run); use another NAME, or DEL %s %s "
 			"to play it again\n", c->q.name, c->q.k_match, c->q.k_stop);
@@ -748,16 +1089,14 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 		coord_exit(c);
 		return;
 	}
-	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s %s 0 MKSTREAM", c->q.k_jobs, QUEUE_GROUP);
+	queue_cmd(&c->q, on_setup_write, c, "XGROUP CREATE %s %s 0 MKSTREAM", c->q.k_jobs, QUEUE_GROUP);
 	/* Workers post with NOMKSTREAM (a late result must not bring a deleted stream
 	 * back), so the stream exists before the first job: a group does that. */
-	queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_results);
+	queue_cmd(&c->q, on_setup_write, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_results);
 	if (m->http)
-		queue_cmd(&c->q, on_ignore, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_progress);
+		queue_cmd(&c->q, on_setup_write, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_progress);
 	if (c->first_setup && !m->stopping)
-		queue_cmd(&c->q, on_ignore, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
-	c->first_setup = 0;
-	queue_cmd(&c->q, on_top, c, "XREVRANGE %s + - COUNT 1", c->q.k_jobs);
+		queue_cmd(&c->q, on_setup_write, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
 	/* The streams are the record: the file is written again from them. */
 	if (!c->opened && m->o.results_path) {
 		if (!(m->results = fopen(m->o.results_path, "w"))) {
@@ -768,30 +1107,162 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 		}
 		c->opened = 1;
 	}
+	snprintf(c->scan_from, sizeof c->scan_from, "-");
+	coord_scan_page(c);
+}
+
+static void coord_scan_end(struct coord *c)
+{
+	struct match *m = c->m;
+	unsigned missing = 0;
+
+	for (unsigned g = 1; g <= m->o.games; g++) {
+		if (c->seen[g]) {
+			c->jobs[g] |= JOB_ASKED | JOB_ON;
+			if (g > c->queued)
+				c->queued = g;
+		} else if ((c->jobs[g] & JOB_ON) && !m->done[g] && !c->dead[g]) {
+			coord_hole(c, g);
+			missing++;
+		} else {
+			c->jobs[g] &= (unsigned char)~JOB_ON;
+		}
+	}
+	free(c->seen);
+	c->seen = NULL;
+	/* What goes again: the jobs lost, and those refused before. */
+	unsigned again = 0;
+	for (unsigned g = 1; g <= c->queued; g++)
+		again += !(c->jobs[g] & (JOB_SENT | JOB_ON)) && !m->done[g] && !c->dead[g];
+	if (c->rebuilding) {
+		fprintf(stderr, "hivebridge match: redis: the jobs stream is made again: %u games without a "
+			"result are queued again\n", again);
+	} else if (c->hash_lost || missing) {
+		fprintf(stderr, "hivebridge match: redis lost the match's data (restarted without persistence, "
+			"or deleted): %u games without a result are queued again\n", again);
+		log_note(0, "match: redis lost the match's data; %u games queued again", again);
+	}
+	if (c->hash_lost) {
+		/* Every stream is new: read each from its start (results counted are dupes). */
+		snprintf(c->cur_res, sizeof c->cur_res, "0-0");
+		snprintf(c->cur_ev, sizeof c->cur_ev, "0-0");
+		snprintf(c->cur_dead, sizeof c->cur_dead, "0-0");
+		c->replaying = 1;
+	}
+	c->hash_lost = 0;
+	c->rebuilding = 0;
+	c->first_setup = 0;
+	c->setup_running = 0;
+	c->scanned = 1;
+	coord_accepted(c);
 	coord_pump(c);
 }
 
-static void on_top(redisAsyncContext *ac, void *reply, void *priv)
+static void on_scan(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct coord *c = priv;
+	struct match *m = c->m;
 	redisReply *r = reply;
+	const char *last = NULL;
 
-	if (c->q.closing || !r)
+	if (c->q.closing || !r || m->failed)
 		return;
-	/* The last job's ID is 0-GAME. */
-	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1 && r->element[0]->type == REDIS_REPLY_ARRAY &&
-	    r->element[0]->elements >= 1 && r->element[0]->element[0]->type == REDIS_REPLY_STRING) {
-		const char *id = r->element[0]->element[0]->str;
-		if (!strncmp(id, "0-", 2))
-			c->queued = (unsigned)strtoul(id + 2, NULL, 10);
+	if (c->setup_bad || r->type != REDIS_REPLY_ARRAY) {
+		if (!c->setup_bad)
+			coord_bad(c, "XRANGE of the jobs answered with no entries");
+		c->setup_running = 0;
+		coord_backoff(c);            /* on_retry sets up again */
+		return;
+	}
+	if (!c->seen && !(c->seen = calloc((size_t)m->o.games + 1, 1))) {
+		m->failed = 1;
+		coord_stop(c, "paused");
+		return;
+	}
+	for (size_t i = 0; i < r->elements; i++) {
+		const redisReply *e = r->element[i];
+		const char *id = queue_entry_id(e), *g = queue_field(e, "game");
+		unsigned long long v;
+		if (!id)
+			continue;
+		last = id;
+		/* Only our own jobs count: anything else planted there is the workers' to refuse. */
+		if (g && parse_uint(g, 1, m->o.games, &v) == 0 && coord_job_matches(c, (unsigned)v, e))
+			c->seen[v] = 1;
+	}
+	if (last && r->elements == (size_t)atoi(COORD_SCAN_COUNT)) {
+		snprintf(c->scan_from, sizeof c->scan_from, "(%s", last);
+		coord_scan_page(c);
+		return;
+	}
+	coord_scan_end(c);
+}
+
+static void coord_scan_page(struct coord *c)
+{
+	const char *argv[] = { "XRANGE", c->q.k_jobs, c->scan_from, "+", "COUNT", COORD_SCAN_COUNT };
+	queue_cmd_argv(&c->q, on_scan, c, 6, argv, NULL);
+}
+
+static void coord_setup(struct coord *c)
+{
+	c->setup_bad = 0;
+	c->scanned = 0;
+	c->hash_lost = 0;
+	c->setup_running = 1;
+	free(c->seen);
+	c->seen = NULL;
+	queue_cmd(&c->q, on_hsetnx, c, "HSETNX %s sig %s", c->q.k_match, c->sig);
+	queue_cmd(&c->q, on_sig, c, "HMGET %s sig deleted", c->q.k_match);
+}
+
+/* The back-off is over: set up again, or send again what was refused. */
+static void on_retry(evutil_socket_t fd, short what, void *arg)
+{
+	struct coord *c = arg;
+
+	c->read_paused = 0;
+	if (!c->q.ready || c->m->stopping)
+		return;
+	if (!c->scanned) {
+		if (!c->setup_running)
+			coord_setup(c);
+		return;
+	}
+	coord_pump(c);
+}
+
+/* The match hash gone while connected (FLUSHALL, a DEL, a restart not yet seen):
+ * the setup finds out what else is gone. */
+static void on_exists(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct coord *c = priv;
+	long long v;
+
+	if (c->q.closing)
+		return;
+	c->watching = 0;
+	if (!reply)
+		return;
+	if (queue_integer(reply, &v) < 0) {
+		coord_bad(c, "EXISTS answered with no number");
+		return;
+	}
+	if (v == 0 && c->scanned && !c->m->stopping && !c->setup_running) {
+		log_note(0, "match: the match hash is gone: setting up again");
+		coord_setup(c);
 	}
 }
 
-static void on_ignore(redisAsyncContext *ac, void *reply, void *priv)
+static void on_watch(evutil_socket_t fd, short what, void *arg)
 {
-	redisReply *r = reply;
-	if (r && r->type == REDIS_REPLY_ERROR && !queue_is_error(r, "BUSYGROUP"))
-		fprintf(stderr, "hivebridge match: redis: %s\n", r->str);
+	struct coord *c = arg;
+	struct timeval tv = { COORD_WATCH_MS / 1000, (COORD_WATCH_MS % 1000) * 1000 };
+
+	if (c->q.ready && c->scanned && c->sig_set && !c->watching && !c->m->stopping &&
+	    queue_cmd(&c->q, on_exists, c, "EXISTS %s", c->q.k_match) == 0)
+		c->watching = 1;
+	evtimer_add(c->watch, &tv);
 }
 
 /* (Re)connected: the group, the match's options, where the jobs stand, then reads. */
@@ -805,8 +1276,7 @@ static void coord_ready(void *arg)
 		coord_stop(c, c->stop_value ? c->stop_value : "paused");
 		return;
 	}
-	queue_cmd(&c->q, on_ignore, c, "HSETNX %s sig %s", c->q.k_match, c->sig);
-	queue_cmd(&c->q, on_sig, c, "HMGET %s sig deleted", c->q.k_match);
+	coord_setup(c);
 }
 
 static void coord_down(void *arg)
@@ -814,6 +1284,11 @@ static void coord_down(void *arg)
 	struct coord *c = arg;
 	c->reading = 0;
 	c->stop_sent = 0;
+	c->scanned = 0;
+	c->setup_running = 0;
+	c->watching = 0;
+	c->polling = 0;
+	c->rebuilding = 0;
 }
 
 static void coord_fatal(void *arg)
@@ -838,6 +1313,26 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	coord_stop(c, "paused");
 }
 
+/* Workers refuse a job ENGINE that is not builtin[:depth=N] or the name of one
+ * of their [engine NAME] profiles (unless started with --allow-engine-commands):
+ * said once, before anything is queued. A NAME has no blank. */
+static void coord_warn_engines(const struct match *m)
+{
+	for (int p = 0; p < 2; p++) {
+		const char *spec = m->o.spec[p];
+		unsigned long long v;
+		char e[256];
+		if (!strcmp(spec, "builtin") || (!strncmp(spec, "builtin:depth=", 14) &&
+						  parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0))
+			continue;
+		if (!strpbrk(spec, " \t") && !strchr(spec, ':') && !strchr(spec, '/'))
+			continue;                /* may well be a profile NAME on the workers */
+		fprintf(stderr, "hivebridge match: warning: ENGINE_%c \"%s\" is a command, not an [engine NAME] "
+			"profile: workers refuse its jobs unless started with --allow-engine-commands\n",
+			p ? 'B' : 'A', queue_escape(e, sizeof e, spec));
+	}
+}
+
 int match_queue_run(struct match *m)
 {
 	struct coord c;
@@ -850,6 +1345,8 @@ int match_queue_run(struct match *m)
 	c.first_setup = 1;
 	snprintf(c.cur_res, sizeof c.cur_res, "0-0");
 	snprintf(c.cur_ev, sizeof c.cur_ev, "0-0");
+	snprintf(c.cur_dead, sizeof c.cur_dead, "0-0");
+	c.low = 1;
 	snprintf(c.cur_prog, sizeof c.cur_prog, "$");
 	c.expiry_ms = m->o.live_expiry_ms;
 	if (!c.expiry_ms) {
@@ -871,12 +1368,17 @@ int match_queue_run(struct match *m)
 		 hive_gametype_name(m->o.type), m->o.depth, (unsigned long long)m->o.movetime_ms,
 		 (unsigned long long)m->o.clock_ms, (unsigned long long)m->o.inc_ms, m->o.max_plies,
 		 m->o.repetition, m->nopenings);
+	coord_warn_engines(m);
 	evthread_use_pthreads();
 	m->base = event_base_new();
-	if (!m->base) {
+	c.jobs = calloc((size_t)m->o.games + 1, 1);
+	c.dead = calloc((size_t)m->o.games + 1, 1);
+	if (!m->base || !c.jobs || !c.dead || !(c.retry = evtimer_new(m->base, on_retry, &c)) ||
+	    !(c.watch = evtimer_new(m->base, on_watch, &c))) {
 		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
 		goto out;
 	}
+	on_watch(-1, 0, &c);
 	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, &c);
 	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &c);
 	if (!m->sig_int || !m->sig_term || evsignal_add(m->sig_int, NULL) < 0 ||
@@ -904,15 +1406,25 @@ int match_queue_run(struct match *m)
 		coord_header(&c);
 	printf("Match finished: %u games played now, %u of %u with a result%s\n", m->played, m->total,
 	       m->o.games, m->interrupted ? " (interrupted)" : "");
+	if (c.ndead)
+		printf("Not played: %u games whose jobs workers set aside (their reasons are above, and on %s)\n",
+		       c.ndead, c.q.k_dead);
 	results_print_score(m);
 	if (m->o.sprt_set)
 		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
 		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
 	fflush(stdout);
-	status = m->interrupted || m->failed || c.q.failed ? 1 : 0;
+	status = m->interrupted || m->failed || c.q.failed || c.ndead ? 1 : 0;
 out:
 	coord_live_drop_all(&c);
 	queue_close(&c.q);
+	if (c.retry)
+		event_free(c.retry);
+	if (c.watch)
+		event_free(c.watch);
+	free(c.jobs);
+	free(c.dead);
+	free(c.seen);
 	if (c.bound)
 		event_free(c.bound);
 	if (c.poll)

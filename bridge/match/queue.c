@@ -92,6 +92,7 @@ int queue_url_parse(struct queue_conn *q, const char *url, char **cause)
 	snprintf(q->k_match, sizeof q->k_match, "hivebridge:%s:match", q->name);
 	snprintf(q->k_stop, sizeof q->k_stop, "hivebridge:%s:stop", q->name);
 	snprintf(q->k_progress, sizeof q->k_progress, "hivebridge:%s:progress", q->name);
+	snprintf(q->k_dead, sizeof q->k_dead, "hivebridge:%s:dead", q->name);
 	return 0;
 badport:
 	*cause = xasprintf("--queue %s: bad port", url);
@@ -125,10 +126,14 @@ int queue_password_load(struct queue_conn *q, const char *config_path, char **ca
 	return 0;
 }
 
-static void queue_retry_later(struct queue_conn *q, const char *why)
+static void queue_retry_later(struct queue_conn *q, const char *raw)
 {
+	char why[256];
+
 	if (q->closing || q->failed)
 		return;
+	/* hiredis quotes the server's bytes in its errors ("Protocol error, got ..."). */
+	queue_escape(why, sizeof why, raw);
 	if (!q->outage)
 		fprintf(stderr, "hivebridge %s: redis %s:%d: %s; retrying with back-off (up to %d s)\n",
 			q->who, q->host, q->port, why, QUEUE_BACKOFF_MAX / 1000);
@@ -139,9 +144,13 @@ static void queue_retry_later(struct queue_conn *q, const char *why)
 	q->backoff_ms = q->backoff_ms * 2 > QUEUE_BACKOFF_MAX ? QUEUE_BACKOFF_MAX : q->backoff_ms * 2;
 }
 
-static void queue_fatal(struct queue_conn *q, const char *fmt, const char *detail)
+static void queue_fatal(struct queue_conn *q, const char *fmt, const char *raw)
 {
+	char detail[256];
+
 	q->failed = 1;
+	/* The server's own words: escaped for the terminal. */
+	queue_escape(detail, sizeof detail, raw);
 	fprintf(stderr, "hivebridge %s: redis %s:%d: ", q->who, q->host, q->port);
 	fprintf(stderr, fmt, detail);
 	fputc('\n', stderr);

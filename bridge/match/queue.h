@@ -5,13 +5,17 @@
  * bridge/match/.
  *
  * Keys of match NAME, all under "hivebridge:NAME:":
- *   jobs     stream, one entry per game with ID 0-GAME (so enqueueing twice is a
- *            no-op), consumer group "workers"
+ *   jobs     stream, one entry per game (IDs from Redis: "*"), consumer group
+ *            "workers"; the coordinator reads it back on each connection to
+ *            know which games it holds (match_queue.c)
  *   results  stream, one entry per finished game: game, worker, line (the JSON line)
  *   events   stream, what workers report once: worker, text
  *   progress stream, capped (MAXLEN ~ QUEUE_PROGRESS_MAX): one entry per ply of a
  *            game whose job asked for it (live=1, the coordinator has --http):
  *            game, worker, gs (its GameString), wms and bms (clocks, if any)
+ *   dead     stream, one entry per job a worker could not play and set aside
+ *            (acknowledged): game (its number, or the job's entry ID if it had
+ *            none), worker, reason, id (the job's entry ID)
  *   match    hash, "sig": the match's options, so a second match cannot reuse NAME
  *   stop     string, set when the workers must drop the remaining jobs:
  *            "over ..." (finished or decided: workers exit) or "paused" (the
@@ -42,7 +46,7 @@ struct queue_conn {
 	char                name[QUEUE_NAME_MAX + 1];
 	char               *password;      /* owned, NULL = none */
 	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128],
-			    k_progress[128];
+			    k_progress[128], k_dead[128];
 	redisAsyncContext  *ac;            /* NULL while down */
 	int                 ready;         /* connected, authenticated, answering */
 	int                 closing;       /* queue_close: callbacks ignore NULL replies */
@@ -72,6 +76,41 @@ int  queue_cmd_argv(struct queue_conn *q, redisCallbackFn *fn, void *priv, int a
 		    const char **argv, const size_t *argvlen);
 /* Drops the connection and frees what q holds. Safe on a half-built q. */
 void queue_close(struct queue_conn *q);
+/* queue_reply.c: replies decoded without a connection (pure; fuzzed). Any reply
+ * of any shape is safe to pass; NULL is too. */
+/* A stream entry ID as Redis makes them, "MS-SEQ" (digits), safe to send back. */
+int  queue_id_valid(const char *id);
+/* The ID of a stream entry [id, [field, value, ...]], NULL if e is not one. */
+const char *queue_entry_id(const redisReply *e);
+/* True if r is what XREAD answers (nil or an array), whatever is in it. */
+int  queue_xread_answer(const redisReply *r);
+/* The entries of stream key in XREAD's answer [[name, [entry, ...]], ...]; NULL if
+ * it is not there (or not an array). Each entry still needs queue_entry_id. */
+const redisReply *queue_xread_stream(const redisReply *r, const char *key);
+/* n strings or nils (HMGET, MGET) into out (NULL for a nil); -1 if r is not that. */
+int  queue_strings(const redisReply *r, size_t n, const char **out);
+/* An integer reply into *v; -1 if r is not one. */
+int  queue_integer(const redisReply *r, long long *v);
+/* XPENDING's summary: up to max consumers with their counts into out (pointers into
+ * r), their number in *n; -1 if r is not a summary. */
+struct queue_pending {
+	const char *name;
+	unsigned    count;
+};
+int  queue_pending_decode(const redisReply *r, struct queue_pending *out, size_t max, size_t *n);
+/* An entry of the dead-letter stream (pointers into e; NULL for a field absent):
+ * game is 0 unless the "game" field is a number from 1 to games. -1 if e is not an
+ * entry. */
+struct queue_dead {
+	const char *entry;               /* its ID on the dead stream */
+	unsigned    game;
+	const char *game_text, *worker, *reason, *job;
+};
+int  queue_dead_decode(const redisReply *e, unsigned games, struct queue_dead *d);
+/* src (NULL: "?") for a terminal: printable ASCII kept, a backslash doubled, any
+ * other byte as \xNN, cut with "..." to fit len (at least 8). Returns dst. */
+const char *queue_escape(char *dst, size_t len, const char *src);
+
 /* True if r is an error reply starting with prefix. */
 int  queue_is_error(const redisReply *r, const char *prefix);
 /* A stream entry's field value (NULL if absent); entry is [id, [f, v, ...]]. */

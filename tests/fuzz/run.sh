@@ -4,7 +4,8 @@
 # only what it uses) in build-fuzz/, then runs each for ${FUZZ_SECONDS:-30} seconds.
 # The runtime (bridge/, but main.c) is in the archive too: the INI target needs config.c,
 # which reaches the protocol table and through it the whole runtime; the openings and
-# results targets need only bridge/match/match_parse.c. Seeds are written into
+# results targets need only bridge/match/match_parse.c; the Redis reply target
+# (fuzz_redis_reply) links hiredis for its reader. Seeds are written into
 # build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
 # conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
 # Fails with the apt-get line when clang or libFuzzer is missing (scripts/deps.sh).
@@ -19,7 +20,7 @@ SECONDS_EACH=${FUZZ_SECONDS:-30}
 MAX_LEN=${FUZZ_MAX_LEN:-65536}
 DATA=${HIVE_DATA:-$top/../shared/data}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson inih 2>/dev/null)"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson inih hiredis 2>/dev/null)"
 
 # No clang or no libFuzzer is a failure that names the packages, never a silent pass.
 sh scripts/deps.sh fuzz --check || exit 1
@@ -75,6 +76,27 @@ seeds() {
 		>"$B/seed/fuzz_http_body/move"
 	printf '\002{"lobby":"remote","type":"Base+M","name":"alice"}' >"$B/seed/fuzz_http_body/join"
 	printf '\003{"token":"00112233445566778899aabbccddeeff","move":"bQ -wS1"}' >"$B/seed/fuzz_http_body/seat"
+	# Redis replies as the coordinator reads them (RESP): XREAD with a result, an
+	# event and a dead job, XPENDING's summary, HMGET's pair, and wrong shapes.
+	mkdir -p "$B/seed/fuzz_redis_reply"
+	python3 - "$B/seed/fuzz_redis_reply" <<'PY'
+import sys
+def b(s): return b"$%d\r\n%s\r\n" % (len(s), s)
+def a(*xs): return b"*%d\r\n" % len(xs) + b"".join(xs)
+def entry(i, *kv): return a(b(i), a(*[b(x) for x in kv]))
+line = b'{"game":1,"white":"builtin:depth=1","black":"builtin","engine_a":"white","gamestring":"Base;InProgress;Black[1];wA1","result":"1/2-1/2","reason":"plies","plies":1,"a_score":0.5,"times_ms":[1]}'
+seeds = {
+    "xread": a(a(b(b"hivebridge:m:results"), a(entry(b"1-1", b"game", b"1", b"worker", b"w1", b"line", line))),
+               a(b(b"hivebridge:m:events"), a(entry(b"1-2", b"worker", b"w\x1b[2J", b"text", b"hello"))),
+               a(b(b"hivebridge:m:dead"), a(entry(b"1-3", b"game", b"2", b"worker", b"w", b"reason", b"engine", b"id", b"0-2")))),
+    "hostile": b"*2\r\n*2\r\n:5\r\n*0\r\n*2\r\n$-1\r\n*1\r\n:3\r\n",
+    "pending": a(b":2\r\n", b(b"1-1"), b(b"1-2"), a(a(b(b"w1"), b(b"2")))),
+    "hmget": a(b(b"sig"), b"$-1\r\n"),
+    "misc": b":1\r\n-OOM command not allowed\r\n+OK\r\n$-1\r\n*-1\r\n",
+}
+for k, v in seeds.items():
+    open(sys.argv[1] + "/" + k, "wb").write(v)
+PY
 	cp conf/hivebridge.conf "$B/seed/fuzz_config/example.conf"
 	printf '[daemon]\nmax_sessions_per_peer = 4\n[listen x]\nidle_timeout = 0\ngame_idle_timeout = 2.5\n' \
 		>"$B/seed/fuzz_config/keys.conf"
@@ -86,7 +108,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .c)
 	if ! "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer -DFUZZING_ENGINE "$t" "$B/libfuzz.a" \
-		$(pkg-config --libs libevent libevent_pthreads libcjson inih 2>/dev/null) -lpthread -lm -o "$B/$name"; then
+		$(pkg-config --libs libevent libevent_pthreads libcjson inih hiredis 2>/dev/null) -lpthread -lm -o "$B/$name"; then
 		echo "FAIL $name: does not build"
 		status=1
 		continue

@@ -1,0 +1,232 @@
+/*
+ * test_queue_reply.c: what match --queue reads from Redis, decoded without a
+ * connection (bridge/match/queue_reply.c, match_result_check), on reply trees that
+ * hiredis's reader builds from RESP text: the right shapes, and every wrong one
+ * the coordinator once trusted (a stream named by an integer or a nil, entries
+ * of integers, forged results). Also the ad-hoc ENGINE profiles' names (config.c).
+ */
+#include <CUnit/Basic.h>
+#include <cJSON.h>
+#include <hiredis/read.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bridge/config.h"
+#include "bridge/match/match_int.h"
+#include "bridge/match/queue.h"
+
+/* One reply from RESP text; the caller frees it (freeReplyObject). */
+static redisReply *resp(const char *text)
+{
+	redisReader *rd = redisReaderCreate();
+	void *r = NULL;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rd);
+	redisReaderFeed(rd, text, strlen(text));
+	CU_ASSERT_EQUAL(redisReaderGetReply(rd, &r), REDIS_OK);
+	redisReaderFree(rd);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	return r;
+}
+
+#define RES "$15\r\nhivebridge:m:r\r\n"
+
+static void test_xread(void)
+{
+	/* The segfault of issue 27: stream names an integer and a nil, then ours. */
+	redisReply *r = resp("*3\r\n*2\r\n:5\r\n*0\r\n*2\r\n$-1\r\n*0\r\n"
+			     "*2\r\n$14\r\nhivebridge:m:r\r\n*3\r\n"
+			     "*2\r\n$3\r\n1-1\r\n*2\r\n$4\r\ngame\r\n$1\r\n7\r\n"
+			     "*2\r\n:9\r\n*0\r\n"
+			     "*2\r\n$5\r\n1-x-1\r\n*0\r\n");
+	CU_ASSERT(queue_xread_answer(r));
+	CU_ASSERT_PTR_NULL(queue_xread_stream(r, "hivebridge:m:e"));
+	const redisReply *es = queue_xread_stream(r, "hivebridge:m:r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(es);
+	CU_ASSERT_EQUAL(es->elements, 3);
+	CU_ASSERT_STRING_EQUAL(queue_entry_id(es->element[0]), "1-1");
+	CU_ASSERT_STRING_EQUAL(queue_field(es->element[0], "game"), "7");
+	CU_ASSERT_PTR_NULL(queue_entry_id(es->element[1]));     /* an integer ID */
+	CU_ASSERT_PTR_NULL(queue_entry_id(es->element[2]));     /* not an ID to send back */
+	freeReplyObject(r);
+	r = resp("*-1\r\n");                                      /* nothing new */
+	CU_ASSERT(queue_xread_answer(r));
+	CU_ASSERT_PTR_NULL(queue_xread_stream(r, "hivebridge:m:r"));
+	freeReplyObject(r);
+	r = resp(":42\r\n");
+	CU_ASSERT(!queue_xread_answer(r));
+	CU_ASSERT_PTR_NULL(queue_xread_stream(r, "hivebridge:m:r"));
+	freeReplyObject(r);
+	/* A field whose value is an array, a name that is an integer. */
+	r = resp("*2\r\n$3\r\n1-1\r\n*4\r\n$4\r\ngame\r\n*1\r\n:1\r\n:4\r\n$4\r\nline\r\n");
+	CU_ASSERT_PTR_NOT_NULL(queue_entry_id(r));
+	CU_ASSERT_PTR_NULL(queue_field(r, "game"));
+	CU_ASSERT_PTR_NULL(queue_field(r, "line"));
+	freeReplyObject(r);
+	CU_ASSERT(queue_id_valid("0-0"));
+	CU_ASSERT(queue_id_valid("18446744073709551615-18446744073709551615"));
+	CU_ASSERT(!queue_id_valid("1-"));
+	CU_ASSERT(!queue_id_valid("-1"));
+	CU_ASSERT(!queue_id_valid("1-1 "));
+	CU_ASSERT(!queue_id_valid("123456789012345678901-1"));
+}
+
+static void test_others(void)
+{
+	const char *f[2];
+	long long v;
+	struct queue_pending per[2];
+	size_t n;
+	struct queue_dead d;
+
+	redisReply *r = resp("*2\r\n$3\r\nsig\r\n$-1\r\n");
+	CU_ASSERT_EQUAL(queue_strings(r, 2, f), 0);
+	CU_ASSERT_STRING_EQUAL(f[0], "sig");
+	CU_ASSERT_PTR_NULL(f[1]);
+	CU_ASSERT_EQUAL(queue_strings(r, 3, f), -1);
+	CU_ASSERT_EQUAL(queue_integer(r, &v), -1);
+	freeReplyObject(r);
+	r = resp("*2\r\n:1\r\n*0\r\n");
+	CU_ASSERT_EQUAL(queue_strings(r, 2, f), -1);
+	freeReplyObject(r);
+	r = resp("$1\r\n1\r\n");
+	CU_ASSERT_EQUAL(queue_integer(r, &v), -1);
+	CU_ASSERT_EQUAL(queue_pending_decode(r, per, 2, &n), -1);
+	freeReplyObject(r);
+	r = resp("*4\r\n:3\r\n$3\r\n1-1\r\n$3\r\n1-3\r\n*3\r\n*2\r\n$2\r\nw1\r\n$1\r\n2\r\n"
+		 "*2\r\n:5\r\n$1\r\n1\r\n*2\r\n$2\r\nw2\r\n$2\r\n-1\r\n");
+	CU_ASSERT_EQUAL(queue_pending_decode(r, per, 2, &n), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_STRING_EQUAL(per[0].name, "w1");
+	CU_ASSERT_EQUAL(per[0].count, 2);
+	freeReplyObject(r);
+	r = resp("*4\r\n:0\r\n$-1\r\n$-1\r\n*-1\r\n");           /* nothing pending */
+	CU_ASSERT_EQUAL(queue_pending_decode(r, per, 2, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	freeReplyObject(r);
+	r = resp("*2\r\n$3\r\n2-1\r\n*6\r\n$4\r\ngame\r\n$1\r\n3\r\n$6\r\nreason\r\n$2\r\nno\r\n$6\r\nworker\r\n:1\r\n");
+	CU_ASSERT_EQUAL(queue_dead_decode(r, 4, &d), 0);
+	CU_ASSERT_EQUAL(d.game, 3);
+	CU_ASSERT_STRING_EQUAL(d.reason, "no");
+	CU_ASSERT_PTR_NULL(d.worker);
+	CU_ASSERT_EQUAL(queue_dead_decode(r, 2, &d), 0);        /* past --games: no game */
+	CU_ASSERT_EQUAL(d.game, 0);
+	freeReplyObject(r);
+}
+
+static void test_escape(void)
+{
+	char b[32];
+	CU_ASSERT_STRING_EQUAL(queue_escape(b, sizeof b, "a\033[2J\\b\x07\xff"), "a\\x1b[2J\\\\b\\x07\\xff");
+	CU_ASSERT_STRING_EQUAL(queue_escape(b, sizeof b, NULL), "?");
+	queue_escape(b, 12, "\033\033\033\033\033");
+	CU_ASSERT_STRING_EQUAL(b, "\\x1b\\x1b...");
+	CU_ASSERT(strlen(queue_escape(b, sizeof b, "0123456789012345678901234567890123456789")) < sizeof b);
+}
+
+static const char *labels[2] = { "A", "B" };
+static char op0[] = "Base;InProgress;Black[1];wA1";
+static char *ops[] = { op0 };
+
+static int check(const char *line, size_t nopenings, unsigned *game, double *score, char *why)
+{
+	struct match_result_rules rr = { .games = 4, .label = { labels[0], labels[1] }, .openings = ops,
+					 .nopenings = nopenings, .type = 0, .worker = "w" };
+	cJSON *o = match_result_check(line, &rr, game, score, why, 128);
+	if (!o)
+		return -1;
+	char *text = cJSON_PrintUnformatted(o);
+	CU_ASSERT_PTR_NULL(strstr(text, "evil"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"worker\":\"w\""));
+	cJSON_free(text);
+	cJSON_Delete(o);
+	return 0;
+}
+
+#define OK1 "\"white\":\"A\",\"black\":\"B\",\"engine_a\":\"white\",\"gamestring\":\"Base;NotStarted;White[1]\""
+
+static void test_results(void)
+{
+	unsigned g;
+	double sc;
+	char why[128];
+
+	CU_ASSERT_EQUAL(check("{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,"
+			      "\"a_score\":0.5,\"times_ms\":[],\"evil\":1}", 0, &g, &sc, why), 0);
+	CU_ASSERT_EQUAL(g, 1);
+	CU_ASSERT_EQUAL(sc, 0.5);
+	/* Each forgery of issue 27, and more. */
+	const char *bad[] = {
+		"{\"game\":9," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]}",
+		"{\"game\":3.9," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]}",
+		"{\"game\":3," OK1 ",\"result\":\"0-1\",\"reason\":\"r\",\"plies\":0,\"a_score\":1,\"times_ms\":[]}",
+		"{\"game\":3," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":-1,\"a_score\":0.5,\"times_ms\":[]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]} {}",
+		"{\"game\":2," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]}",
+		"{\"game\":1,\"white\":\"X\",\"black\":\"B\",\"engine_a\":\"white\",\"gamestring\":\"Base;NotStarted;White[1]\","
+		"\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":3,\"a_score\":0.5,\"times_ms\":[]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[1.5]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]}",
+		"[1]", "", "{\"game\":1",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		CU_ASSERT_EQUAL(check(bad[i], 0, &g, &sc, why), -1);
+	/* With an opening: the gamestring must start with it. */
+	CU_ASSERT_EQUAL(check("{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,"
+			      "\"a_score\":0.5,\"times_ms\":[]}", 1, &g, &sc, why), -1);
+	CU_ASSERT_EQUAL(check("{\"game\":1,\"white\":\"A\",\"black\":\"B\",\"engine_a\":\"white\","
+			      "\"gamestring\":\"Base;InProgress;Black[1];wA1\",\"result\":\"1-0\",\"reason\":\"r\","
+			      "\"plies\":1,\"a_score\":1,\"times_ms\":[]}", 1, &g, &sc, why), 0);
+	CU_ASSERT_EQUAL(sc, 1);
+}
+
+/* An ENGINE command's profile beside a config profile named as it once was. */
+static void test_adhoc_names(void)
+{
+	struct config c;
+	char *cause = NULL;
+	int depth;
+	char path[] = "/tmp/test_queue_reply.XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("[engine command2]\nkind = builtin\n", f);
+	fclose(f);
+	config_defaults(&c);
+	CU_ASSERT_EQUAL_FATAL(config_load(&c, path, &cause), 0);
+	const struct engine_profile *p = config_engine_parse(&c, "uhp:/x/e", &depth, &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	char *name = strdup(p->name);
+	CU_ASSERT(strcmp(name, "command2") != 0);
+	CU_ASSERT_PTR_NOT_NULL(strchr(name, ' '));
+	p = config_profile(&c, name);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
+	CU_ASSERT_STRING_EQUAL(config_profile(&c, "command2")->kind, "builtin");
+	/* Its name as an ENGINE is a command, not that profile. */
+	p = config_engine_parse(&c, name, &depth, &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT(strcmp(p->name, name) != 0);
+	free(name);
+	config_free(&c);
+	unlink(path);
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("queue_reply", NULL, NULL);
+	CU_add_test(s, "xread", test_xread);
+	CU_add_test(s, "hmget, integers, xpending, dead", test_others);
+	CU_add_test(s, "escape", test_escape);
+	CU_add_test(s, "results", test_results);
+	CU_add_test(s, "ad-hoc profile names", test_adhoc_names);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
