@@ -1,16 +1,18 @@
 /*
- * http.c: the evhttp server: bounds, routes, JSON answers and the Server-Sent Events
- * stream of changes to the live registry.
+ * http.c: the routes over the transport of http_conn.c: the routes' shares of the
+ * connections, JSON answers and the Server-Sent Events stream of changes to the live
+ * registry.
  *
- * Bounds: headers (a GameString travels in the query), bodies, an idle time-out per
- * connection, at most HTTP_MAX_CONNS connections that have made a request (one more
- * gets 503 and is closed), at most HTTP_MAX_STREAMS event streams, and an event
- * stream whose unread output passes HTTP_STREAM_MAX_BUFFER is dropped (the page
- * reconnects and reloads). One peer address holds at most half of each (memcached's
- * per-client share), so one client cannot shut the others out; and the stream of a
- * live web seat comes from a reserve beyond both caps (one per seat, WEB_MAX_ACTIVE
- * in all), so spectators never push a person off their game. evhttp answers a
- * request it cannot parse with 400 itself; every route answers bad input with a JSON
+ * The transport bounds every connection from its first byte (caps at accept, a
+ * deadline for each request, heads and bodies). Here: at most HTTP_MAX_CONNS
+ * connections that have made a request (one more gets 503 and is closed), at most
+ * HTTP_MAX_STREAMS event streams, and an event stream whose unread output passes
+ * HTTP_STREAM_MAX_BUFFER is dropped (the page reconnects and reloads). One peer
+ * address holds at most half of each (memcached's per-client share), so one client
+ * cannot shut the others out; and the stream of a live web seat comes from a reserve
+ * beyond both caps (one per seat, WEB_MAX_ACTIVE in all), so spectators never push a
+ * person off their game. A GameString is at most HTTP_MAX_GAMESTRING bytes: parsing
+ * one costs the loop time in proportion. Every route answers bad input with a JSON
  * {"error": ...} and its status.
  */
 #include <arpa/inet.h>
