@@ -54,7 +54,7 @@
 #define HEAD_MAX_LINES   100       /* request line and header lines */
 #define OUT_MAX          (256 * 1024)  /* unread answers before pipelined requests wait */
 #define FDS_KEPT         64        /* descriptors never counted for HTTP connections */
-#define TRIM_AFTER       16        /* give memory back once this many closed at once */
+#define TRIM_AFTER       16        /* give memory back after a crowd this big went */
 #define NOTES_PER_S      5         /* log lines of refusals and time-outs per second */
 
 enum hstate { H_IDLE, H_HEAD, H_BODY, H_STREAM, H_CLOSING };
@@ -160,9 +160,9 @@ static void req_free(struct http_req *r)
 	if (r->timer)
 		event_free(r->timer);
 	free(r);
-	/* After a crowd, the heap's free chunks go back to the system. */
-	if (l->nconns == 0 && l->peak >= TRIM_AFTER) {
-		l->peak = 0;
+	/* After a crowd (most of it gone), the heap's free chunks go back to the system. */
+	if (l->peak >= TRIM_AFTER && l->nconns <= l->peak / 4) {
+		l->peak = l->nconns;
 		malloc_trim(0);
 	}
 }
