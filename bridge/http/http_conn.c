@@ -70,16 +70,10 @@ struct http_req {
 	int                   blocked;     /* reading paused for unread answers */
 	size_t                scanned;     /* head bytes searched for its end */
 	/* The request in progress. */
-	enum http_method      method;
-	int                   http10;
-	int                   keep;        /* the connection stays open after the answer */
+	struct http_head      h;           /* its strings point into head */
 	int                   replied;
-	char                 *head;        /* malloc'd; path and query point into it */
-	const char           *path;
-	const char           *query;
-	size_t                body_len;
+	char                 *head;        /* malloc'd */
 	char                 *body;        /* malloc'd, NUL-terminated */
-	struct evkeyvalq      in_headers;
 	struct evkeyvalq      out_headers;
 	struct http_req      *prev, *next;
 };
@@ -136,11 +130,11 @@ static void req_reset(struct http_req *r)
 	free(r->head);
 	free(r->body);
 	r->head = r->body = NULL;
-	r->path = r->query = NULL;
-	r->body_len = 0;
+	r->h.path = r->h.query = NULL;
+	r->h.body_len = 0;
 	r->scanned = 0;
 	r->replied = 0;
-	evhttp_clear_headers(&r->in_headers);
+	evhttp_clear_headers(&r->h.headers);
 	evhttp_clear_headers(&r->out_headers);
 }
 
@@ -250,7 +244,7 @@ static void send_head(struct http_req *r, int code, long long len)
 	struct evbuffer *o = bufferevent_get_output(r->bev);
 	const char *conn = evhttp_find_header(&r->out_headers, "Connection");
 	if (conn && !evutil_ascii_strcasecmp(conn, "close"))
-		r->keep = 0;
+		r->h.keep = 0;
 	evbuffer_add_printf(o, "HTTP/1.1 %d %s\r\n", code, status_text(code));
 	struct evkeyval *kv;
 	TAILQ_FOREACH(kv, &r->out_headers, next)
@@ -258,9 +252,9 @@ static void send_head(struct http_req *r, int code, long long len)
 			evbuffer_add_printf(o, "%s: %s\r\n", kv->key, kv->value);
 	if (len >= 0)
 		evbuffer_add_printf(o, "Content-Length: %lld\r\n", len);
-	else if (!r->http10)
+	else if (!r->h.http10)
 		evbuffer_add_printf(o, "Transfer-Encoding: chunked\r\n");
-	evbuffer_add_printf(o, "%s\r\n", r->keep ? "" : "Connection: close\r\n");
+	evbuffer_add_printf(o, "%s\r\n", r->h.keep ? "" : "Connection: close\r\n");
 }
 
 void http_send_reply(struct http_req *r, int code, struct evbuffer *body)
@@ -270,9 +264,9 @@ void http_send_reply(struct http_req *r, int code, struct evbuffer *body)
 	r->replied = 1;
 	size_t n = body ? evbuffer_get_length(body) : 0;
 	send_head(r, code, (long long)n);
-	if (n && r->method != HTTP_HEAD)
+	if (n && r->h.method != HTTP_HEAD)
 		evbuffer_add_buffer(bufferevent_get_output(r->bev), body);
-	if (!r->keep)
+	if (!r->h.keep)
 		req_finish(r);
 }
 
@@ -285,7 +279,7 @@ static void send_error(struct http_req *r, int code, const char *why)
 	evhttp_clear_headers(&r->out_headers);
 	evhttp_add_header(&r->out_headers, "Content-Type", "application/json");
 	evhttp_add_header(&r->out_headers, "Cache-Control", "no-store");
-	r->keep = 0;
+	r->h.keep = 0;
 	http_send_reply(r, code, b);
 	if (b)
 		evbuffer_free(b);
@@ -298,8 +292,8 @@ void http_send_reply_start(struct http_req *r, int code)
 	r->replied = 1;
 	r->state = H_STREAM;
 	evtimer_del(r->timer);
-	if (r->http10)
-		r->keep = 0;
+	if (r->h.http10)
+		r->h.keep = 0;
 	send_head(r, code, -1);
 	/* Nothing more is read from a stream but its end. */
 	evbuffer_drain(bufferevent_get_input(r->bev), evbuffer_get_length(bufferevent_get_input(r->bev)));
@@ -312,10 +306,10 @@ void http_send_reply_chunk(struct http_req *r, struct evbuffer *b)
 	if (r->dead || r->state != H_STREAM || !n)
 		return;
 	struct evbuffer *o = bufferevent_get_output(r->bev);
-	if (!r->http10)
+	if (!r->h.http10)
 		evbuffer_add_printf(o, "%zx\r\n", n);
 	evbuffer_add_buffer(o, b);
-	if (!r->http10)
+	if (!r->h.http10)
 		evbuffer_add(o, "\r\n", 2);
 }
 
@@ -329,16 +323,16 @@ size_t http_req_unsent(const struct http_req *r)
 	return evbuffer_get_length(bufferevent_get_output(r->bev));
 }
 
-enum http_method http_req_method(const struct http_req *r) { return r->method; }
-const char *http_req_path(const struct http_req *r) { return r->path; }
-const char *http_req_query(const struct http_req *r) { return r->query; }
+enum http_method http_req_method(const struct http_req *r) { return r->h.method; }
+const char *http_req_path(const struct http_req *r) { return r->h.path; }
+const char *http_req_query(const struct http_req *r) { return r->h.query; }
 const char *http_req_peer(const struct http_req *r) { return r->peer; }
-struct evkeyvalq *http_req_input_headers(struct http_req *r) { return &r->in_headers; }
+struct evkeyvalq *http_req_input_headers(struct http_req *r) { return &r->h.headers; }
 struct evkeyvalq *http_req_output_headers(struct http_req *r) { return &r->out_headers; }
 
 const char *http_req_body(const struct http_req *r, size_t *len)
 {
-	*len = r->body_len;
+	*len = r->h.body_len;
 	return r->body ? r->body : "";
 }
 
@@ -350,12 +344,10 @@ static int is_tchar(int c)
 		(c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-/* Parses r->head (NUL-terminated, lines ending in LF or CR LF, the empty line
- * included): 0, or the status to refuse it with and *why. */
-static int head_parse(struct http_req *r, const char **why)
+int http_head_parse(char *head, size_t max_body, struct http_head *r, const char **why)
 {
 	char *save = NULL;
-	char *line = strtok_r(r->head, "\n", &save);
+	char *line = strtok_r(head, "\n", &save);
 	unsigned nlines = 0;
 	long long clen = -1;
 
@@ -448,12 +440,12 @@ static int head_parse(struct http_req *r, const char **why)
 			if (strstr(low, "close"))
 				r->keep = 0;
 		}
-		if (evhttp_add_header(&r->in_headers, line, v) < 0) {
+		if (evhttp_add_header(&r->headers, line, v) < 0) {
 			*why = "out of memory";
 			return 500;
 		}
 	}
-	if (clen > (long long)r->l->lim.max_body) {
+	if (clen > (long long)max_body) {
 		*why = "body too large";
 		return 413;
 	}
@@ -544,25 +536,25 @@ static void req_process(struct http_req *r)
 			evbuffer_remove(in, r->head, end);
 			r->head[end] = 0;
 			const char *why;
-			int code = head_parse(r, &why);
+			int code = http_head_parse(r->head, r->l->lim.max_body, &r->h, &why);
 			if (code) {
 				send_error(r, code, why);
 				return;
 			}
-			const char *expect = evhttp_find_header(&r->in_headers, "Expect");
-			if (expect && r->body_len && !evutil_ascii_strcasecmp(expect, "100-continue"))
+			const char *expect = evhttp_find_header(&r->h.headers, "Expect");
+			if (expect && r->h.body_len && !evutil_ascii_strcasecmp(expect, "100-continue"))
 				evbuffer_add_printf(out, "HTTP/1.1 100 Continue\r\n\r\n");
 			r->state = H_BODY;
 		}
-		if (evbuffer_get_length(in) < r->body_len)
+		if (evbuffer_get_length(in) < r->h.body_len)
 			return;
-		r->body = malloc(r->body_len + 1);
+		r->body = malloc(r->h.body_len + 1);
 		if (!r->body) {
 			send_error(r, 500, "out of memory");
 			return;
 		}
-		evbuffer_remove(in, r->body, r->body_len);
-		r->body[r->body_len] = 0;
+		evbuffer_remove(in, r->body, r->h.body_len);
+		r->body[r->h.body_len] = 0;
 		evtimer_del(r->timer);
 		r->state = H_IDLE;   /* a stream or a close changes it */
 		req_dispatch(r);
@@ -693,7 +685,7 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	r->l = l;
 	snprintf(r->peer, sizeof r->peer, "%s", peer);
-	TAILQ_INIT(&r->in_headers);
+	TAILQ_INIT(&r->h.headers);
 	TAILQ_INIT(&r->out_headers);
 	r->bev = bufferevent_socket_new(l->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	r->timer = evtimer_new(l->base, timer_cb, r);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <cJSON.h>
+#include <event2/keyvalq_struct.h>
 #include "core/game.h"
 
 struct event_base;
@@ -27,6 +28,21 @@ struct http_limits {
 struct evbuffer;
 struct evkeyvalq;
 struct sockaddr;
+/* A request's head, parsed. */
+struct http_head {
+	enum http_method method;
+	int              http10;
+	int              keep;         /* keep-alive asked for (or HTTP/1.1's default) */
+	const char      *path;         /* as sent, into the head */
+	const char      *query;        /* after '?', or NULL */
+	size_t           body_len;     /* Content-Length */
+	struct evkeyvalq headers;      /* TAILQ_INIT before; evhttp_clear_headers after */
+};
+/* Parses head (request line and header lines ending in LF or CR LF, up to the empty
+ * line; NUL-terminated, cut up in place): 0, or the status to refuse it with (400,
+ * 405, 411, 413, 431, 505) and *why. */
+int http_head_parse(char *head, size_t max_body, struct http_head *h, const char **why);
+
 /* A connection and the request it is at: valid until the closed callback. */
 struct http_req;
 struct http_listener;

@@ -24,6 +24,10 @@ hash_mb = 1
 [listen uhp]
 port = 0
 EOF
+# Under ASan, freed blocks wait in a quarantine (256 MB by default) that RSS would
+# count, and its allocator gives memory back only when told to.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:allocator_release_to_os_interval_ms=0"
+export ASAN_OPTIONS
 spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 2>"$tmp/err"
 pid=$spawned
 wait_listening "$tmp/err" $pid 2
