@@ -179,6 +179,10 @@ void config_defaults(struct config *c)
 	memset(c, 0, sizeof *c);
 	c->max_sessions = 1000;
 	c->max_sessions_per_peer = 32;
+	c->http_max_connections = 256;
+	c->http_max_connections_per_address = 64;
+	c->http_head_timeout_ms = 10000;
+	c->http_max_head = 32768;
 	c->max_line = 65536;
 	c->max_buffer = 1048576;
 	c->hash_budget_mb = 512;
@@ -469,6 +473,30 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 			return -1;
 		}
 		c->max_sessions_per_peer = (size_t)n;
+	} else if (!strcmp(k, "http_max_connections")) {
+		if (parse_uint(v, 2, 100000, &n) < 0) {
+			*why = xasprintf("http_max_connections must be 2..100000, not \"%s\"", v);
+			return -1;
+		}
+		c->http_max_connections = (unsigned)n;
+	} else if (!strcmp(k, "http_max_connections_per_address")) {
+		if (parse_uint(v, 1, 100000, &n) < 0) {
+			*why = xasprintf("http_max_connections_per_address must be 1..100000, not \"%s\"", v);
+			return -1;
+		}
+		c->http_max_connections_per_address = (unsigned)n;
+	} else if (!strcmp(k, "http_head_timeout")) {
+		if (parse_uint(v, 1, 3600, &n) < 0) {
+			*why = xasprintf("http_head_timeout must be 1..3600 seconds, not \"%s\"", v);
+			return -1;
+		}
+		c->http_head_timeout_ms = (unsigned)n * 1000;
+	} else if (!strcmp(k, "http_max_head")) {
+		if (parse_uint(v, 4096, 1048576, &n) < 0) {
+			*why = xasprintf("http_max_head must be 4096..1048576 bytes, not \"%s\"", v);
+			return -1;
+		}
+		c->http_max_head = (size_t)n;
 	} else if (!strcmp(k, "max_line")) {
 		if (parse_uint(v, 256, 16777216, &n) < 0) {
 			*why = xasprintf("max_line must be 256..16777216, not \"%s\"", v);

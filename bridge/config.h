@@ -38,6 +38,11 @@
  *   http_hosts = NAME ...     more names a request's Host may give (besides the address)
  *   max_sessions = 1000
  *   max_sessions_per_peer = 32  concurrent sessions from one IP address, all listeners
+ *   http_max_connections = 256  open HTTP connections (at accept; at most half the
+ *                             descriptors beyond 64)
+ *   http_max_connections_per_address = 64  of them from one address (at most half)
+ *   http_head_timeout = 10    seconds from a request's first byte to its last
+ *   http_max_head = 32768     bytes of request line and headers
  *   max_line = 65536          bytes per protocol line
  *   max_buffer = 1048576      bytes buffered per direction per session
  *   hash_budget_mb = 512      all built-in hash tables together
@@ -94,6 +99,10 @@ struct config {
 	char   *http_hosts;            /* more names for its Host header, NULL = none */
 	size_t  max_sessions;
 	size_t  max_sessions_per_peer; /* per client IP address, over all listeners */
+	unsigned http_max_connections;  /* HTTP connections open at once, all addresses */
+	unsigned http_max_connections_per_address;
+	unsigned http_head_timeout_ms; /* a request's first byte to its last */
+	size_t  http_max_head;         /* request line and headers */
 	size_t  max_line;
 	size_t  max_buffer;
 	size_t  hash_budget_mb;        /* all built-in hash tables together */

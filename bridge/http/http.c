@@ -1,16 +1,18 @@
 /*
- * http.c: the evhttp server: bounds, routes, JSON answers and the Server-Sent Events
- * stream of changes to the live registry.
+ * http.c: the routes over the transport of http_conn.c: the routes' shares of the
+ * connections, JSON answers and the Server-Sent Events stream of changes to the live
+ * registry.
  *
- * Bounds: headers (a GameString travels in the query), bodies, an idle time-out per
- * connection, at most HTTP_MAX_CONNS connections that have made a request (one more
- * gets 503 and is closed), at most HTTP_MAX_STREAMS event streams, and an event
- * stream whose unread output passes HTTP_STREAM_MAX_BUFFER is dropped (the page
- * reconnects and reloads). One peer address holds at most half of each (memcached's
- * per-client share), so one client cannot shut the others out; and the stream of a
- * live web seat comes from a reserve beyond both caps (one per seat, WEB_MAX_ACTIVE
- * in all), so spectators never push a person off their game. evhttp answers a
- * request it cannot parse with 400 itself; every route answers bad input with a JSON
+ * The transport bounds every connection from its first byte (caps at accept, a
+ * deadline for each request, heads and bodies). Here: at most HTTP_MAX_CONNS
+ * connections that have made a request (one more gets 503 and is closed), at most
+ * HTTP_MAX_STREAMS event streams, and an event stream whose unread output passes
+ * HTTP_STREAM_MAX_BUFFER is dropped (the page reconnects and reloads). One peer
+ * address holds at most half of each (memcached's per-client share), so one client
+ * cannot shut the others out; and the stream of a live web seat comes from a reserve
+ * beyond both caps (one per seat, WEB_MAX_ACTIVE in all), so spectators never push a
+ * person off their game. A GameString is at most HTTP_MAX_GAMESTRING bytes: parsing
+ * one costs the loop time in proportion. Every route answers bad input with a JSON
  * {"error": ...} and its status.
  */
 #include <arpa/inet.h>
@@ -40,7 +42,9 @@
 #define HTTP_MAX_CONNS_PER_PEER (HTTP_MAX_CONNS / 2)
 #define HTTP_MAX_STREAMS_PER_PEER (HTTP_MAX_STREAMS / 2)
 #define HTTP_STREAM_RESERVE     WEB_MAX_ACTIVE
-#define HTTP_MAX_HEADERS        (128 * 1024)
+#define HTTP_MAX_GAMESTRING     16384   /* about 1,800 plies: match adjudicates at 1,000 */
+#define HTTP_STR_(x)            #x
+#define HTTP_STR(x)             HTTP_STR_(x)
 #define HTTP_TIMEOUT_S          30
 #define HTTP_STREAM_MAX_BUFFER  (256 * 1024)
 #define HTTP_PING_S             15
@@ -50,21 +54,20 @@
 struct stream {
 	char                      seat[WEB_TOKEN_LEN + 1];  /* a web seat's page, "" if none */
 	int                       reserved;                 /* from the seats' reserve */
-	struct evhttp_request    *req;
-	struct evhttp_connection *evcon;
+	struct http_req          *req;
 	struct stream            *next;
 };
 
 struct http_server {
 	struct event_base          *base;
 	const struct config        *conf;
-	struct evhttp              *http;
+	struct http_listener       *lst;
 	struct play                *play;
 	struct weblobby            *lobby;
 	struct http_guard          *guard;     /* who may ask what (http_guard.c) */
 	/* The reserve's connections count here too: a seat's stream gets one when the
 	 * shared ones are taken. */
-	struct evhttp_connection   *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
+	struct http_req            *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
 	unsigned                    nconns;
 	struct stream              *streams;
 	unsigned                    nstreams;   /* the shared ones */
@@ -76,7 +79,7 @@ struct http_server {
 
 /* --- answers ---------------------------------------------------------------------- */
 
-static void reply_json(struct evhttp_request *req, int code, cJSON *o)
+static void reply_json(struct http_req *req, int code, cJSON *o)
 {
 	struct evbuffer *b = evbuffer_new();
 	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
@@ -85,19 +88,19 @@ static void reply_json(struct evhttp_request *req, int code, cJSON *o)
 		if (b)
 			evbuffer_free(b);
 		cJSON_free(s);
-		evhttp_send_error(req, 500, "Out of memory");
+		http_send_reply(req, 500, NULL);
 		return;
 	}
 	evbuffer_add(b, s, strlen(s));
 	cJSON_free(s);
-	struct evkeyvalq *h = evhttp_request_get_output_headers(req);
+	struct evkeyvalq *h = http_req_output_headers(req);
 	evhttp_add_header(h, "Content-Type", "application/json");
 	evhttp_add_header(h, "Cache-Control", "no-store");
-	evhttp_send_reply(req, code, code == 200 ? "OK" : code == 201 ? "Created" : "Error", b);
+	http_send_reply(req, code, b);
 	evbuffer_free(b);
 }
 
-static void reply_error(struct evhttp_request *req, int code, const char *why)
+static void reply_error(struct http_req *req, int code, const char *why)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "error", why);
@@ -207,20 +210,11 @@ static cJSON *game_full(struct http_server *h, const struct live_game *lg, const
 
 /* --- peers ------------------------------------------------------------------------ */
 
-/* A connection's peer address, "" if unknown (evhttp keeps the string). */
-static const char *conn_peer(struct evhttp_connection *evcon)
-{
-	char *addr = NULL;
-	ev_uint16_t port;
-	evhttp_connection_get_peer(evcon, &addr, &port);
-	return addr ? addr : "";
-}
-
 static unsigned conns_of(const struct http_server *h, const char *peer)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < h->nconns; i++)
-		n += !strcmp(conn_peer(h->conns[i]), peer);
+		n += !strcmp(http_req_peer(h->conns[i]), peer);
 	return n;
 }
 
@@ -229,7 +223,7 @@ static unsigned streams_of(const struct http_server *h, const char *peer)
 {
 	unsigned n = 0;
 	for (const struct stream *s = h->streams; s; s = s->next)
-		n += !s->reserved && !strcmp(conn_peer(s->evcon), peer);
+		n += !s->reserved && !strcmp(http_req_peer(s->req), peer);
 	return n;
 }
 
@@ -247,11 +241,11 @@ static int stream_reserve_ok(const struct http_server *h, const char *seat)
 
 /* --- event streams ---------------------------------------------------------------- */
 
-static void stream_drop_conn(struct http_server *h, struct evhttp_connection *evcon)
+static void stream_drop_conn(struct http_server *h, struct http_req *req)
 {
 	for (struct stream **sp = &h->streams; *sp;) {
 		struct stream *s = *sp;
-		if (s->evcon == evcon) {
+		if (s->req == req) {
 			*sp = s->next;
 			if (s->reserved)
 				h->nreserved--;
@@ -259,10 +253,6 @@ static void stream_drop_conn(struct http_server *h, struct evhttp_connection *ev
 				h->nstreams--;
 			if (s->seat[0] && h->lobby)
 				weblobby_stream_closed(h->lobby, s->seat);
-			/* A failed connection leaves an unfinished reply to its owner (evhttp
-			 * detached it); one being freed with the server takes its requests. */
-			if (!evhttp_request_get_connection(s->req))
-				evhttp_request_free(s->req);
 			free(s);
 		} else {
 			sp = &s->next;
@@ -276,18 +266,17 @@ static void stream_send(struct http_server *h, const char *event, const char *da
 	struct stream *next;
 	for (struct stream *s = h->streams; s; s = next) {
 		next = s->next;
-		struct bufferevent *bev = evhttp_connection_get_bufferevent(s->evcon);
-		if (bev && evbuffer_get_length(bufferevent_get_output(bev)) > HTTP_STREAM_MAX_BUFFER) {
+		if (http_req_unsent(s->req) > HTTP_STREAM_MAX_BUFFER) {
 			log_note(0, "http: an event stream lags: closed");
-			/* closecb unlinks s (only s: one stream per connection). */
-			evhttp_connection_free(s->evcon);
+			/* conn_closed unlinks s (only s: one stream per connection). */
+			http_req_close(s->req);
 			continue;
 		}
 		struct evbuffer *b = evbuffer_new();
 		if (!b)
 			continue;
 		evbuffer_add_printf(b, "event: %s\ndata: %s\n\n", event, data);
-		evhttp_send_reply_chunk(s->req, b);
+		http_send_reply_chunk(s->req, b);
 		evbuffer_free(b);
 	}
 }
@@ -318,7 +307,7 @@ static void on_seat(void *arg, const char *token, const char *json)
 		if (!b)
 			continue;
 		evbuffer_add_printf(b, "event: seat\ndata: %s\n\n", json);
-		evhttp_send_reply_chunk(s->req, b);
+		http_send_reply_chunk(s->req, b);
 		evbuffer_free(b);
 	}
 }
@@ -334,12 +323,12 @@ static void on_ping(evutil_socket_t fd, short what, void *arg)
 		if (!b)
 			continue;
 		evbuffer_add_printf(b, ": ping\n\n");
-		evhttp_send_reply_chunk(s->req, b);
+		http_send_reply_chunk(s->req, b);
 		evbuffer_free(b);
 	}
 }
 
-static void route_events(struct http_server *h, struct evhttp_request *req, const char *query)
+static void route_events(struct http_server *h, struct http_req *req, const char *query)
 {
 	struct evkeyvalq q;
 	const char *seat = NULL;
@@ -347,9 +336,8 @@ static void route_events(struct http_server *h, struct evhttp_request *req, cons
 	if (query && evhttp_parse_query_str(query, &q) == 0)
 		seat = evhttp_find_header(&q, "seat");
 
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	const char *full = h->nstreams >= HTTP_MAX_STREAMS ? "too many event streams" :
-		streams_of(h, conn_peer(evcon)) >= HTTP_MAX_STREAMS_PER_PEER ?
+		streams_of(h, http_req_peer(req)) >= HTTP_MAX_STREAMS_PER_PEER ?
 		"too many event streams from your address" : NULL;
 	int reserved = full && stream_reserve_ok(h, seat);
 	if (full && !reserved) {
@@ -373,7 +361,6 @@ static void route_events(struct http_server *h, struct evhttp_request *req, cons
 		snprintf(s->seat, sizeof s->seat, "%s", seat);
 	evhttp_clear_headers(&q);
 	s->req = req;
-	s->evcon = evcon;
 	s->reserved = reserved;
 	s->next = h->streams;
 	h->streams = s;
@@ -381,16 +368,15 @@ static void route_events(struct http_server *h, struct evhttp_request *req, cons
 		h->nreserved++;
 	else
 		h->nstreams++;
-	struct evkeyvalq *hd = evhttp_request_get_output_headers(req);
+	struct evkeyvalq *hd = http_req_output_headers(req);
 	evhttp_add_header(hd, "Content-Type", "text/event-stream");
 	evhttp_add_header(hd, "Cache-Control", "no-store");
-	evhttp_send_reply_start(req, 200, "OK");
-	/* The stream lives as long as the page: no idle time-out on it. */
-	evhttp_connection_set_timeout(s->evcon, -1);
+	/* The stream lives as long as the page: no time-out on it. */
+	http_send_reply_start(req, 200);
 	evbuffer_add_printf(b, "retry: 1000\nevent: hello\ndata: {}\n\n");
 	if (seat && !seat_ok)
 		evbuffer_add_printf(b, "event: seat\ndata: {\"state\":\"unknown\"}\n\n");
-	evhttp_send_reply_chunk(req, b);
+	http_send_reply_chunk(req, b);
 	evbuffer_free(b);
 	if (seat_ok)
 		weblobby_request_seat_event(h->lobby, s->seat);
@@ -398,12 +384,12 @@ static void route_events(struct http_server *h, struct evhttp_request *req, cons
 
 /* --- connections ------------------------------------------------------------------ */
 
-static void conn_closed(struct evhttp_connection *evcon, void *arg)
+static void conn_closed(void *arg, struct http_req *req)
 {
 	struct http_server *h = arg;
-	stream_drop_conn(h, evcon);
+	stream_drop_conn(h, req);
 	for (unsigned i = 0; i < h->nconns; i++) {
-		if (h->conns[i] == evcon) {
+		if (h->conns[i] == req) {
 			h->conns[i] = h->conns[--h->nconns];
 			break;
 		}
@@ -425,45 +411,39 @@ static int conn_reserve_ok(const struct http_server *h, const char *path, const 
 }
 
 /* NULL if the request's connection is (now) one of the counted ones, else why not. */
-static const char *conn_admit(struct http_server *h, struct evhttp_request *req,
+static const char *conn_admit(struct http_server *h, struct http_req *req,
 			      const char *path, const char *query)
 {
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	for (unsigned i = 0; i < h->nconns; i++)
-		if (h->conns[i] == evcon)
+		if (h->conns[i] == req)
 			return NULL;
 	const char *full = h->nconns >= HTTP_MAX_CONNS ? "too many connections" :
-		conns_of(h, conn_peer(evcon)) >= HTTP_MAX_CONNS_PER_PEER ?
+		conns_of(h, http_req_peer(req)) >= HTTP_MAX_CONNS_PER_PEER ?
 		"too many connections from your address" : NULL;
 	if (full && !conn_reserve_ok(h, path, query))
 		return full;
-	h->conns[h->nconns++] = evcon;
-	evhttp_connection_set_closecb(evcon, conn_closed, h);
+	h->conns[h->nconns++] = req;
 	return NULL;
 }
 
 /* --- routes ----------------------------------------------------------------------- */
 
 /* The request's body as a JSON object, or NULL after answering 400 or 413. */
-static cJSON *body_json(struct evhttp_request *req)
+static cJSON *body_json(struct http_req *req)
 {
-	struct evbuffer *in = evhttp_request_get_input_buffer(req);
-	size_t n = evbuffer_get_length(in);
-	char buf[HTTP_MAX_BODY + 1];
+	size_t n;
+	const char *buf = http_req_body(req, &n);
 	int status;
 	const char *why;
-	cJSON *o = NULL;
-	if (n <= HTTP_MAX_BODY)
-		evbuffer_copyout(in, buf, n);
-	o = body_parse(buf, n, &status, &why);
+	cJSON *o = body_parse(buf, n, &status, &why);
 	if (!o)
 		reply_error(req, status, why);
 	return o;
 }
 
-static const char *game_token(struct evhttp_request *req)
+static const char *game_token(struct http_req *req)
 {
-	return evhttp_find_header(evhttp_request_get_input_headers(req), "X-Game-Token");
+	return evhttp_find_header(http_req_input_headers(req), "X-Game-Token");
 }
 
 /* A decimal id of at most 9 digits; 0 if s is not one. */
@@ -479,7 +459,7 @@ static unsigned parse_id(const char *s, const char **rest)
 	return n ? v : 0;
 }
 
-static void route_games(struct http_server *h, struct evhttp_request *req)
+static void route_games(struct http_server *h, struct http_req *req)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *live = cJSON_AddArrayToObject(o, "games");
@@ -489,7 +469,7 @@ static void route_games(struct http_server *h, struct evhttp_request *req)
 	reply_json(req, 200, o);
 }
 
-static void route_engines(struct http_server *h, struct evhttp_request *req)
+static void route_engines(struct http_server *h, struct http_req *req)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *a = cJSON_AddArrayToObject(o, "engines");
@@ -502,7 +482,7 @@ static void route_engines(struct http_server *h, struct evhttp_request *req)
 	reply_json(req, 200, o);
 }
 
-static void route_position(struct http_server *h, struct evhttp_request *req, const char *query)
+static void route_position(struct http_server *h, struct http_req *req, const char *query)
 {
 	struct evkeyvalq q;
 	char err[256];
@@ -515,6 +495,12 @@ static void route_position(struct http_server *h, struct evhttp_request *req, co
 	}
 	const char *gs = evhttp_find_header(&q, "game");
 	const char *plys = evhttp_find_header(&q, "ply");
+	/* Parsing costs the loop time in proportion: bounded, above any real game. */
+	if (gs && strlen(gs) > HTTP_MAX_GAMESTRING) {
+		evhttp_clear_headers(&q);
+		reply_error(req, 413, "GameString too long: at most " HTTP_STR(HTTP_MAX_GAMESTRING) " bytes");
+		return;
+	}
 	hive_game_init(&g, 0);
 	if (!gs || hive_game_parse(&g, gs, err, sizeof err) != HIVE_OK) {
 		evhttp_clear_headers(&q);
@@ -542,7 +528,7 @@ static void route_position(struct http_server *h, struct evhttp_request *req, co
 	reply_json(req, 200, o);
 }
 
-static void route_start(struct http_server *h, struct evhttp_request *req)
+static void route_start(struct http_server *h, struct http_req *req)
 {
 	cJSON *b = body_json(req);
 	struct start_req r;
@@ -553,7 +539,7 @@ static void route_start(struct http_server *h, struct evhttp_request *req)
 	if (!b)
 		return;
 	if (body_start(b, &r, &status, &why) == 0)
-		id = play_start(h->play, &r, conn_peer(evhttp_request_get_connection(req)), token,
+		id = play_start(h->play, &r, http_req_peer(req), token,
 				&status, &why);
 	cJSON_Delete(b);
 	if (!id) {
@@ -569,15 +555,15 @@ static void route_start(struct http_server *h, struct evhttp_request *req)
 	reply_json(req, 201, o);
 }
 
-static void route_game(struct http_server *h, struct evhttp_request *req, unsigned id,
+static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 		       const char *action)
 {
-	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+	enum http_method cmd = http_req_method(req);
 	int status;
 	const char *why;
 
 	if (!*action) {
-		if (cmd != EVHTTP_REQ_GET) {
+		if (cmd != HTTP_GET) {
 			reply_error(req, 405, "GET only");
 			return;
 		}
@@ -588,7 +574,7 @@ static void route_game(struct http_server *h, struct evhttp_request *req, unsign
 			reply_json(req, 200, game_full(h, lg, game_token(req)));
 		return;
 	}
-	if (cmd != EVHTTP_REQ_POST) {
+	if (cmd != HTTP_POST) {
 		reply_error(req, 405, "POST only");
 		return;
 	}
@@ -617,29 +603,23 @@ static void route_game(struct http_server *h, struct evhttp_request *req, unsign
 	reply_json(req, 200, lg ? game_full(h, lg, game_token(req)) : NULL);
 }
 
-static void route_lobby(struct http_server *h, struct evhttp_request *req, const char *action)
+static void route_lobby(struct http_server *h, struct http_req *req, const char *action)
 {
-	char peer[64] = "?";
-	char *addr = NULL;
-	ev_uint16_t port;
 	int status = 500;
 
-	if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+	if (http_req_method(req) != HTTP_POST) {
 		reply_error(req, 405, "POST only");
 		return;
 	}
 	cJSON *b = body_json(req);
 	if (!b)
 		return;
-	evhttp_connection_get_peer(evhttp_request_get_connection(req), &addr, &port);
-	if (addr)
-		snprintf(peer, sizeof peer, "%s", addr);
-	cJSON *o = weblobby_request(h->lobby, action, b, peer, &status);
+	cJSON *o = weblobby_request(h->lobby, action, b, http_req_peer(req), &status);
 	cJSON_Delete(b);
 	reply_json(req, status, o);
 }
 
-static void serve_asset(struct evhttp_request *req, const char *path)
+static void serve_asset(struct http_req *req, const char *path)
 {
 	const struct http_asset *a = assets_find(path);
 	if (!a) {
@@ -648,24 +628,23 @@ static void serve_asset(struct evhttp_request *req, const char *path)
 	}
 	struct evbuffer *b = evbuffer_new();
 	if (!b) {
-		evhttp_send_error(req, 500, "Out of memory");
+		http_send_reply(req, 500, NULL);
 		return;
 	}
 	evbuffer_add_reference(b, a->data, a->len, NULL, NULL);
-	struct evkeyvalq *hd = evhttp_request_get_output_headers(req);
+	struct evkeyvalq *hd = http_req_output_headers(req);
 	evhttp_add_header(hd, "Content-Type", a->type);
 	evhttp_add_header(hd, "Cache-Control", "no-cache");
-	evhttp_send_reply(req, 200, "OK", b);
+	http_send_reply(req, 200, b);
 	evbuffer_free(b);
 }
 
 /* The address the client reached (numeric), for a listener on 0.0.0.0 or ::. */
-static const char *conn_local(struct evhttp_request *req, char *buf, size_t len)
+static const char *conn_local(struct http_req *req, char *buf, size_t len)
 {
-	struct bufferevent *bev = evhttp_connection_get_bufferevent(evhttp_request_get_connection(req));
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof ss;
-	if (!bev || getsockname(bufferevent_getfd(bev), (struct sockaddr *)&ss, &sl) < 0)
+	if (getsockname(http_req_fd(req), (struct sockaddr *)&ss, &sl) < 0)
 		return NULL;
 	if (ss.ss_family == AF_INET6)
 		return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, buf, (socklen_t)len);
@@ -673,14 +652,13 @@ static const char *conn_local(struct evhttp_request *req, char *buf, size_t len)
 }
 
 /* 0 if the guard lets req through to its route; else answered (docs/web.md). */
-static int guard_request(struct http_server *h, struct evhttp_request *req)
+static int guard_request(struct http_server *h, struct http_req *req)
 {
-	const struct evkeyvalq *in = evhttp_request_get_input_headers(req);
+	const struct evkeyvalq *in = http_req_input_headers(req);
 	char local[INET6_ADDRSTRLEN];
 	const char *why;
 	struct guard_request r = {
-		.changes = evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
-			evhttp_request_get_command(req) != EVHTTP_REQ_HEAD,
+		.changes = http_req_method(req) != HTTP_GET && http_req_method(req) != HTTP_HEAD,
 		.host = evhttp_find_header(in, "Host"),
 		.origin = evhttp_find_header(in, "Origin"),
 		.fetch_site = evhttp_find_header(in, "Sec-Fetch-Site"),
@@ -691,24 +669,23 @@ static int guard_request(struct http_server *h, struct evhttp_request *req)
 	int status = guard_check(h->guard, &r, &why);
 	if (!status)
 		return 0;
-	log_note(0, "http: %s refused (%d): %s", conn_peer(evhttp_request_get_connection(req)), status, why);
+	log_note(0, "http: %s refused (%d): %s", http_req_peer(req), status, why);
 	if (status == 401)
-		evhttp_add_header(evhttp_request_get_output_headers(req), "WWW-Authenticate", "Bearer");
+		evhttp_add_header(http_req_output_headers(req), "WWW-Authenticate", "Bearer");
 	reply_error(req, status, why);
 	return -1;
 }
 
-static void route(struct evhttp_request *req, void *arg)
+static void route(struct http_req *req, void *arg)
 {
 	struct http_server *h = arg;
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	const char *query = uri ? evhttp_uri_get_query(uri) : NULL;
-	enum evhttp_cmd_type cmd = evhttp_request_get_command(req);
+	const char *path = http_req_path(req);
+	const char *query = http_req_query(req);
+	enum http_method cmd = http_req_method(req);
 
 	const char *full = conn_admit(h, req, path, query);
 	if (full) {
-		evhttp_add_header(evhttp_request_get_output_headers(req), "Connection", "close");
+		evhttp_add_header(http_req_output_headers(req), "Connection", "close");
 		reply_error(req, 503, full);
 		return;
 	}
@@ -719,7 +696,7 @@ static void route(struct evhttp_request *req, void *arg)
 	if (guard_request(h, req) < 0)
 		return;
 	if (strncmp(path, "/api/", 5)) {
-		if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+		if (cmd != HTTP_GET && cmd != HTTP_HEAD) {
 			reply_error(req, 405, "GET only");
 			return;
 		}
@@ -728,9 +705,9 @@ static void route(struct evhttp_request *req, void *arg)
 	}
 	const char *p = path + 5;
 	if (!strcmp(p, "games")) {
-		if (cmd == EVHTTP_REQ_GET)
+		if (cmd == HTTP_GET)
 			route_games(h, req);
-		else if (cmd == EVHTTP_REQ_POST)
+		else if (cmd == HTTP_POST)
 			route_start(h, req);
 		else
 			reply_error(req, 405, "GET or POST only");
@@ -750,7 +727,7 @@ static void route(struct evhttp_request *req, void *arg)
 		route_game(h, req, id, rest);
 		return;
 	}
-	if (cmd != EVHTTP_REQ_GET) {
+	if (cmd != HTTP_GET) {
 		reply_error(req, 405, "GET only");
 		return;
 	}
@@ -877,31 +854,48 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		http_free(h);
 		return NULL;
 	}
-	h->http = evhttp_new(base);
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
 	h->lobby = weblobby_new(base, on_seat, h);
 	h->ping = event_new(base, -1, EV_PERSIST, on_ping, h);
-	if (!h->http || !h->play || !h->lobby || !h->ping) {
+	if (!h->play || !h->lobby || !h->ping) {
 		*cause = strdup("out of memory");
 		http_free(h);
 		return NULL;
 	}
-	evhttp_set_max_headers_size(h->http, HTTP_MAX_HEADERS);
-	evhttp_set_max_body_size(h->http, HTTP_MAX_BODY);
-	evhttp_set_timeout(h->http, HTTP_TIMEOUT_S);
-	evhttp_set_allowed_methods(h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
-	evhttp_set_gencb(h->http, route, h);
-	struct evhttp_bound_socket *bs = evhttp_bind_socket_with_handle(h->http, host, (ev_uint16_t)port);
-	if (!bs) {
-		if (asprintf(cause, "cannot listen on %s:%u: %s", host, port, strerror(errno)) < 0)
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	memset(&ss, 0, sizeof ss);
+	if (inet_pton(AF_INET, host, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
+		((struct sockaddr_in *)&ss)->sin_family = AF_INET;
+		((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)port);
+		sl = sizeof(struct sockaddr_in);
+	} else {
+		inet_pton(AF_INET6, host, &((struct sockaddr_in6 *)&ss)->sin6_addr);
+		((struct sockaddr_in6 *)&ss)->sin6_family = AF_INET6;
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)port);
+		sl = sizeof(struct sockaddr_in6);
+	}
+	struct http_limits lim = {
+		.max_conns = conf->http_max_connections ? conf->http_max_connections : 256,
+		.max_conns_per_addr = conf->http_max_connections_per_address ?
+			conf->http_max_connections_per_address : 64,
+		.head_timeout_ms = conf->http_head_timeout_ms ? conf->http_head_timeout_ms : 10000,
+		.idle_timeout_ms = HTTP_TIMEOUT_S * 1000,
+		.max_head = conf->http_max_head ? conf->http_max_head : 32768,
+		.max_body = HTTP_MAX_BODY,
+	};
+	char *why = NULL;
+	h->lst = http_listen(base, (struct sockaddr *)&ss, (int)sl, &lim, route, conn_closed, h, &why);
+	if (!h->lst) {
+		if (asprintf(cause, "cannot listen on %s:%u: %s", host, port, why ? why : "out of memory") < 0)
 			*cause = NULL;
+		free(why);
 		http_free(h);
 		return NULL;
 	}
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof ss;
 	char where[INET6_ADDRSTRLEN + 16], a[INET6_ADDRSTRLEN] = "?";
-	getsockname(evhttp_bound_socket_get_fd(bs), (struct sockaddr *)&ss, &sl);
+	sl = sizeof ss;
+	getsockname(http_listener_fd(h->lst), (struct sockaddr *)&ss, &sl);
 	if (ss.ss_family == AF_INET6) {
 		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, a, sizeof a);
 		snprintf(where, sizeof where, "[%s]:%u", a, ntohs(((struct sockaddr_in6 *)&ss)->sin6_port));
@@ -916,8 +910,11 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	/* Port 0: the guard learns the port taken, which a Host must name. */
 	guard_set_port(h->guard, ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) :
 		       ntohs(((struct sockaddr_in *)&ss)->sin_port));
+	const struct http_limits *l = http_listener_limits(h->lst);
 	fprintf(stderr, "listening on %s (http)\n", where);
-	log_note(0, "listening on %s (http)%s", where,
+	log_note(0, "listening on %s (http; at most %u connections, %u from one address, "
+		 "a request in %u ms, its head in %zu bytes)%s", where, l->max_conns,
+		 l->max_conns_per_addr, l->head_timeout_ms, l->max_head,
 		 guard_has_token(h->guard) ? ", changes need the access token" : "");
 	return h;
 }
@@ -938,11 +935,9 @@ void http_shutdown(struct http_server *h, const char *reason)
 
 int http_pending(const struct http_server *h)
 {
-	for (const struct stream *s = h ? h->streams : NULL; s; s = s->next) {
-		struct bufferevent *bev = evhttp_connection_get_bufferevent(s->evcon);
-		if (bev && evbuffer_get_length(bufferevent_get_output(bev)) > 0)
+	for (const struct stream *s = h ? h->streams : NULL; s; s = s->next)
+		if (s->req && http_req_unsent(s->req) > 0)
 			return 1;
-	}
 	return 0;
 }
 
@@ -953,8 +948,7 @@ void http_free(struct http_server *h)
 	live_watch(NULL, NULL);
 	play_free(h->play);
 	/* Frees every connection; their close callbacks unlink the streams. */
-	if (h->http)
-		evhttp_free(h->http);
+	http_listener_free(h->lst);
 	/* After the connections: their streams let go of the web seats first. */
 	weblobby_free(h->lobby);
 	h->lobby = NULL;

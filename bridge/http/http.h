@@ -1,6 +1,6 @@
 /*
  * http.h: the web page and its JSON endpoints, served by the daemon (and by match)
- * with libevent's evhttp on the process's event loop. What it shows comes from the
+ * with an HTTP/1.1 transport of its own (http_conn.c) on the process's event loop. What it shows comes from the
  * live registry (bridge/live.h); games a person plays through the page are its own
  * (http_play.c). docs/web.md documents the endpoints.
  */

@@ -8,11 +8,79 @@
 
 #include <stddef.h>
 #include <cJSON.h>
+#include <event2/keyvalq_struct.h>
 #include "core/game.h"
 
 struct event_base;
 struct config;
 struct live_game;
+
+/* http_conn.c: the HTTP/1.1 transport (bounds in its head comment). */
+enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST };
+struct http_limits {
+	unsigned max_conns;            /* open connections, all addresses (at accept) */
+	unsigned max_conns_per_addr;   /* from one address; at most half of max_conns */
+	unsigned head_timeout_ms;      /* a request's first byte to its last */
+	unsigned idle_timeout_ms;      /* a kept-alive connection's silence between requests */
+	size_t   max_head;             /* request line and headers */
+	size_t   max_body;             /* by Content-Length */
+};
+struct evbuffer;
+struct evkeyvalq;
+struct sockaddr;
+/* A request's head, parsed. */
+struct http_head {
+	enum http_method method;
+	int              http10;
+	int              keep;         /* keep-alive asked for (or HTTP/1.1's default) */
+	const char      *path;         /* as sent, into the head */
+	const char      *query;        /* after '?', or NULL */
+	size_t           body_len;     /* Content-Length */
+	struct evkeyvalq headers;      /* TAILQ_INIT before; evhttp_clear_headers after */
+};
+/* Parses head (request line and header lines ending in LF or CR LF, up to the empty
+ * line; NUL-terminated, cut up in place): 0, or the status to refuse it with (400,
+ * 405, 411, 413, 431, 505) and *why. */
+int http_head_parse(char *head, size_t max_body, struct http_head *h, const char **why);
+
+/* A connection and the request it is at: valid until the closed callback. */
+struct http_req;
+struct http_listener;
+/* A complete request: answer it (http_send_reply) or start a stream, before returning. */
+typedef void http_handler_fn(struct http_req *req, void *arg);
+/* The connection closed (or is being freed): forget req. */
+typedef void http_closed_fn(void *arg, struct http_req *req);
+
+/* Listens on sa; lim is copied and lowered to what the descriptor limit allows.
+ * NULL with *cause (caller frees). */
+struct http_listener *http_listen(struct event_base *base, const struct sockaddr *sa, int salen,
+				  const struct http_limits *lim, http_handler_fn *handler,
+				  http_closed_fn *closed, void *arg, char **cause);
+int  http_listener_fd(const struct http_listener *l);
+const struct http_limits *http_listener_limits(const struct http_listener *l);
+/* Closes every connection (closed callbacks first) and the socket. NULL-safe. */
+void http_listener_free(struct http_listener *l);
+
+enum http_method  http_req_method(const struct http_req *req);
+const char       *http_req_path(const struct http_req *req);     /* as sent, not decoded */
+const char       *http_req_query(const struct http_req *req);    /* after '?', or NULL */
+const char       *http_req_peer(const struct http_req *req);     /* numeric address */
+int               http_req_fd(const struct http_req *req);       /* its socket */
+/* The body (NUL-terminated) and its length; "" if none. */
+const char       *http_req_body(const struct http_req *req, size_t *len);
+/* Headers, for evhttp_find_header and evhttp_add_header. */
+struct evkeyvalq *http_req_input_headers(struct http_req *req);
+struct evkeyvalq *http_req_output_headers(struct http_req *req);
+/* The answer with body (NULL: none; drained), Content-Length set; the connection
+ * closes after it if the client or a "Connection: close" header asks. */
+void http_send_reply(struct http_req *req, int code, struct evbuffer *body);
+/* A stream: the head now, then chunks of b (drained) until either side closes. */
+void http_send_reply_start(struct http_req *req, int code);
+void http_send_reply_chunk(struct http_req *req, struct evbuffer *b);
+/* Bytes queued for the client and not yet sent. */
+size_t http_req_unsent(const struct http_req *req);
+/* Closes the connection now (the closed callback fires before this returns). */
+void http_req_close(struct http_req *req);
 
 /* http_pos.c */
 /* The position after ply plies of g (ply <= g->len): pieces with axial coordinates,

@@ -307,9 +307,10 @@ static void coord_progress(struct coord *c, const redisReply *e)
 		coord_refuse(c, who, g, "bad clocks");
 		return;
 	}
-	if (m->done[g] || m->stopping || m->web_lingering)
-		return;                      /* late: its result is in */
-	/* A game ends at --max-plies (an opening longer than that at once). */
+	if (m->stopping || m->web_lingering)
+		return;
+	/* A game ends at --max-plies (an opening longer than that at once): checked
+	 * before the parse, whose cost grows with the GameString. */
 	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
 	size_t most = op >= 0 ? gs_moves(m->openings[op]) : 0;
 	if (m->o.max_plies && most < m->o.max_plies)
@@ -319,20 +320,24 @@ static void coord_progress(struct coord *c, const redisReply *e)
 		return;
 	}
 	struct coord_live *cl = coord_live_find(c, (unsigned)g);
-	if (!cl && c->nlive == COORD_LIVE_MAX)
-		return;                      /* not shown: no room */
 	hive_game_init(&hg, 0);
 	if (hive_game_parse(&hg, gs, err, sizeof err) != HIVE_OK) {
 		coord_refuse(c, who, g, err);
 		goto out;
 	}
 	/* A new record (a new game, or one taken over or begun again) starts from
-	 * the game's own opening or an empty board of the match's type. */
+	 * the game's own opening or an empty board of the match's type. A forged entry
+	 * is refused whether or not its game is over, so what is said does not depend
+	 * on timing. */
 	int fresh = !cl || strcmp(cl->worker, who) || !hive_game_is_prefix(&cl->lg->game, &hg);
 	if (fresh && !coord_game_is_ours(c, (unsigned)g, &hg)) {
 		coord_refuse(c, who, g, "not this game's opening or type");
 		goto out;
 	}
+	if (m->done[g])
+		goto out;                    /* late: its result is in */
+	if (!cl && c->nlive == COORD_LIVE_MAX)
+		goto out;                    /* not shown: no room */
 	/* Taken over by another worker, or begun again: the old record is over. */
 	if (cl && fresh) {
 		log_note(0, "match: game %llu begun again by worker %s", g, who);

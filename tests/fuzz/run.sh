@@ -97,6 +97,13 @@ seeds = {
 for k, v in seeds.items():
     open(sys.argv[1] + "/" + k, "wb").write(v)
 PY
+	# Request heads as browsers and the tests send them.
+	mkdir -p "$B/seed/fuzz_http_head"
+	printf 'GET /api/position?game=Base%%3BNotStarted%%3BWhite%%5B1%%5D&ply=0 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\nConnection: keep-alive\r\n\r\n' \
+		>"$B/seed/fuzz_http_head/get"
+	printf 'POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 17\r\nExpect: 100-continue\r\n\r\n' \
+		>"$B/seed/fuzz_http_head/post"
+	printf 'HEAD / HTTP/1.0\nUser-Agent: t\n\n' >"$B/seed/fuzz_http_head/head10"
 	cp conf/hivebridge.conf "$B/seed/fuzz_config/example.conf"
 	printf '[daemon]\nmax_sessions_per_peer = 4\n[listen x]\nidle_timeout = 0\ngame_idle_timeout = 2.5\n' \
 		>"$B/seed/fuzz_config/keys.conf"

@@ -538,6 +538,40 @@ static void test_example_conf(void)
 	config_free(&c);
 }
 
+/* The web server's transport limits: defaults, read, and out-of-range values refused. */
+static void test_http_limits(void)
+{
+	struct config c;
+	char *cause = NULL;
+	config_defaults(&c);
+	CU_ASSERT_EQUAL(c.http_max_connections, 256);
+	CU_ASSERT_EQUAL(c.http_max_connections_per_address, 64);
+	CU_ASSERT_EQUAL(c.http_head_timeout_ms, 10000);
+	CU_ASSERT_EQUAL(c.http_max_head, 32768);
+	config_free(&c);
+	int rc = load(&c, "[daemon]\nhttp_max_connections = 40\nhttp_max_connections_per_address = 5\n"
+		      "http_head_timeout = 2\nhttp_max_head = 8192\n", &cause);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(c.http_max_connections, 40);
+	CU_ASSERT_EQUAL(c.http_max_connections_per_address, 5);
+	CU_ASSERT_EQUAL(c.http_head_timeout_ms, 2000);
+	CU_ASSERT_EQUAL(c.http_max_head, 8192);
+	config_free(&c);
+	const char *bad[] = { "http_max_connections = 1", "http_max_connections_per_address = 0",
+			      "http_head_timeout = 0", "http_max_head = 100" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char text[128];
+		snprintf(text, sizeof text, "[daemon]\n%s\n", bad[i]);
+		cause = NULL;
+		CU_ASSERT_EQUAL(load(&c, text, &cause), -1);
+		CU_ASSERT_PTR_NOT_NULL(cause);
+		if (cause)
+			CU_ASSERT_PTR_NOT_NULL(strstr(cause, "must be"));
+		free(cause);
+		config_free(&c);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -562,6 +596,7 @@ int main(void)
 	CU_add_test(s, "engine parse", test_engine_parse);
 	CU_add_test(s, "engine check", test_engine_check);
 	CU_add_test(s, "example conf", test_example_conf);
+	CU_add_test(s, "http limits", test_http_limits);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
