@@ -92,6 +92,7 @@ int queue_url_parse(struct queue_conn *q, const char *url, char **cause)
 	snprintf(q->k_match, sizeof q->k_match, "hivebridge:%s:match", q->name);
 	snprintf(q->k_stop, sizeof q->k_stop, "hivebridge:%s:stop", q->name);
 	snprintf(q->k_progress, sizeof q->k_progress, "hivebridge:%s:progress", q->name);
+	snprintf(q->k_dead, sizeof q->k_dead, "hivebridge:%s:dead", q->name);
 	return 0;
 badport:
 	*cause = xasprintf("--queue %s: bad port", url);

@@ -12,6 +12,9 @@
  *   progress stream, capped (MAXLEN ~ QUEUE_PROGRESS_MAX): one entry per ply of a
  *            game whose job asked for it (live=1, the coordinator has --http):
  *            game, worker, gs (its GameString), wms and bms (clocks, if any)
+ *   dead     stream, one entry per job a worker could not play and set aside
+ *            (acknowledged): game (its number, or the job's entry ID if it had
+ *            none), worker, reason, id (the job's entry ID)
  *   match    hash, "sig": the match's options, so a second match cannot reuse NAME
  *   stop     string, set when the workers must drop the remaining jobs:
  *            "over ..." (finished or decided: workers exit) or "paused" (the
@@ -42,7 +45,7 @@ struct queue_conn {
 	char                name[QUEUE_NAME_MAX + 1];
 	char               *password;      /* owned, NULL = none */
 	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128],
-			    k_progress[128];
+			    k_progress[128], k_dead[128];
 	redisAsyncContext  *ac;            /* NULL while down */
 	int                 ready;         /* connected, authenticated, answering */
 	int                 closing;       /* queue_close: callbacks ignore NULL replies */
