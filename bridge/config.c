@@ -539,8 +539,8 @@ static int config_handler(void *user, const char *section, const char *k, const 
 	} else if (!strcmp(section, "queue")) {
 		/* Read by match --queue and worker (bridge/match/queue.c). */
 		rc = 0;
-		if (strcmp(k, "password")) {
-			why = xasprintf("unknown key \"%s\" in [queue] (password)", k);
+		if (strcmp(k, "password") && strcmp(k, "user")) {
+			why = xasprintf("unknown key \"%s\" in [queue] (password, user)", k);
 			rc = -1;
 		}
 	} else if (!*section) {

@@ -106,19 +106,27 @@ static int on_ini(void *user, const char *section, const char *k, const char *v)
 		q->password = strdup(v);
 		return q->password != NULL;
 	}
+	if (!strcmp(section, "queue") && !strcmp(k, "user") && !q->user) {
+		q->user = strdup(v);
+		return q->user != NULL;
+	}
 	return 1;
 }
 
 int queue_password_load(struct queue_conn *q, const char *config_path, char **cause)
 {
-	const char *env = getenv(QUEUE_PASSWORD_ENV);
+	const char *env = getenv(QUEUE_USER_ENV);
+	if (env && *env && !(q->user = strdup(env)))
+		return -1;
+	env = getenv(QUEUE_PASSWORD_ENV);
 	if (env && *env) {
 		q->password = strdup(env);
 		/* Engines are children: they have no business with it. */
 		unsetenv(QUEUE_PASSWORD_ENV);
-		return q->password ? 0 : -1;
+		if (!q->password)
+			return -1;
 	}
-	if (!config_path)
+	if (!config_path || (q->password && q->user))
 		return 0;
 	/* config_load has read (and checked) the file already: this picks one key. */
 	if (ini_parse(config_path, on_ini, q) != 0) {
@@ -210,7 +218,9 @@ static void on_connect(const redisAsyncContext *ac, int status)
 		return;
 	}
 	log_note(0, "queue: connected to redis %s:%d", q->host, q->port);
-	if (q->password)
+	if (q->password && q->user)
+		redisAsyncCommand(q->ac, on_auth, q, "AUTH %s %s", q->user, q->password);
+	else if (q->password)
 		redisAsyncCommand(q->ac, on_auth, q, "AUTH %s", q->password);
 	redisAsyncCommand(q->ac, on_ping, q, "PING");
 }
@@ -308,6 +318,8 @@ void queue_close(struct queue_conn *q)
 	q->retry = NULL;
 	free(q->password);
 	q->password = NULL;
+	free(q->user);
+	q->user = NULL;
 }
 
 int queue_is_error(const redisReply *r, const char *prefix)
