@@ -12,9 +12,16 @@
  * claimed again every third of that time (XCLAIM ... JUSTID resets its idle
  * time), so a long game is not taken from a live worker, and the stop key is read
  * every second, so the games of a match that is over are dropped at once. A result that cannot be
- * posted (Redis down) stays here and is posted again on reconnection. An engine
- * that is missing or never starts is reported once on the events stream, and the
- * worker stops: its jobs go back to the others.
+ * posted (Redis down) stays here and is posted again on reconnection.
+ *
+ * Whoever can write to Redis writes the jobs: a job's ENGINEs must be profiles of
+ * this worker's --config or builtin[:depth=N] (config_engine_configured), unless
+ * --allow-engine-commands. A job that cannot be played (that, or a field that
+ * queue_job_decode refuses, or other engines and limits than the first job's) is
+ * set aside: XADDed with its reason to the dead stream, then XACKed, and the worker
+ * goes on. A profile this worker lacks, or an engine that never starts, is a
+ * misconfigured machine instead: reported once on the events stream, and the
+ * worker stops; its jobs go back to the others, which may have the profile.
  */
 #include <event2/event.h>
 #include <event2/thread.h>
