@@ -408,10 +408,12 @@ static int worker_has_room(struct worker *w)
 
 /* A job that cannot be played: said here, posted on the dead stream, acknowledged
  * (so that no worker takes it again), and the worker goes on. */
-static void worker_set_aside(struct worker *w, struct job *j, const char *why)
+static void worker_set_aside(struct worker *w, struct job *j, const char *raw)
 {
-	char game[16];
+	char game[16], why[QUEUE_JOB_WHY_MAX];
 
+	/* A cause may quote a job's bytes: printable for the terminal and the stream. */
+	queue_job_text(why, sizeof why, raw, strlen(raw));
 	snprintf(game, sizeof game, "%u", j->q.game);
 	fprintf(stderr, "hivebridge worker: job %s (game %s) set aside: %s\n", j->q.id,
 		j->q.game ? game : "?", why);
@@ -456,8 +458,7 @@ static void worker_take(struct worker *w, const redisReply *e)
 		/* Not the match's: this worker's engines and limits are the first job's. */
 		snprintf(why, sizeof why, "its engines or limits are not those of the match's other jobs "
 			 "(this worker plays %s vs %s)", w->match.engine[0], w->match.engine[1]);
-		char shown[QUEUE_JOB_WHY_MAX];
-		worker_set_aside(w, j, queue_job_text(shown, sizeof shown, why, strlen(why)));
+		worker_set_aside(w, j, why);
 		return;
 	}
 	struct slot *s = worker_free_slot(w);
