@@ -115,18 +115,14 @@ static int on_ini(void *user, const char *section, const char *k, const char *v)
 
 int queue_password_load(struct queue_conn *q, const char *config_path, char **cause)
 {
-	const char *env = getenv(QUEUE_USER_ENV);
-	if (env && *env && !(q->user = strdup(env)))
-		return -1;
-	env = getenv(QUEUE_PASSWORD_ENV);
+	const char *env = getenv(QUEUE_PASSWORD_ENV);
 	if (env && *env) {
 		q->password = strdup(env);
 		/* Engines are children: they have no business with it. */
 		unsetenv(QUEUE_PASSWORD_ENV);
-		if (!q->password)
-			return -1;
+		return q->password ? 0 : -1;
 	}
-	if (!config_path || (q->password && q->user))
+	if (!config_path)
 		return 0;
 	/* config_load has read (and checked) the file already: this picks one key. */
 	if (ini_parse(config_path, on_ini, q) != 0) {
@@ -274,6 +270,13 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
 
 int queue_start(struct queue_conn *q, struct event_base *base)
 {
+	/* The ACL user of the password: the environment's wins over [queue] user. */
+	const char *user = getenv(QUEUE_USER_ENV);
+	if (user && *user) {
+		free(q->user);
+		if (!(q->user = strdup(user)))
+			return -1;
+	}
 	q->base = base;
 	q->backoff_ms = QUEUE_BACKOFF_MIN;
 	q->retry = evtimer_new(base, on_retry, q);

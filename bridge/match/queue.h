@@ -65,11 +65,13 @@ struct queue_conn {
  * frees it), which refuses a password in the URL and says where it goes. */
 int  queue_url_parse(struct queue_conn *q, const char *url, char **cause);
 /* The password: $HIVEBRIDGE_REDIS_PASSWORD (then removed from the environment,
- * which engines inherit), else [queue] password of the config file (if any); the
- * Redis ACL user it belongs to likewise ($HIVEBRIDGE_REDIS_USER, [queue] user;
- * none: Redis's default user). -1 with *cause when the file cannot be read. */
+ * which engines inherit), else [queue] password of the config file (if any), read
+ * with its [queue] user (the Redis ACL user it belongs to; queue_start takes
+ * $HIVEBRIDGE_REDIS_USER over it; none: Redis's default user). -1 with *cause when
+ * the file cannot be read. */
 int  queue_password_load(struct queue_conn *q, const char *config_path, char **cause);
-/* Starts connecting on base; on_ready fires once Redis answers. -1 on no memory. */
+/* Starts connecting on base (AUTH as $HIVEBRIDGE_REDIS_USER if set); on_ready
+ * fires once Redis answers. -1 on no memory. */
 int  queue_start(struct queue_conn *q, struct event_base *base);
 /* A command while q->ready; -1 when down (the callback will not run). A NULL reply
  * in fn means the connection went away. */
