@@ -574,8 +574,8 @@ static int config_handler(void *user, const char *section, const char *k, const 
 	} else if (!strcmp(section, "queue")) {
 		/* Read by match --queue and worker (bridge/match/queue.c). */
 		rc = 0;
-		if (strcmp(k, "password")) {
-			why = xasprintf("unknown key \"%s\" in [queue] (password)", k);
+		if (strcmp(k, "password") && strcmp(k, "user")) {
+			why = xasprintf("unknown key \"%s\" in [queue] (password, user)", k);
 			rc = -1;
 		}
 	} else if (!*section) {
@@ -837,6 +837,28 @@ const struct engine_profile *config_engine_parse(struct config *c, const char *s
 		return config_add_command(c, "builtin", NULL, cause);
 	}
 	return config_add_command(c, NULL, spec, cause);
+}
+
+int config_engine_configured(const struct config *c, const char *spec, char **cause)
+{
+	unsigned long long v;
+
+	if (spec && *spec && config_profile(c, spec))
+		return 0;
+	if (spec && !strncmp(spec, "builtin:depth=", 14) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0)
+		return 0;
+	if (spec && *spec && strncmp(spec, "builtin:", 8)) {
+		const char *s = spec;
+		while (*s && *s != '/' && *s != ':' && (unsigned char)*s > ' ' && *s != 0x7f)
+			s++;
+		if (!*s) {
+			*cause = xasprintf("no [engine %s] profile in this worker's --config", spec);
+			return 1;
+		}
+	}
+	*cause = xasprintf("not a profile of this worker nor builtin[:depth=N]: commands from jobs are "
+			   "refused (the worker's --allow-engine-commands would run them)");
+	return -1;
 }
 
 /* Whether the child, once in workdir, can exec cmd the way execvp would. */

@@ -137,6 +137,13 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
  * default protocol's). NULL with *cause on error. */
 const struct engine_profile *config_engine_parse(struct config *c, const char *spec, int *depth,
 						 char **cause);
+/* Whether an ENGINE from someone else (a Redis job) names only what the operator
+ * configured: 0 for the NAME of a profile of c ("builtin" included) or
+ * builtin:depth=N (N 1..CONFIG_MAX_DEPTH); 1 for a NAME that c lacks (one word
+ * with no '/', ':', blank or control byte: another machine may have it); -1 for
+ * anything else (a command, PREFIX...), with *cause (caller frees). Never adds a
+ * profile; config_engine_parse then resolves what it allowed. */
+int  config_engine_configured(const struct config *c, const char *spec, char **cause);
 /* Whether p can work, checked before use: an external command exists and is
  * executable (on PATH if bare, from its workdir), a server's host (trylobot)
  * resolves (its address is then kept numeric, so no later connect blocks on a

@@ -106,6 +106,10 @@ static int on_ini(void *user, const char *section, const char *k, const char *v)
 		q->password = strdup(v);
 		return q->password != NULL;
 	}
+	if (!strcmp(section, "queue") && !strcmp(k, "user") && !q->user) {
+		q->user = strdup(v);
+		return q->user != NULL;
+	}
 	return 1;
 }
 
@@ -216,7 +220,9 @@ static void on_connect(const redisAsyncContext *ac, int status)
 		return;
 	}
 	log_note(0, "queue: connected to redis %s:%d", q->host, q->port);
-	if (q->password)
+	if (q->password && q->user)
+		redisAsyncCommand(q->ac, on_auth, q, "AUTH %s %s", q->user, q->password);
+	else if (q->password)
 		redisAsyncCommand(q->ac, on_auth, q, "AUTH %s", q->password);
 	redisAsyncCommand(q->ac, on_ping, q, "PING");
 }
@@ -270,6 +276,13 @@ static void on_retry(evutil_socket_t fd, short what, void *arg)
 
 int queue_start(struct queue_conn *q, struct event_base *base)
 {
+	/* The ACL user of the password: the environment's wins over [queue] user. */
+	const char *user = getenv(QUEUE_USER_ENV);
+	if (user && *user) {
+		free(q->user);
+		if (!(q->user = strdup(user)))
+			return -1;
+	}
 	q->base = base;
 	q->backoff_ms = QUEUE_BACKOFF_MIN;
 	q->retry = evtimer_new(base, on_retry, q);
@@ -314,6 +327,8 @@ void queue_close(struct queue_conn *q)
 	q->retry = NULL;
 	free(q->password);
 	q->password = NULL;
+	free(q->user);
+	q->user = NULL;
 }
 
 int queue_is_error(const redisReply *r, const char *prefix)

@@ -35,6 +35,7 @@ struct event_base;
 #define QUEUE_BACKOFF_MIN  200        /* ms, doubled after each failed attempt */
 #define QUEUE_BACKOFF_MAX  5000
 #define QUEUE_PASSWORD_ENV "HIVEBRIDGE_REDIS_PASSWORD"
+#define QUEUE_USER_ENV     "HIVEBRIDGE_REDIS_USER"
 #define QUEUE_PROGRESS_MAX "1024"    /* entries kept on the progress stream (about) */
 #define QUEUE_PROGRESS_GS  32768     /* a longer GameString is not published */
 
@@ -45,6 +46,7 @@ struct queue_conn {
 	int                 port;
 	char                name[QUEUE_NAME_MAX + 1];
 	char               *password;      /* owned, NULL = none */
+	char               *user;          /* owned, NULL = Redis's default user (an ACL user) */
 	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128],
 			    k_progress[128], k_dead[128];
 	redisAsyncContext  *ac;            /* NULL while down */
@@ -64,10 +66,13 @@ struct queue_conn {
  * frees it), which refuses a password in the URL and says where it goes. */
 int  queue_url_parse(struct queue_conn *q, const char *url, char **cause);
 /* The password: $HIVEBRIDGE_REDIS_PASSWORD (then removed from the environment,
- * which engines inherit), else [queue] password of the config file (if any); -1
- * with *cause when the file cannot be read. */
+ * which engines inherit), else [queue] password of the config file (if any), read
+ * with its [queue] user (the Redis ACL user it belongs to; queue_start takes
+ * $HIVEBRIDGE_REDIS_USER over it; none: Redis's default user). -1 with *cause when
+ * the file cannot be read. */
 int  queue_password_load(struct queue_conn *q, const char *config_path, char **cause);
-/* Starts connecting on base; on_ready fires once Redis answers. -1 on no memory. */
+/* Starts connecting on base (AUTH as $HIVEBRIDGE_REDIS_USER if set); on_ready
+ * fires once Redis answers. -1 on no memory. */
 int  queue_start(struct queue_conn *q, struct event_base *base);
 /* A command while q->ready; -1 when down (the callback will not run). A NULL reply
  * in fn means the connection went away. */

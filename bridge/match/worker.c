@@ -12,9 +12,16 @@
  * claimed again every third of that time (XCLAIM ... JUSTID resets its idle
  * time), so a long game is not taken from a live worker, and the stop key is read
  * every second, so the games of a match that is over are dropped at once. A result that cannot be
- * posted (Redis down) stays here and is posted again on reconnection. An engine
- * that is missing or never starts is reported once on the events stream, and the
- * worker stops: its jobs go back to the others.
+ * posted (Redis down) stays here and is posted again on reconnection.
+ *
+ * Whoever can write to Redis writes the jobs: a job's ENGINEs must be profiles of
+ * this worker's --config or builtin[:depth=N] (config_engine_configured), unless
+ * --allow-engine-commands. A job that cannot be played (that, or a field that
+ * queue_job_decode refuses, or other engines and limits than the first job's) is
+ * set aside: XADDed with its reason to the dead stream, then XACKed, and the worker
+ * goes on. A profile this worker lacks, or an engine that never starts, is a
+ * misconfigured machine instead: reported once on the events stream, and the
+ * worker stops; its jobs go back to the others, which may have the profile.
  */
 #include <event2/event.h>
 #include <event2/thread.h>
@@ -29,6 +36,7 @@
 #include "bridge/match/match.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue.h"
+#include "bridge/match/queue_job.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -37,6 +45,7 @@
 #define WORKER_POLL_MS       1000    /* the stop key is read this often while games run */
 #define WORKER_EXIT_MS       3000    /* at the end, results still posting get this long */
 #define WORKER_NAME_MAX      96
+#define WORKER_CLAIM_STEPS   10000   /* XAUTOCLAIMs a poll at most (10 entries each) */
 
 static const char worker_usage[] =
 	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
@@ -48,20 +57,25 @@ static const char worker_usage[] =
 	"  --name NAME            consumer name (default HOST-PID)\n"
 	"  --claim-after MS       a job pending this long with a silent worker is taken\n"
 	"                         over and replayed (default 60000)\n"
+	"  --allow-engine-commands\n"
+	"                         also run a job's ENGINE that is a command (uhp:CMD,\n"
+	"                         hub:CMD, otep:..., trylobot:HOST:PORT, a bare CMD).\n"
+	"                         WARNING: whoever can write to the Redis (or start a\n"
+	"                         match --queue on it) then runs any program on this\n"
+	"                         machine as this user. Without it a job's ENGINE must\n"
+	"                         be a profile NAME of --config or builtin[:depth=N];\n"
+	"                         another job is set aside on the match's dead stream\n"
 	"  --log FILE             protocol trace log\n"
 	"  exit status: 0 the match is over (or SIGINT/SIGTERM), 1 an engine that cannot\n"
 	"  work (reported to the coordinator) or Redis refused us, 2 a usage error\n";
 
 struct job {
-	char          id[48];
-	unsigned      game;
-	int           white;
-	char         *opening;       /* NULL = none */
-	char         *result;        /* the line, once played, until XACKed */
-	int           posting;       /* XADD or XACK outstanding */
-	int           live;          /* the coordinator shows it: its plies go on progress */
-	struct slot  *slot;
-	struct job   *next;
+	struct queue_job  q;             /* as read from the jobs stream */
+	char             *result;        /* the line, once played, until XACKed */
+	char             *reason;        /* set aside: why, posted on dead, then XACKed */
+	int               posting;       /* XADD or XACK outstanding */
+	struct slot      *slot;
+	struct job       *next;
 };
 
 struct worker {
@@ -69,8 +83,11 @@ struct worker {
 	struct queue_conn  q;
 	char               name[WORKER_NAME_MAX];
 	unsigned           claim_ms;
-	int                configured;   /* m is set up from the first job */
-	char              *spec[2];      /* the job's ENGINE names, owned */
+	int                configured;   /* m is set up from the first job played */
+	struct queue_job   match;        /* that job: its engines and limits, every job's */
+	int                allow_commands;
+	char               cursor[QUEUE_JOB_ID_MAX];   /* XAUTOCLAIM's, "0-0" to start a scan */
+	unsigned           claim_steps;  /* XAUTOCLAIMs of this scan */
 	int                fetching;
 	int                paused;       /* the coordinator is stopped */
 	int                over;         /* the match is over */
@@ -87,8 +104,9 @@ static void worker_pump(struct worker *w);
 
 static void job_free(struct job *j)
 {
-	free(j->opening);
+	queue_job_clear(&j->q);
 	free(j->result);
+	free(j->reason);
 	free(j);
 }
 
@@ -105,7 +123,7 @@ static void worker_unlink(struct worker *w, struct job *j)
 static int worker_posting(const struct worker *w)
 {
 	for (const struct job *j = w->jobs; j; j = j->next)
-		if (j->result)
+		if (j->result || j->reason)
 			return 1;
 	return 0;
 }
@@ -125,7 +143,7 @@ static void worker_finish(struct worker *w)
 	/* Abandoned games keep their jobs pending: another worker claims them. */
 	for (struct job *j = w->jobs, *next; j; j = next) {
 		next = j->next;
-		if (!j->result)
+		if (!j->result && !j->reason)
 			worker_unlink(w, j);
 	}
 	if (!worker_posting(w) && !w->dead)
@@ -172,11 +190,13 @@ static void on_posted(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	}
 	if (r->type == REDIS_REPLY_ERROR) {
-		fprintf(stderr, "hivebridge worker: redis: cannot post game %u: %s\n", j->game, r->str);
+		char text[256];
+		fprintf(stderr, "hivebridge worker: redis: cannot post %s %u: %s\n", j->reason ? "the reason of job" :
+			"game", j->q.game, queue_job_text(text, sizeof text, r->str, r->len));
 		j->posting = 0;
 		return;
 	}
-	if (queue_cmd(&w->q, on_acked, j, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, j->id) < 0)
+	if (queue_cmd(&w->q, on_acked, j, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, j->q.id) < 0)
 		j->posting = 0;
 }
 
@@ -184,9 +204,18 @@ static void job_post(struct worker *w, struct job *j)
 {
 	char game[16];
 
-	if (j->posting || !j->result)
+	if (j->posting || (!j->result && !j->reason))
 		return;
-	snprintf(game, sizeof game, "%u", j->game);
+	snprintf(game, sizeof game, "%u", j->q.game);
+	if (j->reason) {
+		/* Set aside: its reason for the coordinator, then acknowledged. */
+		const char *argv[] = { "XADD", w->q.k_dead, "MAXLEN", "~", QUEUE_DEAD_MAX, "*", "game",
+				       j->q.game ? game : j->q.id, "worker", w->name, "reason", j->reason,
+				       "id", j->q.id };
+		if (queue_cmd_argv(&w->q, on_posted, j, 14, argv, NULL) == 0)
+			j->posting = 1;
+		return;
+	}
 	/* A match over and deleted answers nil: nothing to post to, nothing recreated. */
 	const char *argv[] = { "XADD", w->q.k_results, "NOMKSTREAM", "*", "game", game, "worker", w->name,
 			       "line", j->result };
@@ -209,7 +238,7 @@ static void on_game_ended(struct slot *s, int state, const char *reason)
 		worker_unlink(w, j);
 		return;
 	}
-	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", j->game, w->m.pl[s->white].label,
+	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", j->q.game, w->m.pl[s->white].label,
 	       w->m.pl[1 - s->white].label, results_text(state), reason, s->game.len);
 	fflush(stdout);
 	job_post(w, j);
@@ -224,14 +253,14 @@ static void on_game_moved(struct slot *s)
 	struct job *j = s->job;
 	char game[16], wms[24], bms[24];
 
-	if (!j || !j->live || !w->q.ready)
+	if (!j || !j->q.live || !w->q.ready)
 		return;
 	char *gs = match_game_string(&s->game);
 	if (!gs || strlen(gs) > QUEUE_PROGRESS_GS) {
 		free(gs);
 		return;
 	}
-	snprintf(game, sizeof game, "%u", j->game);
+	snprintf(game, sizeof game, "%u", j->q.game);
 	snprintf(wms, sizeof wms, "%lld", (long long)(s->clock_us[0] / 1000));
 	snprintf(bms, sizeof bms, "%lld", (long long)(s->clock_us[1] / 1000));
 	/* NOMKSTREAM: a match over and deleted does not get its stream back. */
@@ -255,10 +284,13 @@ static void on_reported(redisAsyncContext *ac, void *reply, void *priv)
 /* Once: the coordinator learns why this worker stops, and the worker stops. */
 static void worker_die(struct worker *w, const char *text)
 {
+	char shown[700];
+
 	if (w->dead)
 		return;
 	w->dead = 1;
-	fprintf(stderr, "hivebridge worker: %s; this worker stops taking jobs\n", text);
+	fprintf(stderr, "hivebridge worker: %s; this worker stops taking jobs\n",
+		queue_job_text(shown, sizeof shown, text, strlen(text)));
 	worker_finish(w);
 	if (queue_cmd(&w->q, on_reported, w, "XADD %s * worker %s text %s", w->q.k_events, w->name,
 		      text) < 0)
@@ -273,75 +305,90 @@ static void on_engine_dead(struct match *m, int p, const char *reason)
 	worker_die(m->hook_arg, text);
 }
 
-/* The job's options and engines become the worker's match; -1 after worker_die. */
-static int worker_configure(struct worker *w, const redisReply *e)
+/* The first job played sets the worker's match: its limits and engines. 0 done; 1
+ * when the job cannot be played (why says why: set it aside); -1 after worker_die
+ * (this machine lacks what the job names: another worker may have it). */
+static int worker_configure(struct worker *w, const struct queue_job *jb, char *why, size_t whylen)
 {
 	struct match *m = &w->m;
-	const char *f;
-	unsigned long long v;
-	char text[600];
-
-	m->o.max_plies = MATCH_DEFAULT_MAX_PLIES;
-	m->o.repetition = MATCH_DEFAULT_REPETITION;
-	if ((f = queue_field(e, "type")) && hive_gametype_parse(f, &m->o.type) != 0)
-		goto bad;
-	if ((f = queue_field(e, "depth")) && (parse_uint(f, 0, MATCH_MAX_DEPTH, &v) < 0 || !(m->o.depth = (int)v, 1)))
-		goto bad;
-	if ((f = queue_field(e, "movetime")) && (parse_uint(f, 0, 86400000ULL, &v) < 0 || !(m->o.movetime_ms = v, 1)))
-		goto bad;
-	if ((f = queue_field(e, "clock")) && (parse_uint(f, 0, 86400000ULL * 7, &v) < 0 || !(m->o.clock_ms = v, 1)))
-		goto bad;
-	if ((f = queue_field(e, "inc")) && (parse_uint(f, 0, 86400000ULL, &v) < 0 || !(m->o.inc_ms = v, 1)))
-		goto bad;
-	if ((f = queue_field(e, "max_plies")) && (parse_uint(f, 0, MATCH_PLY_CAP, &v) < 0 || !(m->o.max_plies = (unsigned)v, 1)))
-		goto bad;
-	if ((f = queue_field(e, "repetition")) && (parse_uint(f, 0, 1000, &v) < 0 || !(m->o.repetition = (unsigned)v, 1)))
-		goto bad;
-	for (int p = 0; p < 2; p++) {
-		f = queue_field(e, p ? "engine_b" : "engine_a");
-		if (!f || !*f || !(w->spec[p] = strdup(f)))
-			goto bad;
-		m->o.spec[p] = w->spec[p];
-	}
-	/* The ENGINE syntax of match, resolved against this machine's profiles. */
+	char text[700], shown[QUEUE_JOB_WHY_MAX / 2];
 	const struct engine_profile *pr[2];
 	char *names[2] = { NULL, NULL };
-	for (int p = 0; p < 2; p++) {
+	int rc = -1;
+
+	/* Only what the operator configured, unless told otherwise (README: workers). */
+	for (int p = 0; p < 2 && !w->allow_commands; p++) {
 		char *cause = NULL;
-		m->pl[p].label = w->spec[p];
-		pr[p] = config_engine_parse(&m->conf, w->spec[p], &m->pl[p].depth, &cause);
-		if (!pr[p] || !(names[p] = strdup(pr[p]->name))) {
-			snprintf(text, sizeof text, "engine \"%s\": %s", w->spec[p], cause ? cause : "no memory");
+		int ok = config_engine_configured(&m->conf, jb->engine[p], &cause);
+		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
+		if (ok > 0) {
+			snprintf(text, sizeof text, "engine \"%s\": %s", shown, cause ? cause : "no profile");
 			free(cause);
-			free(names[0]);
 			worker_die(w, text);
 			return -1;
+		}
+		if (ok < 0) {
+			snprintf(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, cause ? cause : "refused");
+			free(cause);
+			return 1;
+		}
+	}
+	queue_job_clear(&w->match);
+	w->match = *jb;
+	w->match.opening = NULL;
+	w->match.engine[0] = w->match.engine[1] = NULL;
+	if (!(w->match.engine[0] = strdup(jb->engine[0])) || !(w->match.engine[1] = strdup(jb->engine[1]))) {
+		worker_die(w, "out of memory");
+		return -1;
+	}
+	m->o.type = jb->type;
+	m->o.depth = jb->depth;
+	m->o.movetime_ms = jb->movetime_ms;
+	m->o.clock_ms = jb->clock_ms;
+	m->o.inc_ms = jb->inc_ms;
+	m->o.max_plies = jb->max_plies;
+	m->o.repetition = jb->repetition;
+	/* The ENGINE syntax of match, resolved against this machine's profiles. */
+	for (int p = 0; p < 2; p++) {
+		char *cause = NULL;
+		m->o.spec[p] = w->match.engine[p];
+		m->pl[p].label = w->match.engine[p];
+		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
+		pr[p] = config_engine_parse(&m->conf, w->match.engine[p], &m->pl[p].depth, &cause);
+		if (!pr[p]) {
+			/* A form that is not an ENGINE at all: no worker can play it. */
+			snprintf(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, cause ? cause : "no memory");
+			free(cause);
+			rc = 1;
+			goto out;
+		}
+		if (!(names[p] = strdup(pr[p]->name))) {
+			worker_die(w, "out of memory");
+			goto out;
 		}
 	}
 	for (int p = 0; p < 2; p++) {
 		char *cause = NULL;
 		m->pl[p].profile = config_profile(&m->conf, names[p]);
 		if (!m->pl[p].profile || config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
-			snprintf(text, sizeof text, "engine \"%s\": %s", w->spec[p], cause ? cause : "no profile");
+			snprintf(text, sizeof text, "engine \"%s\": %s", w->match.engine[p],
+				 cause ? cause : "no profile");
 			free(cause);
-			free(names[0]);
-			free(names[1]);
 			worker_die(w, text);
-			return -1;
+			goto out;
 		}
 	}
-	free(names[0]);
-	free(names[1]);
 	m->o.games = m->o.concurrency;
 	if (match_slots_create(m) < 0) {
 		worker_die(w, "out of memory");
-		return -1;
+		goto out;
 	}
 	w->configured = 1;
-	return 0;
-bad:
-	worker_die(w, "a job this worker cannot read (a different hivebridge version?)");
-	return -1;
+	rc = 0;
+out:
+	free(names[0]);
+	free(names[1]);
+	return rc;
 }
 
 /* --- jobs ------------------------------------------------------------------------------ */
@@ -359,62 +406,75 @@ static int worker_has_room(struct worker *w)
 	return !w->configured || worker_free_slot(w) != NULL;
 }
 
-/* A job entry [id, fields]: played on a free slot. */
+/* A job that cannot be played: said here, posted on the dead stream, acknowledged
+ * (so that no worker takes it again), and the worker goes on. */
+static void worker_set_aside(struct worker *w, struct job *j, const char *raw)
+{
+	char game[16], why[QUEUE_JOB_WHY_MAX];
+
+	/* A cause may quote a job's bytes: printable for the terminal and the stream. */
+	queue_job_text(why, sizeof why, raw, strlen(raw));
+	snprintf(game, sizeof game, "%u", j->q.game);
+	fprintf(stderr, "hivebridge worker: job %s (game %s) set aside: %s\n", j->q.id,
+		j->q.game ? game : "?", why);
+	log_note(0, "worker: job %s set aside: %s", j->q.id, why);
+	if (!(j->reason = strdup(why))) {
+		job_free(j);                 /* stays pending: claimed again later */
+		return;
+	}
+	j->next = w->jobs;
+	w->jobs = j;
+	job_post(w, j);
+}
+
+/* A job entry [id, fields]: played on a free slot, or set aside. */
 static void worker_take(struct worker *w, const redisReply *e)
 {
-	const char *game = queue_field(e, "game"), *white = queue_field(e, "white");
-	const char *opening = queue_field(e, "opening"), *f;
-	unsigned long long g;
-
-	if (!game || parse_uint(game, 1, MATCH_MAX_GAMES, &g) < 0 || !white ||
-	    (strcmp(white, "a") && strcmp(white, "b"))) {
-		/* Not a job of ours: acknowledged so that nobody chokes on it again. */
-		fprintf(stderr, "hivebridge worker: dropped a job that is not one (%s)\n", e->element[0]->str);
-		queue_cmd(&w->q, NULL, NULL, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, e->element[0]->str);
-		return;
-	}
-	if (!w->configured && worker_configure(w, e) < 0)
-		return;
-	struct slot *s = worker_free_slot(w);
+	char why[QUEUE_JOB_WHY_MAX];
 	struct job *j = calloc(1, sizeof *j);
-	if (!s || !j || (opening && *opening && !(j->opening = strdup(opening)))) {
-		free(j);
+
+	if (!j)
 		return;                      /* stays pending: claimed again later */
+	if (queue_job_decode(e, &j->q, why, sizeof why) < 0) {
+		if (!j->q.id[0]) {
+			/* Nothing to name or acknowledge: not an entry Redis would send. */
+			fprintf(stderr, "hivebridge worker: ignored a reply that is not a job: %s\n", why);
+			job_free(j);
+			return;
+		}
+		worker_set_aside(w, j, why);
+		return;
 	}
-	snprintf(j->id, sizeof j->id, "%s", e->element[0]->str);
-	j->game = (unsigned)g;
-	j->white = white[0] == 'a' ? PLAYER_A : PLAYER_B;
-	j->live = (f = queue_field(e, "live")) && !strcmp(f, "1");
+	if (!w->configured) {
+		int rc = worker_configure(w, &j->q, why, sizeof why);
+		if (rc != 0) {
+			if (rc > 0)
+				worker_set_aside(w, j, why);
+			else
+				job_free(j);         /* pending: another worker may have the engine */
+			return;
+		}
+	} else if (!queue_job_same_match(&w->match, &j->q)) {
+		/* Not the match's: this worker's engines and limits are the first job's. */
+		snprintf(why, sizeof why, "its engines or limits are not those of the match's other jobs "
+			 "(this worker plays %s vs %s)", w->match.engine[0], w->match.engine[1]);
+		worker_set_aside(w, j, why);
+		return;
+	}
+	struct slot *s = worker_free_slot(w);
+	if (!s) {
+		job_free(j);                 /* stays pending: claimed again later */
+		return;
+	}
 	j->next = w->jobs;
 	w->jobs = j;
 	j->slot = s;
 	s->job = j;
-	if (match_slot_begin(s, j->game, j->white, -1, j->opening) < 0) {
+	if (match_slot_begin(s, j->q.game, j->q.white, -1, j->q.opening) < 0) {
+		/* The opening was checked: only memory fails here. Pending, claimed later. */
 		s->job = NULL;
 		worker_unlink(w, j);
-		worker_die(w, "a job whose opening does not parse");
 	}
-}
-
-/* The first entry of an XAUTOCLAIM or XREADGROUP reply, or NULL. */
-static const redisReply *first_entry(const redisReply *r, int autoclaim)
-{
-	if (!r || r->type != REDIS_REPLY_ARRAY)
-		return NULL;
-	const redisReply *es = NULL;
-	if (autoclaim) {
-		if (r->elements >= 2)
-			es = r->element[1];
-	} else if (r->elements >= 1 && r->element[0]->type == REDIS_REPLY_ARRAY && r->element[0]->elements >= 2) {
-		es = r->element[0]->element[1];
-	}
-	if (!es || es->type != REDIS_REPLY_ARRAY || es->elements < 1)
-		return NULL;
-	const redisReply *e = es->element[0];
-	if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 || e->element[0]->type != REDIS_REPLY_STRING ||
-	    e->element[1]->type != REDIS_REPLY_ARRAY)
-		return NULL;              /* a deleted entry */
-	return e;
 }
 
 /* A fetch (stop key, claim, read) answered: the reply, or NULL when there is
@@ -427,17 +487,12 @@ static redisReply *fetch_done(struct worker *w, void *reply)
 	return reply;
 }
 
-/* The entry of a claim or read reply that this worker should take, or NULL. */
-static const redisReply *fetch_entry(const struct worker *w, const redisReply *r, int autoclaim)
-{
-	return w->exiting || w->paused ? NULL : first_entry(r, autoclaim);
-}
-
 static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct worker *w = priv;
 	redisReply *r = fetch_done(w, reply);
 	const redisReply *e;
+	char text[256];
 
 	if (!r)
 		return;
@@ -445,30 +500,62 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		if (queue_is_error(r, "NOGROUP"))
 			w->nogroup = 1;
 		else
-			fprintf(stderr, "hivebridge worker: redis: %s\n", r->str);
-	} else if ((e = fetch_entry(w, r, 0)) != NULL) {
+			fprintf(stderr, "hivebridge worker: redis: %s\n", queue_job_text(text, sizeof text, r->str, r->len));
+	} else if (!w->exiting && !w->paused && (e = queue_read_entry(r)) != NULL) {
 		worker_take(w, e);
 	}
 	worker_pump(w);
+}
+
+static void on_claimed(redisAsyncContext *ac, void *reply, void *priv);
+
+static void worker_claim(struct worker *w)
+{
+	char ms[16];
+
+	/* A dead worker's job, replayed from the start: XAUTOCLAIM looks at ten pending
+	 * entries a call (COUNT 1), so the cursor is followed to the end of the list. */
+	snprintf(ms, sizeof ms, "%u", w->claim_ms);
+	const char *argv[] = { "XAUTOCLAIM", w->q.k_jobs, QUEUE_GROUP, w->name, ms, w->cursor, "COUNT", "1" };
+	if (queue_cmd_argv(&w->q, on_claimed, w, 8, argv, NULL) == 0)
+		w->fetching = 1;
+}
+
+/* True if cursor next goes on past the current one (so a scan always ends). */
+static int cursor_moves(const char *cur, const char *next)
+{
+	uint64_t a, b, c, d;
+
+	if (queue_id_parse(cur, &a, &b) < 0 || queue_id_parse(next, &c, &d) < 0)
+		return 0;
+	return (c || d) && (c > a || (c == a && d > b));
 }
 
 static void on_claimed(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct worker *w = priv;
 	redisReply *r = fetch_done(w, reply);
-	const redisReply *e;
+	const redisReply *e = NULL;
+	char next[QUEUE_JOB_ID_MAX];
 
 	if (!r)
 		return;
-	if ((e = fetch_entry(w, r, 1)) != NULL) {
-		log_note(0, "worker: took over job %s", e->element[0]->str);
+	int ok = queue_claim_decode(r, next, &e) == 0;
+	if (ok && e && !w->exiting && !w->paused) {
+		log_note(0, "worker: took over a job (scan at %s)", w->cursor);
+		snprintf(w->cursor, sizeof w->cursor, "%s", next);
 		worker_take(w, e);
 		worker_pump(w);
 		return;
 	}
 	if (w->exiting || w->paused || w->dead)
 		return;
-	/* Nothing to take over: new jobs. */
+	if (ok && cursor_moves(w->cursor, next) && ++w->claim_steps < WORKER_CLAIM_STEPS) {
+		snprintf(w->cursor, sizeof w->cursor, "%s", next);
+		worker_claim(w);
+		return;
+	}
+	/* Every pending entry seen: new jobs. */
 	char block[16];
 	snprintf(block, sizeof block, "%d", WORKER_BLOCK_MS);
 	const char *argv[] = { "XREADGROUP", "GROUP", QUEUE_GROUP, w->name, "COUNT", "1", "BLOCK", block,
@@ -480,12 +567,14 @@ static void on_claimed(redisAsyncContext *ac, void *reply, void *priv)
 static void worker_stop_state(struct worker *w, const redisReply *r)
 {
 	int was_paused = w->paused;
+	char text[256];
+
 	w->paused = 0;
 	if (!r || r->type != REDIS_REPLY_STRING)
 		return;
 	if (!strncmp(r->str, "over", 4)) {
 		if (!w->over)
-			printf("Match %s is %s\n", w->q.name, r->str);
+			printf("Match %s is %s\n", w->q.name, queue_job_text(text, sizeof text, r->str, r->len));
 		fflush(stdout);
 		w->over = 1;
 		worker_finish(w);
@@ -510,7 +599,6 @@ static void on_stop_read(redisAsyncContext *ac, void *reply, void *priv)
 {
 	struct worker *w = priv;
 	redisReply *r = fetch_done(w, reply);
-	char ms[16];
 
 	if (!r)
 		return;
@@ -523,11 +611,10 @@ static void on_stop_read(redisAsyncContext *ac, void *reply, void *priv)
 	w->nogroup = 0;
 	if (!worker_has_room(w))
 		return;
-	/* A dead worker's job first, replayed from the start. */
-	snprintf(ms, sizeof ms, "%u", w->claim_ms);
-	const char *argv[] = { "XAUTOCLAIM", w->q.k_jobs, QUEUE_GROUP, w->name, ms, "0-0", "COUNT", "1" };
-	if (queue_cmd_argv(&w->q, on_claimed, w, 8, argv, NULL) == 0)
-		w->fetching = 1;
+	/* Each poll scans all the pending entries once, from the start. */
+	snprintf(w->cursor, sizeof w->cursor, "0-0");
+	w->claim_steps = 0;
+	worker_claim(w);
 }
 
 /* A free slot asks for a job: the stop key, a claim, a read. */
@@ -568,7 +655,7 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
 		for (struct job *j = w->jobs; j; j = j->next)
 			if (j->slot)
 				queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs,
-					  QUEUE_GROUP, w->name, j->id);
+					  QUEUE_GROUP, w->name, j->q.id);
 	}
 	queue_cmd(&w->q, on_beat_stop, w, "GET %s", w->q.k_stop);
 }
@@ -623,6 +710,10 @@ static int worker_parse(struct worker *w, int argc, char **argv)
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			return 1;
+		if (!strcmp(a, "--allow-engine-commands")) {
+			w->allow_commands = 1;
+			continue;
+		}
 		const char *eq = strchr(a, '=');
 		char name[32];
 		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
@@ -743,6 +834,10 @@ int worker_main(int argc, char **argv)
 	w.q.arg = &w;
 	printf("Worker %s: queue redis://%s:%d/%s, concurrency %u\n", w.name, w.q.host, w.q.port, w.q.name,
 	       m->o.concurrency);
+	if (w.allow_commands)
+		fprintf(stderr, "hivebridge worker: --allow-engine-commands: a job's ENGINE may be any command, "
+			"run here as this user: whoever can write to redis://%s:%d/%s can run programs on "
+			"this machine\n", w.q.host, w.q.port, w.q.name);
 	fflush(stdout);
 	if (queue_start(&w.q, m->base) < 0)
 		goto out;
@@ -763,7 +858,6 @@ out:
 	if (w.bound)
 		event_free(w.bound);
 	match_free(m);
-	free(w.spec[0]);
-	free(w.spec[1]);
+	queue_job_clear(&w.match);
 	return status;
 }

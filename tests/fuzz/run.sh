@@ -46,6 +46,13 @@ seeds() {
 	rm -rf "$B/seed"
 	mkdir -p "$B/seed/fuzz_notation" "$B/seed/fuzz_trylobot" "$B/seed/fuzz_config" \
 		"$B/seed/fuzz_openings" "$B/seed/fuzz_results"
+	# A job as a worker reads it (XREADGROUP's answer, RESP) and XAUTOCLAIM's answer
+	# with a deleted entry; fuzz_redis_job also fills a job's fields from its input.
+	mkdir -p "$B/seed/fuzz_redis_job"
+	job='*26\r\n$4\r\ngame\r\n$1\r\n3\r\n$5\r\nwhite\r\n$1\r\nb\r\n$7\r\nopening\r\n$37\r\nBase;InProgress;White[2];wS1;bS1 wS1-\r\n$4\r\ntype\r\n$4\r\nBase\r\n$5\r\ndepth\r\n$1\r\n0\r\n$8\r\nmovetime\r\n$1\r\n0\r\n$5\r\nclock\r\n$1\r\n0\r\n$3\r\ninc\r\n$1\r\n0\r\n$9\r\nmax_plies\r\n$2\r\n12\r\n$10\r\nrepetition\r\n$1\r\n3\r\n$8\r\nengine_a\r\n$15\r\nbuiltin:depth=1\r\n$8\r\nengine_b\r\n$16\r\nuhp:/bin/sh -c x\r\n$4\r\nlive\r\n$1\r\n1\r\n'
+	printf "*1\r\n*2\r\n\$17\r\nhivebridge:m:jobs\r\n*1\r\n*2\r\n\$3\r\n0-3\r\n$job" >"$B/seed/fuzz_redis_job/read"
+	printf "*3\r\n\$4\r\n0-11\r\n*2\r\n*2\r\n\$3\r\n0-3\r\n$job*-1\r\n*1\r\n\$3\r\n0-4\r\n" \
+		>"$B/seed/fuzz_redis_job/claim"
 	if [ -d "$DATA/mzinga" ]; then
 		cat "$DATA"/mzinga/*.csv | tr -d '\r' | grep -v '^\(#\|\xef\)' | awk -F '\t' -v d="$B/seed/fuzz_notation" \
 			'NF && n < 2000 { f = d "/s" n++; printf "%s\n%s", $1, $2 > f; close(f) }'

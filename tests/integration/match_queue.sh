@@ -7,7 +7,8 @@
 # Redis itself is killed and started again on the same port and AOF (everyone
 # reconnects, no result is lost). Every game's result arrives exactly once and the
 # summary equals that of the same match played locally. Then a second match on
-# the same Redis whose worker lacks its engine: reported once, the worker stops.
+# the same Redis whose worker lacks its engine profile: reported once, the worker
+# stops (the job stays for a worker that has it).
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -122,9 +123,9 @@ done
 wait_for '! procs_alive $pid_w2 && ! procs_alive $pid_w3' 20 || fail "the workers did not leave"
 grep -q "is over" "$tmp/w2.out" || fail "w2 was not told the match is over"
 
-# A second match on the same Redis; its worker lacks an engine: reported once, it stops.
+# A second match on the same Redis; its worker lacks an engine profile: reported once, it stops.
 spawn "$HIVEBRIDGE" match --games 2 --depth 1 --queue "redis://127.0.0.1:$port/m2" \
-	"uhp:$tmp/no-such-engine" builtin >"$tmp/m2.out" 2>"$tmp/m2.err"
+	no-such-engine builtin >"$tmp/m2.out" 2>"$tmp/m2.err"
 m2=$spawned
 spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/m2" --name wbad >"$tmp/wbad.out" 2>"$tmp/wbad.err"
 wbad=$spawned

@@ -1,0 +1,195 @@
+/*
+ * test_queue_job.c: the worker's decoding of Redis replies (bridge/match/queue_job.c)
+ * and its ENGINE policy (config_engine_configured): replies built with hiredis's own
+ * reader from RESP text, as Redis (or anyone answering on its port) sends them.
+ */
+#include <CUnit/Basic.h>
+#include <hiredis/hiredis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge/config.h"
+#include "bridge/match/match_int.h"
+#include "bridge/match/queue_job.h"
+
+/* RESP text into a reply (the caller frees it). */
+static redisReply *resp(const char *text, size_t len)
+{
+	redisReader *rd = redisReaderCreate();
+	void *r = NULL;
+	CU_ASSERT_FATAL(rd != NULL);
+	CU_ASSERT_FATAL(redisReaderFeed(rd, text, len) == REDIS_OK);
+	CU_ASSERT_FATAL(redisReaderGetReply(rd, &r) == REDIS_OK);
+	redisReaderFree(rd);
+	return r;
+}
+
+/* An entry [id, [f, v, ...]] from NUL-separated "f\0v\0..." pairs. */
+static redisReply *entry(const char *id, const char *const *kv, size_t n)
+{
+	char buf[4096];
+	int o = snprintf(buf, sizeof buf, "*2\r\n$%zu\r\n%s\r\n*%zu\r\n", strlen(id), id, n);
+	for (size_t i = 0; i < n; i++)
+		o += snprintf(buf + o, sizeof buf - (size_t)o, "$%zu\r\n%s\r\n", strlen(kv[i]), kv[i]);
+	return resp(buf, (size_t)o);
+}
+
+static const char *const good[] = { "game", "7", "white", "b", "opening", "Base;InProgress;White[2];wS1;bS1 wS1-",
+	"type", "Base", "depth", "0", "movetime", "0", "clock", "0", "inc", "0", "max_plies", "12",
+	"repetition", "3", "engine_a", "builtin:depth=1", "engine_b", "nokamute", "live", "1" };
+#define NGOOD (sizeof good / sizeof *good)
+
+static void test_decode_good(void)
+{
+	struct queue_job j, k;
+	char why[QUEUE_JOB_WHY_MAX];
+	redisReply *e = entry("0-7", good, NGOOD);
+
+	CU_ASSERT_EQUAL(queue_job_decode(e, &j, why, sizeof why), 0);
+	CU_ASSERT_STRING_EQUAL(j.id, "0-7");
+	CU_ASSERT_EQUAL(j.game, 7);
+	CU_ASSERT_EQUAL(j.white, PLAYER_B);
+	CU_ASSERT_STRING_EQUAL(j.opening, "Base;InProgress;White[2];wS1;bS1 wS1-");
+	CU_ASSERT_EQUAL(j.max_plies, 12);
+	CU_ASSERT_STRING_EQUAL(j.engine[1], "nokamute");
+	CU_ASSERT(j.live);
+	CU_ASSERT_EQUAL(queue_job_decode(e, &k, why, sizeof why), 0);
+	CU_ASSERT(queue_job_same_match(&j, &k));
+	free(k.engine[1]);
+	k.engine[1] = strdup("builtin");
+	CU_ASSERT(!queue_job_same_match(&j, &k));
+	queue_job_clear(&j);
+	queue_job_clear(&k);
+	freeReplyObject(e);
+}
+
+/* good with field f's value replaced by v (NULL: the pair left out). */
+static int decode_with(const char *f, const char *v, struct queue_job *j, char *why, size_t whylen)
+{
+	const char *kv[NGOOD];
+	size_t n = 0;
+	for (size_t i = 0; i < NGOOD; i += 2) {
+		if (!strcmp(good[i], f) && !v)
+			continue;
+		kv[n++] = good[i];
+		kv[n++] = !strcmp(good[i], f) ? v : good[i + 1];
+	}
+	redisReply *e = entry("0-7", kv, n);
+	int rc = queue_job_decode(e, j, why, whylen);
+	freeReplyObject(e);
+	return rc;
+}
+
+static void test_decode_refused(void)
+{
+	static const struct { const char *f, *v, *why; } cases[] = {
+		{ "opening", "Base;InProgress;White[2];wS1;zz", "opening" },
+		{ "engine_b", NULL, "no engine_b" },
+		{ "engine_a", "", "no engine_a" },
+		{ "engine_a", "builtin\033[2J", "control byte" },
+		{ "depth", "x", "depth" },
+		{ "depth", "65", "depth" },
+		{ "max_plies", "-1", "max_plies" },
+		{ "white", "c", "white" },
+		{ "type", "Chess", "type" },
+		{ "game", "0", "game" },
+		{ "game", "1000001", "game" },
+		{ "game", NULL, "no game number" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct queue_job j;
+		char why[QUEUE_JOB_WHY_MAX];
+		CU_ASSERT_EQUAL(decode_with(cases[i].f, cases[i].v, &j, why, sizeof why), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, cases[i].why));
+		for (const char *c = why; *c; c++)
+			CU_ASSERT((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f);
+		/* Named by its ID always, by its game when it had one. */
+		CU_ASSERT_STRING_EQUAL(j.id, "0-7");
+		CU_ASSERT_EQUAL(j.game, strcmp(cases[i].f, "game") ? 7u : 0u);
+		queue_job_clear(&j);
+	}
+}
+
+static void test_shapes(void)
+{
+	/* Ill-typed: a value that is an integer, a nil ID, a fields list of odd length. */
+	static const char *const texts[] = {
+		"*2\r\n$3\r\n0-1\r\n*2\r\n$4\r\ngame\r\n:7\r\n",
+		"*2\r\n$-1\r\n*0\r\n",
+		"*2\r\n$3\r\n0-1\r\n*1\r\n$4\r\ngame\r\n",
+		"*2\r\n$3\r\nab1\r\n*0\r\n",
+		":5\r\n",
+		"*-1\r\n",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		struct queue_job j;
+		char why[QUEUE_JOB_WHY_MAX], cursor[QUEUE_JOB_ID_MAX];
+		const redisReply *e;
+		redisReply *r = resp(texts[i], strlen(texts[i]));
+		CU_ASSERT_EQUAL(queue_job_decode(r, &j, why, sizeof why), -1);
+		queue_job_clear(&j);
+		CU_ASSERT_PTR_NULL(queue_read_entry(r));
+		/* [ID, [...]] is XAUTOCLAIM's shape too: the others are not. */
+		if (i != 0 && i != 2)
+			CU_ASSERT_EQUAL(queue_claim_decode(r, cursor, &e), -1);
+		freeReplyObject(r);
+	}
+	/* XAUTOCLAIM: the cursor comes back with the entry (a deleted one is nil). */
+	const char *claim = "*3\r\n$4\r\n0-11\r\n*1\r\n*-1\r\n*0\r\n";
+	redisReply *r = resp(claim, strlen(claim));
+	char cursor[QUEUE_JOB_ID_MAX];
+	const redisReply *e = NULL;
+	CU_ASSERT_EQUAL(queue_claim_decode(r, cursor, &e), 0);
+	CU_ASSERT_STRING_EQUAL(cursor, "0-11");
+	CU_ASSERT(e && e->type == REDIS_REPLY_NIL);
+	freeReplyObject(r);
+	const char *bad = "*2\r\n$4\r\nzz-1\r\n*0\r\n";
+	r = resp(bad, strlen(bad));
+	CU_ASSERT_EQUAL(queue_claim_decode(r, cursor, &e), -1);
+	freeReplyObject(r);
+}
+
+static void test_policy(void)
+{
+	struct config c;
+	char *cause = NULL;
+
+	config_defaults(&c);
+	size_t n = c.nprofiles;
+	CU_ASSERT_EQUAL(config_engine_configured(&c, "builtin", &cause), 0);
+	CU_ASSERT_EQUAL(config_engine_configured(&c, "builtin:depth=3", &cause), 0);
+	static const char *const refused[] = { "uhp:/bin/sh -c 'id'", "hub:/x/e", "otep:/x.ini", "trylobot:h:1",
+		"/usr/bin/nokamute", "nokamute uhp", "builtin:depth=0", "builtin:fast", "" };
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		CU_ASSERT_EQUAL(config_engine_configured(&c, refused[i], &cause), -1);
+		CU_ASSERT_PTR_NOT_NULL(cause);
+		free(cause);
+		cause = NULL;
+	}
+	/* A plain NAME this worker lacks: another worker may have it. */
+	CU_ASSERT_EQUAL(config_engine_configured(&c, "nokamute", &cause), 1);
+	CU_ASSERT_PTR_NOT_NULL(cause);
+	free(cause);
+	CU_ASSERT_EQUAL(c.nprofiles, n);
+	config_free(&c);
+}
+
+int main(void)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	CU_pSuite s = CU_add_suite("queue_job", NULL, NULL);
+	if (!s || !CU_add_test(s, "a good job", test_decode_good) ||
+	    !CU_add_test(s, "jobs that cannot be played", test_decode_refused) ||
+	    !CU_add_test(s, "replies of other shapes", test_shapes) ||
+	    !CU_add_test(s, "the ENGINE policy", test_policy)) {
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
