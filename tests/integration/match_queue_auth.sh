@@ -19,11 +19,7 @@ set -u
 need python3 redis-server redis-cli
 tmp=$(mktemp -d)
 procs_trap
-fail() {
-	for f in "$tmp"/*.out "$tmp"/*.err; do [ -f "$f" ] && { echo "== $f"; tail -n 20 "$f"; }; done >&2
-	echo "FAIL: $*" >&2
-	exit 1
-}
+fail() { fail_logs "$@"; }
 top=$(pwd)
 games=400
 pw=$(python3 -c 'import secrets; print("hbpw" + secrets.token_hex(12))')

@@ -11,11 +11,7 @@ set -u
 need python3 redis-server redis-cli timeout
 tmp=$(mktemp -d)
 procs_trap
-fail() {
-	for f in "$tmp"/*.out "$tmp"/*.err; do [ -f "$f" ] && { echo "== $f"; tail -n 20 "$f"; }; done >&2
-	echo "FAIL: $*" >&2
-	exit 1
-}
+fail() { fail_logs "$@"; }
 . tests/lib/queue_jobs.sh
 redis_start
 esc=$(printf '\033')

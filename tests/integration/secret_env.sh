@@ -12,11 +12,7 @@ set -u
 need python3 redis-server
 tmp=$(mktemp -d)
 procs_trap
-fail() {
-	for f in "$tmp"/*.out "$tmp"/*.err; do [ -f "$f" ] && { echo "== $f"; tail -n 20 "$f"; }; done >&2
-	echo "FAIL: $*" >&2
-	exit 1
-}
+fail() { fail_logs "$@"; }
 top=$(pwd)
 umask 077
 pw=$(python3 -c 'import secrets; print("hbpw" + secrets.token_hex(12))')

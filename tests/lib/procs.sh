@@ -22,6 +22,8 @@
 #   procs_alive PID          true while PID runs (a zombie is not alive).
 #   count PATTERN FILE       matching lines of FILE, 0 while it does not exist yet.
 #   need TOOL...             fail (never skip) when python3, jsonschema, ... is missing.
+#   fail_logs MESSAGE        the last 20 lines of every $tmp/*.out and $tmp/*.err on
+#                            stderr, then "FAIL: MESSAGE", exit 1 (a script's fail).
 
 procs_fail() {
 	echo "FAIL: tests/lib/procs.sh: $*" >&2
@@ -252,6 +254,14 @@ need() {
 		*) command -v "$_pt" >/dev/null 2>&1 || procs_fail "$_pt is missing: this test cannot run" ;;
 		esac
 	done
+}
+
+fail_logs() {
+	for _pf in "$tmp"/*.out "$tmp"/*.err; do
+		[ -f "$_pf" ] && { echo "== $_pf"; tail -n 20 "$_pf"; }
+	done >&2
+	echo "FAIL: $*" >&2
+	exit 1
 }
 
 # count PATTERN FILE: how many lines of FILE match (0 while FILE does not exist).

@@ -3,7 +3,7 @@
 # with $tmp set and fail defined).
 #
 #   redis_start              redis-server on a free loopback port ($port), no
-#                            persistence; $redis is its PID.
+#                            persistence; $redis is its PID (tests/lib/redis.sh).
 #   rcli ARGS...             redis-cli on it (--raw: one value a line).
 #   queue_new NAME           the jobs stream of match NAME with its group "workers",
 #                            and its results stream (a coordinator makes both).
@@ -11,22 +11,7 @@
 #                            XADD of a job with coord_enqueue's fields (Base, depth 0,
 #                            12 plies at most); extra pairs are appended.
 
-redis_start() {
-	port=
-	for _try in 1 2 3 4 5; do
-		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		mkdir -p "$tmp/redis"
-		: >"$tmp/redis.log"
-		spawn redis-server --bind 127.0.0.1 --port "$port" --dir "$tmp/redis" --appendonly no \
-			--save '' --daemonize no --logfile "$tmp/redis.log"
-		redis=$spawned
-		wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 ||
-			fail "redis-server did not start"
-		procs_alive $redis && return 0
-		grep -q "Address already in use" "$tmp/redis.log" || { cat "$tmp/redis.log" >&2; fail "redis-server died"; }
-	done
-	fail "no port for redis-server after 5 tries"
-}
+. tests/lib/redis.sh
 
 rcli() {
 	redis-cli --raw -p "$port" "$@"
