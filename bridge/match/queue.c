@@ -242,6 +242,35 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
 			  ac->errstr[0] ? ac->errstr : "the connection was lost");
 }
 
+/* hiredis 0.14 allocates an aggregate's element table as its header says
+ * (maxelements came in 1.0): whatever answers on the Redis port could claim
+ * 666666662 elements, or nest thousands of large headers, and take gigabytes before
+ * sending them. The tables of one reply are capped together: a larger reply is a
+ * reader error, so the connection drops and is made again with back-off. */
+static void *(*queue_array_base)(const redisReadTask *, int);
+static redisReplyObjectFunctions queue_reply_fn;
+static size_t queue_array_total;          /* of the reply being read (one loop thread) */
+
+static void *queue_create_array(const redisReadTask *t, int n)
+{
+	if (!t->parent)
+		queue_array_total = 0;
+	if (n < 0 || (size_t)n > QUEUE_MAX_ELEMENTS - queue_array_total)
+		return NULL;
+	queue_array_total += (size_t)n;
+	return queue_array_base(t, n);
+}
+
+void queue_bound_reader(redisReader *r)
+{
+	if (!queue_array_base) {
+		queue_reply_fn = *r->fn;
+		queue_array_base = r->fn->createArray;
+		queue_reply_fn.createArray = queue_create_array;
+	}
+	r->fn = &queue_reply_fn;
+}
+
 static void queue_connect(struct queue_conn *q)
 {
 	redisAsyncContext *ac = redisAsyncConnect(q->host, q->port);
@@ -257,6 +286,7 @@ static void queue_connect(struct queue_conn *q)
 		queue_retry_later(q, why);
 		return;
 	}
+	queue_bound_reader(ac->c.reader);
 	ac->data = q;
 	q->ac = ac;
 	if (redisLibeventAttach(ac, q->base) != REDIS_OK) {

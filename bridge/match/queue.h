@@ -39,6 +39,13 @@ struct event_base;
 #define QUEUE_PROGRESS_MAX "1024"    /* entries kept on the progress stream (about) */
 #define QUEUE_PROGRESS_GS  32768     /* a longer GameString is not published */
 
+/* Every aggregate of one reply together: 8 MB of element tables. */
+#define QUEUE_MAX_ELEMENTS (1u << 20)
+/* Makes reader r refuse a reply whose aggregates claim more than QUEUE_MAX_ELEMENTS
+ * (hiredis 0.14 allocates them as the headers say): a reader error instead. Every
+ * connection's reader gets it, and the fuzz targets' too. */
+void queue_bound_reader(redisReader *r);
+
 struct queue_conn {
 	struct event_base  *base;
 	const char         *who;           /* "match", "worker": messages */

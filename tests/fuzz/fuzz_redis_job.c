@@ -18,6 +18,7 @@
 
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
+#include "bridge/match/queue.h"
 #include "bridge/match/queue_job.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -92,6 +93,7 @@ static void read_all(const char *buf, size_t len)
 
 	if (!rd)
 		return;
+	queue_bound_reader(rd);         /* as every connection's reader is */
 	if (redisReaderFeed(rd, buf, len) == REDIS_OK)
 		while (redisReaderGetReply(rd, &reply) == REDIS_OK && reply) {
 			feed(reply, 0);
