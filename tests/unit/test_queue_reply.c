@@ -214,6 +214,37 @@ static void test_adhoc_names(void)
 	unlink(path);
 }
 
+/* A reply whose headers claim more elements than QUEUE_MAX_ELEMENTS is a reader
+ * error before any table is allocated; a reply within it reads as before. */
+static void test_bounded_reader(void)
+{
+	static const char *const huge[] = {
+		"*666666662\r\n",                                  /* one header */
+		"*1048576\r\n*2\r\n",                             /* together past the bound */
+	};
+	void *reply = NULL;
+	for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
+		redisReader *rd = redisReaderCreate();
+		CU_ASSERT_FATAL(rd != NULL);
+		queue_bound_reader(rd);
+		CU_ASSERT_EQUAL(redisReaderFeed(rd, huge[i], strlen(huge[i])), REDIS_OK);
+		CU_ASSERT_EQUAL(redisReaderGetReply(rd, &reply), REDIS_ERR);
+		CU_ASSERT_PTR_NULL(reply);
+		redisReaderFree(rd);
+	}
+	redisReader *rd = redisReaderCreate();
+	CU_ASSERT_FATAL(rd != NULL);
+	queue_bound_reader(rd);
+	const char *ok = "*2\r\n$1\r\na\r\n*1\r\n:5\r\n";
+	CU_ASSERT_EQUAL(redisReaderFeed(rd, ok, strlen(ok)), REDIS_OK);
+	CU_ASSERT_EQUAL(redisReaderGetReply(rd, &reply), REDIS_OK);
+	const redisReply *r = reply;
+	CU_ASSERT_FATAL(r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
+	CU_ASSERT_EQUAL(r->element[1]->element[0]->integer, 5);
+	freeReplyObject(reply);
+	redisReaderFree(rd);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -224,6 +255,7 @@ int main(void)
 	CU_add_test(s, "escape", test_escape);
 	CU_add_test(s, "results", test_results);
 	CU_add_test(s, "ad-hoc profile names", test_adhoc_names);
+	CU_add_test(s, "bounded reader", test_bounded_reader);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
