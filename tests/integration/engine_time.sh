@@ -12,7 +12,9 @@
 #   - a Trylobot listener with nokamute behind it, think_time = 1, answers with
 #     nokamute's moves (no fallback in the log); with a response_deadline of 1.5 s
 #     nokamute is asked for 00:00:01 (whole seconds rounded down), not 00:00:02, and
-#     the answers are its own and in time.
+#     the answers are its own and in time;
+#   - `hivebridge hub` relaying `go analyze` to nokamute searches in slices of 1 s
+#     (it dies of SIGINT), and `stop` gets the running slice's move.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 . tests/lib/procs.sh
@@ -97,6 +99,51 @@ stdio_real() {   # NAME ENGINE
 }
 stdio_real nokamute "$noka"
 stdio_real mzingacpp "$mzinga"
+
+# --- Hub on stdio, go analyze relayed to nokamute: an untimed search of an engine
+# that dies of SIGINT goes in slices of 1 s; stop waits for the slice running.
+cat >"$tmp/hub.py" <<'EOF'
+import subprocess, sys, time
+hb, engine, log = sys.argv[1:]
+p = subprocess.Popen([hb, "hub", "--engine", engine, "--log", log],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def send(line):
+    p.stdin.write(line.encode() + b"\n")
+    p.stdin.flush()
+def until(prefix):
+    while True:
+        line = p.stdout.readline().decode().rstrip("\n")
+        if not line:
+            sys.exit("hub output ended, waiting for " + prefix)
+        if line.startswith(prefix):
+            return line
+def slices():
+    with open(log) as f:
+        return sum(1 for l in f if l.rstrip("\n").endswith("bridge->engine bestmove time 00:00:01"))
+send("hub")
+until("wait")
+send("init")
+until("ready")
+send('pos pos="Base;InProgress;Black[1];wS1"')
+send("go analyze")
+end = time.monotonic() + 30
+while slices() < 2:                  # the second slice is running
+    if time.monotonic() > end:
+        sys.exit("no second slice")
+    time.sleep(0.05)
+t0 = time.monotonic()
+send("stop")
+done = until("done")
+print("hub: %s, %.0f ms after stop" % (done, (time.monotonic() - t0) * 1000))
+send("quit")
+p.wait(timeout=20)
+EOF
+timeout 60 python3 "$tmp/hub.py" "$HIVEBRIDGE" "$noka" "$tmp/hub.log" >"$tmp/hub.out" 2>&1 ||
+	{ cat "$tmp/hub.out"; tail -n 20 "$tmp/hub.log"; fail "hub go analyze with nokamute"; }
+cat "$tmp/hub.out"
+grep -q 'done move=' "$tmp/hub.out" || fail "hub: no move"
+! grep -q 'SIGINT\|killed by signal\|failed' "$tmp/hub.log" ||
+	{ grep 'SIGINT\|killed by signal\|failed' "$tmp/hub.log"; fail "hub: interrupted"; }
 
 # --- serve: UHP listeners and Trylobot listeners ---------------------------------
 cat >"$tmp/conf" <<EOF
