@@ -37,7 +37,7 @@
 #define UE_INFINITE_MS UHP_MAX_TIME_MS
 /* How late a timed answer is thought to come (past the time asked) until measured. */
 #define UE_LAG_PRIOR_MS 50
-/* A clock's flag is kept this far off (and a deadline's), beyond the lag. */
+/* A clock's flag is kept this far off, beyond the lag. */
 #define UE_CLOCK_RESERVE_MS 500
 /* An infinite search of an engine that cannot be interrupted: searches this long,
  * again and again, until stopped (a stop waits for the one running). */
@@ -92,8 +92,6 @@ struct uhp_back {
 	int                     no_sigint;    /* it dies of SIGINT: never sent it */
 	int                     sigint_sent;  /* SIGINT went to this child */
 	int                     slicing;      /* an infinite search in slices (no_sigint) */
-	int                     have_slice;
-	struct hive_move        slice_move;   /* the last slice's answer */
 };
 
 static const struct engine_ops ue_ops;
@@ -120,7 +118,7 @@ static void ue_ending(void *arg)
 	struct uhp_back *u = arg;
 
 	u->step = UE_STEP_NONE;
-	u->slicing = u->have_slice = 0;
+	u->slicing = 0;
 	free(u->options_line);
 	u->options_line = NULL;
 	ue_reply_reset(u);
@@ -466,12 +464,8 @@ static void ue_reply_done(struct uhp_back *u)
 		}
 		if (u->timed)
 			ue_note_lag(u);
-		if (u->slicing && !u->el.stop_requested && !ue_slices_over(u)) {
-			/* The next slice; this move answers if a stop comes during it. */
-			u->slice_move = m;
-			u->have_slice = 1;
-			break;
-		}
+		if (u->slicing && !u->el.stop_requested && !ue_slices_over(u))
+			break;     /* the next slice: a stop gets the move of the one running */
 		engine_line_finish(&u->el, ENGINE_OK, NULL, &m, NULL);
 		return;
 	}
@@ -723,6 +717,7 @@ static struct uhp_back *ue_new(struct event_base *base, const struct engine_prof
 		return NULL;
 	}
 	hive_game_init(&u->mirror, 0);
+	u->lag_ms = UE_LAG_PRIOR_MS;
 	if (engine_line_init(&u->el, base, p, &ue_ops, u, &ue_line_ops, UHP_BACK_MAX_LINE, 0,
 			     &ue_child_ops, cause) < 0) {
 		ue_release(u, NULL);
