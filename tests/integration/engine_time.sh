@@ -14,7 +14,9 @@
 #     nokamute is asked for 00:00:01 (whole seconds rounded down), not 00:00:02, and
 #     the answers are its own and in time;
 #   - `hivebridge hub` relaying `go analyze` to nokamute searches in slices of 1 s
-#     (it dies of SIGINT), and `stop` gets the running slice's move.
+#     (it dies of SIGINT), and `stop` gets the running slice's move;
+#   - `match --clock 2500` against nokamute: whole seconds rounded down after a
+#     reserve, then depth 1: no time forfeit.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 . tests/lib/procs.sh
@@ -144,6 +146,16 @@ cat "$tmp/hub.out"
 grep -q 'done move=' "$tmp/hub.out" || fail "hub: no move"
 ! grep -q 'SIGINT\|killed by signal\|failed' "$tmp/hub.log" ||
 	{ grep 'SIGINT\|killed by signal\|failed' "$tmp/hub.log"; fail "hub: interrupted"; }
+
+# --- match under a clock of 2.5 s: nokamute is asked for whole seconds rounded down,
+# after the reserve, and a depth once not a second is left: no time forfeit.
+timeout 120 "$HIVEBRIDGE" match --clock 2500 --games 2 --max-plies 14 --results "$tmp/match.json" \
+	--log "$tmp/match.log" builtin:depth=1 "$noka" >"$tmp/match.out" 2>&1 ||
+	{ cat "$tmp/match.out"; fail "match under a clock"; }
+tail -n 1 "$tmp/match.out"
+[ "$(count '"result"' "$tmp/match.json")" = 2 ] || { cat "$tmp/match.json"; fail "match: not two results"; }
+! grep -q 'time forfeit\|crash\|stall' "$tmp/match.json" || { cat "$tmp/match.json"; fail "match: a time forfeit"; }
+! grep -q 'bridge->engine bestmove time 00:00:0[2-9]' "$tmp/match.log" || fail "match: more than a second asked"
 
 # --- serve: UHP listeners and Trylobot listeners ---------------------------------
 cat >"$tmp/conf" <<EOF
