@@ -68,8 +68,9 @@ struct engine_ops {
 	const char *name;                                  /* "builtin" or the protocol's */
 	/* The back end keeps a timed search's time itself, counted from when its engine
 	 * receives the command, plus the profile's command_timeout as the grace before
-	 * it fails the engine: a front end's time limit must not stop it (UHP, which has
-	 * no stop: an interrupt there is a signal, and some engines die of it). */
+	 * it fails the engine: a front end's time limit must not stop it (the external
+	 * ones: uhp, hub, otep; to UHP, which has no stop, an interrupt is a signal,
+	 * and some engines die of it). */
 	int         keeps_time;
 	/* Starts (spawns/connects); done gets OK once the engine is ready. */
 	int  (*start)(struct engine *e, engine_done_cb *done, void *arg);
