@@ -8,7 +8,8 @@
  *   host = HOST, port = PORT   a protocol reached at an address (trylobot)
  *   workdir = /path
  *   start_timeout = 10        seconds until the info block / ready must arrive
- *   command_timeout = 10      seconds until a command's "ok" must arrive (bestmove: limit + this)
+ *   command_timeout = 10      seconds until a command's "ok" must arrive (a timed bestmove:
+ *                             its time, from when the engine has it, + this grace)
  *   stop_timeout = 2          seconds after SIGINT/stop before the engine is killed
  *   option = Name Value       (repeatable) set at start
  *   hash_mb = 16              builtin: transposition table size per session, MB

@@ -40,6 +40,11 @@ struct engine_limits {
 	int      infinite;         /* until engine_stop() */
 	uint64_t max_ms;           /* hard cap from the request, whatever the above say
 	                              (0 = none); the built-in engine honours it */
+	uint64_t deadline_ms;      /* the client wants the answer this long after
+	                              engine_go (0 = no deadline): a back end whose engine
+	                              rounds its time or answers late asks it for less
+	                              (UHP: whole seconds rounded down, less the time
+	                              already spent and the lag it has measured) */
 };
 
 /* The time a move may use under l for side (0 white, 1 black), in ms: movetime, else
@@ -61,6 +66,12 @@ typedef void engine_info_cb(void *arg, const struct hive_search_info *info);
 
 struct engine_ops {
 	const char *name;                                  /* "builtin" or the protocol's */
+	/* The back end keeps a timed search's time itself, counted from when its engine
+	 * receives the command, plus the profile's command_timeout as the grace before
+	 * it fails the engine: a front end's time limit must not stop it (the external
+	 * ones: uhp, hub, otep; to UHP, which has no stop, an interrupt is a signal,
+	 * and some engines die of it). */
+	int         keeps_time;
 	/* Starts (spawns/connects); done gets OK once the engine is ready. */
 	int  (*start)(struct engine *e, engine_done_cb *done, void *arg);
 	/* Searches the given game (the back end syncs its own copy first). */

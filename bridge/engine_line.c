@@ -99,6 +99,7 @@ int engine_line_go(struct engine_line *l, const struct hive_game *g, const struc
 	if (hive_game_copy(&l->want, g) != HIVE_OK)
 		return -1;
 	l->limits = *lim;
+	l->go_ms = now_ms();
 	l->info = info;
 	return engine_line_begin(l, ENGINE_LINE_GO, done, arg);
 }

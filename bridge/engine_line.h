@@ -14,6 +14,7 @@
 #define BRIDGE_ENGINE_LINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bridge/engine.h"
 
@@ -47,6 +48,7 @@ struct engine_line {
 	void                  *arg;
 	struct hive_game       want;          /* go: the game to search */
 	struct engine_limits   limits;        /* go */
+	int64_t                go_ms;         /* go: when it was asked (now_ms), for its deadline */
 	int                    stop_requested;
 	int                    opt_argc;      /* options: 0 list, 2 get, 3 set */
 	char                  *opt_name;      /* options: get and set */

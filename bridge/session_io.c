@@ -429,7 +429,10 @@ void session_io_release(struct bufferevent *in, struct bufferevent *out)
 static void stop_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct session_io *io = arg;
-	if (io->engine && (!io->ops->searching || io->ops->searching(io->arg)))
+	/* A back end that keeps time itself gives its engine the whole time, counted
+	 * from when the engine has the command: a stop here would cut it short. */
+	if (io->engine && !io->engine->ops->keeps_time &&
+	    (!io->ops->searching || io->ops->searching(io->arg)))
 		engine_stop(io->engine);
 }
 

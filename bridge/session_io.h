@@ -15,7 +15,8 @@
  *     its own, so the owner may free the session inside it;
  *   - the engine (session_io_open): made from the listener's profile on first use
  *     and again after a failure dropped it, tagged with the session's log id, asked
- *     to stop by a timer at a search's time limit, and freed first of all.
+ *     to stop by a timer at a search's time limit (unless its back end keeps the
+ *     time itself: engine_ops.keeps_time), and freed first of all.
  * Every resumption goes through one event, so nothing re-enters a session from
  * inside an engine call.
  */
@@ -126,7 +127,8 @@ struct engine *session_io_engine(struct session_io *io, char **cause);
 /* Frees the engine now (no callback of it fires afterwards); the next use makes one. */
 void session_io_drop_engine(struct session_io *io);
 
-/* Asks the engine to stop in ms unless the search ends first (evtimer_del stop_ev). */
+/* Asks the engine to stop in ms unless the search ends first (evtimer_del stop_ev),
+ * or unless its back end keeps the time itself (engine_ops.keeps_time). */
 void session_io_arm_stop(struct session_io *io, uint64_t ms);
 
 /* Frees the engine first (it stops and joins any search and calls nothing after),

@@ -714,6 +714,7 @@ struct engine *hub_back_new(struct event_base *base, const struct engine_profile
 
 static const struct engine_ops he_ops = {
 	.name = "hub",
+	.keeps_time = 1,
 	.start = engine_line_start,
 	.go = he_go,
 	.stop = he_stop,

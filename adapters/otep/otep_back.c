@@ -663,6 +663,7 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 
 static const struct engine_ops ob_ops = {
 	.name = "otep",
+	.keeps_time = 1,
 	.start = engine_line_start,
 	.go = ob_go,
 	.stop = ob_stop,

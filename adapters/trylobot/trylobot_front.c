@@ -422,6 +422,9 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		hard = budget > margin / 2 ? budget - margin / 2 : budget;
 		if (hard < soft + STOP_SLACK_MS)
 			hard = soft + STOP_SLACK_MS;
+		/* The answer is due before the abandon: an engine that rounds its time
+		 * or answers late is asked for less (UHP: whole seconds, rounded down). */
+		l.deadline_ms = hard;
 	} else if (s->depth > 0) {
 		l.depth = s->depth;
 		hard = cmd_ms;
@@ -429,6 +432,9 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		l.movetime_ms = s->think_ms ? s->think_ms : 1;
 		soft = l.movetime_ms + STOP_SLACK_MS;
 		hard = l.movetime_ms + cmd_ms;
+		/* No client deadline: think_time is used (UHP: whole seconds, rounded
+		 * down, one at least), the profile's command_timeout is the grace. */
+		l.deadline_ms = hard;
 	}
 	/* Bounded whatever the listener's own think_time or depth say. */
 	if (s->io.lim.max_think_ms)

@@ -35,6 +35,17 @@
 #define UE_DEFAULT_MOVETIME_MS 5000
 /* UHP has no infinite search: the longest time it can say, ended by engine_stop. */
 #define UE_INFINITE_MS UHP_MAX_TIME_MS
+/* How late a timed answer is thought to come (past the time asked) until measured. */
+#define UE_LAG_PRIOR_MS 50
+/* A clock's flag is kept this far off, beyond the lag. */
+#define UE_CLOCK_RESERVE_MS 500
+/* An infinite search of an engine that cannot be interrupted: searches this long,
+ * again and again, until stopped (a stop waits for the one running). */
+#define UE_SLICE_MS 1000
+
+/* Engines known to die of SIGINT (matched on the start of their id line): their
+ * searches are never interrupted with it. An engine that dies of it once joins them. */
+static const char *const ue_sigint_kills[] = { "nokamute" };
 
 enum ue_state {
 	UE_DOWN,          /* no child */
@@ -72,6 +83,15 @@ struct uhp_back {
 	char                   *errmsg;       /* first err/invalidmove text */
 	enum engine_status      errstatus;
 	int                     seen_id;
+
+	/* Time: the bestmove in flight, and what the engine has shown of itself. */
+	int                     timed;        /* a time (not a depth) was asked */
+	uint64_t                asked_ms;     /* that time, whole seconds */
+	int64_t                 sent_ms;      /* when it was sent (now_ms) */
+	uint64_t                lag_ms;       /* how late timed answers come, decaying max */
+	int                     no_sigint;    /* it dies of SIGINT: never sent it */
+	int                     sigint_sent;  /* SIGINT went to this child */
+	int                     slicing;      /* an infinite search in slices (no_sigint) */
 };
 
 static const struct engine_ops ue_ops;
@@ -98,6 +118,7 @@ static void ue_ending(void *arg)
 	struct uhp_back *u = arg;
 
 	u->step = UE_STEP_NONE;
+	u->slicing = 0;
 	free(u->options_line);
 	u->options_line = NULL;
 	ue_reply_reset(u);
@@ -142,9 +163,15 @@ static void ue_timeout(void *arg)
 				  p->start_timeout_ms);
 		break;
 	case UE_STEP_BESTMOVE:
-		if (u->el.stop_requested) {
+		if (u->el.stop_requested && u->sigint_sent) {
 			engine_child_fail(u->el.child, "did not stop within %u ms of SIGINT",
 					  p->stop_timeout_ms);
+			break;
+		}
+		if (u->timed) {
+			engine_child_fail(u->el.child, "no answer to \"%s\" within its %llu s and "
+					  "command_timeout (%u ms)", u->cmd,
+					  (unsigned long long)(u->asked_ms / 1000), p->command_timeout_ms);
 			break;
 		}
 		/* fall through */
@@ -159,31 +186,70 @@ static uint64_t ue_clock_ms(const struct engine_limits *l, int side)
 	uint64_t left = l->time_ms[side], inc = l->inc_ms[side];
 	uint64_t mtg = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : 25;
 	uint64_t t = left / mtg + inc * 3 / 4;
-	/* Keep a reserve: the engine rounds to whole seconds and pipes take time. */
+	/* Keep a reserve: pipes take time. */
 	uint64_t cap = left > 1500 ? left - 1000 : left / 2;
 	if (t > cap)
 		t = cap;
 	return t;
 }
 
-/* The bestmove command for the job's limits; *ms gets its time limit (0 = none). */
+/* Whole seconds of a time the engine may take, which must be over, answer included,
+ * within avail ms: rounded down (a UHP engine counts whole seconds and may use all
+ * of the last one), at most want_s; 0 when not even one second fits. */
+static uint64_t ue_fit_seconds(uint64_t want_s, int64_t avail)
+{
+	uint64_t s = avail > 0 ? (uint64_t)avail / 1000 : 0;
+	return s < want_s ? s : want_s;
+}
+
+/* The bestmove command for the job's limits; *ms gets its time (0: a depth), *timed
+ * whether a time-out guards it (not for the longest time, the infinite search).
+ * A time the client gave is the engine's, whole (UHP's own are whole seconds); a
+ * deadline or a clock first loses the time already spent on the way (syncing the
+ * game) and the lag the engine's answers have shown, then is rounded down to whole
+ * seconds, and is a depth-1 search when not one second is left. */
 static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t *ms, int *timed)
 {
 	const struct engine_limits *l = &u->el.limits;
 	struct uhp_bestmove b = { .kind = UHP_BEST_TIME };
 	int side = hive_side_to_move(&u->el.want.board);
+	int64_t spent = now_ms() - u->el.go_ms;
+	int64_t lag = (int64_t)u->lag_ms;
+	uint64_t sec;
 
 	*timed = 1;
 	if (u->el.stop_requested) {
 		b.kind = UHP_BEST_DEPTH;
 		b.depth = 1;
+	} else if (l->infinite && u->no_sigint) {
+		/* It cannot be interrupted: the search goes on in slices until stopped. */
+		u->slicing = 1;
+		b.time_ms = UE_SLICE_MS;
 	} else if (l->infinite) {
 		b.time_ms = UE_INFINITE_MS;
 		*timed = 0;
+	} else if (l->movetime_ms && l->deadline_ms) {
+		sec = ue_fit_seconds(l->movetime_ms < 1000 ? 1 : l->movetime_ms / 1000,
+				     (int64_t)l->deadline_ms - spent - lag);
+		if (sec) {
+			b.time_ms = sec * 1000;
+		} else {
+			b.kind = UHP_BEST_DEPTH;
+			b.depth = 1;
+		}
 	} else if (l->movetime_ms) {
 		b.time_ms = l->movetime_ms;
 	} else if (l->time_ms[side]) {
-		b.time_ms = ue_clock_ms(l, side);
+		/* The clock's share, whole seconds, with the flag kept off by the reserve. */
+		uint64_t share = ue_clock_ms(l, side);
+		int64_t avail = (int64_t)l->time_ms[side] - spent - lag - UE_CLOCK_RESERVE_MS;
+		sec = ue_fit_seconds(share < 1000 ? 1 : share / 1000, avail);
+		if (sec) {
+			b.time_ms = sec * 1000;
+		} else {
+			b.kind = UHP_BEST_DEPTH;
+			b.depth = 1;
+		}
 	} else if (l->depth > 0) {
 		b.kind = UHP_BEST_DEPTH;
 		b.depth = l->depth > UHP_MAX_DEPTH ? UHP_MAX_DEPTH : l->depth;
@@ -208,6 +274,7 @@ static void ue_spawn(struct uhp_back *u)
 	if (engine_child_spawn(u->el.child, p->argv, p->workdir) < 0)
 		return;
 	u->state = UE_STARTING;
+	u->sigint_sent = 0;
 	/* The info block comes unasked. */
 	ue_reply_reset(u);
 	u->step = UE_STEP_INFO;
@@ -277,7 +344,12 @@ static void ue_advance(void *arg)
 		uint64_t ms;
 		int timed;
 		ue_bestmove_line(u, line, sizeof line, &ms, &timed);
+		/* Its time counts from now, when the engine has the command; the profile's
+		 * command_timeout is the grace before the engine is failed. */
 		ue_send(u, UE_STEP_BESTMOVE, line, timed ? ms + p->command_timeout_ms : 0);
+		u->timed = timed && ms;
+		u->asked_ms = ms;
+		u->sent_ms = now_ms();
 		return;
 	}
 	size_t n = hive_game_format(&u->el.want, NULL, 0);
@@ -291,6 +363,26 @@ static void ue_advance(void *arg)
 	u->synced = 0;
 	ue_send(u, UE_STEP_NEWGAME, gs, p->command_timeout_ms);
 	free(gs);
+}
+
+/* A timed answer came: how late past its time, kept as a slowly decaying maximum
+ * (deadlines and clocks ask the engine for that much less). */
+static void ue_note_lag(struct uhp_back *u)
+{
+	int64_t late = now_ms() - u->sent_ms - (int64_t)u->asked_ms;
+	uint64_t sample = late > 0 ? (uint64_t)late : 0;
+	uint64_t decayed = u->lag_ms - u->lag_ms / 8;
+
+	u->lag_ms = sample > decayed ? sample : decayed;
+}
+
+/* An infinite search in slices has reached the request's cap (max_ms). */
+static int ue_slices_over(const struct uhp_back *u)
+{
+	const struct engine_limits *l = &u->el.limits;
+
+	return l->max_ms && now_ms() - u->el.go_ms + UE_SLICE_MS + (int64_t)u->lag_ms >
+		(int64_t)l->max_ms;
 }
 
 /* The reply to the command in flight is complete ("ok"). */
@@ -370,6 +462,10 @@ static void ue_reply_done(struct uhp_back *u)
 					  shown, err);
 			return;
 		}
+		if (u->timed)
+			ue_note_lag(u);
+		if (u->slicing && !u->el.stop_requested && !ue_slices_over(u))
+			break;     /* the next slice: a stop gets the move of the one running */
 		engine_line_finish(&u->el, ENGINE_OK, NULL, &m, NULL);
 		return;
 	}
@@ -445,6 +541,9 @@ static void ue_line(void *arg, const char *line, size_t len)
 			snprintf(u->el.e.id, sizeof u->el.e.id, "%.*s", (int)(rlen < 127 ? rlen : 127), rest);
 			util_scrub_text(u->el.e.id);
 			u->seen_id = 1;
+			for (size_t i = 0; i < sizeof ue_sigint_kills / sizeof ue_sigint_kills[0]; i++)
+				if (!strncmp(u->el.e.id, ue_sigint_kills[i], strlen(ue_sigint_kills[i])))
+					u->no_sigint = 1;
 			return;
 		}
 		break;
@@ -475,6 +574,15 @@ static void ue_line(void *arg, const char *line, size_t len)
 		engine_child_fail(u->el.child, "out of memory");
 }
 
+/* Whether what (engine_child's words for an end) says it was killed by sig. */
+static int ue_died_of(const char *what, int sig)
+{
+	char head[32];
+	int n = snprintf(head, sizeof head, "killed by signal %d ", sig);
+
+	return n > 0 && !strncmp(what, head, (size_t)n);
+}
+
 /* The child ended: say when, and fail it. */
 static void ue_ended(void *arg, const char *what)
 {
@@ -487,6 +595,12 @@ static void ue_ended(void *arg, const char *what)
 			 u->el.e.profile->name, what);
 	else
 		engine_line_note_ended(&u->el, what);
+	if (u->sigint_sent && !u->no_sigint && ue_died_of(what, SIGINT)) {
+		u->no_sigint = 1;
+		log_note(u->el.log_id, "engine %s dies of SIGINT: its searches are not interrupted "
+			 "with it again", u->el.e.profile->name);
+	}
+	u->sigint_sent = 0;
 	if (u->step == UE_STEP_INFO || u->state == UE_STARTING)
 		engine_child_fail(u->el.child, "%s during start", what);
 	else if (u->step != UE_STEP_NONE)
@@ -527,13 +641,23 @@ static void ue_stop(struct engine *e)
 	if (u->el.job != ENGINE_LINE_GO || u->el.stop_requested)
 		return;
 	u->el.stop_requested = 1;
-	if (u->step == UE_STEP_BESTMOVE && engine_child_running(u->el.child)) {
-		/* As Mzinga's viewer does: SIGINT ends the search with its best move. */
-		log_note(u->el.log_id, "engine %s: stop (SIGINT)", e->profile->name);
-		engine_child_signal(u->el.child, SIGINT);
-		engine_child_arm(u->el.child, e->profile->stop_timeout_ms);
-	}
 	/* Before bestmove is sent, the search will be "depth 1". */
+	if (u->step != UE_STEP_BESTMOVE || !engine_child_running(u->el.child))
+		return;
+	if (u->timed) {
+		/* UHP has no stop: a timed search ends by itself (a slice's answer then
+		 * ends the sliced one), and its time-out guards it. */
+		log_note(u->el.log_id, "engine %s: stop; the timed search is not interrupted "
+			 "(UHP has no stop), its answer is due within %llu s", e->profile->name,
+			 (unsigned long long)(u->asked_ms / 1000));
+		return;
+	}
+	/* As Mzinga's viewer does: SIGINT ends the search with its best move. (An
+	 * engine that dies of it never searches untimed: it gets slices instead.) */
+	log_note(u->el.log_id, "engine %s: stop (SIGINT)", e->profile->name);
+	u->sigint_sent = 1;
+	engine_child_signal(u->el.child, SIGINT);
+	engine_child_arm(u->el.child, e->profile->stop_timeout_ms);
 }
 
 static int ue_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
@@ -593,6 +717,7 @@ static struct uhp_back *ue_new(struct event_base *base, const struct engine_prof
 		return NULL;
 	}
 	hive_game_init(&u->mirror, 0);
+	u->lag_ms = UE_LAG_PRIOR_MS;
 	if (engine_line_init(&u->el, base, p, &ue_ops, u, &ue_line_ops, UHP_BACK_MAX_LINE, 0,
 			     &ue_child_ops, cause) < 0) {
 		ue_release(u, NULL);
@@ -636,6 +761,7 @@ struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profi
 
 static const struct engine_ops ue_ops = {
 	.name = "uhp",
+	.keeps_time = 1,
 	.start = engine_line_start,
 	.go = ue_go,
 	.stop = ue_stop,

@@ -370,7 +370,7 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 		uhp_out_str(&s->io, "err No hint: the engine cannot search now.");
 		return 0;
 	}
-	if (l.movetime_ms && s->st == R_HINT) {
+	if (l.movetime_ms && s->st == R_HINT && !s->hint->ops->keeps_time) {
 		uint64_t ms = l.movetime_ms + HINT_STOP_SLACK_MS;
 		struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
 		evtimer_add(s->stop_ev, &tv);

@@ -310,6 +310,10 @@ static void game_turn(struct rgame *g)
 		/* The engine's own overhead must fit in the move's time. */
 		uint64_t margin = o->move_time_ms / 10 < 100 ? o->move_time_ms / 10 : 100;
 		l.movetime_ms = o->move_time_ms - margin ? o->move_time_ms - margin : 1;
+		/* The flag falls then (a house engine has the slack over it): an engine
+		 * that rounds its time or answers late is asked for less (UHP: whole
+		 * seconds, rounded down). */
+		l.deadline_ms = o->move_time_ms + LOBBY_ENGINE_SLACK_MS;
 	} else {
 		for (int c = 0; c < 2; c++) {
 			l.time_ms[c] = g->clock_us[c] > 1000 ? (uint64_t)g->clock_us[c] / 1000 : 1;

@@ -13,6 +13,8 @@
  *   --fault no-ok               never prints "ok" after the info block
  *   --fault ignore-sigint       ignores SIGINT; bestmove thinks --delay-ms (default 1 h)
  *   --fault invalidmove-all     every play, pass and newgame with moves: invalidmove
+ *   --fault overrun             as nokamute: dies of SIGINT, and a timed bestmove takes
+ *                               its time plus --delay-ms (default 0)
  *   --delay-ms N                bestmove thinks N ms (SIGINT ends it early)
  *   --sloppy                    legal moves in another notation: the last reference
  *                               instead of the first, odd case, extra spaces, and an
@@ -31,7 +33,7 @@
 
 enum fault {
 	F_NONE, F_CRASH, F_STALL, F_GARBAGE, F_LONG_LINE, F_ILLEGAL, F_EXIT_AT_START,
-	F_SLOW_START, F_NO_OK, F_IGNORE_SIGINT, F_INVALID_ALL
+	F_SLOW_START, F_NO_OK, F_IGNORE_SIGINT, F_INVALID_ALL, F_OVERRUN
 };
 
 static const struct {
@@ -42,7 +44,7 @@ static const struct {
 	{ "long-line", F_LONG_LINE }, { "illegal-move", F_ILLEGAL },
 	{ "exit-at-start", F_EXIT_AT_START }, { "slow-start", F_SLOW_START },
 	{ "no-ok", F_NO_OK }, { "ignore-sigint", F_IGNORE_SIGINT },
-	{ "invalidmove-all", F_INVALID_ALL },
+	{ "invalidmove-all", F_INVALID_ALL }, { "overrun", F_OVERRUN },
 };
 
 static volatile sig_atomic_t interrupted;
@@ -127,10 +129,10 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 {
 	long ms = f->delay_ms;
 	unsigned h, mi, s;
-	int depth;
+	int depth, timed;
 
-	if (sscanf(arg, "time %u:%u:%u", &h, &mi, &s) != 3 &&
-	    (sscanf(arg, "depth %d", &depth) != 1 || depth < 0)) {
+	timed = sscanf(arg, "time %u:%u:%u", &h, &mi, &s) == 3;
+	if (!timed && (sscanf(arg, "depth %d", &depth) != 1 || depth < 0)) {
 		printf("err Invalid bestmove arguments.\n");
 		ok(f);
 		return;
@@ -167,6 +169,10 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 	}
 	case F_IGNORE_SIGINT:
 		think(have_delay ? ms : 3600L * 1000);
+		break;
+	case F_OVERRUN:
+		if (timed)
+			think(((h * 60L + mi) * 60 + s) * 1000 + ms);
 		break;
 	default:
 		think(ms);
@@ -318,7 +324,8 @@ int main(int argc, char **argv)
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = f.fault == F_IGNORE_SIGINT ? SIG_IGN : on_sigint;
+	sa.sa_handler = f.fault == F_IGNORE_SIGINT ? SIG_IGN : f.fault == F_OVERRUN ? SIG_DFL :
+		on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 
 	hive_game_init(&f.game, 0);
