@@ -11,7 +11,8 @@
 # every BUILD_DIR given. JOBS defaults to $TEST_JOBS, else twice the CPUs: most
 # scripts wait on processes more than they compute.
 # Each PASS/FAIL line gives the test's elapsed seconds, as it ends; the output of
-# each failure follows the summary. The slowest tests of the last run (kept in
+# each failure follows the summary (its last 40 lines; the whole of it is kept in
+# BUILD_DIR/test-output/NAME.log). The slowest tests of the last run (kept in
 # BUILD_DIR/test-times) start first. Prints "N passed, N failed" last, alone on
 # its line, and exits non-zero on any failure.
 set -u
@@ -48,6 +49,9 @@ if [ "${1:-}" = --one ]; then
 		echo "FAIL $name ($secs s)"
 		echo "$secs $base" >"$out.fail"
 		echo "$name" >"$out.name"
+		# The whole output stays for people to read (the summary shows its end).
+		mkdir -p "$top/$b/test-output"
+		cp "$out.out" "$top/$b/test-output/$base.log"
 	fi
 	exit 0
 fi
