@@ -123,6 +123,10 @@ int  session_io_open(struct session_io *io, struct event_base *base, struct buff
  * NULL with *cause (caller frees) if it cannot be made. */
 struct engine *session_io_engine(struct session_io *io, char **cause);
 
+/* The engine did not start (why): with lim.start_failed set, records why there
+ * and ends the session at once, returning 1; otherwise returns 0 (report it). */
+int  session_io_start_failed(struct session_io *io, const char *why);
+
 /* Frees the engine now (no callback of it fires afterwards); the next use makes one. */
 void session_io_drop_engine(struct session_io *io);
 

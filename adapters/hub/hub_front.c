@@ -268,6 +268,8 @@ static void started_cb(void *arg, const struct engine_result *r)
 	struct hub_front *s = arg;
 
 	s->busy = HF_IDLE;
+	if (r->status != ENGINE_OK && session_io_start_failed(&s->io, r->message))
+		return;
 	if (r->status != ENGINE_OK) {
 		/* Said at the next command that needs it; the back end restarts on use. */
 		log_note(s->io.id, "hub: engine did not start: %s", r->message ? r->message : "?");
@@ -951,14 +953,16 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 
 	/* The engine starts now, so that "hub" can list its options at once. */
 	if (!session_io_engine(&s->io, &cause)) {
-		log_note(id, "hub: no engine: %s", cause ? cause : "?");
+		if (!session_io_start_failed(&s->io, cause))
+			log_note(id, "hub: no engine: %s", cause ? cause : "?");
 		free(cause);
 		return s;
 	}
 	s->busy = HF_START;
 	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = HF_IDLE;
-		log_note(id, "hub: the engine did not start");
+		if (!session_io_start_failed(&s->io, "the engine did not start"))
+			log_note(id, "hub: the engine did not start");
 	}
 	return s;
 }
