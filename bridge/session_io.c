@@ -226,7 +226,12 @@ static void io_process(struct session_io *io)
 	 * (on stdio, once the command in flight is answered too: a search that lets
 	 * ping or stop through counts as ready, yet its answer is still owed). */
 	if (io_ready(io) && io->eof && !io->discarding && evbuffer_get_length(inb) == 0 &&
-	    !(io->in != io->out && io->ops->busy && io->ops->busy(io->arg))) {
+	    io->in != io->out && io->ops->busy && io->ops->busy(io->arg)) {
+		if (io->ops->eof_busy)
+			io->ops->eof_busy(io->arg);
+		return;
+	}
+	if (io_ready(io) && io->eof && !io->discarding && evbuffer_get_length(inb) == 0) {
 		if (io->ops->eof)
 			io->ops->eof(io->arg);
 		session_io_finish(io, 1);

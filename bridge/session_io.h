@@ -57,6 +57,10 @@ struct session_io_ops {
 	int   (*in_game)(void *arg);
 	/* Optional: the input ended and was all handled; the session closes next. */
 	void  (*eof)(void *arg);
+	/* Optional, stdio: the input ended with a command outstanding, which the session
+	 * waits for before it ends; one that would never end is to be stopped now (may
+	 * be called again). */
+	void  (*eof_busy)(void *arg);
 	/* Optional: the session is finishing (called by every session_io_finish that
 	 * does something): stop what would write more. */
 	void  (*finishing)(void *arg);

@@ -902,6 +902,23 @@ static void io_eof(void *arg)
 	log_note(s->io.id, "client EOF: quit");
 }
 
+/* stdio: the input ended during a search. One with a limit ends by itself and its
+ * done goes out; an endless one (analyze, ponder, level infinite) is stopped as by
+ * stop, so that its done goes out too. */
+static void io_eof_busy(void *arg)
+{
+	struct hub_front *s = arg;
+	struct engine_limits l;
+
+	if (s->busy != HF_SEARCH || s->stopping)
+		return;
+	search_limits(s, s->mode, &l);
+	if (!l.infinite)
+		return;
+	log_note(s->io.id, "client EOF during an endless search: stop");
+	cmd_stop(s, NULL);
+}
+
 /* Closing stops a search, whose done then goes nowhere. */
 static void io_finishing(void *arg)
 {
@@ -926,6 +943,7 @@ static const struct session_io_ops hub_io_ops = {
 	.line = io_line,
 	.too_long = io_too_long,
 	.eof = io_eof,
+	.eof_busy = io_eof_busy,
 	.finishing = io_finishing,
 	.max_line_default = HUB_LINE_MAX,
 };
