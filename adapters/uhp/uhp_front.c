@@ -91,7 +91,8 @@ static void out_info(struct uhp_front *s)
 		uhp_out_printf(&s->io, "id %s", s->io.engine->id);
 	else
 		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION);
-	uhp_out_str(&s->io, s->io.engine && s->io.engine->caps[0] ? s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
+	uhp_out_str(&s->io, s->io.engine && (s->io.engine->caps[0] || s->io.engine->caps_known) ?
+		    s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
 
 static void engine_failed(struct uhp_front *s, const char *why)

@@ -49,12 +49,14 @@ class Module:
         self.p.wait()
 
 class Uhp:
-    def __init__(self, name, port, start_timeout=2, stderr=None):
+    def __init__(self, name, port, start_timeout=2, stderr=None, expansions=None):
         conf = os.path.join(tmp, name + ".conf")
         with open(conf, "w") as f:
             f.write("[engine fake]\nkind = trylobot\nhost = 127.0.0.1\nport = %d\n"
                     "start_timeout = %g\ncommand_timeout = %g\nstop_timeout = 1\n"
                     % (port, start_timeout, COMMAND_TIMEOUT))
+            if expansions is not None:
+                f.write("expansions = %s\n" % expansions)
         self.name = name
         self.p = subprocess.Popen([bridge, "uhp", "--profile", "fake", "--config", conf,
                                    "--log", os.path.join(tmp, name + ".trace")],
@@ -120,11 +122,29 @@ def engine_err(u, what, limit):
     check(len(r) == 1 and r[0].startswith("err Engine failed:"), "%s: expected err, got %r" % (what, r))
     print("%-10s err after %.2f s: %s" % (what, dt, r[0] if r else "?"))
 
+# 0. A module is announced with the expansions its profile gives, Base only by
+#    default, and a game of another type is an engine error, not the module's.
+m = Module("caps")
+u = Uhp("caps", m.port)
+info = u.reply(5)
+check(info == ["id Fake module v0.0.1", ""], "caps: default info block %r" % info)
+u.ask("newgame Base+M")
+r = u.ask("bestmove depth 1")
+check(r == ["err engine fake plays Base only (profile key expansions)"],
+      "caps: Base+M with a Base module gave %r" % r)
+u.close()
+u = Uhp("capsLP", m.port, expansions="LP")
+info = u.reply(5)
+check(info == ["id Fake module v0.0.1", "Ladybug;Pillbug"], "caps: expansions = LP info block %r" % info)
+u.close()
+check(not any(l.startswith("request") for l in m.lines()), "caps: the module was asked %r" % m.lines())
+m.stop()
+
 # 1. A game through a well-behaved module, Base+MLP, up to the end or 60 plies.
 m = Module("ok")
-u = Uhp("ok", m.port)
+u = Uhp("ok", m.port, expansions="MLP")
 info = u.reply(5)
-check(info[:1] == ["id Fake module v0.0.1"], "ok: info block %r" % info)
+check(info == ["id Fake module v0.0.1", "Mosquito;Ladybug;Pillbug"], "ok: info block %r" % info)
 u.ask("newgame Base+MLP")
 plies, state = 0, ""
 while plies < 60:
@@ -160,6 +180,23 @@ for mode, extra, limit in [("garbage", [], 5), ("badjson", [], 5), ("error", [],
     u.close()
     m.stop()
     check(m.lines().count("connection") == 2, "%s: %d connections, expected 2" % (mode, m.lines().count("connection")))
+
+# 2b. A module's multi-line error reads as one line, its lines joined with " / ".
+m = Module("errorlines", "--mode", "errorlines", "--after", "1", "--count", "1")
+u = Uhp("errorlines", m.port)
+u.reply(5)
+u.ask("newgame Base")
+good_move(u, "errorlines 1")
+r = u.ask("bestmove depth 1")
+want = ("err Engine failed: module answered with an error: Error: TypeError: Cannot read properties of "
+        "undefined (reading 'Mosquito') / at chooseTurn (/opt/module/her.js:12:7) / "
+        "at Socket.<anonymous> (/opt/module/server.js:40:3)")
+check(r == [want], "errorlines: got %r" % r)
+u.close()
+m.stop()
+trace = open(os.path.join(tmp, "errorlines.trace")).read()
+check("module answered with an error: Error: TypeError: Cannot read properties of undefined (reading 'Mosquito') / at chooseTurn" in trace,
+      "errorlines: no one-line note in the trace log")
 
 # 3. Slow but within the time-out: a move.
 m = Module("slowok", "--mode", "slow", "--slow-ms", "300")
