@@ -71,7 +71,9 @@ static const char usage_stdio_flags[] =
 	"  --profile NAME    an [engine NAME] of --config\n"
 	"  --config FILE     configuration file\n"
 	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
-	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n"
+	"  exit status: 0 at the end of input (once the commands queued before it are\n"
+	"  answered), 1 on a runtime error or an engine that cannot start (said on stderr\n"
+	"  before anything is printed), 2 on a usage error\n"
 	"ENGINE:\n";
 
 static const char usage_serve[] =
