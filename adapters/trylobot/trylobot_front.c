@@ -82,6 +82,7 @@ struct trylobot_front {
 	 * counted on the web page and in the next Greetings. */
 	unsigned               subs;
 	char                   sub_why[160]; /* the latest one's reason */
+	int                    last_sub;     /* the latest answer was one */
 };
 
 /* Queues a frame (NULL: none could be built) for the client and logs it; consumes it. */
@@ -148,8 +149,8 @@ static void request_done(struct trylobot_front *s)
 static void greet(struct trylobot_front *s, const char *failure)
 {
 	char long_name[192], desc[512];
-	const char *engine_id = s->io.engine && s->io.engine->id[0] ? s->io.engine->id : "hivebridge";
 	const char *pname = s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin";
+	const char *engine_id = s->io.engine && s->io.engine->id[0] ? s->io.engine->id : pname;
 	struct tb_identity id = {
 		.name = "hivebridge",
 		.long_name = long_name,
@@ -163,13 +164,18 @@ static void greet(struct trylobot_front *s, const char *failure)
 	if (failure) {
 		snprintf(long_name, sizeof long_name, "hivebridge: engine %s not answering", pname);
 		snprintf(desc, sizeof desc, "Hive engine bridge; engine %s cannot play: %s", pname, failure);
+	} else if (s->last_sub) {
+		snprintf(long_name, sizeof long_name, "hivebridge: %s, not answering (the bridge answers for it)",
+			 engine_id);
 	} else {
 		snprintf(long_name, sizeof long_name, "hivebridge: %s", engine_id);
+	}
+	if (!failure) {
 		if (s->subs)
 			snprintf(desc, sizeof desc, "Hive engine bridge playing with engine profile %s; "
-				 "%u answer%s on this connection were the bridge's own move, not the "
+				 "%u answer%s on this connection %s the bridge's own move, not the "
 				 "engine's (the latest: %s)", pname, s->subs, s->subs == 1 ? "" : "s",
-				 s->sub_why);
+				 s->subs == 1 ? "was" : "were", s->sub_why);
 		else
 			snprintf(desc, sizeof desc, "Hive engine bridge playing with engine profile %s", pname);
 	}
@@ -297,6 +303,7 @@ static void answer_fallback(struct trylobot_front *s, const char *why)
 	/* Never silent: the operator (stderr, the log), the page and the next
 	 * Greetings are told that this move is not the engine's. */
 	s->subs++;
+	s->last_sub = 1;
 	snprintf(s->sub_why, sizeof s->sub_why, "%s", why);
 	log_warn(s->io.id, "substitution %u: %s; answering %s instead of the engine", s->subs, why, what);
 	if (s->rp_now)
@@ -321,6 +328,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 		/* Never trust a back end with legality: tb_replay_answer asks the core. */
 		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, r->move, &t, err, sizeof err);
 		if (rc == 1) {
+			s->last_sub = 0;
 			out_turn(s, &t);
 		} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
 			answer_fallback(s, "the engine chose an illegal move");

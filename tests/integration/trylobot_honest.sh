@@ -3,7 +3,7 @@
 # the engine's. With an engine that crashes on every search, each answer (the best
 # sendable move by one ply) is a warning on stderr and in the trace log with its
 # reason, the web page counts it (`substitutions`, `substitution`), and the next
-# Greetings on the connection says so. With an engine that cannot start, the
+# Greetings on the connection says so (long_name and description). With an engine that cannot start, the
 # Greetings' long_name names no engine as playing and the module is inactive.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
@@ -85,7 +85,8 @@ t = c.frame()
 assert t.get("turn_type") in ("Placement", "Movement"), t
 c.send({"request_type": "Greetings", "request_id": "g2", "system_version": "0.1.0"})
 g = c.frame()
-assert "1 answer on this connection were the bridge's own move" in g["description"], g["description"]
+assert "1 answer on this connection was the bridge's own move" in g["description"], g["description"]
+assert g["long_name"].endswith("not answering (the bridge answers for it)"), g["long_name"]
 assert "engine failed" in g["description"], g["description"]
 print("crashing engine: Greetings says %r" % g["description"])
 
