@@ -19,7 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$fake" ] || fail "no $fake"
 
 timeout 300 python3 - "$HIVEBRIDGE" "$fake" "$tmp" <<'EOF' || fail "trylobot back end"
-import os, select, signal, subprocess, sys, time
+import atexit, os, select, signal, subprocess, sys, time
 
 bridge, fake, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 errors = []
@@ -33,12 +33,23 @@ def wait_until(cond, what, limit=30):
             raise RuntimeError("%s: not within %d s" % (what, limit))
         time.sleep(0.02)
 
+modules = []
+
+@atexit.register
+def stop_modules():
+    """A failed assertion must not leave a module behind (it holds our output open)."""
+    for p in modules:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
 class Module:
     def __init__(self, name, *args):
         self.portfile = os.path.join(tmp, name + ".port")
         self.log = os.path.join(tmp, name + ".log")
         self.p = subprocess.Popen([fake, "--port-file", self.portfile, "--log", self.log] + list(args),
                                   stderr=open(os.path.join(tmp, name + ".err"), "w"))
+        modules.append(self.p)
         wait_until(lambda: os.path.exists(self.portfile) or self.p.poll() is not None,
                    name + ": module port file")
         self.port = int(open(self.portfile).read())
