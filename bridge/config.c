@@ -356,6 +356,19 @@ static int engine_key(struct config *c, const char *pname, const char *k, const 
 			return -1;
 		}
 		p->threads = (unsigned)n;
+	} else if (!strcmp(k, "expansions")) {
+		static const char letters[] = "MLP";     /* HIVE_EXP_M, _L, _P */
+		unsigned bits = 0;
+		for (const char *q = v; strcmp(v, "none") && *q; q++) {
+			const char *at = strchr(letters, *q);
+			unsigned bit = at ? 1u << (at - letters) : 0;
+			if (!bit || bits & bit) {
+				*why = xasprintf("expansions must be letters of MLP or none, not \"%s\"", v);
+				return -1;
+			}
+			bits |= bit;
+		}
+		p->expansions = bits;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [engine %s]", k, pname);
 		return -1;

@@ -16,6 +16,8 @@
  *   hash_mb_max = 256         builtin: the most a client may ask for
  *   threads = 1               builtin: search threads per go (Lazy SMP; the Threads
  *                             option), capped at [daemon] search_threads
+ *   expansions = MLP          trylobot: the expansions the module plays (letters of
+ *                             MLP, or none); default none: Base only is announced
  *
  *   [listen NAME]            a listener
  *   protocol = NAME           a protocol of the table with a front end (default uhp)
@@ -73,6 +75,7 @@ struct engine_profile {
 	size_t   hash_mb;
 	size_t   hash_mb_max;          /* the most a client may set (HashMB, Hub hash) */
 	unsigned threads;              /* builtin: Threads at start, 0 = 1 */
+	unsigned expansions;           /* trylobot: HIVE_EXP_* bits the module plays */
 	size_t   noptions;
 	char    *options[CONFIG_MAX_OPTIONS][2];   /* name, value */
 	int      adhoc;                /* made from an ENGINE argument, named by config.c */

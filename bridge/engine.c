@@ -52,10 +52,14 @@ void engine_reply_set(struct engine_reply *r, engine_done_cb *done, void *arg,
 {
 	engine_reply_free(r);
 	r->res.status = st;
-	r->message = msg ? strdup(msg) : NULL;
-	/* Messages quote the engine: keep them one printable line for any protocol. */
+	/* Messages quote the engine: keep them one printable line for any protocol
+	 * (its line breaks read " / ", not '?'). */
+	size_t mlen = msg ? 3 * strlen(msg) + 1 : 0;
+	r->message = msg ? malloc(mlen) : NULL;
+	if (r->message)
+		util_one_line(r->message, mlen, msg);
 	for (char *c = r->message; c && *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+		if ((unsigned char)*c >= 0x7f)
 			*c = '?';
 	r->res.message = r->message;
 	if (move)

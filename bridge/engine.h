@@ -98,6 +98,7 @@ struct engine {
 	const struct engine_profile *profile;
 	char                     id[128];        /* "id ..." line of info, without "id " */
 	char                     caps[128];      /* capability line ("Mosquito;Ladybug;Pillbug") */
+	int                      caps_known;     /* caps is the whole truth, even empty (Base only) */
 	void                    *priv;           /* back end's state */
 };
 

@@ -24,6 +24,10 @@ struct session_limits {
 	int      max_depth;        /* deepest search a client may ask for, 0 = no bound */
 	unsigned max_think_ms;     /* longest search or perft a client may ask for, 0 = none */
 	void    *shared;           /* the listener's state from front.listener_new, or NULL */
+	/* The stdio modes: an engine that cannot start ends the session before it says
+	 * anything, with the reason here (the owner frees it), so that the command can
+	 * exit 1. NULL: the session reports it to its client in-band and lives on. */
+	char   **start_failed;
 };
 
 /* Called once when a session ends by itself; the owner then frees it. */

@@ -163,6 +163,15 @@ void live_analysis(struct live_game *lg, const struct hive_search_info *info)
 	live_changed(lg);
 }
 
+void live_substitution(struct live_game *lg, const char *why)
+{
+	if (!lg)
+		return;
+	lg->substitutions++;
+	snprintf(lg->substitution, sizeof lg->substitution, "%s", why ? why : "");
+	live_changed(lg);
+}
+
 void live_finish(struct live_game *lg, int state, const char *reason)
 {
 	if (!lg)

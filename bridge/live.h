@@ -42,6 +42,8 @@ struct live_game {
 	int               depth, score;  /* side to move's view, at analysis_ply */
 	size_t            analysis_ply;  /* the position searched (the latest search's) */
 	char              pv[LIVE_PV_MAX]; /* UHP MoveStrings, ';'-separated */
+	unsigned          substitutions; /* moves the bridge sent for a failing engine */
+	char              substitution[160]; /* why, the latest ("" none) */
 	void             *owner;         /* for live_owned(): the owner's tag */
 	struct live_game *prev, *next;
 };
@@ -66,6 +68,9 @@ void live_clocks(struct live_game *lg, int64_t white_ms, int64_t black_ms, int r
 /* The engine's latest search info for the current position; the PV is checked
  * with the core and cut at its first illegal move. */
 void live_analysis(struct live_game *lg, const struct hive_search_info *info);
+/* The bridge answered in place of the engine (why): counted and shown, never
+ * silent (a Trylobot listener's fallback move). */
+void live_substitution(struct live_game *lg, const char *why);
 /* The result: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW, and why. */
 void live_finish(struct live_game *lg, int state, const char *reason);
 /* The game ends without a result (the daemon stops): finished stays 0, so a

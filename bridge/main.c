@@ -71,7 +71,9 @@ static const char usage_stdio_flags[] =
 	"  --profile NAME    an [engine NAME] of --config\n"
 	"  --config FILE     configuration file\n"
 	"  --log FILE        protocol trace log (\"-\" = stderr)\n"
-	"  exit status: 0 at the end of input, 1 on a runtime error, 2 on a usage error\n"
+	"  exit status: 0 at the end of input (once the commands queued before it are\n"
+	"  answered), 1 on a runtime error or an engine that cannot start (said on stderr\n"
+	"  before anything is printed), 2 on a usage error\n"
 	"ENGINE:\n";
 
 static const char usage_serve[] =
@@ -311,7 +313,7 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 	struct event_config *ecfg;
 	struct event *sig_int = NULL, *sig_term = NULL, *sig_hup = NULL;
 	struct bufferevent *in, *out;
-	char *cause = NULL;
+	char *cause = NULL, *start_failed = NULL;
 	int flags0, flags1, depth, rc, status = EXIT_FAIL;
 
 	if ((rc = cli_parse(argc, argv, "--engine --profile --config --log", &cli)) != 0)
@@ -330,13 +332,15 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 		config_free(&c);
 		return rc;
 	}
-	/* The session reports a broken engine to its client in-band; say it here too,
-	 * and resolve a module's host now rather than inside the loop. */
+	/* An engine that cannot work ends the command before it says anything, as
+	 * serve does (a client would take a bridge that answers for a working engine);
+	 * this also resolves a module's host now rather than inside the loop. */
 	if (config_engine_check(&c, p, &cause) < 0) {
 		fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", protocol,
 			cli.engine ? cli.engine : p->name, cause ? cause : "cannot work");
 		free(cause);
-		cause = NULL;
+		config_free(&c);
+		return EXIT_FAIL;
 	}
 	if (open_log(protocol, &c, &cli) < 0) {
 		config_free(&c);
@@ -373,7 +377,7 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 		goto out;
 	}
 	struct session_limits lim = { .max_line = c.max_line, .max_buffer = c.max_buffer,
-				      .depth = depth };
+				      .depth = depth, .start_failed = &start_failed };
 	session = front->session_new(run.base, in, out, 0, p, &lim, stdio_closed, &run);
 	if (!session) {
 		fprintf(stderr, "hivebridge %s: cannot start the session\n", protocol);
@@ -391,6 +395,11 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 
 	event_base_dispatch(run.base);
 	status = 0;
+	if (start_failed) {
+		fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", protocol,
+			cli.engine ? cli.engine : p->name, start_failed);
+		status = EXIT_FAIL;
+	}
 out:
 	/* Reverse order of acquisition. A dying external engine is escalated
 	 * (exit, SIGTERM, SIGKILL) and reaped before the base goes. */
@@ -409,6 +418,7 @@ out:
 		fcntl(STDOUT_FILENO, F_SETFL, flags1);
 	log_close();
 	config_free(&c);
+	free(start_failed);
 	return status;
 }
 

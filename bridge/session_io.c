@@ -30,6 +30,17 @@ void session_io_schedule(struct session_io *io)
 	event_active(io->process_ev, EV_READ, 0);
 }
 
+int session_io_start_failed(struct session_io *io, const char *why)
+{
+	if (!io->lim.start_failed)
+		return 0;
+	free(*io->lim.start_failed);
+	*io->lim.start_failed = xstrdup(why && *why ? why : "the engine did not start");
+	log_note(io->id, "engine did not start: %s: ending the session", why ? why : "?");
+	session_io_finish(io, 0);
+	return 1;
+}
+
 void session_io_finish(struct session_io *io, int flush)
 {
 	if (io->finishing && flush)
@@ -211,7 +222,15 @@ static void io_process(struct session_io *io)
 		session_io_finish(io, 0);
 		return;
 	}
-	/* Input closed and fully handled: the session ends once its answers are out. */
+	/* Input closed and fully handled: the session ends once its answers are out
+	 * (on stdio, once the command in flight is answered too: a search that lets
+	 * ping or stop through counts as ready, yet its answer is still owed). */
+	if (io_ready(io) && io->eof && !io->discarding && evbuffer_get_length(inb) == 0 &&
+	    io->in != io->out && io->ops->busy && io->ops->busy(io->arg)) {
+		if (io->ops->eof_busy)
+			io->ops->eof_busy(io->arg);
+		return;
+	}
 	if (io_ready(io) && io->eof && !io->discarding && evbuffer_get_length(inb) == 0) {
 		if (io->ops->eof)
 			io->ops->eof(io->arg);

@@ -58,6 +58,10 @@ struct session_io_ops {
 	int   (*in_game)(void *arg);
 	/* Optional: the input ended and was all handled; the session closes next. */
 	void  (*eof)(void *arg);
+	/* Optional, stdio: the input ended with a command outstanding, which the session
+	 * waits for before it ends; one that would never end is to be stopped now (may
+	 * be called again). */
+	void  (*eof_busy)(void *arg);
 	/* Optional: the session is finishing (called by every session_io_finish that
 	 * does something): stop what would write more. */
 	void  (*finishing)(void *arg);
@@ -123,6 +127,10 @@ int  session_io_open(struct session_io *io, struct event_base *base, struct buff
 /* The session's engine, made on first use and again after session_io_drop_engine;
  * NULL with *cause (caller frees) if it cannot be made. */
 struct engine *session_io_engine(struct session_io *io, char **cause);
+
+/* The engine did not start (why): with lim.start_failed set, records why there
+ * and ends the session at once, returning 1; otherwise returns 0 (report it). */
+int  session_io_start_failed(struct session_io *io, const char *why);
 
 /* Frees the engine now (no callback of it fires afterwards); the next use makes one. */
 void session_io_drop_engine(struct session_io *io);

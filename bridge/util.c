@@ -265,6 +265,35 @@ void util_take_secret_envs(const char *const *names)
 		free(util_take_secret_env(*names));
 }
 
+char *util_one_line(char *dst, size_t n, const char *src)
+{
+	size_t o = 0;
+	int brk = 0;
+
+	if (!n)
+		return dst;
+	for (const unsigned char *p = (const unsigned char *)(src ? src : ""); *p && o + 1 < n; p++) {
+		if (*p == '\n' || *p == '\r') {
+			while (o && (dst[o - 1] == ' ' || dst[o - 1] == '\t'))
+				o--;
+			brk = o > 0;
+			continue;
+		}
+		if (brk && (*p == ' ' || *p == '\t'))
+			continue;
+		if (brk) {
+			brk = 0;
+			if (o + 4 >= n)
+				break;
+			memcpy(dst + o, " / ", 3);
+			o += 3;
+		}
+		dst[o++] = (char)(*p < 0x20 || *p == 0x7f ? '?' : *p);
+	}
+	dst[o] = 0;
+	return util_scrub_text(dst);
+}
+
 char *util_scrub_text(char *s)
 {
 	for (unsigned char *p = (unsigned char *)s; p && *p; p++) {

@@ -78,6 +78,11 @@ int64_t now_us(void);
  * reaches the bridge's stderr, a client's screen or a report. Returns s. */
 char *util_scrub_text(char *s);
 
+/* Multi-line text (a module's error, a stack trace) as one line into dst (size n,
+ * truncated): its line breaks, with the blanks around them, become " / ", blank
+ * lines vanish, other control bytes become '?'. Returns dst. */
+char *util_one_line(char *dst, size_t n, const char *src);
+
 /* A secret from the environment: a copy of $name (the caller frees; NULL if it is
  * unset or empty), which leaves the environment for good: its value is overwritten
  * where it lies (the bytes /proc/PID/environ shows to any process of the same

@@ -268,6 +268,8 @@ static void started_cb(void *arg, const struct engine_result *r)
 	struct hub_front *s = arg;
 
 	s->busy = HF_IDLE;
+	if (r->status != ENGINE_OK && session_io_start_failed(&s->io, r->message))
+		return;
 	if (r->status != ENGINE_OK) {
 		/* Said at the next command that needs it; the back end restarts on use. */
 		log_note(s->io.id, "hub: engine did not start: %s", r->message ? r->message : "?");
@@ -900,6 +902,23 @@ static void io_eof(void *arg)
 	log_note(s->io.id, "client EOF: quit");
 }
 
+/* stdio: the input ended during a search. One with a limit ends by itself and its
+ * done goes out; an endless one (analyze, ponder, level infinite) is stopped as by
+ * stop, so that its done goes out too. */
+static void io_eof_busy(void *arg)
+{
+	struct hub_front *s = arg;
+	struct engine_limits l;
+
+	if (s->busy != HF_SEARCH || s->stopping)
+		return;
+	search_limits(s, s->mode, &l);
+	if (!l.infinite)
+		return;
+	log_note(s->io.id, "client EOF during an endless search: stop");
+	cmd_stop(s, NULL);
+}
+
 /* Closing stops a search, whose done then goes nowhere. */
 static void io_finishing(void *arg)
 {
@@ -924,6 +943,7 @@ static const struct session_io_ops hub_io_ops = {
 	.line = io_line,
 	.too_long = io_too_long,
 	.eof = io_eof,
+	.eof_busy = io_eof_busy,
 	.finishing = io_finishing,
 	.max_line_default = HUB_LINE_MAX,
 };
@@ -951,14 +971,16 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 
 	/* The engine starts now, so that "hub" can list its options at once. */
 	if (!session_io_engine(&s->io, &cause)) {
-		log_note(id, "hub: no engine: %s", cause ? cause : "?");
+		if (!session_io_start_failed(&s->io, cause))
+			log_note(id, "hub: no engine: %s", cause ? cause : "?");
 		free(cause);
 		return s;
 	}
 	s->busy = HF_START;
 	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = HF_IDLE;
-		log_note(id, "hub: the engine did not start");
+		if (!session_io_start_failed(&s->io, "the engine did not start"))
+			log_note(id, "hub: the engine did not start");
 	}
 	return s;
 }

@@ -50,6 +50,7 @@ struct otep_front {
 
 	struct hive_game       game;         /* the canonical game */
 	int                    have_game;
+	int                    said_hello;
 	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	struct otep_clock      clock;
 	int                    have_clock;
@@ -120,12 +121,28 @@ static void report_cb(void *arg, const struct engine_result *r)
 	session_io_schedule(&s->io);
 }
 
+/* hello and the one notation, once. */
+static void say_hello(struct otep_front *s)
+{
+	char line[64];
+
+	if (s->said_hello)
+		return;
+	s->said_hello = 1;
+	out_line(s, line, otep_format_hello(line, sizeof line));
+	out_line(s, line, otep_format_simple_moves(line, sizeof line, 1));
+	session_io_flush(&s->io);
+}
+
 static void started_cb(void *arg, const struct engine_result *r)
 {
 	struct otep_front *s = arg;
 	static const char *const report[] = { "set", OF_OPT_REPORT, "True" };
 
 	s->busy = OF_IDLE;
+	if (r->status != ENGINE_OK && session_io_start_failed(&s->io, r->message))
+		return;
+	say_hello(s);
 	if (r->status != ENGINE_OK) {
 		/* Said at the next play; the back end restarts on use. */
 		log_note(s->io.id, "otep: engine did not start: %s", r->message ? r->message : "?");
@@ -614,7 +631,7 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct otep_front *s = calloc(1, sizeof *s);
-	char *cause = NULL, line[64];
+	char *cause = NULL;
 
 	if (!s) {
 		session_io_release(in, out);
@@ -626,19 +643,25 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 		otep_front_free(s);
 		return NULL;
 	}
-	/* hello at once (the host's 5 seconds run), and one notation only. */
-	out_line(s, line, otep_format_hello(line, sizeof line));
-	out_line(s, line, otep_format_simple_moves(line, sizeof line, 1));
-	session_io_flush(&s->io);
+	/* hello at once (the host's 5 seconds run); on stdio, once the engine has
+	 * started, so that one that cannot start exits before saying anything. */
+	if (!lim->start_failed)
+		say_hello(s);
 	if (!session_io_engine(&s->io, &cause)) {
-		log_note(id, "otep: no engine: %s", cause ? cause : "?");
+		if (!session_io_start_failed(&s->io, cause)) {
+			log_note(id, "otep: no engine: %s", cause ? cause : "?");
+			say_hello(s);
+		}
 		free(cause);
 		return s;
 	}
 	s->busy = OF_START;
 	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = OF_IDLE;
-		log_note(id, "otep: the engine did not start");
+		if (!session_io_start_failed(&s->io, "the engine did not start")) {
+			log_note(id, "otep: the engine did not start");
+			say_hello(s);
+		}
 	}
 	return s;
 }

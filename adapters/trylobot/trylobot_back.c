@@ -32,6 +32,7 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
 #define TE_READ_CHUNK  4096
@@ -108,11 +109,13 @@ static void te_finish(struct trylobot_back *t, enum engine_status st, const char
 static void te_fail(struct trylobot_back *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void te_fail(struct trylobot_back *t, const char *fmt, ...)
 {
-	char why[TB_ERR_MAX + 96];
+	char text[TB_ERR_MAX + 96], why[TB_ERR_MAX + 96];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
+	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
+	/* A module's error is often a multi-line JavaScript trace: one line of it. */
+	util_one_line(why, sizeof why, text);
 	log_warn(t->log_id, "engine %s failed: %s", t->e.profile->name, why);
 	if (t->bev) {
 		bufferevent_free(t->bev);
@@ -199,6 +202,12 @@ static int te_prepare_go(struct trylobot_back *t, const struct hive_game *g)
 
 	if (hive_game_over(&g->board)) {
 		te_finish(t, ENGINE_ERROR, "The game is over.", NULL);
+		return -1;
+	}
+	if (g->type & ~t->e.profile->expansions) {
+		snprintf(err, sizeof err, "engine %s plays %s only (profile key expansions)",
+			 t->e.profile->name, hive_gametype_name(t->e.profile->expansions));
+		te_finish(t, ENGINE_ERROR, err, NULL);
 		return -1;
 	}
 	if (tb_replay_from_game(&t->rp, g, err, sizeof err) < 0) {
@@ -520,6 +529,18 @@ static void te_set_log_id(struct engine *e, unsigned id)
 	((struct trylobot_back *)e->priv)->log_id = id;
 }
 
+/* The UHP capability line of expansion bits: "" for Base only. */
+static void te_caps(char *buf, size_t len, unsigned exp)
+{
+	static const char *const names[] = { "Mosquito", "Ladybug", "Pillbug" };
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < 3; i++)
+		if (exp & (1u << i) && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ";" : "", names[i]);
+}
+
 struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
 {
 	if (!p->host || !p->port) {
@@ -537,7 +558,10 @@ struct engine *trylobot_back_new(struct event_base *base, const struct engine_pr
 	t->e.profile = p;
 	t->e.priv = t;
 	snprintf(t->e.id, sizeof t->e.id, "Trylobot module at %s:%u", p->host, p->port);
-	snprintf(t->e.caps, sizeof t->e.caps, "Mosquito;Ladybug;Pillbug");
+	/* Only what the profile says the module plays: modules that list the pieces of
+	 * an expansion may still fail its games (Base only by default). */
+	te_caps(t->e.caps, sizeof t->e.caps, p->expansions);
+	t->e.caps_known = 1;
 	tb_reader_init(&t->rd, 0);
 	hive_game_init(&t->last, 0);
 	t->timer = evtimer_new(base, te_timeout, t);

@@ -77,6 +77,12 @@ struct trylobot_front {
 	int                    in_game;      /* the last Choose Turn listed moves */
 	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	char                   live_gid[64]; /* its game_id: another one opens a new record */
+
+	/* Answers that were the bridge's own move, not the engine's: said in the log,
+	 * counted on the web page and in the next Greetings. */
+	unsigned               subs;
+	char                   sub_why[160]; /* the latest one's reason */
+	int                    last_sub;     /* the latest answer was one */
 };
 
 /* Queues a frame (NULL: none could be built) for the client and logs it; consumes it. */
@@ -142,9 +148,9 @@ static void request_done(struct trylobot_front *s)
 
 static void greet(struct trylobot_front *s, const char *failure)
 {
-	char long_name[192], desc[384];
-	const char *engine_id = s->io.engine && s->io.engine->id[0] ? s->io.engine->id : "hivebridge";
+	char long_name[192], desc[512];
 	const char *pname = s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin";
+	const char *engine_id = s->io.engine && s->io.engine->id[0] ? s->io.engine->id : pname;
 	struct tb_identity id = {
 		.name = "hivebridge",
 		.long_name = long_name,
@@ -153,11 +159,26 @@ static void greet(struct trylobot_front *s, const char *failure)
 		.author = "hivebridge",
 	};
 
-	snprintf(long_name, sizeof long_name, "hivebridge: %s", engine_id);
-	if (failure)
+	/* Never name an engine that is not answering: the core shows long_name as the
+	 * player it plays against. */
+	if (failure) {
+		snprintf(long_name, sizeof long_name, "hivebridge: engine %s not answering", pname);
 		snprintf(desc, sizeof desc, "Hive engine bridge; engine %s cannot play: %s", pname, failure);
-	else
-		snprintf(desc, sizeof desc, "Hive engine bridge playing with engine profile %s", pname);
+	} else if (s->last_sub) {
+		snprintf(long_name, sizeof long_name, "hivebridge: %s, not answering (the bridge answers for it)",
+			 engine_id);
+	} else {
+		snprintf(long_name, sizeof long_name, "hivebridge: %s", engine_id);
+	}
+	if (!failure) {
+		if (s->subs)
+			snprintf(desc, sizeof desc, "Hive engine bridge playing with engine profile %s; "
+				 "%u answer%s on this connection %s the bridge's own move, not the "
+				 "engine's (the latest: %s)", pname, s->subs, s->subs == 1 ? "" : "s",
+				 s->subs == 1 ? "was" : "were", s->sub_why);
+		else
+			snprintf(desc, sizeof desc, "Hive engine bridge playing with engine profile %s", pname);
+	}
 	cJSON *msg = tb_greetings_answer_json(&id, s->rq.request_id);
 	/* A module that cannot play says so: the core then lists it INACTIVE. */
 	if (msg && failure)
@@ -268,16 +289,25 @@ static int first_listed(const struct tb_turns *possible, struct tb_turn *t)
 static void answer_fallback(struct trylobot_front *s, const char *why)
 {
 	struct tb_turn t;
+	const char *what;
 	memset(&t, 0, sizeof t);
 	if (s->rp_now && best_sendable(s, &t)) {
-		log_note(s->io.id, "%s; answering the best sendable move by one ply", why);
+		what = "the best sendable move by one ply";
 	} else if (first_listed(&s->rq.state.possible, &t)) {
-		log_note(s->io.id, "%s; answering the first listed turn", why);
+		what = "the first listed turn";
 	} else {
 		/* Only Special Abilities are listed: the real core rejects every answer. */
 		t.type = TB_FORFEIT;
-		log_note(s->io.id, "%s; nothing sendable is listed, answering Forfeit", why);
+		what = "Forfeit (nothing sendable is listed)";
 	}
+	/* Never silent: the operator (stderr, the log), the page and the next
+	 * Greetings are told that this move is not the engine's. */
+	s->subs++;
+	s->last_sub = 1;
+	snprintf(s->sub_why, sizeof s->sub_why, "%s", why);
+	log_warn(s->io.id, "substitution %u: %s; answering %s instead of the engine", s->subs, why, what);
+	if (s->rp_now)
+		live_substitution(s->lg, why);
 	out_turn(s, &t);
 }
 
@@ -298,6 +328,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 		/* Never trust a back end with legality: tb_replay_answer asks the core. */
 		int rc = tb_replay_answer(&s->rp, &s->rq.state.possible, r->move, &t, err, sizeof err);
 		if (rc == 1) {
+			s->last_sub = 0;
 			out_turn(s, &t);
 		} else if (!hive_board_find_move(&s->rp.game.board, r->move, &legal)) {
 			answer_fallback(s, "the engine chose an illegal move");

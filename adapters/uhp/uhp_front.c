@@ -91,7 +91,8 @@ static void out_info(struct uhp_front *s)
 		uhp_out_printf(&s->io, "id %s", s->io.engine->id);
 	else
 		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION);
-	uhp_out_str(&s->io, s->io.engine && s->io.engine->caps[0] ? s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
+	uhp_out_str(&s->io, s->io.engine && (s->io.engine->caps[0] || s->io.engine->caps_known) ?
+		    s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
 
 static void engine_failed(struct uhp_front *s, const char *why)
@@ -110,6 +111,8 @@ static void engine_command_done(struct uhp_front *s)
 static void started_cb(void *arg, const struct engine_result *r)
 {
 	struct uhp_front *s = arg;
+	if (r->status != ENGINE_OK && session_io_start_failed(&s->io, r->message))
+		return;
 	out_info(s);
 	if (r->status != ENGINE_OK)
 		engine_failed(s, r->message);
@@ -667,15 +670,19 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 
 	/* The info block answers once the engine is ready; commands wait for it. */
 	if (!session_io_engine(&s->io, &cause)) {
-		out_info(s);
-		engine_failed(s, cause);
-		uhp_out_str(&s->io, "ok");
+		if (!session_io_start_failed(&s->io, cause)) {
+			out_info(s);
+			engine_failed(s, cause);
+			uhp_out_str(&s->io, "ok");
+		}
 		free(cause);
 		return s;
 	}
 	s->busy = BUSY_START;
 	if (engine_start(s->io.engine, started_cb, s) < 0) {
 		s->busy = BUSY_NONE;
+		if (session_io_start_failed(&s->io, "the engine did not start"))
+			return s;
 		out_info(s);
 		engine_failed(s, "the engine did not start");
 		uhp_out_str(&s->io, "ok");

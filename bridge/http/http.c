@@ -141,6 +141,7 @@ static cJSON *game_summary(const struct live_game *lg)
 	} else {
 		cJSON_AddNullToObject(o, "last_move");
 	}
+	cJSON_AddNumberToObject(o, "substitutions", lg->substitutions);
 	return o;
 }
 
@@ -164,6 +165,10 @@ static cJSON *game_full(struct http_server *h, const struct live_game *lg, const
 		free(gs);
 	}
 	cJSON_AddItemToObject(o, "moves", pos_moves_json(&lg->game));
+	if (lg->substitutions)
+		cJSON_AddStringToObject(o, "substitution", lg->substitution);
+	else
+		cJSON_AddNullToObject(o, "substitution");
 	if (lg->clocks) {
 		cJSON *c = cJSON_AddObjectToObject(o, "clocks");
 		int64_t ms[2] = { lg->clock_ms[0], lg->clock_ms[1] };

@@ -78,6 +78,18 @@ expect 1 "hivebridge match: engine \"/nonexistent\": /nonexistent: No such file 
 expect 1 "hivebridge match: engine \"trylobot:no-such-host.invalid:1\": host no-such-host.invalid: cannot resolve: Name or service not known" \
 	"$H" match builtin trylobot:no-such-host.invalid:1
 
+# The stdio modes exit 1 like serve, before any info block (a viewer that launches
+# one must not take it for a working engine): an engine that is not there, and one
+# that exits at once.
+for sub in uhp hub otep; do
+	expect 1 "hivebridge $sub: engine \"/nonexistent/engine\": /nonexistent/engine: No such file or directory" \
+		"$H" $sub --engine /nonexistent/engine
+	[ ! -s "$tmp/out" ] || fail "$sub with a missing engine printed: $(head -n 2 "$tmp/out")"
+	expect 1 "hivebridge $sub: engine \"$TOOLS/fake_uhp_engine --fault exit-at-start\": exited with status 3 during start" \
+		"$H" $sub --engine "$TOOLS/fake_uhp_engine --fault exit-at-start"
+	[ ! -s "$tmp/out" ] || fail "$sub with an engine that exits at once printed: $(head -n 2 "$tmp/out")"
+done
+
 # --- a config's listeners replace the defaults; --listen takes a name -----------------------
 cat >"$tmp/two.conf" <<EOF
 [listen u]

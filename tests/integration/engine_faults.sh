@@ -1,7 +1,8 @@
 #!/bin/sh
 # engine_faults.sh: every fault of tests/tools/fake_uhp_engine, through `hivebridge uhp`
 # on stdio and through `hivebridge serve` over TCP. Each must end in a UHP "err ..."
-# answer followed by "ok" (never a hang), the session and the daemon must go on
+# answer followed by "ok" (never a hang; on stdio an engine that cannot start ends
+# the command with exit status 1 instead, before anything is printed), the session and the daemon must go on
 # serving, and no engine process or descriptor may be left behind.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
@@ -46,6 +47,14 @@ for f in $faults; do
 	printf 'newgame Base\nplay wS1\n%s\nvalidmoves\n' "$(bestmove_for "$f")" |
 		timeout 30 "$HIVEBRIDGE" uhp --config "$conf" --profile "$f" >"$out" 2>"$out.err"
 	rc=$?
+	case $f in
+	exit-at-start|slow-start)
+		# An engine that cannot start: exit 1 before anything is printed.
+		[ $rc = 1 ] && [ ! -s "$out" ] && grep -q "^hivebridge uhp: engine \"$f\": " "$out.err" ||
+			{ cat "$out" "$out.err"; fail "uhp --profile $f: exit status $rc, want 1 and nothing printed"; }
+		echo "stdio $f: exit 1: $(cat "$out.err")"
+		continue ;;
+	esac
 	[ $rc = 0 ] || fail "uhp --profile $f: exit status $rc"
 	# Five answers (info, newgame, play, bestmove, validmoves); the fourth is an err.
 	[ "$(grep -c '^ok$' "$out")" -ge 5 ] || { cat "$out"; fail "uhp --profile $f: answers missing"; }

@@ -78,6 +78,13 @@ for f in $faults; do
 		timeout 30 "$HIVEBRIDGE" uhp --config "$conf" --profile "$f" >"$out" 2>"$out.err"
 	rc=$?
 	took=$(( $(date +%s) - start ))
+	if [ "$f" = never-ready ]; then
+		# An engine that cannot start: exit 1 before anything is printed.
+		[ $rc = 1 ] && [ ! -s "$out" ] && grep -q "^hivebridge uhp: engine \"$f\": " "$out.err" ||
+			{ cat "$out" "$out.err"; fail "uhp --profile $f: exit status $rc, want 1 and nothing printed"; }
+		echo "fault $f (${took}s): exit 1: $(cat "$out.err")"
+		continue
+	fi
 	[ $rc = 0 ] || { cat "$out" "$out.err"; fail "uhp --profile $f: exit status $rc"; }
 	# Six answers (info, newgame, play, bestmove, validmoves, bestmove).
 	[ "$(grep -c '^ok$' "$out")" = 6 ] || { cat "$out"; fail "uhp --profile $f: answers missing"; }

@@ -11,6 +11,18 @@ tmp=$(mktemp -d)
 procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# --- stdio: end of input finishes the commands queued before it ------------------
+# A go still searching when the input ends gets its done (as UHP on stdio answers
+# its queued commands), and the program exits 0 after it.
+for i in 1 2 3; do
+	printf 'hub\ninit\npos pos="Base+MLP;InProgress;White[2];wS1;bS1 wS1-"\nlevel depth=6\ngo think\n' |
+		timeout 60 "$HIVEBRIDGE" hub >"$tmp/eof.out"
+	rc=$?
+	[ $rc = 0 ] || fail "hub with input ended during a search: exit status $rc"
+	[ "$(grep -c '^done move=' "$tmp/eof.out")" = 1 ] ||
+		{ cat "$tmp/eof.out"; fail "hub: no done for the go queued before end of input (run $i)"; }
+done
+
 # --- stdio: one long interactive session ----------------------------------------
 # The driver writes the moves it got to $tmp/played (UHP "play" lines) for the check
 # below. Every go must get exactly one done; refused lines exactly one error.
@@ -199,16 +211,18 @@ got = lines_until(lambda l: l == "pong", what="pong")
 assert got == ["pong"], got
 print("ok unknown command and arguments ignored")
 
-# EOF during a search is quit: the bridge exits at once with status 0.
+# EOF during an endless search stops it as stop does: its done, then exit 0.
 send("pos pos=Base+MLP")
 send("level infinite")
 send("go analyze")
 lines_until(lambda l: l.startswith("info "), what="info before EOF")
 p.stdin.close()
 t0 = time.time()
+rest = p.stdout.read().decode()
 rc = p.wait(10)
 assert rc == 0, rc
-print("ok EOF during a search: exit %d after %.3f s" % (rc, time.time() - t0))
+assert sum(l.startswith("done move=") for l in (pending.decode() + rest).splitlines()) == 1, rest
+print("ok EOF during an endless search: done, exit %d after %.3f s" % (rc, time.time() - t0))
 EOF
 
 # The moves the engine chose are legal for the UHP side too.

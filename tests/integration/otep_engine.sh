@@ -92,6 +92,13 @@ for f in $faults noncritical-error; do
 		timeout 30 "$HIVEBRIDGE" uhp --config "$conf" --profile "$f" >"$out" 2>"$out.err"
 	rc=$?
 	took=$(( $(date +%s) - start ))
+	if [ "$f" = no-hello ]; then
+		# An engine that cannot start: exit 1 before anything is printed.
+		[ $rc = 1 ] && [ ! -s "$out" ] && grep -q "^hivebridge uhp: engine \"$f\": " "$out.err" ||
+			{ cat "$out" "$out.err"; fail "uhp --profile $f: exit status $rc, want 1 and nothing printed"; }
+		echo "fault $f (${took}s): exit 1: $(cat "$out.err")"
+		continue
+	fi
 	[ $rc = 0 ] || { cat "$out" "$out.err"; fail "uhp --profile $f: exit status $rc"; }
 	[ "$(grep -c '^ok$' "$out")" = 7 ] || { cat "$out"; fail "uhp --profile $f: answers missing"; }
 	# The first bestmove works (the fault is at the engine's second move).
@@ -138,9 +145,10 @@ printf 'newgame Base\nbestmove depth 1\n' |
 grep -q '^wS1$' "$tmp/cmd" || { cat "$tmp/cmd"; fail "otep:CMD did not play"; }
 printf '[engine]\ndirectory = nowhere\nfilename = x\ncommand = ./x\n' >"$tmp/bad.ini"
 printf 'newgame Base\nbestmove depth 1\n' |
-	timeout 20 "$HIVEBRIDGE" uhp --engine "otep:$tmp/bad.ini" >"$tmp/bad" 2>&1
-grep -q 'nowhere' "$tmp/bad" || { cat "$tmp/bad"; fail "a bad .ini: the error does not name the path"; }
-grep -q '^err ' "$tmp/bad" || { cat "$tmp/bad"; fail "a bad .ini: no err for bestmove"; }
+	timeout 20 "$HIVEBRIDGE" uhp --engine "otep:$tmp/bad.ini" >"$tmp/bad" 2>"$tmp/bad.err"
+rc=$?
+grep -q 'nowhere' "$tmp/bad.err" || { cat "$tmp/bad.err"; fail "a bad .ini: the error does not name the path"; }
+[ $rc = 1 ] && [ ! -s "$tmp/bad" ] || { cat "$tmp/bad"; fail "a bad .ini: exit status $rc, want 1 and nothing printed"; }
 
 left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left"

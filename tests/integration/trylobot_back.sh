@@ -6,7 +6,8 @@
 # the module (garbage, bad JSON, error frame, illegal turn, a Greetings answer,
 # closing, silence, slowness, an extra frame, an inactive or mute module, nothing
 # listening) must give the UHP client "err ..." and "ok" in bounded time, never a
-# hang, and the next bestmove must work again when the module does.
+# hang, and the next bestmove must work again when the module does; a module that
+# cannot start makes `hivebridge uhp` exit 1 before it says anything.
 set -u
 : "${HIVEBRIDGE:?}" "${TOOLS:?}"
 fake="$TOOLS/fake_trylobot_module"
@@ -18,7 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$fake" ] || fail "no $fake"
 
 timeout 300 python3 - "$HIVEBRIDGE" "$fake" "$tmp" <<'EOF' || fail "trylobot back end"
-import os, select, signal, subprocess, sys, time
+import atexit, os, select, signal, subprocess, sys, time
 
 bridge, fake, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 errors = []
@@ -32,12 +33,23 @@ def wait_until(cond, what, limit=30):
             raise RuntimeError("%s: not within %d s" % (what, limit))
         time.sleep(0.02)
 
+modules = []
+
+@atexit.register
+def stop_modules():
+    """A failed assertion must not leave a module behind (it holds our output open)."""
+    for p in modules:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
 class Module:
     def __init__(self, name, *args):
         self.portfile = os.path.join(tmp, name + ".port")
         self.log = os.path.join(tmp, name + ".log")
         self.p = subprocess.Popen([fake, "--port-file", self.portfile, "--log", self.log] + list(args),
                                   stderr=open(os.path.join(tmp, name + ".err"), "w"))
+        modules.append(self.p)
         wait_until(lambda: os.path.exists(self.portfile) or self.p.poll() is not None,
                    name + ": module port file")
         self.port = int(open(self.portfile).read())
@@ -48,16 +60,18 @@ class Module:
         self.p.wait()
 
 class Uhp:
-    def __init__(self, name, port, start_timeout=2):
+    def __init__(self, name, port, start_timeout=2, stderr=None, expansions=None):
         conf = os.path.join(tmp, name + ".conf")
         with open(conf, "w") as f:
             f.write("[engine fake]\nkind = trylobot\nhost = 127.0.0.1\nport = %d\n"
                     "start_timeout = %g\ncommand_timeout = %g\nstop_timeout = 1\n"
                     % (port, start_timeout, COMMAND_TIMEOUT))
+            if expansions is not None:
+                f.write("expansions = %s\n" % expansions)
         self.name = name
         self.p = subprocess.Popen([bridge, "uhp", "--profile", "fake", "--config", conf,
                                    "--log", os.path.join(tmp, name + ".trace")],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
         self.buf = b""
     def reply(self, limit):
         """Lines up to "ok"; fails the test on a hang."""
@@ -119,11 +133,29 @@ def engine_err(u, what, limit):
     check(len(r) == 1 and r[0].startswith("err Engine failed:"), "%s: expected err, got %r" % (what, r))
     print("%-10s err after %.2f s: %s" % (what, dt, r[0] if r else "?"))
 
+# 0. A module is announced with the expansions its profile gives, Base only by
+#    default, and a game of another type is an engine error, not the module's.
+m = Module("caps")
+u = Uhp("caps", m.port)
+info = u.reply(5)
+check(info == ["id Fake module v0.0.1", ""], "caps: default info block %r" % info)
+u.ask("newgame Base+M")
+r = u.ask("bestmove depth 1")
+check(r == ["err engine fake plays Base only (profile key expansions)"],
+      "caps: Base+M with a Base module gave %r" % r)
+u.close()
+u = Uhp("capsLP", m.port, expansions="LP")
+info = u.reply(5)
+check(info == ["id Fake module v0.0.1", "Ladybug;Pillbug"], "caps: expansions = LP info block %r" % info)
+u.close()
+check(not any(l.startswith("request") for l in m.lines()), "caps: the module was asked %r" % m.lines())
+m.stop()
+
 # 1. A game through a well-behaved module, Base+MLP, up to the end or 60 plies.
 m = Module("ok")
-u = Uhp("ok", m.port)
+u = Uhp("ok", m.port, expansions="MLP")
 info = u.reply(5)
-check(info[:1] == ["id Fake module v0.0.1"], "ok: info block %r" % info)
+check(info == ["id Fake module v0.0.1", "Mosquito;Ladybug;Pillbug"], "ok: info block %r" % info)
 u.ask("newgame Base+MLP")
 plies, state = 0, ""
 while plies < 60:
@@ -160,6 +192,23 @@ for mode, extra, limit in [("garbage", [], 5), ("badjson", [], 5), ("error", [],
     m.stop()
     check(m.lines().count("connection") == 2, "%s: %d connections, expected 2" % (mode, m.lines().count("connection")))
 
+# 2b. A module's multi-line error reads as one line, its lines joined with " / ".
+m = Module("errorlines", "--mode", "errorlines", "--after", "1", "--count", "1")
+u = Uhp("errorlines", m.port)
+u.reply(5)
+u.ask("newgame Base")
+good_move(u, "errorlines 1")
+r = u.ask("bestmove depth 1")
+want = ("err Engine failed: module answered with an error: Error: TypeError: Cannot read properties of "
+        "undefined (reading 'Mosquito') / at chooseTurn (/opt/module/her.js:12:7) / "
+        "at Socket.<anonymous> (/opt/module/server.js:40:3)")
+check(r == [want], "errorlines: got %r" % r)
+u.close()
+m.stop()
+trace = open(os.path.join(tmp, "errorlines.trace")).read()
+check("module answered with an error: Error: TypeError: Cannot read properties of undefined (reading 'Mosquito') / at chooseTurn" in trace,
+      "errorlines: no one-line note in the trace log")
+
 # 3. Slow but within the time-out: a move.
 m = Module("slowok", "--mode", "slow", "--slow-ms", "300")
 u = Uhp("slowok", m.port)
@@ -185,25 +234,34 @@ u.close()
 m.stop()
 check(m.lines().count("connection") == 2, "extra: %d connections, expected 2" % m.lines().count("connection"))
 
-# 5. Modules that cannot start: inactive, mute, nothing listening.
+# 5. Modules that cannot start: inactive, mute, nothing listening. `hivebridge uhp`
+# exits 1 before it announces anything (a viewer would take it for a working
+# engine), with the reason on stderr; the input is still open.
+def no_start(mode, port, limit):
+    err = os.path.join(tmp, mode + ".stderr")
+    u = Uhp(mode, port, start_timeout=1, stderr=open(err, "w"))
+    try:
+        rc = u.p.wait(limit)
+    except subprocess.TimeoutExpired:
+        u.p.kill()
+        u.p.wait()
+        check(False, "%s: the bridge did not exit within %d s" % (mode, limit))
+        return
+    out = u.p.stdout.read()
+    said = open(err).read()
+    check(rc == 1, "%s: exit status %d, want 1" % (mode, rc))
+    check(out == b"", "%s: printed %r before exiting" % (mode, out[:80]))
+    check(said.startswith('hivebridge uhp: engine "fake": '), "%s: stderr %r" % (mode, said))
+    print("%-10s exit %d: %s" % (mode, rc, said.strip()))
+
 for mode, limit in [("inactive", 5), ("mute", 5)]:
     m = Module(mode, "--mode", mode)
-    u = Uhp(mode, m.port, start_timeout=1)
-    info = u.reply(limit)
-    check(any(l.startswith("err Engine failed:") for l in info), "%s: start gave %r" % (mode, info))
-    u.ask("newgame Base")
-    engine_err(u, mode, limit)
-    u.close()
+    no_start(mode, m.port, limit)
     m.stop()
 m = Module("closed")
 port = m.port
 m.stop()
-u = Uhp("refused", port)
-info = u.reply(5)
-check(any(l.startswith("err Engine failed:") for l in info), "refused: start gave %r" % info)
-u.ask("newgame Base")
-engine_err(u, "refused", 5)
-u.close()
+no_start("refused", port, 5)
 
 for e in errors:
     print("FAIL:", e)

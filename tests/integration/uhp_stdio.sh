@@ -441,10 +441,10 @@ if [ $rc = 0 ] && [ "$(grep -c '^ok$' "$tmp/out")" = 5 ] && sed -n 8p "$tmp/out"
 	grep -q '^HashMB;int;' "$tmp/out"; then echo "ok external engine"
 else fail "external engine (rc $rc)"; cat "$tmp/out"; fi
 
-# An external engine that cannot start: err Engine failed, and the session lives on.
-printf 'newgame\nbestmove depth 1\nplay wS1\n' | "$H" uhp --engine /nonexistent/engine > "$tmp/out"; rc=$?
-if [ $rc = 0 ] && [ "$(grep -c '^err Engine failed: ' "$tmp/out")" = 2 ] &&
-	[ "$(tail -n 2 "$tmp/out" | head -n 1)" = "Base;InProgress;Black[1];wS1" ]; then echo "ok failing external engine"
+# An external engine that cannot start: exit 1 before the info block, as serve.
+printf 'newgame\nbestmove depth 1\nplay wS1\n' | "$H" uhp --engine /nonexistent/engine > "$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc = 1 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = 'hivebridge uhp: engine "/nonexistent/engine": /nonexistent/engine: No such file or directory' ]; then echo "ok failing external engine"
 else fail "failing external engine (rc $rc)"; cat "$tmp/out"; fi
 
 # --- the trace log escapes what it records ---------------------------------------

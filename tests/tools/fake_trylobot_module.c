@@ -16,6 +16,7 @@
  *   ok        no fault: a listed Placement/Movement/Forfeit (deterministic)
  *   garbage   bytes that are no frame        badjson  a frame that is no JSON
  *   error     {"success":false,"error":...}  illegal  a turn the rules forbid
+ *   errorlines  the same with a multi-line error (a JavaScript stack trace)
  *   silence   no answer at all               close    close the connection
  *   slow      a good answer after --slow-ms  extra    a good answer, then another
  *   greeting  a Greetings answer to Choose Turn
@@ -160,6 +161,10 @@ static int choose_turn(struct fake *f, int fd, const struct tb_request *rq)
 		rc = send_all(fd, "5#{abc}", 7);
 	} else if (is(f, "error")) {
 		rc = send_error(fd, "the fake module failed on purpose");
+	} else if (is(f, "errorlines")) {
+		rc = send_error(fd, "TypeError: Cannot read properties of undefined (reading 'Mosquito')\n"
+			     "    at chooseTurn (/opt/module/her.js:12:7)\r\n"
+			     "    at Socket.<anonymous> (/opt/module/server.js:40:3)\n");
 	} else if (is(f, "illegal")) {
 		/* A queen far away from the hive. */
 		memset(&t, 0, sizeof t);

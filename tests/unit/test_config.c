@@ -200,6 +200,8 @@ static void test_bad_files(void)
 		{ "[listen l]\ngame_idle_timeout = 86401\n", "line 2:", "game_idle_timeout" },
 		{ "[listen l]\nmax_depth = 65\n", "line 2:", "max_depth" },
 		{ "[listen l]\nmax_think_time = 0\n", "line 2:", "max_think_time" },
+		{ "[engine t]\nkind = trylobot\nexpansions = MLX\n", "line 3:", "expansions" },
+		{ "[engine t]\nkind = trylobot\nexpansions = MM\n", "line 3:", "expansions" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;
@@ -330,6 +332,25 @@ static void test_nul(void)
 }
 
 /* " ;" starts an inline comment for inih: an error; ';' inside a word is text. */
+/* A Trylobot module's expansions: Base only unless the profile names them. */
+static void test_expansions(void)
+{
+	static const struct { const char *value; unsigned bits; } cases[] = {
+		{ NULL, 0 }, { "none", 0 }, { "MLP", 7 }, { "PL", 6 }, { "M", 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[128];
+		struct config c;
+		char *cause;
+		snprintf(text, sizeof text, "[engine t]\nkind = trylobot\nhost = 127.0.0.1\nport = 1\n%s%s\n",
+			 cases[i].value ? "expansions = " : "", cases[i].value ? cases[i].value : "");
+		CU_ASSERT_EQUAL_FATAL(load(&c, text, &cause), 0);
+		CU_ASSERT_EQUAL(config_profile(&c, "t")->expansions, cases[i].bits);
+		free(cause);
+		config_free(&c);
+	}
+}
+
 static void test_inline_comment(void)
 {
 	static const char t1[] = "[daemon]\nmax_sessions = 10 ; ten\n";
@@ -590,6 +611,7 @@ int main(void)
 	CU_add_test(s, "continuation line", test_continuation);
 	CU_add_test(s, "NUL byte", test_nul);
 	CU_add_test(s, "inline comment", test_inline_comment);
+	CU_add_test(s, "expansions", test_expansions);
 	CU_add_test(s, "missing file", test_missing_file);
 	CU_add_test(s, "add command", test_add_command);
 	CU_add_test(s, "listeners replace the defaults", test_listeners_replace);

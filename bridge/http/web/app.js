@@ -260,6 +260,7 @@ function renderInfo() {
   if (myTurn()) status += " · your move";
   else if (own && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
   else if (g.human && !g.finished && view.ply === null) status += " · watching (not your game)";
+  if (g.substitutions) status += ` · ${g.substitutions} move${g.substitutions === 1 ? "" : "s"} by the bridge, not the engine (last: ${g.substitution || "?"})`;
   $("status").textContent = status;
   $("result").textContent = g.result ? `${g.result} — ${g.reason}` : (g.finished && g.reason ? g.reason : "");
   const ol = $("moves");
