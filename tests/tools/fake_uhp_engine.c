@@ -12,8 +12,11 @@
  *   --fault slow-start          waits --delay-ms (default 60000) before the info block
  *   --fault no-ok               never prints "ok" after the info block
  *   --fault ignore-sigint       ignores SIGINT; bestmove thinks --delay-ms (default 1 h)
+ *                               or, with --use-time, the time asked for
+ *   --fault die-on-sigint       SIGINT kills it (its default action), as it does nokamute
  *   --fault invalidmove-all     every play, pass and newgame with moves: invalidmove
  *   --delay-ms N                bestmove thinks N ms (SIGINT ends it early)
+ *   --use-time                  "bestmove time T" thinks T (SIGINT ends it early)
  *   --sloppy                    legal moves in another notation: the last reference
  *                               instead of the first, odd case, extra spaces, and an
  *                               intermediate "move;depth;score" line first
@@ -31,7 +34,7 @@
 
 enum fault {
 	F_NONE, F_CRASH, F_STALL, F_GARBAGE, F_LONG_LINE, F_ILLEGAL, F_EXIT_AT_START,
-	F_SLOW_START, F_NO_OK, F_IGNORE_SIGINT, F_INVALID_ALL
+	F_SLOW_START, F_NO_OK, F_IGNORE_SIGINT, F_INVALID_ALL, F_DIE_ON_SIGINT
 };
 
 static const struct {
@@ -42,7 +45,7 @@ static const struct {
 	{ "long-line", F_LONG_LINE }, { "illegal-move", F_ILLEGAL },
 	{ "exit-at-start", F_EXIT_AT_START }, { "slow-start", F_SLOW_START },
 	{ "no-ok", F_NO_OK }, { "ignore-sigint", F_IGNORE_SIGINT },
-	{ "invalidmove-all", F_INVALID_ALL },
+	{ "invalidmove-all", F_INVALID_ALL }, { "die-on-sigint", F_DIE_ON_SIGINT },
 };
 
 static volatile sig_atomic_t interrupted;
@@ -60,6 +63,7 @@ struct fake {
 	int              max_depth;    /* an option, to have something to list and set */
 	int              ponder;
 	int              sloppy;
+	int              use_time;     /* "bestmove time T" thinks T */
 };
 
 /* A valid but non-canonical MoveString of m: the last occupied neighbour of the
@@ -129,12 +133,14 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 	unsigned h, mi, s;
 	int depth;
 
-	if (sscanf(arg, "time %u:%u:%u", &h, &mi, &s) != 3 &&
-	    (sscanf(arg, "depth %d", &depth) != 1 || depth < 0)) {
+	int timed = sscanf(arg, "time %u:%u:%u", &h, &mi, &s) == 3;
+	if (!timed && (sscanf(arg, "depth %d", &depth) != 1 || depth < 0)) {
 		printf("err Invalid bestmove arguments.\n");
 		ok(f);
 		return;
 	}
+	if (timed && f->use_time)
+		ms = ((long)h * 3600 + (long)mi * 60 + (long)s) * 1000;
 	if (hive_game_over(&f->game.board)) {
 		printf("err The game is over.\n");
 		ok(f);
@@ -166,7 +172,7 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 		break;
 	}
 	case F_IGNORE_SIGINT:
-		think(have_delay ? ms : 3600L * 1000);
+		think(have_delay || (timed && f->use_time) ? ms : 3600L * 1000);
 		break;
 	default:
 		think(ms);
@@ -305,20 +311,22 @@ int main(int argc, char **argv)
 			}
 			f.fault = fault_names[k].fault;
 			i++;
+		} else if (!strcmp(argv[i], "--use-time")) {
+			f.use_time = 1;
 		} else if (!strcmp(argv[i], "--sloppy")) {
 			f.sloppy = 1;
 		} else if (!strcmp(argv[i], "--delay-ms") && i + 1 < argc) {
 			f.delay_ms = atol(argv[++i]);
 			have_delay = 1;
 		} else {
-			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--sloppy]\n");
+			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--use-time] [--sloppy]\n");
 			return 2;
 		}
 	}
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = f.fault == F_IGNORE_SIGINT ? SIG_IGN : on_sigint;
+	sa.sa_handler = f.fault == F_IGNORE_SIGINT ? SIG_IGN : f.fault == F_DIE_ON_SIGINT ? SIG_DFL : on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 
 	hive_game_init(&f.game, 0);
