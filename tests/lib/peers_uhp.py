@@ -57,7 +57,8 @@ class Uhp:
 
     def close(s):
         if s.p:
-            s.p.stdin.write(b"exit\n")
+            # End of input, no exit: the bridge must end its engine itself
+            # (MzingaCpp does not exit when its input closes).
             s.p.stdin.close()
             rc = s.p.wait(timeout=30)
             if rc != 0:
