@@ -3,7 +3,7 @@
 # stdio and serve's otep listener, in front of nokamute and MzingaCpp
 # (tests/lib/peers.sh), playing White against the built-in engine
 # (tests/lib/peers_otep.py). Budgets: the listener's depth (a whole game to its
-# end or 40 plies), an overtime period of 1 s and of 2 s a move (a few moves), and
+# end or 20 plies), an overtime period of 1 s and of 2 s a move (a few moves), and
 # a Fischer clock of 10 s + 0.1 s kept by the host. Every move must be the
 # engine's own (tests/lib/peers_trace.py on the trace log).
 set -u
@@ -45,9 +45,9 @@ EOC
 spawn "$HIVEBRIDGE" serve --config "$tmp/d.conf" --log "$tmp/d.log" 2>"$tmp/d.err"
 daemon=$spawned
 wait_listening "$tmp/d.err" $daemon 2 otep
-peers_case tcp-nokamute-depth host --port "$(listen_port "$tmp/d.err" otep 1)" --plies 40
-peers_case tcp-mzinga-depth host --port "$(listen_port "$tmp/d.err" otep 2)" --plies 40
-peers_case tcp-depth-trace peers_trace "$tmp/d.log" 20
+peers_case tcp-nokamute-depth host --port "$(listen_port "$tmp/d.err" otep 1)" --plies 20
+peers_case tcp-mzinga-depth host --port "$(listen_port "$tmp/d.err" otep 2)" --plies 20
+peers_case tcp-depth-trace peers_trace "$tmp/d.log" 10
 kill -TERM $daemon
 wait $daemon
 

@@ -2,7 +2,7 @@
 # peers_trylobot.sh: the peer matrix, the Trylobot listener in front of nokamute and
 # MzingaCpp (tests/lib/peers.sh), tools/trylobot_client acting as the Trylobot core.
 # Budgets: the listener's depth = 2 (a whole game, the bridge playing both sides,
-# to its end or 40 plies), think_time = 1 and think_time = 2 (a few moves), and a
+# to its end or 20 plies), think_time = 1 and think_time = 2 (a few moves), and a
 # response_deadline of 1.5 s set by the client (think_time 1 behind it). Trylobot
 # has no clocks. Every answer must be the engine's own move: no fallback, no
 # signal (tests/lib/peers_trace.py on each daemon's trace log).
@@ -29,9 +29,9 @@ daemon() {
 client() { timeout 120 "$TOOLS/trylobot_client" play "$@"; }
 
 daemon d "depth = 2"
-peers_case depth-nokamute client "$port_nk" --sides both --plies 40 --seed 1
-peers_case depth-mzinga client "$port_mz" --sides both --plies 40 --seed 2
-peers_case depth-trace peers_trace "$tmp/d.log" 40
+peers_case depth-nokamute client "$port_nk" --sides both --plies 20 --seed 1
+peers_case depth-mzinga client "$port_mz" --sides both --plies 20 --seed 2
+peers_case depth-trace peers_trace "$tmp/d.log" 20
 
 daemon t1 "think_time = 1"
 peers_case 1s-nokamute client "$port_nk" --sides white --plies 4 --seed 3

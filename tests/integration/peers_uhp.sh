@@ -2,7 +2,7 @@
 # peers_uhp.sh: the peer matrix, UHP front ends: `hivebridge uhp --engine` on stdio
 # and serve's uhp listener (TCP), in front of nokamute and MzingaCpp
 # (tests/lib/peers.sh). Per engine and front end: a whole game at a depth budget
-# (to its end or 40 plies), a bare newgame after it (MzingaCpp keeps the previous
+# (to its end or 20 plies), a bare newgame after it (MzingaCpp keeps the previous
 # game on one: the bridge must start a new one), and `bestmove time` of 1 s, 1 s
 # and 2 s, each from a position the engine has not seen yet, answered in time.
 # Every move must be the engine's own (tests/lib/peers_trace.py on the trace log).
@@ -23,8 +23,8 @@ stdio() {   # ENGINE_CMD LOG MIN DRIVER_ARGS...
 	shift 3
 	drive "$@" --cmd "$HIVEBRIDGE" uhp --engine "$_e" --log "$_l" && peers_trace "$_l" "$_m"
 }
-peers_case stdio-nokamute-depth stdio "$NOKAMUTE" "$tmp/s-nk-d.log" 10 --depth 2 --plies 40 --bare
-peers_case stdio-mzinga-depth stdio "$MZINGA" "$tmp/s-mz-d.log" 10 --depth 2 --plies 40 --bare
+peers_case stdio-nokamute-depth stdio "$NOKAMUTE" "$tmp/s-nk-d.log" 10 --depth 2 --plies 20 --bare
+peers_case stdio-mzinga-depth stdio "$MZINGA" "$tmp/s-mz-d.log" 10 --depth 2 --plies 20 --bare
 peers_case stdio-nokamute-time stdio "$NOKAMUTE" "$tmp/s-nk-t.log" 3 --timed 1 --timed 1 --timed 2
 peers_case stdio-mzinga-time stdio "$MZINGA" "$tmp/s-mz-t.log" 3 --timed 1 --timed 1 --timed 2
 
@@ -55,7 +55,7 @@ EOC
 	wait $_d 2>/dev/null
 	return $_rc
 }
-peers_case tcp-depth tcp tcp-d 10 --depth 2 --plies 40 --bare
+peers_case tcp-depth tcp tcp-d 10 --depth 2 --plies 20 --bare
 peers_case tcp-time tcp tcp-t 2 --timed 1 --timed 2
 
 peers_end peers_uhp

@@ -83,9 +83,9 @@ spawn "$HIVEBRIDGE" serve --config "$tmp/conf" --http 127.0.0.1:0 --log "$tmp/d.
 pid=$spawned
 wait_listening "$tmp/err" $pid 2
 http=$(listen_port "$tmp/err" http)
-peers_case depth-nokamute play nokamute 2 30
-peers_case depth-mzinga play mzinga 2 30
-peers_case depth-trace peers_trace "$tmp/d.log" 20
+peers_case depth-nokamute play nokamute 2 20
+peers_case depth-mzinga play mzinga 2 20
+peers_case depth-trace peers_trace "$tmp/d.log" 10
 : >"$tmp/d.log"
 peers_case 1s-nokamute play nokamute 0 4
 peers_case 1s-mzinga play mzinga 0 4

@@ -10,6 +10,9 @@
 #                  was answered with the engine's own move (at least MIN of them),
 #                  with no err, no fallback, no signal and no engine failure in
 #                  LOG (tests/lib/peers_trace.py)
+# Depth games stop at 20 plies: nokamute applies its own threefold-repetition rule
+# and exits (status 101) when asked for a move in a position it calls drawn, which
+# only match adjudicates (its --repetition); few games repeat a position that early.
 _top=$(pwd)
 PEERS=${PEERS:-$_top/../shared/peers}
 for _pe in nokamute mzingacpp; do
