@@ -28,12 +28,12 @@ must PASS timing.sigint 'stops its search on SIGINT and answers'
 what="answers at once"
 run 60 -- "$fake"
 [ $rc = 0 ] || { cat "$report"; fail "$what: exit status $rc"; }
-must FAIL 'timing.bestmove-1s (optional)' 'answered after [0-9] ms: the engine does not use the time it is given'
+must FAIL 'timing.bestmove-1s (optional)' 'answered after [0-9]* ms: the engine does not use the time it is given'
 must PASS timing.sigint 'survives SIGINT; it answered after [0-9]* ms, before the signal'
 
 what="overruns"
 run 90 -- "$fake" --delay-ms 1700
-must FAIL 'timing.bestmove-1s (optional)' 'answered after 1[6-9][0-9][0-9] ms: its client waits longer than it asked'
+must FAIL 'timing.bestmove-1s (optional)' 'answered after [0-9]* ms: its client waits longer than it asked'
 must PASS timing.sigint 'stops its search on SIGINT'
 
 what="dies on SIGINT"

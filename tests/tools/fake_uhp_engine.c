@@ -101,11 +101,20 @@ static void ok(const struct fake *f)
 	fflush(stdout);
 }
 
-/* Sleeps up to ms, in slices, until SIGINT (unless SIGINT is ignored). */
+static long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Sleeps up to ms, in slices, until SIGINT (unless SIGINT is ignored); by the
+ * clock, so that a loaded machine's late wake-ups do not add up. */
 static void think(long ms)
 {
 	struct timespec slice = { 0, 10 * 1000 * 1000 };
-	for (long t = 0; t < ms && !interrupted; t += 10)
+	long end = mono_ms() + ms;
+	while (mono_ms() < end && !interrupted)
 		nanosleep(&slice, NULL);
 }
 
