@@ -21,8 +21,8 @@ BAD = [
     (re.compile(r" bridge->client .*\"error\""), "an error frame"),
     (re.compile(r"best sendable move|fallback|substitut", re.I), "a fallback answer"),
     (re.compile(r"SIGINT|killed by signal|signal \d", re.I), "a signal"),
-    (re.compile(r"engine failed|engine error|crashed|timed? ?out|time-out|stalled|lost on time|time forfeit",
-                re.I), "an engine failure"),
+    (re.compile(r"engine failed|engine error|crashed|\btimed out\b|\btime-out\b|stalled|lost on time|"
+                r"time forfeit", re.I), "an engine failure"),
 ]
 
 
