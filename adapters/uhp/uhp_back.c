@@ -475,7 +475,8 @@ static void ue_reply_done(struct uhp_back *u)
 			engine_child_fail(u->el.child, "out of memory");
 			return;
 		}
-		memcpy(lines, u->lines, u->nlines * sizeof *lines);
+		if (u->nlines)      /* none before an err: u->lines may be NULL */
+			memcpy(lines, u->lines, u->nlines * sizeof *lines);
 		u->nlines = 0;      /* moved into the result */
 		if (u->errmsg) {
 			char *msg = xasprintf("%s", u->errmsg);

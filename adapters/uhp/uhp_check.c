@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -25,6 +26,11 @@
 #define CHECK_MAX_LINE      (1u << 20)  /* a longer engine line is a flood */
 #define CHECK_LONG_LINE     (100u * 1024)
 #define CHECK_MAX_RESTARTS  2           /* failed restarts before giving up */
+#define TIMING_LOW_MS       900         /* "bestmove time 00:00:01" answered sooner: time unused */
+#define TIMING_HIGH_MS      1500        /* later: past what its client waits for */
+#define SIGINT_SEARCH_S     3           /* the search that timing.sigint interrupts */
+#define SIGINT_AFTER_MS     300         /* ... this far into it */
+#define SIGINT_STOP_MS      1000        /* an engine that stops answers within this of SIGINT */
 
 /* The engine is gone or unusable: kill it, and skip the rest of the group. */
 void uhp_engine_lost(struct checker *ck, const struct result *r, const char *why)
@@ -385,13 +391,34 @@ static void group_startup(struct checker *ck)
 	check_end(r);
 }
 
-/* Sends "bestmove <how>" and checks the answer: the last line, text before the first
- * ';', a legal move; within limit_ms + the margin when limit_ms > 0. */
+/* The move of a bestmove reply: its last line, text before the first ';'; -1 (r
+ * failed) when there is none or it is not legal on b. */
+static int reply_move(struct result *r, const struct hive_board *b, const struct reply *rep,
+		      struct hive_move *out)
+{
+	char err[256];
+	int rc = -1;
+
+	if (uhp_reply_refused(rep) || rep->lines.n == 0) {
+		check_fail(r, "no move: %s", rep->lines.n ? "refused" : "empty reply");
+		return -1;
+	}
+	char *text = xstrdup(rep->lines.v[rep->lines.n - 1]);
+	text[strcspn(text, ";")] = 0;
+	if (hive_move_parse(b, text, out, err, sizeof err) != HIVE_OK)
+		check_fail(r, "not a legal move: %s", err);
+	else
+		rc = 0;
+	free(text);
+	return rc;
+}
+
+/* Sends "bestmove <how>" and checks the answer: a legal move; within limit_ms + the
+ * margin when limit_ms > 0. */
 static int expect_bestmove(struct checker *ck, struct result *r, const struct hive_board *b,
 			   const char *how, int limit_ms, struct hive_move *out)
 {
 	struct reply rep = { 0 };
-	char err[256];
 	char *line = xasprintf("bestmove %s", how);
 	int wait = limit_ms > 0 ? limit_ms + ck->margin_ms + ck->timeout_ms : ck->timeout_ms;
 	int rc = -1;
@@ -400,21 +427,12 @@ static int expect_bestmove(struct checker *ck, struct result *r, const struct hi
 		check_expect(r, "a legal move within %d ms + %d ms margin", limit_ms, ck->margin_ms);
 	else
 		check_expect(r, "a legal move");
-	if (uhp_cmd(ck, r, line, wait, &rep) < 0)
+	if (uhp_cmd(ck, r, line, wait, &rep) < 0 || reply_move(r, b, &rep, out) < 0)
 		goto out;
-	if (uhp_reply_refused(&rep) || rep.lines.n == 0) {
-		check_fail(r, "no move: %s", rep.lines.n ? "refused" : "empty reply");
-		goto out;
-	}
-	char *text = xstrdup(rep.lines.v[rep.lines.n - 1]);
-	text[strcspn(text, ";")] = 0;
-	if (hive_move_parse(b, text, out, err, sizeof err) != HIVE_OK)
-		check_fail(r, "not a legal move: %s", err);
-	else if (limit_ms > 0 && rep.ms > limit_ms + ck->margin_ms)
+	if (limit_ms > 0 && rep.ms > limit_ms + ck->margin_ms)
 		check_fail(r, "answered after %" PRId64 " ms", rep.ms);
 	else
 		rc = 0;
-	free(text);
 out:
 	reply_free(&rep);
 	free(line);
@@ -480,6 +498,146 @@ static void group_bestmove(struct checker *ck)
 		hive_game_free(&g);
 	}
 	check_end(r);
+}
+
+/* timing.bestmove-1s: a second asked for is a second used, and not much more: an
+ * engine that answers at once plays below its strength, and one that overruns
+ * keeps a client waiting past what it asked for. Optional: neither breaks UHP. */
+static void check_time_used(struct checker *ck, const struct hive_game *g)
+{
+	struct result *r = check_begin(ck, 0, "timing.bestmove-1s");
+	struct reply rep = { 0 };
+	struct hive_move m;
+
+	if (!r)
+		return;
+	if (uhp_load_game(ck, r, g) < 0)
+		goto out;
+	check_expect(r, "a legal move after %d..%d ms", TIMING_LOW_MS, TIMING_HIGH_MS);
+	if (uhp_cmd(ck, r, "bestmove time 00:00:01", TIMING_HIGH_MS + ck->timeout_ms, &rep) == 0 &&
+	    reply_move(r, &g->board, &rep, &m) == 0) {
+		if (rep.ms < TIMING_LOW_MS)
+			check_fail(r, "answered after %" PRId64 " ms: the engine does not use the time it is given",
+				   rep.ms);
+		else if (rep.ms > TIMING_HIGH_MS)
+			check_fail(r, "answered after %" PRId64 " ms: its client waits longer than it asked; the "
+				   "bridge waits the profile's command_timeout past the time, then restarts it", rep.ms);
+		else
+			r->reason = xasprintf("answered after %" PRId64 " ms", rep.ms);
+	}
+out:
+	reply_free(&rep);
+	check_end(r);
+}
+
+/* The engine ended after SIGINT: it died of it or exited. */
+static void sigint_ended(struct checker *ck, struct result *r)
+{
+	char how[120];
+
+	check_child_describe_end(ck->child, how, sizeof how);
+	if (strstr(how, "signal")) {
+		ck->sigint = "dies";
+		check_fail(r, "dies on SIGINT (%s): a search the bridge stops (newgame, exit, a client "
+			   "that leaves) ends with the engine restarted", how);
+	} else {
+		ck->sigint = "exits";
+		check_fail(r, "exits on SIGINT (%s): a search the bridge stops (newgame, exit, a client "
+			   "that leaves) ends with the engine restarted", how);
+	}
+	uhp_engine_lost(ck, r, how);
+}
+
+/* timing.sigint, informational: what SIGINT to the engine's process group, the way
+ * the bridge (and Mzinga's viewer) stops a search, does to it: it stops and
+ * answers (pass), it survives but had answered already (pass), it dies or exits,
+ * or it ignores the signal and answers at its own time (optional failures, which
+ * say what the bridge does then). ck->sigint keeps the word for the JSON report. */
+static void check_sigint(struct checker *ck, const struct hive_game *g)
+{
+	struct result *r = check_begin(ck, 0, "timing.sigint");
+	struct reply rep = { 0 }, more = { 0 };
+	struct hive_move m;
+	char line[40];
+
+	if (!r)
+		return;
+	ck->sigint = "untested";
+	if (uhp_load_game(ck, r, g) < 0)
+		goto out;
+	check_expect(r, "a legal move within %d ms of SIGINT, sent %d ms into \"bestmove time 00:00:%02d\"",
+		     SIGINT_STOP_MS, SIGINT_AFTER_MS, SIGINT_SEARCH_S);
+	snprintf(line, sizeof line, "bestmove time 00:00:%02d", SIGINT_SEARCH_S);
+	int64_t start = now_ms();
+	if (uhp_cmd_write(ck, r, line) < 0)
+		goto out;
+	check_child_reply(ck->child, "ok", start, SIGINT_AFTER_MS, &rep);
+	if (rep.end != RD_LINE && rep.end != RD_TIMEOUT) {
+		/* Ended or flooded before any signal: what uhp_cmd_read says. */
+		reply_free(&rep);
+		uhp_cmd_read(ck, r, start, 0, &rep);
+		goto out;
+	}
+	int answered = rep.end == RD_LINE;
+	check_note_sent(r, "<SIGINT>");
+	int64_t sig_at = now_ms();
+	check_child_signal(ck->child, SIGINT);
+	if (answered) {
+		/* Idle when signalled: whether it survives is all there is to see. */
+		if (reply_move(r, &g->board, &rep, &m) < 0)
+			goto out;
+		if (uhp_cmd_write(ck, r, "info") < 0)
+			goto out;
+		check_child_reply(ck->child, "ok", now_ms(), ck->timeout_ms, &more);
+		render_reply(r, &more);
+		if (more.end == RD_EOF) {
+			sigint_ended(ck, r);
+		} else if (more.end == RD_LINE) {
+			ck->sigint = "survives";
+			r->reason = xasprintf("survives SIGINT; it answered after %" PRId64 " ms, before the signal, "
+					      "so whether it stops a search early is not known", rep.ms);
+		} else {
+			check_fail(r, "no answer to info after SIGINT");
+			uhp_engine_lost(ck, r, "no answer to info after SIGINT");
+		}
+		goto out;
+	}
+	check_child_reply(ck->child, "ok", start, SIGINT_SEARCH_S * 1000 + ck->margin_ms + ck->timeout_ms, &more);
+	for (size_t i = 0; i < more.lines.n; i++)
+		strlist_add(&rep.lines, more.lines.v[i]);
+	rep.end = more.end;
+	render_reply(r, &rep);
+	int64_t after = now_ms() - sig_at;
+	if (more.end == RD_EOF) {
+		sigint_ended(ck, r);
+	} else if (more.end != RD_LINE) {
+		check_fail(r, "no \"ok\" within %d ms", SIGINT_SEARCH_S * 1000 + ck->margin_ms + ck->timeout_ms);
+		uhp_engine_lost(ck, r, "no answer after SIGINT");
+	} else if (reply_move(r, &g->board, &rep, &m) == 0) {
+		if (after <= SIGINT_STOP_MS) {
+			ck->sigint = "stops";
+			r->reason = xasprintf("stops its search on SIGINT and answers (%" PRId64 " ms after it)", after);
+		} else {
+			ck->sigint = "ignores";
+			check_fail(r, "ignores SIGINT: answered %" PRId64 " ms after it, at its own time; a search the "
+				   "bridge stops runs on until it answers (up to the profile's command_timeout)", after);
+		}
+	}
+out:
+	reply_free(&rep);
+	reply_free(&more);
+	check_end(r);
+}
+
+/* Last before robustness: SIGINT may kill the engine, and the next group restarts it. */
+static void group_timing(struct checker *ck)
+{
+	struct hive_game g;
+
+	check_random_game(ck, &g, ck->caps_type & 7, 12);
+	check_time_used(ck, &g);
+	check_sigint(ck, &g);
+	hive_game_free(&g);
 }
 
 /* The engine still answers info properly. */
@@ -557,7 +715,7 @@ void uhp_check_suite(struct checker *ck)
 	static void (*const groups[])(struct checker *) = {
 		uhp_group_movegen_start, uhp_group_movegen_nokamute, uhp_group_movegen_realgames,
 		uhp_group_movegen_random, uhp_group_gameflow, uhp_group_rejections_byrule,
-		uhp_group_rejections_malformed, group_bestmove, group_robustness,
+		uhp_group_rejections_malformed, group_bestmove, group_timing, group_robustness,
 	};
 
 	ck->child = check_child_new(ck->base, CHECK_MAX_LINE);

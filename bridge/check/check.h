@@ -103,6 +103,7 @@ struct checker {
 	char         caps[256];
 	unsigned     caps_type;         /* expansion bits the engine declares */
 	char        *info_block;        /* the unprompted info block, lines joined by '\n' */
+	const char  *sigint;            /* what SIGINT does to it (timing.sigint), or NULL */
 	int          gave_up;           /* it does not start: skip everything */
 	int          restart_failures;
 	char        *lost;              /* why the rest of this group is skipped, or NULL */
@@ -213,6 +214,9 @@ int  check_child_close_input(struct check_child *k, unsigned ms, int *status);
 /* Waits up to ms for the child to exit, its input left open (after a farewell
  * line): 1 when it exited (*status), 0 if it runs on, -1 if there is no child. */
 int  check_child_wait_exit(struct check_child *k, unsigned ms, int *status);
+/* Sends sig to the child's process group, as the bridge stops a search; -1 if
+ * there is no child. */
+int  check_child_signal(struct check_child *k, int sig);
 /* Kills the child, if any; its unread lines are dropped. */
 void check_child_kill(struct check_child *k);
 

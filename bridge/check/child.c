@@ -246,6 +246,11 @@ int check_child_wait_exit(struct check_child *k, unsigned ms, int *status)
 	return engine_child_wait_exit(k->ec, ms, status);
 }
 
+int check_child_signal(struct check_child *k, int sig)
+{
+	return engine_child_signal(k->ec, sig);
+}
+
 void check_child_kill(struct check_child *k)
 {
 	engine_child_close(k->ec, NULL, 0);

@@ -134,6 +134,8 @@ int check_report_json(const struct checker *ck, FILE *f)
 	if (eng) {
 		cJSON_AddStringToObject(eng, "id", ck->id);
 		cJSON_AddStringToObject(eng, "capabilities", ck->caps);
+		if (ck->sigint)
+			cJSON_AddStringToObject(eng, "sigint", ck->sigint);
 	}
 	cJSON *opt = cJSON_AddObjectToObject(root, "options");
 	if (opt) {

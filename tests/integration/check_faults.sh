@@ -18,8 +18,9 @@ cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
 . tests/lib/check.sh
 check_positions=5
 
-# The healthy fake plays by the core's rules: everything passes.
-run 60 -- "$fake"
+# The healthy fake plays by the core's rules and thinks the time it is given:
+# everything passes.
+run 60 -- "$fake" --use-time
 [ $rc = 0 ] || { cat "$report"; fail "healthy fake: exit status $rc"; }
 ! grep -q '^FAIL' "$report" || fail "healthy fake: a check failed"
 leftovers healthy

@@ -12,10 +12,13 @@
  *   --fault slow-start          waits --delay-ms (default 60000) before the info block
  *   --fault no-ok               never prints "ok" after the info block
  *   --fault ignore-sigint       ignores SIGINT; bestmove thinks --delay-ms (default 1 h)
+ *                               or, with --use-time, the time asked for
+ *   --fault die-on-sigint       SIGINT kills it (its default action), as it does nokamute
  *   --fault invalidmove-all     every play, pass and newgame with moves: invalidmove
  *   --fault overrun             as nokamute: dies of SIGINT, and a timed bestmove takes
  *                               its time plus --delay-ms (default 0)
  *   --delay-ms N                bestmove thinks N ms (SIGINT ends it early)
+ *   --use-time                  "bestmove time T" thinks T (SIGINT ends it early)
  *   --sloppy                    legal moves in another notation: the last reference
  *                               instead of the first, odd case, extra spaces, and an
  *                               intermediate "move;depth;score" line first
@@ -33,7 +36,7 @@
 
 enum fault {
 	F_NONE, F_CRASH, F_STALL, F_GARBAGE, F_LONG_LINE, F_ILLEGAL, F_EXIT_AT_START,
-	F_SLOW_START, F_NO_OK, F_IGNORE_SIGINT, F_INVALID_ALL, F_OVERRUN
+	F_SLOW_START, F_NO_OK, F_IGNORE_SIGINT, F_INVALID_ALL, F_OVERRUN, F_DIE_ON_SIGINT
 };
 
 static const struct {
@@ -45,6 +48,7 @@ static const struct {
 	{ "exit-at-start", F_EXIT_AT_START }, { "slow-start", F_SLOW_START },
 	{ "no-ok", F_NO_OK }, { "ignore-sigint", F_IGNORE_SIGINT },
 	{ "invalidmove-all", F_INVALID_ALL }, { "overrun", F_OVERRUN },
+	{ "die-on-sigint", F_DIE_ON_SIGINT },
 };
 
 static volatile sig_atomic_t interrupted;
@@ -62,6 +66,7 @@ struct fake {
 	int              max_depth;    /* an option, to have something to list and set */
 	int              ponder;
 	int              sloppy;
+	int              use_time;     /* "bestmove time T" thinks T */
 };
 
 /* A valid but non-canonical MoveString of m: the last occupied neighbour of the
@@ -99,11 +104,20 @@ static void ok(const struct fake *f)
 	fflush(stdout);
 }
 
-/* Sleeps up to ms, in slices, until SIGINT (unless SIGINT is ignored). */
+static long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Sleeps up to ms, in slices, until SIGINT (unless SIGINT is ignored); by the
+ * clock, so that a loaded machine's late wake-ups do not add up. */
 static void think(long ms)
 {
 	struct timespec slice = { 0, 10 * 1000 * 1000 };
-	for (long t = 0; t < ms && !interrupted; t += 10)
+	long end = mono_ms() + ms;
+	while (mono_ms() < end && !interrupted)
 		nanosleep(&slice, NULL);
 }
 
@@ -137,6 +151,8 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 		ok(f);
 		return;
 	}
+	if (timed && f->use_time)
+		ms = ((long)h * 3600 + (long)mi * 60 + (long)s) * 1000;
 	if (hive_game_over(&f->game.board)) {
 		printf("err The game is over.\n");
 		ok(f);
@@ -168,7 +184,7 @@ static void cmd_bestmove(struct fake *f, const char *arg, int have_delay)
 		break;
 	}
 	case F_IGNORE_SIGINT:
-		think(have_delay ? ms : 3600L * 1000);
+		think(have_delay || (timed && f->use_time) ? ms : 3600L * 1000);
 		break;
 	case F_OVERRUN:
 		if (timed)
@@ -311,21 +327,23 @@ int main(int argc, char **argv)
 			}
 			f.fault = fault_names[k].fault;
 			i++;
+		} else if (!strcmp(argv[i], "--use-time")) {
+			f.use_time = 1;
 		} else if (!strcmp(argv[i], "--sloppy")) {
 			f.sloppy = 1;
 		} else if (!strcmp(argv[i], "--delay-ms") && i + 1 < argc) {
 			f.delay_ms = atol(argv[++i]);
 			have_delay = 1;
 		} else {
-			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--sloppy]\n");
+			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--use-time] [--sloppy]\n");
 			return 2;
 		}
 	}
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = f.fault == F_IGNORE_SIGINT ? SIG_IGN : f.fault == F_OVERRUN ? SIG_DFL :
-		on_sigint;
+	sa.sa_handler = f.fault == F_IGNORE_SIGINT ? SIG_IGN :
+		f.fault == F_OVERRUN || f.fault == F_DIE_ON_SIGINT ? SIG_DFL : on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 
 	hive_game_init(&f.game, 0);

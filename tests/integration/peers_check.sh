@@ -1,0 +1,48 @@
+#!/bin/sh
+# peers_check.sh: the peer matrix, `hivebridge check` against nokamute and MzingaCpp
+# (tests/lib/peers.sh): exactly the checks each is known to fail fail (what
+# ../shared/peers/README.md says of them), the new timing group included, and the
+# rest pass. nokamute: accepts some malformed moves, exits 101 on bestmove after the
+# game is over, uses its second, dies on SIGINT. MzingaCpp: keeps the previous game
+# on a bare newgame, does not exit when its input closes, answers a timed bestmove
+# at once, dies on SIGINT. Both are "not conformant" (exit status 1).
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 jsonschema timeout
+tmp=$(mktemp -d)
+procs_trap
+fail() { echo "FAIL: $*" >&2; exit 1; }
+. tests/lib/peers.sh
+
+# peer NAME SIGINT WANT_FAILS ENGINE...: the report's failures are exactly
+# WANT_FAILS, and engine.sigint is SIGINT.
+peer() {
+	_n=$1 _sig=$2 _want=$3
+	shift 3
+	timeout 240 "$HIVEBRIDGE" check --json --positions 1 "$@" >"$tmp/$_n.json" 2>"$tmp/$_n.err"
+	_rc=$?
+	[ $_rc = 1 ] || { cat "$tmp/$_n.err"; echo "exit status $_rc, expected 1"; return 1; }
+	python3 - "$tmp/$_n.json" "$_want" "$_sig" <<'EOP'
+import json, sys
+from jsonschema import Draft202012Validator as V
+r = json.load(open(sys.argv[1]))
+errs = list(V(json.load(open("schemas/check-report.json"))).iter_errors(r))
+assert not errs, errs[0].message
+want = set(sys.argv[2].split())
+got = {c["name"] for c in r["checks"] if c["status"] == "fail"}
+for c in r["checks"]:
+    if c["name"].startswith("timing.") or c["name"] in got:
+        print("%s %s%s  %s" % (c["status"].upper(), c["name"], "" if c["required"] else " (optional)",
+                               c.get("reason", "")))
+assert got == want, "failed %s, expected %s" % (sorted(got), sorted(want))
+assert r["engine"]["sigint"] == sys.argv[3], r["engine"]
+print("%s: sigint %s, %d passed, %d failed" % (r["engine"]["id"], r["engine"]["sigint"],
+                                                r["summary"]["passed"], r["summary"]["failed"]))
+EOP
+}
+peers_case nokamute peer nokamute dies "rejections.byrule[2] rejections.byrule[15] rejections.byrule[16]
+	rejections.byrule[17] bestmove.game-over timing.sigint" -- $NOKAMUTE
+peers_case mzinga peer mzinga dies "gameflow.newgame robustness.stdin-closed timing.bestmove-1s timing.sigint" -- $MZINGA
+
+peers_end peers_check
