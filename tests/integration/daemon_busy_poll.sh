@@ -137,7 +137,10 @@ try:
     n = sleeps(spin.pid) - s0
     c.close()
     print(f"loop sleeps over {len(ops)} searches to depth 5 with busy_poll_us 10000: {n}")
-    if n < 2 * len(ops):
+    # Spinning, it sleeps at most once a search that outlasts 10 ms; sleeping, once
+    # a search and again after reports (fewer when a loaded machine delays the loop
+    # and reports come together).
+    if n <= len(ops):
         sys.exit(f"FAIL: the loop slept {n} times during {len(ops)} searches: it spun while they ran")
 
     # 500 idle connections, each greeted: the loop sleeps once they are in.

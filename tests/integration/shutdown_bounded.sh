@@ -23,9 +23,12 @@ clock = 600+5
 results = $tmp/results.jsonl
 EOF
 
-for signals in 1 2; do
+tries=0
+for signals in 1 2 2 2; do
+	# The second phase runs until one run got its second signal in (3 tries).
+	[ $signals = 2 ] && [ "${second_done:-}" = 1 ] && continue
 	: >"$tmp/results.jsonl"
-	[ $signals = 1 ] || cp "$tmp/trace" "$tmp/trace.1"
+	[ $signals = 1 ] || [ -f "$tmp/trace.1" ] || cp "$tmp/trace" "$tmp/trace.1"
 	: >"$tmp/trace"
 	spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
 	pid=$spawned
@@ -73,7 +76,9 @@ if signals == 2:
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
-        sys.exit(f"the daemon was gone {t1 - t0:.2f} s after the first SIGTERM, before the second")
+        # The stall did not hold it this time (what phase 1 checks): try again.
+        print(f"the daemon was gone {t1 - t0:.2f} s after the first SIGTERM, before the second")
+        sys.exit(3)
 got = []
 try:
     while True:
@@ -93,10 +98,16 @@ else:
     # Well inside the 3 s grace, counted from the second signal.
     assert time.monotonic() - t1 < 1.5, (took, t1 - t0)
 EOF
-	fail "shutdown with a stalled client, $signals SIGTERM"
+	{
+		py=$?
+		[ $signals = 2 ] && [ $py = 3 ] && tries=$((tries + 1)) && [ $tries -lt 3 ] &&
+			{ wait "$pid"; continue; }
+		fail "shutdown with a stalled client, $signals SIGTERM"
+	}
 	wait "$pid"
 	rc=$?
 	[ $rc = 0 ] || fail "serve exit status $rc after $signals SIGTERM"
+	[ $signals = 2 ] && second_done=1
 done
 grep -q 'SIGTERM again: stopping now' "$tmp/trace" && grep -q 'still busy after' "$tmp/trace.1" || fail "no second-signal note in the log"
 echo "shutdown_bounded: ok"

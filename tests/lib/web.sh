@@ -59,10 +59,18 @@ web_browser_setup() {
 	_wss=$(cat tests/browser/package.json tests/browser/package-lock.json | cksum | cut -d' ' -f1)
 	_wsc=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hivebridge/browser-$_wss
 	if [ ! -f "$_wsc/node_modules/puppeteer-core/package.json" ]; then
-		mkdir -p "$_wsc" || fail "cannot create $_wsc"
-		cp tests/browser/package.json tests/browser/package-lock.json "$_wsc/"
-		(cd "$_wsc" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm" 2>&1 ||
-			{ cat "$tmp/npm"; fail "npm ci of tests/browser/package-lock.json failed (is the npm registry reachable?)"; }
+		# Tests run in parallel: each installs into a folder of its own, and the first
+		# to finish renames it into place (a rename onto a folder that exists fails,
+		# and that test uses the one in place). A folder without the mark is a
+		# broken install of an older run.
+		mkdir -p "$(dirname "$_wsc")" || fail "cannot create $(dirname "$_wsc")"
+		[ -d "$_wsc" ] && [ ! -f "$_wsc/node_modules/puppeteer-core/package.json" ] && rm -rf "$_wsc"
+		_wst=$(mktemp -d "$_wsc.XXXXXX") || fail "cannot create a folder beside $_wsc"
+		cp tests/browser/package.json tests/browser/package-lock.json "$_wst/"
+		(cd "$_wst" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >"$tmp/npm" 2>&1 ||
+			{ rm -rf "$_wst"; cat "$tmp/npm"; fail "npm ci of tests/browser/package-lock.json failed (is the npm registry reachable?)"; }
+		mv -T "$_wst" "$_wsc" 2>/dev/null || rm -rf "$_wst"
+		[ -f "$_wsc/node_modules/puppeteer-core/package.json" ] || fail "no puppeteer-core in $_wsc"
 	fi
 	export NODE_PATH="$_wsc/node_modules"
 }
