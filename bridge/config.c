@@ -641,6 +641,13 @@ static int config_line_check(struct config_parse *cp, const char *line, size_t *
 	if (len > (size_t)num - 2)
 		return config_line_error(cp, "%zu bytes long, over the limit of %d bytes a line",
 					 len, num - 2);
+	/* inih takes any isspace() byte as a blank: a line that starts with \f, \v
+	 * or \r continues the value above, and "\f;" starts a comment. Such bytes
+	 * (and every other control byte but the tab) are refused outright. */
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)line[i] < 0x20 && line[i] != '\t')
+			return config_line_error(cp, "a control byte (0x%02x): a configuration "
+						 "file is text", (unsigned char)line[i]);
 	size_t lead = 0;
 	while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
 		lead++;

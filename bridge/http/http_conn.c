@@ -345,13 +345,17 @@ static int is_tchar(int c)
 		(c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-int http_head_parse(char *head, size_t max_body, struct http_head *r, const char **why)
+int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r, const char **why)
 {
 	char *save = NULL;
-	char *line = strtok_r(head, "\n", &save);
 	unsigned nlines = 0;
 	long long clen = -1;
 
+	*why = "a NUL byte or a lone CR in the request head";
+	for (size_t i = 0; i < len; i++)
+		if (!head[i] || (head[i] == '\r' && (i + 1 == len || head[i + 1] != '\n')))
+			return 400;
+	char *line = strtok_r(head, "\n", &save);
 	*why = "bad request line";
 	if (!line)
 		return 400;
@@ -537,7 +541,7 @@ static void req_process(struct http_req *r)
 			evbuffer_remove(in, r->head, end);
 			r->head[end] = 0;
 			const char *why;
-			int code = http_head_parse(r->head, r->l->lim.max_body, &r->h, &why);
+			int code = http_head_parse(r->head, end, r->l->lim.max_body, &r->h, &why);
 			if (code) {
 				send_error(r, code, why);
 				return;

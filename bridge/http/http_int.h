@@ -38,10 +38,12 @@ struct http_head {
 	size_t           body_len;     /* Content-Length */
 	struct evkeyvalq headers;      /* TAILQ_INIT before; evhttp_clear_headers after */
 };
-/* Parses head (request line and header lines ending in LF or CR LF, up to the empty
- * line; NUL-terminated, cut up in place): 0, or the status to refuse it with (400,
- * 405, 411, 413, 431, 505) and *why. */
-int http_head_parse(char *head, size_t max_body, struct http_head *h, const char **why);
+/* Parses head, len bytes (request line and header lines ending in LF or CR LF, up
+ * to the empty line; head[len] is NUL, cut up in place): 0, or the status to refuse
+ * it with (400, 405, 411, 413, 431, 505) and *why. A NUL or a CR not before an LF
+ * in the head is 400: the parse would end there while the framing went on, and a
+ * header after it (Content-Length) would be lost. */
+int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *h, const char **why);
 
 /* A connection and the request it is at: valid until the closed callback. */
 struct http_req;

@@ -46,6 +46,7 @@
 #define WORKER_EXIT_MS       3000    /* at the end, results still posting get this long */
 #define WORKER_NAME_MAX      96
 #define WORKER_CLAIM_STEPS   10000   /* XAUTOCLAIMs a poll at most (10 entries each) */
+#define WORKER_HELD_MAX      64      /* jobs held unposted: no more are taken */
 
 static const char worker_usage[] =
 	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
@@ -98,6 +99,9 @@ struct worker {
 	struct event      *beat;
 	unsigned           beat_ms, beat_due;   /* the timer's period; ms to the next XCLAIM */
 	struct event      *bound;
+	struct event      *repost;       /* posts Redis refused, sent again after repost_ms */
+	unsigned           repost_ms;    /* back-off: QUEUE_BACKOFF_MIN doubling to _MAX */
+	int                refused;      /* a refusal was said: said once until one goes through */
 };
 
 static void worker_pump(struct worker *w);
@@ -118,6 +122,23 @@ static void worker_unlink(struct worker *w, struct job *j)
 			break;
 		}
 	job_free(j);
+}
+
+/* Whether job entry id is held here already (a reclaim of our own pending entry). */
+static int worker_holds(const struct worker *w, const char *id)
+{
+	for (const struct job *j = w->jobs; j; j = j->next)
+		if (!strcmp(j->q.id, id))
+			return 1;
+	return 0;
+}
+
+static unsigned worker_held(const struct worker *w)
+{
+	unsigned n = 0;
+	for (const struct job *j = w->jobs; j; j = j->next)
+		n += !j->slot;
+	return n;
 }
 
 static int worker_posting(const struct worker *w)
@@ -159,6 +180,7 @@ static void worker_finish(struct worker *w)
 /* --- results ------------------------------------------------------------------------- */
 
 static void job_post(struct worker *w, struct job *j);
+static void worker_repost_later(struct worker *w);
 
 static void on_acked(redisAsyncContext *ac, void *reply, void *priv)
 {
@@ -170,6 +192,11 @@ static void on_acked(redisAsyncContext *ac, void *reply, void *priv)
 	j->posting = 0;
 	if (!reply)
 		return;                   /* posted again on reconnection (a duplicate is ignored) */
+	if (w->refused) {
+		w->refused = 0;
+		w->repost_ms = 0;
+		fprintf(stderr, "hivebridge worker: redis takes our posts again\n");
+	}
 	worker_unlink(w, j);
 	if (w->exiting && !worker_posting(w) && !w->dead)
 		event_base_loopexit(w->m.base, NULL);
@@ -190,10 +217,17 @@ static void on_posted(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	}
 	if (r->type == REDIS_REPLY_ERROR) {
+		/* Refused (OOM, MISCONF, READONLY, WRONGTYPE...): the job is kept and sent
+		 * again with back-off; said once until a post goes through. */
 		char text[256];
-		fprintf(stderr, "hivebridge worker: redis: cannot post %s %u: %s\n", j->reason ? "the reason of job" :
-			"game", j->q.game, queue_job_text(text, sizeof text, r->str, r->len));
+		queue_job_text(text, sizeof text, r->str, r->len);
+		log_note(0, "worker: redis refused a post of job %s: %s", j->q.id, text);
+		if (!w->refused)
+			fprintf(stderr, "hivebridge worker: redis: cannot post %s %u: %s; trying again with "
+				"back-off\n", j->reason ? "the reason of job" : "game", j->q.game, text);
+		w->refused = 1;
 		j->posting = 0;
+		worker_repost_later(w);
 		return;
 	}
 	if (queue_cmd(&w->q, on_acked, j, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, j->q.id) < 0)
@@ -221,6 +255,26 @@ static void job_post(struct worker *w, struct job *j)
 			       "line", j->result };
 	if (queue_cmd_argv(&w->q, on_posted, j, 10, argv, NULL) == 0)
 		j->posting = 1;
+}
+
+static void on_repost(evutil_socket_t fd, short what, void *arg)
+{
+	struct worker *w = arg;
+	for (struct job *j = w->jobs; j; j = j->next)
+		job_post(w, j);
+}
+
+static void worker_repost_later(struct worker *w)
+{
+	if (!w->repost && !(w->repost = evtimer_new(w->m.base, on_repost, w)))
+		return;                      /* posted again on reconnection */
+	if (evtimer_pending(w->repost, NULL))
+		return;
+	w->repost_ms = w->repost_ms ? w->repost_ms * 2 : QUEUE_BACKOFF_MIN;
+	if (w->repost_ms > QUEUE_BACKOFF_MAX)
+		w->repost_ms = QUEUE_BACKOFF_MAX;
+	struct timeval tv = { w->repost_ms / 1000, (w->repost_ms % 1000) * 1000 };
+	evtimer_add(w->repost, &tv);
 }
 
 static void on_game_ended(struct slot *s, int state, const char *reason)
@@ -403,6 +457,9 @@ static struct slot *worker_free_slot(struct worker *w)
 
 static int worker_has_room(struct worker *w)
 {
+	/* Jobs held unposted (Redis refusing our posts) stop the taking of more. */
+	if (worker_held(w) >= WORKER_HELD_MAX)
+		return 0;
 	return !w->configured || worker_free_slot(w) != NULL;
 }
 
@@ -435,7 +492,12 @@ static void worker_take(struct worker *w, const redisReply *e)
 
 	if (!j)
 		return;                      /* stays pending: claimed again later */
-	if (queue_job_decode(e, &j->q, why, sizeof why) < 0) {
+	int bad = queue_job_decode(e, &j->q, why, sizeof why) < 0;
+	if (j->q.id[0] && worker_holds(w, j->q.id)) {
+		job_free(j);                 /* ours already: a reclaim of our own pending entry */
+		return;
+	}
+	if (bad) {
 		if (!j->q.id[0]) {
 			/* Nothing to name or acknowledge: not an entry Redis would send. */
 			fprintf(stderr, "hivebridge worker: ignored a reply that is not a job: %s\n", why);
@@ -857,6 +919,8 @@ out:
 		event_free(w.beat);
 	if (w.bound)
 		event_free(w.bound);
+	if (w.repost)
+		event_free(w.repost);
 	match_free(m);
 	queue_job_clear(&w.match);
 	return status;

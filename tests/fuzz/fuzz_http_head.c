@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	head[size] = 0;
 	memset(&h, 0, sizeof h);
 	TAILQ_INIT(&h.headers);
-	int code = http_head_parse(head, 4096, &h, &why);
+	int code = http_head_parse(head, size, 4096, &h, &why);
 	if (code == 0) {
 		if (!h.path || h.path[0] != '/' || h.body_len > 4096)
 			abort();

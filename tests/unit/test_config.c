@@ -316,6 +316,21 @@ static void test_continuation(void)
 	must_fail(t1, sizeof t1 - 1, "line 3:", "indented line");
 	must_fail(t2, sizeof t2 - 1, "line 5:", "indented line");
 	must_fail(t3, sizeof t3 - 1, "line 2:", "indented line");
+	/* inih's blanks are isspace(): \f, \v and \r lead a continuation too, and
+	 * "\f;" starts a comment (a CR at the line's end is its line end). */
+	static const char t5[] = "[listen l]\naddress = 127.0.0.1\n\f127.0.0.2\n";
+	static const char t6[] = "[listen l]\naddress = 127.0.0.1\n\v127.0.0.2\n";
+	static const char t7[] = "[listen l]\naddress = 127.0.0.1\n\r127.0.0.2\n";
+	static const char t8[] = "[listen l]\naddress = 127.0.0.2\f; 127.0.0.1 meant\n";
+	static const char t9[] = "[daemon]\r\nmax_sessions = 10\r\n";
+	must_fail(t5, sizeof t5 - 1, "line 3:", "control byte (0x0c)");
+	must_fail(t6, sizeof t6 - 1, "line 3:", "control byte (0x0b)");
+	must_fail(t7, sizeof t7 - 1, "line 3:", "control byte (0x0d)");
+	must_fail(t8, sizeof t8 - 1, "line 2:", "control byte (0x0c)");
+	CU_ASSERT_EQUAL(load(&c, t9, &cause), 0);
+	free(cause);
+	CU_ASSERT_EQUAL(c.max_sessions, 10);
+	config_free(&c);
 	CU_ASSERT_EQUAL(load(&c, t4, &cause), 0);
 	free(cause);
 	CU_ASSERT_EQUAL(c.max_sessions, 10);

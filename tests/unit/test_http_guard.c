@@ -4,6 +4,9 @@
  * Sec-Fetch-Site, Content-Type, the access token, loopback, the owner-token compare.
  */
 #include <CUnit/Basic.h>
+#include <sys/queue.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +175,37 @@ static void test_bodies(void)
 	cJSON_Delete(b);
 }
 
+/* The head parser ends where the framing ends: a NUL or a lone CR in the head is
+ * refused, else a Content-Length after it would be lost and the body run as a
+ * second request (request smuggling). */
+static int head_status(const char *text, size_t len)
+{
+	char *head = malloc(len + 1);
+	struct http_head h;
+	const char *why;
+	CU_ASSERT_FATAL(head != NULL);
+	memcpy(head, text, len);
+	head[len] = 0;
+	memset(&h, 0, sizeof h);
+	TAILQ_INIT(&h.headers);
+	int code = http_head_parse(head, len, 4096, &h, &why);
+	evhttp_clear_headers(&h.headers);
+	free(head);
+	return code;
+}
+
+static void test_head(void)
+{
+	static const char ok[] = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n";
+	static const char nul[] = "POST /api/games HTTP/1.1\r\nX-A: a\0\r\nContent-Length: 2\r\n\r\n";
+	static const char cr[] = "POST /api/games HTTP/1.1\r\n\r\r\nContent-Length: 2\r\n\r\n";
+	static const char lf[] = "GET / HTTP/1.0\nHost: x\n\n";
+	CU_ASSERT_EQUAL(head_status(ok, sizeof ok - 1), 0);
+	CU_ASSERT_EQUAL(head_status(lf, sizeof lf - 1), 0);
+	CU_ASSERT_EQUAL(head_status(nul, sizeof nul - 1), 400);
+	CU_ASSERT_EQUAL(head_status(cr, sizeof cr - 1), 400);
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -182,7 +216,8 @@ int main(void)
 	    !CU_add_test(s, "Origin, Sec-Fetch-Site, Content-Type", test_changes) ||
 	    !CU_add_test(s, "the access token", test_token) ||
 	    !CU_add_test(s, "loopback and token compare", test_misc) ||
-	    !CU_add_test(s, "request bodies", test_bodies)) {
+	    !CU_add_test(s, "request bodies", test_bodies) ||
+	    !CU_add_test(s, "request heads: NUL and lone CR", test_head)) {
 		CU_cleanup_registry();
 		return 1;
 	}
