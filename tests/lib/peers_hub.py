@@ -11,10 +11,10 @@ within its time (+1.5 s). --clock keeps Fischer clocks for both sides (level
 time=S inc=I each move). The game runs to its end or N plies.
 """
 import re
-import socket
-import subprocess
 import sys
 import time
+
+import peers_common
 
 
 def main():
@@ -39,30 +39,8 @@ def main():
             clock = [float(s), float(s), float(i)]
         else:
             sys.exit("usage: peers_hub.py HIVEBRIDGE (--port P | --cmd ARG...) [options]")
-    ref = subprocess.Popen([ref_bin, "uhp", "--engine", "builtin:depth=1"], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, bufsize=0)
-
-    def ref_ask(c):
-        if c:
-            ref.stdin.write(c.encode() + b"\n")
-        out = []
-        while True:
-            l = ref.stdout.readline().decode().rstrip("\n")
-            if l == "ok":
-                return out
-            out.append(l)
-
-    if port:
-        sock = socket.create_connection(("127.0.0.1", port), timeout=60)
-        rf = sock.makefile("rb")
-        p = None
-        send = lambda l: sock.sendall(l.encode() + b"\n")
-    else:
-        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        rf = p.stdout
-
-        def send(l):
-            p.stdin.write(l.encode() + b"\n")
+    ref, ref_ask = peers_common.referee(ref_bin)
+    sock, p, rf, send = peers_common.bridge_link(port, argv)
 
     def until(prefix):
         while True:

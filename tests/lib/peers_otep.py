@@ -12,10 +12,10 @@ the host's Fischer clocks (10000+100: 10 s, 0.1 s added after each move), or
 "clock 60000 60000 0 0 0" for a listener with a depth. The game runs to its end or
 N plies; every move must be a legal "move", within its time (+1.5 s).
 """
-import socket
-import subprocess
 import sys
 import time
+
+import peers_common
 
 
 def main():
@@ -37,30 +37,8 @@ def main():
             fischer = [int(base), int(base), int(inc)]
         else:
             sys.exit("usage: peers_otep.py HIVEBRIDGE (--port P | --cmd ARG...) [options]")
-    ref = subprocess.Popen([ref_bin, "uhp", "--engine", "builtin:depth=1"], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, bufsize=0)
-
-    def ref_ask(c):
-        if c:
-            ref.stdin.write(c.encode() + b"\n")
-        out = []
-        while True:
-            l = ref.stdout.readline().decode().rstrip("\n")
-            if l == "ok":
-                return out
-            out.append(l)
-
-    if port:
-        sock = socket.create_connection(("127.0.0.1", port), timeout=60)
-        rf = sock.makefile("rb")
-        p = None
-        send = lambda l: sock.sendall(l.encode() + b"\n")
-    else:
-        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        rf = p.stdout
-
-        def send(l):
-            p.stdin.write(l.encode() + b"\n")
+    ref, ref_ask = peers_common.referee(ref_bin)
+    sock, p, rf, send = peers_common.bridge_link(port, argv)
 
     def read():
         while True:
