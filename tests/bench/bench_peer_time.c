@@ -26,48 +26,10 @@
 #include <unistd.h>
 
 #include "core/game.h"
+#include "tests/bench/bench_util.h"
 
 #define LINE_MAX_LEN 8192
 
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static uint64_t rng_next(uint64_t *st)
-{
-	*st ^= *st >> 12;
-	*st ^= *st << 25;
-	*st ^= *st >> 27;
-	return *st * 0x2545F4914F6CDD1DULL;
-}
-
-/* Position i: 4..23 random plies into game type i % 8, not over (nokamute exits on
- * a bestmove after the end). */
-static void position(struct hive_game *g, unsigned i)
-{
-	static struct hive_move moves[HIVE_MAX_MOVES];
-	uint64_t rng = 0x9e3779b97f4a7c15ULL * (i + 1);
-	for (;;) {
-		hive_game_init(g, i % 8);
-		int plies = 4 + (int)(rng_next(&rng) % 20);
-		for (int p = 0; p < plies && !hive_game_over(&g->board); p++) {
-			size_t n = hive_board_moves(&g->board, moves);
-			hive_game_play(g, moves[rng_next(&rng) % n]);
-		}
-		if (!hive_game_over(&g->board))
-			return;
-		hive_game_free(g);
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 struct side {
 	const char *name;
@@ -150,11 +112,11 @@ static void side_ask(struct side *s, const struct hive_game *g, const char *gs)
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "newgame %s", gs);
-	double t_ng = now_ms(), t0;
+	double t_ng = bench_now_ms(), t0;
 	if (side_cmd(s, cmd, NULL, 0) == 0) {
-		t0 = now_ms();
+		t0 = bench_now_ms();
 		if (side_cmd(s, "bestmove time 00:00:01", ans, sizeof ans) == 0) {
-			double t = now_ms();
+			double t = bench_now_ms();
 			s->late_ng[s->n] = t - t_ng - 1000.0;
 			s->late[s->n++] = t - t0 - 1000.0;
 			if (hive_move_parse(&g->board, ans, &m, err, sizeof err) == HIVE_OK)
@@ -172,7 +134,7 @@ static void side_ask(struct side *s, const struct hive_game *g, const char *gs)
 
 static void late_report(const char *what, double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	if (n > 0) {
 		int p99 = (int)(0.99 * (n - 1) + 0.5);
 		printf(" %s p50 %7.2f  p99 %7.2f  max %7.2f ms;", what, v[n / 2], v[p99], v[n - 1]);
@@ -238,7 +200,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		struct hive_game g;
 		char gs[LINE_MAX_LEN];
-		position(&g, (unsigned)i + 3000);
+		bench_position(&g, (unsigned)i + 3000, 20);
 		hive_game_format(&g, gs, sizeof gs);
 		/* In turn, so that both see the same load. */
 		for (int k = 0; k < 2; k++)

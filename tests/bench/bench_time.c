@@ -36,48 +36,11 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "core/game.h"
+#include "tests/bench/bench_util.h"
 #include "core/search.h"
 
 #define MAX_SAMPLES 4096
 
-static double now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static uint64_t rng_next(uint64_t *st)
-{
-	*st ^= *st >> 12;
-	*st ^= *st << 25;
-	*st ^= *st >> 27;
-	return *st * 0x2545F4914F6CDD1DULL;
-}
-
-/* Position i: 4..43 random plies into game type i % 8 (replayed until not over). */
-static void position(struct hive_game *g, unsigned i)
-{
-	static struct hive_move moves[HIVE_MAX_MOVES];
-	uint64_t rng = 0x9e3779b97f4a7c15ULL * (i + 1);
-	for (;;) {
-		hive_game_init(g, i % 8);
-		int plies = 4 + (int)(rng_next(&rng) % 40);
-		for (int p = 0; p < plies && !hive_game_over(&g->board); p++) {
-			size_t n = hive_board_moves(&g->board, moves);
-			hive_game_play(g, moves[rng_next(&rng) % n]);
-		}
-		if (!hive_game_over(&g->board))
-			return;
-		hive_game_free(g);
-	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static void report_in(const char *what, double *v, int n, const char *unit)
 {
@@ -85,7 +48,7 @@ static void report_in(const char *what, double *v, int n, const char *unit)
 		printf("%-44s no samples\n", what);
 		return;
 	}
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	int p99 = (int)(0.99 * (n - 1) + 0.5);
 	printf("%-44s n=%d  p50 %6.2f %s  p99 %6.2f %s  max %6.2f %s\n", what, n, v[n / 2], unit,
 	       v[p99], unit, v[n - 1], unit);
@@ -144,7 +107,7 @@ static void on_done(void *arg, const struct engine_result *r)
 {
 	struct run *run = arg;
 	struct hive_move legal;
-	run->t_done = now_ms();
+	run->t_done = bench_now_ms();
 	run->done = 1;
 	run->result_move = r->move;
 	if (!run->b)
@@ -200,10 +163,10 @@ static void bench_interface(int searches, uint64_t movetime, const char *threads
 	for (int i = 0; i < searches; i++) {
 		struct hive_game g;
 		struct engine_limits l = { .movetime_ms = movetime };
-		position(&g, (unsigned)i);
+		bench_position(&g, (unsigned)i, 40);
 		run.b = &g.board;
 		run.done = 0;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		if (engine_go(e, &g, &l, NULL, on_done, &run) == 0) {
 			wait_done(&run);
 			late[i] = run.t_done - t0 - (double)movetime;
@@ -215,10 +178,10 @@ static void bench_interface(int searches, uint64_t movetime, const char *threads
 	for (int i = 0; i < 64; i++) {
 		struct hive_game g;
 		struct engine_limits l = { .movetime_ms = 1 };
-		position(&g, (unsigned)i + 1000);
+		bench_position(&g, (unsigned)i + 1000, 40);
 		run.b = &g.board;
 		run.done = 0;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		if (engine_go(e, &g, &l, NULL, on_done, &run) == 0) {
 			wait_done(&run);
 			zero[nz++] = run.t_done - t0;
@@ -263,7 +226,7 @@ static int poll_clock_stop(void *arg)
 	if (c - p->cpu_prev > p->gap_max)
 		p->gap_max = c - p->cpu_prev;
 	p->cpu_prev = c;
-	if (now_ms() < p->deadline) {
+	if (bench_now_ms() < p->deadline) {
 		p->cpu_ok = c;
 		return 0;
 	}
@@ -287,11 +250,11 @@ static void bench_core(int searches, uint64_t movetime)
 		struct poll_clock pc = { 0 };
 		struct hive_search_limits l = { .stop = poll_clock_stop, .stop_arg = &pc };
 		struct hive_move best;
-		position(&g, (unsigned)i);
+		bench_position(&g, (unsigned)i, 40);
 		hive_search_clear(s);
 		pc.cpu_prev = pc.cpu_ok = cpu_ms();
-		pc.deadline = now_ms() + (double)movetime;
-		if (hive_search_run(s, &g.board, &l, &best, NULL) == 0 && now_ms() >= pc.deadline) {
+		pc.deadline = bench_now_ms() + (double)movetime;
+		if (hive_search_run(s, &g.board, &l, &best, NULL) == 0 && bench_now_ms() >= pc.deadline) {
 			ours[n] = cpu_ms() - pc.cpu_ok;
 			gap[n++] = pc.gap_max;
 		}
@@ -334,7 +297,7 @@ static void bench_clock(int games)
 	for (int gi = 0; gi < games; gi++) {
 		struct hive_game g;
 		int64_t clock[2] = { CLOCK_MS, CLOCK_MS };
-		position(&g, (unsigned)gi + 3000);
+		bench_position(&g, (unsigned)gi + 3000, 40);
 		engine_reset(e);
 		for (int ply = 0; ply < CLOCK_PLIES && !hive_game_over(&g.board); ply++) {
 			int side = hive_side_to_move(&g.board);
@@ -348,7 +311,7 @@ static void bench_clock(int games)
 			run.b = &g.board;
 			run.done = 0;
 			int ok0 = run.ok;
-			double t0 = now_ms();
+			double t0 = bench_now_ms();
 			if (engine_go(e, &g, &l, NULL, on_done, &run) < 0)
 				break;
 			wait_done(&run);
@@ -452,17 +415,17 @@ static void bench_binary(const char *bin, int searches)
 	for (int i = 0; i < searches + (int)(sizeof zero / sizeof *zero); i++) {
 		struct hive_game g;
 		int timed = i < searches;
-		position(&g, (unsigned)i + 2000);
+		bench_position(&g, (unsigned)i + 2000, 40);
 		hive_game_format(&g, gs, sizeof gs);
 		hive_game_free(&g);
 		snprintf(line, sizeof line, "newgame %s", gs);
 		if (child_cmd(&c, line, NULL, 0) < 0)
 			break;
-		double t0 = now_ms();
+		double t0 = bench_now_ms();
 		if (child_cmd(&c, timed ? "bestmove time 00:00:01" : "bestmove time 00:00:00",
 			      line, sizeof line) < 0)
 			break;
-		double t = now_ms() - t0;
+		double t = bench_now_ms() - t0;
 		if (!*line || !strncmp(line, "err", 3) || !strncmp(line, "invalidmove", 11))
 			bad++;
 		if (timed)
@@ -500,12 +463,12 @@ int main(int argc, char **argv)
 		printf("load average %.2f %.2f %.2f\n", load[0], load[1], load[2]);
 	/* On a shared machine the overrun is mostly the scheduler's: say how much CPU we got. */
 	struct rusage ru;
-	double w0 = now_ms();
+	double w0 = bench_now_ms();
 	bench_interface(searches, movetime, "1");
 	getrusage(RUSAGE_SELF, &ru);
 	printf("engine: the searches got %.0f %% of one CPU (process CPU time over wall time)\n",
 	       100.0 * (ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 +
-			ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3) / (now_ms() - w0));
+			ru.ru_stime.tv_sec * 1e3 + ru.ru_stime.tv_usec / 1e3) / (bench_now_ms() - w0));
 	bench_interface(searches / 4 > 0 ? searches / 4 : 1, movetime, "2");
 	bench_core(searches, movetime);
 	bench_clock(clock_games);
