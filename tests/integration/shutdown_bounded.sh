@@ -24,9 +24,12 @@ results = $tmp/results.jsonl
 EOF
 
 tries=0
-for signals in 1 2 2 2; do
-	# The second phase runs until one run got its second signal in (3 tries).
+for signals in 1 1 1 2 2 2; do
+	# Each phase runs until one run held the daemon (3 tries each): a stall of the
+	# client's socket is the kernel's to keep, not ours.
+	[ $signals = 1 ] && [ "${first_done:-}" = 1 ] && continue
 	[ $signals = 2 ] && [ "${second_done:-}" = 1 ] && continue
+	[ $signals = 2 ] && [ "${first_done:-}" != 1 ] && fail "the stalled client never held the daemon in 3 tries"
 	: >"$tmp/results.jsonl"
 	[ $signals = 1 ] || [ -f "$tmp/trace.1" ] || cp "$tmp/trace" "$tmp/trace.1"
 	: >"$tmp/trace"
@@ -93,20 +96,26 @@ deadline(lambda: not os.path.exists(f"/proc/{pid}") or
 took = time.monotonic() - t0
 print(f"{signals} SIGTERM: the daemon exited {took:.2f} s after the first, a client stalled")
 if signals == 1:
-    assert 2.5 < took < 8, took
+    assert took < 8, took
+    if took < 2.5:
+        # The kernel took all the stalled client's output (the send buffer grew):
+        # nothing held the daemon, so nothing was shown; try again.
+        print(f"the daemon was not held ({took:.2f} s): the client's socket took its output")
+        sys.exit(3)
 else:
     # Well inside the 3 s grace, counted from the second signal.
     assert time.monotonic() - t1 < 1.5, (took, t1 - t0)
 EOF
 	{
 		py=$?
-		[ $signals = 2 ] && [ $py = 3 ] && tries=$((tries + 1)) && [ $tries -lt 3 ] &&
+		[ $py = 3 ] && tries=$((tries + 1)) && [ $tries -lt 5 ] &&
 			{ wait "$pid"; continue; }
 		fail "shutdown with a stalled client, $signals SIGTERM"
 	}
 	wait "$pid"
 	rc=$?
 	[ $rc = 0 ] || fail "serve exit status $rc after $signals SIGTERM"
+	[ $signals = 1 ] && first_done=1
 	[ $signals = 2 ] && second_done=1
 done
 grep -q 'SIGTERM again: stopping now' "$tmp/trace" && grep -q 'still busy after' "$tmp/trace.1" || fail "no second-signal note in the log"
