@@ -863,7 +863,9 @@ int config_engine_configured(const struct config *c, const char *spec, char **ca
 {
 	unsigned long long v;
 
-	if (spec && *spec && config_profile(c, spec))
+	const struct engine_profile *p = spec && *spec ? config_profile(c, spec) : NULL;
+	/* The same rule as config_engine_parse: an ad-hoc profile is no name to take. */
+	if (p && !p->adhoc)
 		return 0;
 	if (spec && !strncmp(spec, "builtin:depth=", 14) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0)
 		return 0;

@@ -172,6 +172,15 @@ static void test_policy(void)
 	CU_ASSERT_PTR_NOT_NULL(cause);
 	free(cause);
 	CU_ASSERT_EQUAL(c.nprofiles, n);
+	/* An ad-hoc profile (made from a command) is no profile NAME a job may give. */
+	int depth = 0;
+	cause = NULL;
+	const struct engine_profile *adhoc = config_engine_parse(&c, "uhp:/bin/true x", &depth, &cause);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(adhoc);
+	free(cause);
+	cause = NULL;
+	CU_ASSERT_EQUAL(config_engine_configured(&c, adhoc->name, &cause), -1);
+	free(cause);
 	config_free(&c);
 }
 
