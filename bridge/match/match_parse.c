@@ -150,6 +150,13 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	if (int_member(o, "plies", 0, MATCH_PLY_CAP, &plies) < 0)
 		REFUSE("plies is not a count");
 	const char *gs = str_member(o, "gamestring", 1 << 20, &bad);
+	/* Its moves counted before the parse, whose cost grows with them: a line whose
+	 * plies do not match costs a scan, not a game replayed. */
+	size_t semis = 0;
+	for (const char *q = gs; q && *q; q++)
+		semis += *q == ';';
+	if (gs && semis != (size_t)plies + 2)
+		REFUSE("plies is not the gamestring's");
 	if (!gs || hive_game_parse(&hg, gs, err, sizeof err) != HIVE_OK)
 		REFUSE("the gamestring does not parse");
 	if (hg.len != (size_t)plies)
