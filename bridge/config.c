@@ -931,8 +931,11 @@ int config_engine_check(struct config *c, const struct engine_profile *cp, char 
 	struct engine_profile *p = &c->profiles[cp - c->profiles];
 	const struct protocol *pr = protocol_by_kind(p->kind);
 	struct stat st;
-	int checked = pr && pr->back_check ? pr->back_check(p, cause) : 0;
+	char why[512];
+	int checked = pr && pr->back_check ? pr->back_check(p, why, sizeof why) : 0;
 
+	if (checked < 0)
+		*cause = xasprintf("%s", why);
 	if (checked != 0)
 		return checked < 0 ? -1 : 0;
 	if (pr && pr->target == PROTOCOL_COMMAND) {

@@ -23,11 +23,10 @@
  * Memory: a session's searcher (state, frames, table) is one anonymous mapping,
  * made when a search first needs it and unmapped on reset (newgame) and free, so an
  * idle session holds no table and forgetting never touches memory. Its table comes
- * out of the process-wide budget (engine_builtin_configure). When the budget is
- * short, the tables of sessions not searching are taken back first, least recently
- * searched first (losing a table only loses learnt entries); only when what is left
- * belongs to running searches is the new table smaller, and `options` shows the size
- * really in use. With an idle timeout (engine_builtin_configure), a table no search
+ * out of the process-wide budget (bridge/hash_budget.h): when it is short, the
+ * tables of sessions not searching are taken back first, least recently searched
+ * first; only when what is left belongs to running searches is the new table
+ * smaller, and `options` shows the size really in use. With an idle timeout (engine_builtin_configure), a table no search
  * has used for that long is given back too: the pages a search touched stay resident,
  * and a thousand idle sessions of a protocol with no newgame would keep them.
  */
@@ -46,15 +45,16 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/engine_options.h"
+#include "bridge/hash_budget.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/search.h"
 
 #define HASH_MB_MIN     1
 #define HASH_MB_MAX     256          /* when the profile does not say (hash_mb_max) */
 #define HASH_MB_DEFAULT 16
-#define HASH_BUDGET_MB_DEFAULT 512
 #define THREADS_MAX     64           /* Threads option; also capped at the pool size */
 /* A queued search whose time is up gets the busy error, but never sooner than this:
  * a search a worker takes in time plays at least depth 1 (time 00:00:00 included). */
@@ -72,20 +72,6 @@
 #define RC_EXPIRED   (-2)     /* still queued when its time was up */
 
 
-enum pending { PENDING_NONE, PENDING_START, PENDING_GO, PENDING_OPTIONS };
-
-struct builtin;
-
-/* The process's table budget, in MB, and the engines holding tables, least recently
- * searched first; taken and given back by the loop thread. */
-static struct {
-	pthread_mutex_t lock;
-	size_t          total_mb;
-	size_t          used_mb;
-	struct builtin *oldest, *newest;
-	unsigned        idle_s;         /* a table unused this long is given back (0: never) */
-} hash_budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0, NULL, NULL, 0 };
-
 struct builtin;
 
 /* A Lazy SMP helper: a job and searcher of its own on the main searcher's table. */
@@ -102,7 +88,7 @@ struct builtin {
 	void               *mem;          /* the searcher's mapping and board, mem_size bytes */
 	size_t              mem_size;
 	size_t              table_mb;     /* taken from the budget while mapped */
-	struct builtin     *older, *newer;  /* in hash_budget's list while mapped */
+	struct hash_budget_entry budget;  /* its part of the budget (held while mapped) */
 	size_t              hash_mb;      /* asked for */
 	size_t              hash_mb_default;
 	size_t              hash_mb_max;  /* the most a client may ask for */
@@ -115,20 +101,14 @@ struct builtin {
 	size_t              helpers_size;
 	int                 helpers_cap;  /* searchers the mapping holds */
 
-	/* The outstanding command. */
-	enum pending        pending;
-	engine_done_cb     *done;
-	engine_info_cb     *info;
-	void               *arg;
-	struct event       *done_ev;      /* made active by the worker (or at once) */
-	struct event       *info_ev;
+	/* The go in the pool (the job is the interface's). */
+	int                 searching;    /* queued or running: a worker may be in mem */
 	struct event       *expire_ev;    /* a queued search's deadline */
 	struct event       *idle_ev;      /* the table is given back when this fires */
 
 	/* Search state shared with the worker. */
 	struct pool_job     job;          /* its stop flag is the search's (and its helpers') */
 	atomic_int          main_done;    /* the main search ended: helpers stop */
-	int                 refused;      /* go answered without a search (b->result) */
 	int                 has_deadline;
 	int64_t             deadline_ns;  /* CLOCK_MONOTONIC: the search stops here */
 	int64_t             soft_ns;      /* under a clock: no iteration starts after this (0: none) */
@@ -143,15 +123,11 @@ struct builtin {
 	struct hive_search_limits limits;
 
 	pthread_mutex_t     lock;         /* guards what follows */
+	int                 ended;        /* the search is over (or expired): rc and best */
 	int                 rc;
 	struct hive_move    best;
 	int                 info_ready;
 	struct hive_search_info last_info;
-
-	/* Result of start/options, delivered from done_ev. */
-	struct engine_result result;
-	char                message[256];
-	char              **lines;        /* owned, NULL-terminated */
 };
 
 static const struct engine_ops builtin_ops;
@@ -236,7 +212,7 @@ static void search_iteration(void *arg, const struct hive_search_info *info)
 	b->last_info = *info;
 	b->info_ready = 1;
 	pthread_mutex_unlock(&b->lock);
-	event_active(b->info_ev, EV_READ, 0);
+	engine_kick(&b->e);
 }
 
 /* The main job (a pool worker); its helpers are back before it signals done. */
@@ -263,42 +239,15 @@ static void search_job(struct pool_job *job)
 	pthread_mutex_lock(&b->lock);
 	b->rc = rc;
 	b->best = best;
+	b->ended = 1;
 	pthread_mutex_unlock(&b->lock);
-	event_active(b->done_ev, EV_READ, 0);
+	engine_kick(&b->e);
 }
 
-/* Takes b out of the list of tables (lock held). */
-static void table_unlink(struct builtin *b)
-{
-	if (b->older)
-		b->older->newer = b->newer;
-	else
-		hash_budget.oldest = b->newer;
-	if (b->newer)
-		b->newer->older = b->older;
-	else
-		hash_budget.newest = b->older;
-	b->older = b->newer = NULL;
-}
-
-/* Puts b at the recent end of the list of tables (lock held). */
-static void table_link(struct builtin *b)
-{
-	b->older = hash_budget.newest;
-	b->newer = NULL;
-	if (hash_budget.newest)
-		hash_budget.newest->newer = b;
-	else
-		hash_budget.oldest = b;
-	hash_budget.newest = b;
-}
-
-/* Unmaps b's searcher and gives its table to the budget (lock held). */
-static void table_drop_locked(struct builtin *b)
+/* Forgets b's searcher, whose table the budget took back (its MB given back). */
+static void table_forget(struct builtin *b)
 {
 	munmap(b->mem, b->mem_size);
-	hash_budget.used_mb -= b->table_mb;
-	table_unlink(b);
 	b->mem = NULL;
 	b->search = NULL;
 	b->board = NULL;
@@ -311,9 +260,8 @@ static void table_drop(struct builtin *b)
 {
 	if (!b->mem)
 		return;
-	pthread_mutex_lock(&hash_budget.lock);
-	table_drop_locked(b);
-	pthread_mutex_unlock(&hash_budget.lock);
+	hash_budget_give(&b->budget);
+	table_forget(b);
 }
 
 /* Gives the helpers' searchers back (no helper job may be in the pool). */
@@ -326,22 +274,25 @@ static void helpers_drop(struct builtin *b)
 	b->helpers_cap = 0;
 }
 
-/* Takes back the tables of engines not searching, least recently searched first,
- * until want MB are free or none is left to take (lock held). The loop thread is
- * the only one to map, unmap or search-start, and an engine with no search queued
- * or running has no worker in its mapping, so taking its table is safe. */
-static void table_reclaim_locked(const struct builtin *for_b, size_t want)
+static void helpers_drop(struct builtin *b);
+
+/* hash_budget: b's table may be taken back while no search is queued or running (no
+ * worker is in the mapping then). */
+static int table_idle(struct hash_budget_entry *e)
 {
-	struct builtin *v = hash_budget.oldest, *next;
-	for (; v && hash_budget.total_mb - hash_budget.used_mb < want; v = next) {
-		next = v->newer;
-		if (v == for_b || v->pending == PENDING_GO)
-			continue;
-		log_note(0, "builtin: took back an idle %zu MB hash table and %d helper searchers "
-			 "(hash_budget_mb)", v->table_mb, v->helpers_cap);
-		table_drop_locked(v);
-		helpers_drop(v);      /* no go outstanding: no helper job is in the pool */
-	}
+	struct builtin *b = (struct builtin *)((char *)e - offsetof(struct builtin, budget));
+	return !b->searching;
+}
+
+/* hash_budget: b's table was taken back for another's (the budget's lock held). */
+static void table_taken(struct hash_budget_entry *e)
+{
+	struct builtin *b = (struct builtin *)((char *)e - offsetof(struct builtin, budget));
+
+	log_note(0, "builtin: took back an idle %zu MB hash table and %d helper searchers "
+		 "(hash_budget_mb)", b->table_mb, b->helpers_cap);
+	table_forget(b);
+	helpers_drop(b);      /* no go outstanding: no helper job is in the pool */
 }
 
 /* Threads this go may use: the option, capped at the pool. */
@@ -398,26 +349,16 @@ nomem:
  * even 1 MB is left, or on no memory. */
 static int table_get(struct builtin *b, char *msg, size_t msglen)
 {
-	size_t mb = b->hash_mb, avail;
+	size_t mb;
 
-	pthread_mutex_lock(&hash_budget.lock);
 	if (b->mem) {
 		/* The most recently searched: the last to be taken back. */
-		table_unlink(b);
-		table_link(b);
-		pthread_mutex_unlock(&hash_budget.lock);
+		hash_budget_touch(&b->budget);
 		return 0;
 	}
-	table_reclaim_locked(b, mb);
-	avail = hash_budget.total_mb - hash_budget.used_mb;
-	while (mb > avail && mb > HASH_MB_MIN)
-		mb /= 2;
-	if (mb <= avail)
-		hash_budget.used_mb += mb;
-	pthread_mutex_unlock(&hash_budget.lock);
-	if (mb > avail) {
+	if (!(mb = hash_budget_take(&b->budget, b->hash_mb, HASH_MB_MIN))) {
 		snprintf(msg, msglen, "No memory left for a hash table: the server's %zu MB "
-			 "(hash_budget_mb) are in use; try again later.", hash_budget.total_mb);
+			 "(hash_budget_mb) are in use; try again later.", hash_budget_total_mb());
 		return -1;
 	}
 	if (mb < b->hash_mb)
@@ -430,39 +371,24 @@ static int table_get(struct builtin *b, char *msg, size_t msglen)
 	if (b->mem == MAP_FAILED) {
 		b->mem = NULL;
 		b->mem_size = 0;
-		pthread_mutex_lock(&hash_budget.lock);
-		hash_budget.used_mb -= mb;
-		pthread_mutex_unlock(&hash_budget.lock);
+		hash_budget_give(&b->budget);
 		snprintf(msg, msglen, "Unable to allocate %zu MB for the hash table.", mb);
 		return -1;
 	}
 	b->table_mb = mb;
 	b->search = hive_search_init(b->mem, search_size);
 	b->board = (struct hive_board *)((char *)b->mem + search_size);
-	pthread_mutex_lock(&hash_budget.lock);
-	table_link(b);
-	pthread_mutex_unlock(&hash_budget.lock);
+	hash_budget_hold(&b->budget);
 	return 0;
 }
 
 void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads, unsigned idle_s)
 {
-	pthread_mutex_lock(&hash_budget.lock);
-	hash_budget.total_mb = hash_budget_mb ? hash_budget_mb : HASH_BUDGET_MB_DEFAULT;
-	hash_budget.idle_s = idle_s;
-	pthread_mutex_unlock(&hash_budget.lock);
+	hash_budget_configure(hash_budget_mb, idle_s);
 	search_pool_configure(search_threads);
 }
 
-size_t engine_builtin_hash_used_mb(void)
-{
-	pthread_mutex_lock(&hash_budget.lock);
-	size_t mb = hash_budget.used_mb;
-	pthread_mutex_unlock(&hash_budget.lock);
-	return mb;
-}
-
-/* Hands the latest iteration to the front end, if any is waiting. */
+/* Hands the latest iteration to the interface, if any is waiting. */
 static void deliver_info(struct builtin *b)
 {
 	struct hive_search_info info;
@@ -473,13 +399,8 @@ static void deliver_info(struct builtin *b)
 	info = b->last_info;
 	b->info_ready = 0;
 	pthread_mutex_unlock(&b->lock);
-	if (ready && b->pending == PENDING_GO && b->report && b->info)
-		b->info(b->arg, &info);
-}
-
-static void info_event(evutil_socket_t fd, short what, void *arg)
-{
-	deliver_info(arg);
+	if (ready && b->report)
+		engine_job_info(&b->e, &info, 1);
 }
 
 /* A search's deadline passed: if it is still queued because every worker is busy
@@ -489,7 +410,7 @@ static void expire_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
 
-	if (b->pending != PENDING_GO || b->refused)
+	if (!b->searching)
 		return;
 	int expired = search_pool_expire(&b->job);
 	if (expired < 0) {
@@ -502,8 +423,9 @@ static void expire_event(evutil_socket_t fd, short what, void *arg)
 		return;
 	pthread_mutex_lock(&b->lock);
 	b->rc = RC_EXPIRED;
+	b->ended = 1;
 	pthread_mutex_unlock(&b->lock);
-	event_active(b->done_ev, EV_READ, 0);
+	engine_kick(&b->e);
 }
 
 /* Notes how late this answer is after the search ended or should have (loop thread):
@@ -524,10 +446,10 @@ static void late_note(struct builtin *b)
 static void idle_event(evutil_socket_t fd, short what, void *arg)
 {
 	struct builtin *b = arg;
-	if (b->pending == PENDING_GO || (!b->mem && !b->helpers_mem))
+	if (b->searching || (!b->mem && !b->helpers_mem))
 		return;
 	log_note(0, "builtin: gave back a %zu MB hash table and %d helper searchers unused for "
-		 "%u s (hash_idle_timeout)", b->table_mb, b->helpers_cap, hash_budget.idle_s);
+		 "%u s (hash_idle_timeout)", b->table_mb, b->helpers_cap, hash_budget_idle_s());
 	table_drop(b);
 	helpers_drop(b);
 }
@@ -536,81 +458,54 @@ static void idle_event(evutil_socket_t fd, short what, void *arg)
  * use the table, so they do not keep it). */
 static void idle_arm(struct builtin *b)
 {
-	if ((b->mem || b->helpers_mem) && hash_budget.idle_s) {
-		struct timeval tv = { (time_t)hash_budget.idle_s, 0 };
+	unsigned idle_s = hash_budget_idle_s();
+
+	if ((b->mem || b->helpers_mem) && idle_s) {
+		struct timeval tv = { (time_t)idle_s, 0 };
 		evtimer_add(b->idle_ev, &tv);
 	}
 }
 
-static void done_event(evutil_socket_t fd, short what, void *arg)
-{
-	struct builtin *b = arg;
-	struct engine_result r;
-	engine_done_cb *done = b->done;
-	void *done_arg = b->arg;
-	enum pending kind = b->pending;
-
-	if (kind == PENDING_NONE)
-		return;
-	evtimer_del(b->expire_ev);
-	memset(&r, 0, sizeof r);
-	if (kind == PENDING_GO && b->refused) {
-		r = b->result;
-	} else if (kind == PENDING_GO) {
-		/* The worker signalled just before leaving the job: wait for it to leave. */
-		search_pool_cancel(&b->job);
-		helpers_cancel(b);
-		late_note(b);
-		deliver_info(b);
-		r.status = ENGINE_OK;
-		r.move = b->best;
-		if (b->rc == RC_EXPIRED) {
-			r.status = ENGINE_ERROR;
-			r.message = "Every search thread stayed busy past this request's time "
-				"limit; try again.";
-		} else if (b->rc < 0) {
-			r.status = ENGINE_ERROR;
-			r.message = "The game is over.";
-		} else if (!hive_board_find_move(b->board, b->best, &r.move)) {
-			/* Cannot happen with a sound core; never hand out an illegal move. */
-			r.status = ENGINE_FAILED;
-			r.message = "the search returned an illegal move";
-		}
-	} else {
-		r = b->result;
-	}
-	b->pending = PENDING_NONE;
-	b->done = NULL;
-	b->info = NULL;
-	b->arg = NULL;
-	if (kind == PENDING_GO)
-		idle_arm(b);
-	/* Last: the callback may free the engine or issue the next command. */
-	done(done_arg, &r);
-}
-
-/* Queues the result of a command that completes at once; it is delivered from the
- * loop like every other result, never from inside the call. */
-static void complete_later(struct builtin *b, enum engine_status st, const char *msg)
-{
-	b->result.status = st;
-	snprintf(b->message, sizeof b->message, "%s", msg ? msg : "");
-	b->result.message = msg ? b->message : NULL;
-	b->result.lines = (const char **)b->lines;
-	event_active(b->done_ev, EV_READ, 0);
-}
-
-static int builtin_start(struct engine *e, engine_done_cb *done, void *arg)
+/* The interface's event: the latest info, and the go's result once the search is
+ * over (the loop thread; the worker has left or is leaving the job). */
+static void builtin_advance(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
-	if (b->pending != PENDING_NONE)
-		return -1;
-	b->pending = PENDING_START;
-	b->done = done;
-	b->arg = arg;
-	lines_free(b->lines);
-	b->lines = NULL;
-	complete_later(b, ENGINE_OK, NULL);
+	char err[256];
+	int ended;
+
+	if (!b->searching)
+		return;
+	pthread_mutex_lock(&b->lock);
+	ended = b->ended;
+	pthread_mutex_unlock(&b->lock);
+	if (!ended) {
+		deliver_info(b);
+		return;
+	}
+	evtimer_del(b->expire_ev);
+	/* The worker signalled just before leaving the job: wait for it to leave. */
+	search_pool_cancel(&b->job);
+	helpers_cancel(b);
+	b->searching = 0;
+	late_note(b);
+	deliver_info(b);
+	if (b->rc == RC_EXPIRED)
+		engine_job_finish(e, ENGINE_ERROR, "Every search thread stayed busy past this "
+				  "request's time limit; try again.", NULL);
+	else if (b->rc < 0)
+		engine_job_finish(e, ENGINE_ERROR, "The game is over.", NULL);
+	else if (engine_job_move(e, &b->best, NULL, err, sizeof err) < 0)
+		/* Cannot happen with a sound core; never hand out an illegal move. */
+		engine_job_finish(e, ENGINE_FAILED, "the search returned an illegal move", NULL);
+	else
+		engine_job_finish(e, ENGINE_OK, NULL, NULL);
+	idle_arm(b);
+}
+
+static int builtin_start(struct engine *e)
+{
+	engine_job_finish(e, ENGINE_OK, NULL, NULL);
 	return 0;
 }
 
@@ -655,28 +550,19 @@ uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t
 	return hard;
 }
 
-static int builtin_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
-		      engine_info_cb *info, engine_done_cb *done, void *arg)
+static int builtin_go(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
+	const struct hive_game *g = &e->job.game;
+	const struct engine_limits *l = &e->job.limits;
 	uint64_t budget, soft;
+	char msg[256];
 
-	if (b->pending != PENDING_NONE)
-		return -1;
 	evtimer_del(b->idle_ev);
-	b->refused = 0;
 	/* Written by the worker from the submit on; read by the loop once done. */
 	memset(&b->timing, 0, sizeof b->timing);
-	if (table_get(b, b->message, sizeof b->message) < 0) {
-		b->refused = 1;
-		b->pending = PENDING_GO;
-		b->done = done;
-		b->info = NULL;
-		b->arg = arg;
-		b->result.status = ENGINE_ERROR;
-		b->result.message = b->message;
-		b->result.lines = NULL;
-		event_active(b->done_ev, EV_READ, 0);
+	if (table_get(b, msg, sizeof msg) < 0) {
+		engine_job_finish(e, ENGINE_ERROR, msg, NULL);
 		return 0;
 	}
 	*b->board = g->board;
@@ -700,10 +586,8 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	b->timing.soft_ns = b->soft_ns;
 	b->timing.late_ns = b->late_ns;
 	b->info_ready = 0;
-	b->pending = PENDING_GO;
-	b->done = done;
-	b->info = info;
-	b->arg = arg;
+	b->ended = 0;
+	b->searching = 1;
 	b->job.run = search_job;
 	atomic_store(&b->main_done, 0);
 	helpers_get(b, threads_usable(b));
@@ -714,7 +598,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	}
 	/* Depth 1 on one thread (a listener's depth = 1 for quick bots) costs less than
 	 * handing it to a worker and waking the loop back: it runs here, and its
-	 * result is delivered from done_ev as a worker's would be. Only with few root
+	 * result is delivered from the engine's event as a worker's would be. Only with few root
 	 * moves, so that it holds the loop briefly (up to 3.4 us a move was measured). */
 	if (b->limits.depth == 1 && b->nhelpers == 0 &&
 	    hive_board_count_moves(b->board) <= INLINE_MAX_MOVES) {
@@ -725,10 +609,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 	if (search_pool_submit(&b->job) < 0) {
 		evtimer_del(b->expire_ev);
 		b->nhelpers = 0;
-		b->pending = PENDING_NONE;
-		b->done = NULL;
-		b->info = NULL;
-		b->arg = NULL;
+		b->searching = 0;
 		idle_arm(b);
 		log_note(0, "builtin: no search thread");
 		return -1;
@@ -742,7 +623,7 @@ static int builtin_go(struct engine *e, const struct hive_game *g, const struct 
 static void builtin_stop(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
-	if (b->pending == PENDING_GO)
+	if (b->searching)
 		atomic_store(&b->job.stop, 1);
 }
 
@@ -781,10 +662,8 @@ static int set_hash(struct builtin *b, const char *value, char *msg, size_t msgl
 		v = HASH_MB_MIN;
 	if (v > (long long)b->hash_mb_max)
 		v = (long long)b->hash_mb_max;
-	pthread_mutex_lock(&hash_budget.lock);
-	if (v > (long long)hash_budget.total_mb)
-		v = (long long)hash_budget.total_mb;
-	pthread_mutex_unlock(&hash_budget.lock);
+	if (v > (long long)hash_budget_total_mb())
+		v = (long long)hash_budget_total_mb();
 	if ((size_t)v == b->hash_mb)
 		return 0;
 	/* Mapped again, at the new size, by the next search. */
@@ -868,51 +747,42 @@ static int lines_add(char **lines, size_t *n, const struct builtin *b, const str
 	return 0;
 }
 
-static int builtin_options_cmd(struct engine *e, int argc, const char **argv,
-			       engine_done_cb *done, void *arg)
+/* An options job, answered at once (the interface delivers it). */
+static int builtin_options_cmd(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
-	const struct builtin_option *opt = NULL;
+	const struct engine_job *j = &e->job;
+	const struct builtin_option *opt;
 	char msg[256] = "";
+	char **lines = calloc(NOPTIONS + 1, sizeof *lines);
 	size_t n = 0;
 
-	if (b->pending != PENDING_NONE)
+	if (!lines)
 		return -1;
-	lines_free(b->lines);
-	if (!(b->lines = calloc(NOPTIONS + 1, sizeof *b->lines)))
-		return -1;
-	b->pending = PENDING_OPTIONS;
-	b->done = done;
-	b->arg = arg;
-
-	if (argc == 0) {
+	if (j->argc == 0) {
 		for (size_t i = 0; i < NOPTIONS; i++)
-			if (lines_add(b->lines, &n, b, &builtin_options[i]) < 0)
+			if (lines_add(lines, &n, b, &builtin_options[i]) < 0)
 				goto nomem;
-		complete_later(b, ENGINE_OK, NULL);
+		engine_job_finish(e, ENGINE_OK, NULL, lines);
 		return 0;
 	}
-	if ((argc == 2 && strcmp(argv[0], "get") == 0) || (argc == 3 && strcmp(argv[0], "set") == 0))
-		opt = option_find(argv[1]);
-	else {
-		complete_later(b, ENGINE_ERROR, "Invalid options command.");
+	if (!(opt = option_find(j->name))) {
+		lines_free(lines);
+		engine_job_unknown_option(e);
 		return 0;
 	}
-	if (!opt) {
-		snprintf(msg, sizeof msg, "The option \"%s\" is not valid.", argv[1]);
-		complete_later(b, ENGINE_ERROR, msg);
+	if (j->argc == 3 && opt->set(b, j->value, msg, sizeof msg) < 0) {
+		lines_free(lines);
+		engine_job_finish(e, ENGINE_ERROR, msg, NULL);
 		return 0;
 	}
-	if (argc == 3 && opt->set(b, argv[2], msg, sizeof msg) < 0) {
-		complete_later(b, ENGINE_ERROR, msg);
-		return 0;
-	}
-	if (lines_add(b->lines, &n, b, opt) < 0)
+	if (lines_add(lines, &n, b, opt) < 0)
 		goto nomem;
-	complete_later(b, ENGINE_OK, NULL);
+	engine_job_finish(e, ENGINE_OK, NULL, lines);
 	return 0;
 nomem:
-	complete_later(b, ENGINE_ERROR, "Out of memory.");
+	lines_free(lines);
+	engine_job_finish(e, ENGINE_ERROR, "Out of memory.", NULL);
 	return 0;
 }
 
@@ -925,11 +795,9 @@ static void builtin_free(struct engine *e)
 	 * main search taken back while queued leaves its helpers to take back too. */
 	search_pool_cancel(&b->job);
 	helpers_cancel(b);
-	/* event_free also takes a pending activation off the queue: no callback after. */
-	if (b->done_ev)
-		event_free(b->done_ev);
-	if (b->info_ev)
-		event_free(b->info_ev);
+	/* No worker reaches the engine now: its event may go (event_free also takes a
+	 * pending activation off the queue: no callback after). */
+	engine_release(&b->e);
 	if (b->expire_ev)
 		event_free(b->expire_ev);
 	if (b->idle_ev)
@@ -937,7 +805,6 @@ static void builtin_free(struct engine *e)
 	table_drop(b);
 	helpers_drop(b);
 	free(b->helpers);
-	lines_free(b->lines);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
 }
@@ -946,7 +813,7 @@ static void builtin_reset(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
 	/* Forgetting is giving the memory back, never touching it. */
-	if (b->pending == PENDING_NONE) {
+	if (!b->searching) {
 		evtimer_del(b->idle_ev);
 		table_drop(b);
 		helpers_drop(b);
@@ -956,7 +823,7 @@ static void builtin_reset(struct engine *e)
 int engine_builtin_timing(const struct engine *e, struct engine_builtin_timing *t)
 {
 	const struct builtin *b = (const struct builtin *)e;
-	if (!e || e->ops != &builtin_ops || b->pending != PENDING_NONE)
+	if (!e || e->ops != &builtin_ops || engine_busy(e))
 		return -1;
 	*t = b->timing;
 	return 0;
@@ -966,30 +833,29 @@ static const struct engine_ops builtin_ops = {
 	.name = "builtin",
 	.start = builtin_start,
 	.go = builtin_go,
-	.stop = builtin_stop,
 	.options = builtin_options_cmd,
+	.advance = builtin_advance,
+	.stop = builtin_stop,
 	.reset = builtin_reset,
 	.free = builtin_free,
 };
 
 struct engine *engine_builtin_new(struct event_base *base, const struct engine_profile *p,
-				  char **cause)
+				  char *err, size_t errlen)
 {
 	struct builtin *b = calloc(1, sizeof *b);
 	char msg[256];
 
 	if (!b) {
-		*cause = strdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	pthread_mutex_init(&b->lock, NULL);
 	atomic_init(&b->job.stop, 0);
 	atomic_init(&b->main_done, 0);
 	atomic_init(&b->soft_stop, 0);
-	b->e.ops = &builtin_ops;
-	b->e.base = base;
-	b->e.profile = p;
-	b->e.priv = b;
+	b->budget.idle = table_idle;
+	b->budget.taken = table_taken;
 	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", HIVEBRIDGE_VERSION);
 	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
 	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
@@ -1004,33 +870,30 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	/* The operator's own hash_mb is never clamped by the client limit. */
 	if (b->hash_mb_max < b->hash_mb_default)
 		b->hash_mb_max = b->hash_mb_default;
-	b->done_ev = event_new(base, -1, 0, done_event, b);
-	b->info_ev = event_new(base, -1, 0, info_event, b);
+	int ok = engine_init(&b->e, base, p, &builtin_ops, b, err, errlen) == 0;
 	b->expire_ev = evtimer_new(base, expire_event, b);
 	b->idle_ev = evtimer_new(base, idle_event, b);
-	if (!b->done_ev || !b->info_ev || !b->expire_ev || !b->idle_ev) {
+	if (!ok || !b->expire_ev || !b->idle_ev) {
 		builtin_free(&b->e);
-		*cause = strdup("cannot create events");
+		errbuf_set(err, errlen, "cannot create events");
 		return NULL;
 	}
 	snprintf(msg, sizeof msg, "%zu", b->hash_mb_default);
 	if (set_hash(b, msg, msg, sizeof msg) < 0) {
 		builtin_free(&b->e);
-		*cause = strdup("bad hash_mb");
+		errbuf_set(err, errlen, "bad hash_mb");
 		return NULL;
 	}
 	for (size_t i = 0; p && i < p->noptions; i++) {
 		const struct builtin_option *opt = option_find(p->options[i][0]);
 		if (!opt) {
-			if (asprintf(cause, "profile %s: unknown option %s", p->name ? p->name : "?",
-				     p->options[i][0]) < 0)
-				*cause = NULL;
+			errbuf_set(err, errlen, "profile %s: unknown option %s", p->name ? p->name : "?",
+				   p->options[i][0]);
 			builtin_free(&b->e);
 			return NULL;
 		}
 		if (opt->set(b, p->options[i][1], msg, sizeof msg) < 0) {
-			if (asprintf(cause, "profile %s: %s", p->name ? p->name : "?", msg) < 0)
-				*cause = NULL;
+			errbuf_set(err, errlen, "profile %s: %s", p->name ? p->name : "?", msg);
 			builtin_free(&b->e);
 			return NULL;
 		}

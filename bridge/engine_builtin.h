@@ -19,17 +19,15 @@ struct engine;
 struct engine_profile;
 
 /* A built-in engine for profile p (hash_mb and options are read from it); the caller
- * owns the result (engine_free). NULL with *cause set (caller frees) on failure. */
+ * owns the result (engine_free). NULL with the reason in err on failure. */
 struct engine *engine_builtin_new(struct event_base *base, const struct engine_profile *p,
-				  char **cause);
+				  char *err, size_t errlen);
 
 /* Process-wide budgets, before the first engine: the MB all hash tables may take
- * together (0 = 512), the search threads (0 = online CPUs), and the seconds after a
- * search ended when an engine's table is given back if it has not searched since
- * (0: never; its next search maps a new one). */
+ * together (0 = 512; bridge/hash_budget.h), the search threads (0 = online CPUs),
+ * and the seconds after a search ended when an engine's table is given back if it
+ * has not searched since (0: never; its next search maps a new one). */
 void engine_builtin_configure(size_t hash_budget_mb, unsigned search_threads, unsigned idle_s);
-/* MB of the budget held by mapped tables now. */
-size_t engine_builtin_hash_used_mb(void);
 
 struct engine_limits;
 #define ENGINE_BUILTIN_BUDGET_MAX_MS (100ULL * 365 * 24 * 3600 * 1000)

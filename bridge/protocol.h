@@ -41,13 +41,13 @@ struct protocol {
 	struct front front;
 	/* The back end (the bridge driving an engine that speaks it), NULL if none: an
 	 * engine for profile p, owned by the caller (engine_free), who keeps p alive as
-	 * long. NULL with *cause (caller frees) on failure. */
+	 * long. NULL with the reason in err on failure. */
 	struct engine *(*back_new)(struct event_base *base, const struct engine_profile *p,
-				   char **cause);
+				   char *err, size_t errlen);
 	/* Optional: checks a profile of this kind before anything starts (beyond the
-	 * runtime's own command or address check). -1 with *cause (caller frees) if it
+	 * runtime's own command or address check). -1 with the reason in err if it
 	 * cannot work, 1 if it checked everything, 0 to go on with the runtime's check. */
-	int (*back_check)(const struct engine_profile *p, char **cause);
+	int (*back_check)(const struct engine_profile *p, char *err, size_t errlen);
 	/* Its conformance suite for `hivebridge check`, NULL if none. */
 	void (*check_suite)(struct checker *ck);
 	/* The back end's time limits come in whole steps of this many ms (a search

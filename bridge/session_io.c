@@ -473,10 +473,10 @@ int session_io_open(struct session_io *io, struct event_base *base, struct buffe
 	return 0;
 }
 
-struct engine *session_io_engine(struct session_io *io, char **cause)
+struct engine *session_io_engine(struct session_io *io, char *err, size_t errlen)
 {
 	if (!io->engine) {
-		io->engine = engine_new(io->base, io->profile, cause);
+		io->engine = engine_new(io->base, io->profile, err, errlen);
 		engine_set_log_id(io->engine, io->id);
 	}
 	return io->engine;

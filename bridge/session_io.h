@@ -125,8 +125,8 @@ int  session_io_open(struct session_io *io, struct event_base *base, struct buff
 		     front_closed_cb *closed, void *closed_arg);
 
 /* The session's engine, made on first use and again after session_io_drop_engine;
- * NULL with *cause (caller frees) if it cannot be made. */
-struct engine *session_io_engine(struct session_io *io, char **cause);
+ * NULL with the reason in err if it cannot be made. */
+struct engine *session_io_engine(struct session_io *io, char *err, size_t errlen);
 
 /* The engine did not start (why): with lim.start_failed set, records why there
  * and ends the session at once, returning 1; otherwise returns 0 (report it). */

@@ -67,12 +67,6 @@ struct hub_back {
 	enum he_wait          wait;
 	char                 *errmsg;        /* first error line of the wait */
 
-	/* Latest info, delivered by info_ev. */
-	struct hive_search_info last_info;
-	int                   info_ready;
-	engine_info_cb       *res_info;      /* info to deliver before the reply */
-
-	struct event         *info_ev;
 };
 
 static const struct engine_ops he_ops;
@@ -101,13 +95,12 @@ static struct he_param *param_find(struct hub_back *h, const char *name)
 	return NULL;
 }
 
-/* The job ends (engine_line_finish): forget its wait and its info. */
-static void he_ending(void *arg)
+/* The job ends (engine_job_finish): forget its wait. */
+static void he_ending(struct engine *e)
 {
-	struct hub_back *h = arg;
+	struct hub_back *h = e->priv;
 
-	h->res_info = NULL;
-	h->info_ready = 0;
+	engine_child_disarm(h->el.child);
 	h->wait = HE_W_NONE;
 	h->stop_sent = 0;
 	free(h->errmsg);
@@ -121,8 +114,8 @@ static void he_failed(void *arg, const char *why)
 
 	h->state = HE_DOWN;
 	h->wait = HE_W_NONE;
-	if (h->el.job != ENGINE_LINE_NONE)
-		engine_line_finish(&h->el, ENGINE_FAILED, why, NULL, NULL);
+	if (engine_job_kind(&h->el.e) != ENGINE_JOB_NONE)
+		engine_job_finish(&h->el.e, ENGINE_FAILED, why, NULL);
 }
 
 static int he_send_writer(struct hub_back *h, struct hub_writer *w)
@@ -204,8 +197,8 @@ static void he_configure(struct hub_back *h)
 /* The level for the job's limits; *budget_ms gets the time it may take (0: none). */
 static void he_level(const struct hub_back *h, struct hub_level *lv, uint64_t *budget_ms)
 {
-	const struct engine_limits *l = &h->el.limits;
-	int side = hive_side_to_move(&h->el.want.board);
+	const struct engine_limits *l = &h->el.e.job.limits;
+	int side = hive_side_to_move(&h->el.e.job.game.board);
 
 	memset(lv, 0, sizeof *lv);
 	*budget_ms = 0;
@@ -246,7 +239,7 @@ static void he_send_setup(struct hub_back *h)
 	const char *why;
 	char line[512];
 
-	size_t n = hive_game_format(&h->el.want, NULL, 0);
+	size_t n = hive_game_format(&h->el.e.job.game, NULL, 0);
 	char *gs = malloc(n + 1), *buf = malloc(2 * n + 64);
 	if (!gs || !buf) {
 		free(gs);
@@ -254,7 +247,7 @@ static void he_send_setup(struct hub_back *h)
 		engine_child_fail(h->el.child, "out of memory");
 		return;
 	}
-	hive_game_format(&h->el.want, gs, n + 1);
+	hive_game_format(&h->el.e.job.game, gs, n + 1);
 	hub_writer_begin(&w, buf, 2 * n + 64, "pos");
 	hub_writer_add(&w, "pos", gs);
 	int rc = he_send_writer(h, &w);
@@ -283,7 +276,7 @@ static void he_send_go(struct hub_back *h)
 	if (engine_child_send(h->el.child, lv.infinite ? "go analyze" : "go think") < 0)
 		return;
 	he_expect(h, HE_W_DONE, lv.infinite ? 0 : budget + p->command_timeout_ms);
-	if (h->el.stop_requested) {
+	if (h->el.e.job.stop_requested) {
 		/* Stopped before it began: ask for the move at once. */
 		if (engine_child_send(h->el.child, "stop") < 0)
 			return;
@@ -346,9 +339,9 @@ static char **he_option_lines(struct hub_back *h, const char *name)
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void he_advance(void *arg)
+static void he_advance(struct engine *e)
 {
-	struct hub_back *h = arg;
+	struct hub_back *h = e->priv;
 	const struct engine_profile *p = h->el.e.profile;
 	struct hub_writer w;
 	char line[4096];
@@ -360,60 +353,38 @@ static void he_advance(void *arg)
 		he_spawn(h);
 	if (next != ENGINE_LINE_SEND)
 		return;
-	switch (h->el.job) {
-	case ENGINE_LINE_GO:
+	switch (engine_job_kind(&h->el.e)) {
+	case ENGINE_JOB_GO:
 		he_send_setup(h);
 		return;
-	case ENGINE_LINE_OPTIONS:
-		if (h->el.opt_argc == 3) {
-			if (!param_find(h, h->el.opt_name)) {
-				engine_line_finish_unknown_option(&h->el);
+	case ENGINE_JOB_OPTIONS:
+		if (h->el.e.job.argc == 3) {
+			if (!param_find(h, h->el.e.job.name)) {
+				engine_job_unknown_option(&h->el.e);
 				return;
 			}
 			hub_writer_begin(&w, line, sizeof line, "set-param");
-			hub_writer_add(&w, "name", param_find(h, h->el.opt_name)->name);
-			hub_writer_add(&w, "value", h->el.opt_value);
+			hub_writer_add(&w, "name", param_find(h, h->el.e.job.name)->name);
+			hub_writer_add(&w, "value", h->el.e.job.value);
 			if (he_send_writer(h, &w) < 0 || engine_child_send(h->el.child, "ping") < 0)
 				return;
 			he_expect(h, HE_W_SETPARAM, p->command_timeout_ms);
 			return;
 		}
-		char **lines = he_option_lines(h, h->el.opt_argc == 2 ? h->el.opt_name : NULL);
+		char **lines = he_option_lines(h, h->el.e.job.argc == 2 ? h->el.e.job.name : NULL);
 		if (!lines) {
-			engine_line_finish(&h->el, ENGINE_ERROR, "Out of memory.", NULL, NULL);
-		} else if (h->el.opt_argc == 2 && !lines[0]) {
+			engine_job_finish(&h->el.e, ENGINE_ERROR, "Out of memory.", NULL);
+		} else if (h->el.e.job.argc == 2 && !lines[0]) {
 			lines_free(lines);
-			engine_line_finish_unknown_option(&h->el);
+			engine_job_unknown_option(&h->el.e);
 		} else {
-			engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, lines);
+			engine_job_finish(&h->el.e, ENGINE_OK, NULL, lines);
 		}
 		return;
-	case ENGINE_LINE_START:      /* engine_line_next ended it */
-	case ENGINE_LINE_NONE:
+	case ENGINE_JOB_START:      /* engine_line_next ended it */
+	case ENGINE_JOB_NONE:
 		return;
 	}
-}
-
-/* A result is about to be delivered: the search's last info goes first. */
-static void he_delivering(void *arg)
-{
-	struct hub_back *h = arg;
-
-	if (h->res_info) {
-		engine_info_cb *info = h->res_info;
-		h->res_info = NULL;
-		info(h->el.reply.arg, &h->last_info);     /* must not free the engine */
-	}
-}
-
-static void he_info_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct hub_back *h = arg;
-
-	if (!h->info_ready || h->el.job != ENGINE_LINE_GO || !h->el.info)
-		return;
-	h->info_ready = 0;
-	h->el.info(h->el.arg, &h->last_info);
 }
 
 static char *dup_arg(const struct hub_msg *m, const char *name)
@@ -472,8 +443,8 @@ static void he_on_info(struct hub_back *h, const struct hub_msg *m)
 	const char *pv, *item;
 	char err[256], mv[64];
 	size_t len;
-	struct hive_board b = h->el.want.board;
-	struct hive_search_info *si = &h->last_info;
+	struct hive_board b = h->el.e.job.game.board;
+	struct hive_search_info info, *si = &info;
 
 	if (hub_info_parse(m, &in, &pv, err, sizeof err) < 0) {
 		log_note(h->el.log_id, "engine %s: info ignored: %s", h->el.e.profile->name, err);
@@ -495,31 +466,25 @@ static void he_on_info(struct hub_back *h, const struct hub_msg *m)
 		si->pv[si->pvlen++] = mo;
 		hive_board_do(&b, mo, &u);
 	}
-	h->info_ready = 1;
-	event_active(h->info_ev, EV_TIMEOUT, 1);
+	/* The latest only: the client sees the newest iteration when the loop gets to it. */
+	engine_job_info(&h->el.e, si, 1);
 }
 
 static void he_on_done(struct hub_back *h, const struct hub_msg *m)
 {
 	const char *move = hub_msg_get(m, "move");
-	struct hive_move mo;
-	char err[256], shown[80];
+	char err[256];
 
 	if (!move || !*move) {
 		engine_child_fail(h->el.child, "done without a move");
 		return;
 	}
-	int rc = hive_move_parse(&h->el.want.board, move, &mo, err, sizeof err);
-	if (rc != HIVE_OK) {
-		snprintf(shown, sizeof shown, "%s", move);
-		engine_child_fail(h->el.child, "%s move \"%s\": %s",
-				  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal", shown, err);
+	if (engine_job_move(&h->el.e, NULL, move, err, sizeof err) < 0) {
+		engine_child_fail(h->el.child, "%s", err);
 		return;
 	}
-	/* Info still pending describes this search: the kick hands it over first. */
-	engine_info_cb *info = h->info_ready ? h->el.info : NULL;
-	engine_line_finish(&h->el, ENGINE_OK, NULL, &mo, NULL);
-	h->res_info = info;
+	/* Info still queued describes this search: the interface hands it over first. */
+	engine_job_finish(&h->el.e, ENGINE_OK, NULL, NULL);
 }
 
 /* One line from the engine's stdout (without its newline). */
@@ -563,14 +528,14 @@ static void he_line(void *arg, const char *line, size_t len)
 			h->wait = HE_W_NONE;
 			engine_child_disarm(h->el.child);
 			h->state = HE_IDLE;
-			engine_line_kick(&h->el);
+			engine_kick(&h->el.e);
 		}
 	} else if (!strcmp(cmd, "pong")) {
 		if (h->wait == HE_W_SETUP) {
 			if (h->errmsg) {
 				char *msg = xasprintf("the engine refused the position or level: %s",
 						      h->errmsg);
-				engine_line_finish(&h->el, ENGINE_ERROR, msg, NULL, NULL);
+				engine_job_finish(&h->el.e, ENGINE_ERROR, msg, NULL);
 				free(msg);
 			} else {
 				h->wait = HE_W_NONE;
@@ -579,12 +544,12 @@ static void he_line(void *arg, const char *line, size_t len)
 		} else if (h->wait == HE_W_SETPARAM) {
 			if (h->errmsg) {
 				char *msg = xasprintf("%s", h->errmsg);
-				engine_line_finish(&h->el, ENGINE_ERROR, msg, NULL, NULL);
+				engine_job_finish(&h->el.e, ENGINE_ERROR, msg, NULL);
 				free(msg);
 			} else {
-				param_set_value(h, h->el.opt_name, h->el.opt_value);
-				char **lines = he_option_lines(h, h->el.opt_name);
-				engine_line_finish(&h->el, ENGINE_OK, NULL, NULL, lines);
+				param_set_value(h, h->el.e.job.name, h->el.e.job.value);
+				char **lines = he_option_lines(h, h->el.e.job.name);
+				engine_job_finish(&h->el.e, ENGINE_OK, NULL, lines);
 			}
 		}
 	} else if (!strcmp(cmd, "info")) {
@@ -643,24 +608,10 @@ static const struct engine_child_ops he_child_ops = {
 	.failed = he_failed,
 };
 
-static int he_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
-		 engine_info_cb *info, engine_done_cb *done, void *arg)
-{
-	struct hub_back *h = e->priv;
-
-	if (engine_line_busy(&h->el))
-		return -1;
-	h->info_ready = 0;
-	return engine_line_go(&h->el, g, l, info, done, arg);
-}
-
 static void he_stop(struct engine *e)
 {
 	struct hub_back *h = e->priv;
 
-	if (h->el.job != ENGINE_LINE_GO || h->el.stop_requested)
-		return;
-	h->el.stop_requested = 1;
 	if (h->wait == HE_W_DONE && engine_child_running(h->el.child)) {
 		if (engine_child_send(h->el.child, "stop") < 0)
 			return;
@@ -673,8 +624,6 @@ static void he_stop(struct engine *e)
 static void he_release(struct hub_back *h, const char *farewell)
 {
 	engine_line_release(&h->el, farewell);
-	if (h->info_ev)
-		event_free(h->info_ev);
 	params_clear(h);
 	free(h->errmsg);
 	free(h);
@@ -685,28 +634,17 @@ static void he_free(struct engine *e)
 	he_release(e->priv, "quit");
 }
 
-static const struct engine_line_ops he_line_ops = {
-	.advance = he_advance,
-	.ending = he_ending,
-	.delivering = he_delivering,
-};
-
-struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p,
+			    char *err, size_t errlen)
 {
-	struct hub_back *h = engine_line_alloc(p, sizeof *h, cause);
+	struct hub_back *h = engine_line_alloc(p, sizeof *h, err, errlen);
 
 	if (!h)
 		return NULL;
 	/* A CR before the LF may come on top; hub_line_parse_max checks the rest. */
-	if (engine_line_init(&h->el, base, p, &he_ops, h, &he_line_ops, HUB_BACK_MAX_LINE, 1,
-			     &he_child_ops, cause) < 0) {
+	if (engine_line_init(&h->el, base, p, &he_ops, h, HUB_BACK_MAX_LINE, 1,
+			     &he_child_ops, err, errlen) < 0) {
 		he_release(h, NULL);
-		return NULL;
-	}
-	h->info_ev = event_new(base, -1, 0, he_info_cb, h);
-	if (!h->info_ev) {
-		he_release(h, NULL);
-		*cause = xasprintf("out of memory");
 		return NULL;
 	}
 	return &h->el.e;
@@ -715,10 +653,9 @@ struct engine *hub_back_new(struct event_base *base, const struct engine_profile
 static const struct engine_ops he_ops = {
 	.name = "hub",
 	.keeps_time = 1,
-	.start = engine_line_start,
-	.go = he_go,
+	.advance = he_advance,
+	.ending = he_ending,
 	.stop = he_stop,
-	.options = engine_line_options,
 	.set_log_id = engine_line_set_log_id,
 	.free = he_free,
 };

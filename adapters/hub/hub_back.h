@@ -16,6 +16,8 @@
 #ifndef ADAPTERS_HUB_BACK_H
 #define ADAPTERS_HUB_BACK_H
 
+#include <stddef.h>
+
 struct event_base;
 struct engine;
 struct engine_profile;
@@ -25,10 +27,10 @@ struct engine_profile;
 
 /* An external Hub engine for profile p (p->argv, p->workdir, timeouts, options,
  * hash_mb); the child is spawned by engine_start() or on first use. The caller owns
- * the result (engine_free) and keeps p alive as long. NULL with *cause (caller
- * frees) on failure. */
+ * the result (engine_free) and keeps p alive as long. NULL with the reason in err
+ * on failure. */
 struct engine *hub_back_new(struct event_base *base, const struct engine_profile *p,
-			      char **cause);
+			    char *err, size_t errlen);
 
 
 #endif

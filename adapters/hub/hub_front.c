@@ -195,13 +195,12 @@ static void options_cb(void *arg, const struct engine_result *r);
 /* Sends "options set name value" to the engine; the answer comes to options_cb. */
 static int engine_set(struct hub_front *s, enum hf_optjob job, const char *name, const char *value)
 {
-	char *cause = NULL;
-	struct engine *e = session_io_engine(&s->io, &cause);
+	char cause[256] = "";
+	struct engine *e = session_io_engine(&s->io, cause, sizeof cause);
 
 	if (!e) {
 		if (job == HF_JOB_SET)
-			out_error(s, "engine failed: %s", cause ? cause : "cannot create it");
-		free(cause);
+			out_error(s, "engine failed: %s", cause[0] ? cause : "cannot create it");
 		return -1;
 	}
 	opt_argv_free(s);
@@ -751,7 +750,7 @@ static void cmd_level(struct hub_front *s, const struct hub_msg *m)
 static void cmd_go(struct hub_front *s, const struct hub_msg *m)
 {
 	enum hub_go_mode mode;
-	char err[256], *cause = NULL;
+	char err[256], cause[256] = "";
 
 	if (hub_go_parse(m, &mode, err, sizeof err) < 0) {
 		out_error(s, "%s", err);
@@ -765,9 +764,8 @@ static void cmd_go(struct hub_front *s, const struct hub_msg *m)
 		out_error(s, "the game is over");
 		return;
 	}
-	if (!session_io_engine(&s->io, &cause)) {
-		out_error(s, "engine failed: %s", cause ? cause : "cannot create it");
-		free(cause);
+	if (!session_io_engine(&s->io, cause, sizeof cause)) {
+		out_error(s, "engine failed: %s", cause[0] ? cause : "cannot create it");
 		return;
 	}
 	s->busy = HF_SEARCH;
@@ -953,7 +951,7 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct hub_front *s = calloc(1, sizeof *s);
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (!s) {
 		session_io_release(in, out);
@@ -970,10 +968,9 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 	}
 
 	/* The engine starts now, so that "hub" can list its options at once. */
-	if (!session_io_engine(&s->io, &cause)) {
+	if (!session_io_engine(&s->io, cause, sizeof cause)) {
 		if (!session_io_start_failed(&s->io, cause))
-			log_note(id, "hub: no engine: %s", cause ? cause : "?");
-		free(cause);
+			log_note(id, "hub: no engine: %s", cause[0] ? cause : "?");
 		return s;
 	}
 	s->busy = HF_START;

@@ -10,11 +10,11 @@
 
 /* An engine given as its own .ini file is checked through that file; a command
  * line is left to the runtime's check. */
-static int otep_profile_check(const struct engine_profile *p, char **cause)
+static int otep_profile_check(const struct engine_profile *p, char *err, size_t errlen)
 {
 	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0]))
 		return 0;
-	return otep_back_check(p, cause) < 0 ? -1 : 1;
+	return otep_back_check(p, err, errlen) < 0 ? -1 : 1;
 }
 
 const struct protocol protocol_otep = {

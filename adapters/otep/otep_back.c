@@ -34,6 +34,7 @@
 #include "bridge/engine_line.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 /* Analysis slices: the first, and the longest (a stop waits for the one running). */
@@ -62,23 +63,16 @@ struct ob {
 	enum ob_wait          wait;
 	unsigned              slice_s;       /* analysis: the slice running */
 	unsigned              slices;        /* analysis answers so far (the infos' depth) */
-	struct hive_move      best;          /* analysis: first move of the last answer */
-	int                   have_best;
-
-	/* Infos waiting for info_ev, in order. */
-	struct hive_search_info infos[OTEP_ANALYSIS_MAX];
-	size_t                ninfos;
-
-	struct event         *info_ev;
 };
 
 static const struct engine_ops ob_ops;
 
-/* The job ends (engine_line_finish): forget its wait. */
-static void ob_ending(void *arg)
+/* The job ends (engine_job_finish): forget its wait. */
+static void ob_ending(struct engine *e)
 {
-	struct ob *h = arg;
+	struct ob *h = e->priv;
 
+	engine_child_disarm(h->el.child);
 	h->wait = OB_W_NONE;
 }
 
@@ -90,11 +84,7 @@ static void ob_failed(void *arg, const char *why)
 	h->state = OB_DOWN;
 	h->wait = OB_W_NONE;
 	h->rules_type = -1;
-	if (h->el.job != ENGINE_LINE_NONE) {
-		h->el.info = NULL;
-		h->ninfos = 0;
-		engine_line_finish(&h->el, ENGINE_FAILED, why, NULL, NULL);
-	}
+	engine_job_finish(&h->el.e, ENGINE_FAILED, why, NULL);
 }
 
 /* The engine broke while it still reads: tell it the game is off, then kill it. */
@@ -164,8 +154,8 @@ static void ob_spawn(struct ob *h)
 /* The clock line for the job's limits; *budget_ms gets the time the move may take. */
 static void ob_clock(const struct ob *h, struct otep_clock *c, uint64_t *budget_ms)
 {
-	const struct engine_limits *l = &h->el.limits;
-	int side = hive_side_to_move(&h->el.want.board);
+	const struct engine_limits *l = &h->el.e.job.limits;
+	int side = hive_side_to_move(&h->el.e.job.game.board);
 	uint64_t cap = l->max_ms;
 
 	memset(c, 0, sizeof *c);
@@ -223,20 +213,19 @@ static int ob_send_analyze(struct ob *h)
 static void ob_send_go(struct ob *h)
 {
 	const struct engine_profile *p = h->el.e.profile;
-	enum otep_side side = otep_side_to_move(&h->el.want.board);
+	enum otep_side side = otep_side_to_move(&h->el.e.job.game.board);
 	char line[64];
 	uint64_t budget;
 
-	if (h->rules_type != (int)h->el.want.type) {
-		if (ob_send_game(h, otep_format_game_rules, &h->el.want) < 0)
+	if (h->rules_type != (int)h->el.e.job.game.type) {
+		if (ob_send_game(h, otep_format_game_rules, &h->el.e.job.game) < 0)
 			return;
-		h->rules_type = (int)h->el.want.type;
+		h->rules_type = (int)h->el.e.job.game.type;
 	}
-	if (h->el.limits.infinite) {
+	if (h->el.e.job.limits.infinite) {
 		h->slice_s = OB_SLICE_FIRST_S;
 		h->slices = 0;
-		h->have_best = 0;
-		if (ob_send_game(h, otep_format_game_position, &h->el.want) < 0 ||
+		if (ob_send_game(h, otep_format_game_position, &h->el.e.job.game) < 0 ||
 		    otep_format_side(line, sizeof line, side) < 0 ||
 		    engine_child_send(h->el.child, line) < 0 || ob_send_clock(h, &budget) < 0)
 			return;
@@ -244,7 +233,7 @@ static void ob_send_go(struct ob *h)
 		return;
 	}
 	/* opponent-move comes before every play, "-" before the first move. */
-	if (ob_send_game(h, otep_format_game_opponent_move, &h->el.want) < 0 ||
+	if (ob_send_game(h, otep_format_game_opponent_move, &h->el.e.job.game) < 0 ||
 	    otep_format_play(line, sizeof line, side) < 0 || engine_child_send(h->el.child, line) < 0 ||
 	    ob_send_clock(h, &budget) < 0)
 		return;
@@ -252,9 +241,9 @@ static void ob_send_go(struct ob *h)
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void ob_advance(void *arg)
+static void ob_advance(struct engine *e)
 {
-	struct ob *h = arg;
+	struct ob *h = e->priv;
 
 	enum engine_line_next next = engine_line_next(&h->el, h->wait != OB_W_NONE,
 						       h->state == OB_DOWN, h->state == OB_IDLE);
@@ -263,60 +252,52 @@ static void ob_advance(void *arg)
 		ob_spawn(h);
 	if (next != ENGINE_LINE_SEND)
 		return;
-	switch (h->el.job) {
-	case ENGINE_LINE_GO:
+	switch (engine_job_kind(&h->el.e)) {
+	case ENGINE_JOB_GO:
 		ob_send_go(h);
 		return;
-	case ENGINE_LINE_OPTIONS: {
+	case ENGINE_JOB_OPTIONS: {
 		/* OTEP has no options: an empty list, and no option to get or set. */
-		if (h->el.opt_argc == 0) {
+		if (h->el.e.job.argc == 0) {
 			char **lines = calloc(1, sizeof *lines);
-			engine_line_finish(&h->el, lines ? ENGINE_OK : ENGINE_ERROR, lines ? NULL : "Out of memory.",
-				  NULL, lines);
+			engine_job_finish(&h->el.e, lines ? ENGINE_OK : ENGINE_ERROR,
+					  lines ? NULL : "Out of memory.", lines);
 			return;
 		}
-		engine_line_finish_unknown_option(&h->el);
+		engine_job_unknown_option(&h->el.e);
 		return;
 	}
-	case ENGINE_LINE_START:      /* engine_line_next ended it */
-	case ENGINE_LINE_NONE:
+	case ENGINE_JOB_START:      /* engine_line_next ended it */
+	case ENGINE_JOB_NONE:
 		return;
 	}
-}
-
-/* Hands the queued infos over, in order (none of them may free the engine). */
-static void ob_info_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct ob *h = arg;
-	size_t n = h->ninfos;
-
-	h->ninfos = 0;
-	for (size_t i = 0; i < n && h->el.info && h->el.job == ENGINE_LINE_GO; i++)
-		h->el.info(h->el.arg, &h->infos[i]);
 }
 
 /* The engine's move for the play in progress. */
 static void ob_on_move(struct ob *h, const char *text)
 {
-	struct hive_move mv;
+	const struct hive_game *g = &h->el.e.job.game;
 	char err[256], line[64];
 
-	int code = otep_move_read(&h->el.want.board, text, &mv, err, sizeof err);
-	if (code != 0) {
+	if (engine_job_move(&h->el.e, NULL, text, err, sizeof err) < 0) {
+		char side[128];
+		int code = otep_move_fault(&g->board, text, side, sizeof side);
 		if (otep_format_error(line, sizeof line, OTEP_FROM_HOST, code, NULL) < 0 ||
 		    engine_child_send(h->el.child, line) < 0)
 			return;
-		ob_fail(h, "%s move \"%.32s\": %s", code == OTEP_ERR_WRONG_SIDE ? "wrong-side" : "illegal",
-			text, err);
+		if (code == OTEP_ERR_WRONG_SIDE)
+			ob_fail(h, "wrong-side move \"%.32s\": %s", text, side);
+		else
+			ob_fail(h, "%s", err);
 		return;
 	}
 	/* Accepted: the game after it, and the end when it ended by the queens. */
 	struct hive_game after;
-	if (hive_game_copy(&after, &h->el.want) != HIVE_OK) {
+	if (hive_game_copy(&after, g) != HIVE_OK) {
 		ob_fail(h, "out of memory");
 		return;
 	}
-	if (hive_game_play(&after, mv) != HIVE_OK) {
+	if (hive_game_play(&after, h->el.e.job.move) != HIVE_OK) {
 		hive_game_free(&after);
 		ob_fail(h, "out of memory");
 		return;
@@ -330,29 +311,34 @@ static void ob_on_move(struct ob *h, const char *text)
 	hive_game_free(&after);
 	if (rc < 0)
 		return;
-	engine_line_finish(&h->el, ENGINE_OK, NULL, &mv, NULL);
+	engine_job_finish(&h->el.e, ENGINE_OK, NULL, NULL);
 }
 
 /* One analysis answer: each move list an info, then the next slice or the end. */
 static void ob_on_analysis(struct ob *h, const struct otep_msg *m)
 {
 	char err[256];
-	size_t first = h->ninfos;
 
 	h->slices++;
 	for (size_t i = 0; i < m->nlines; i++) {
-		struct hive_board b = h->el.want.board;
-		struct hive_search_info one, *si = h->ninfos < OTEP_ANALYSIS_MAX ? &h->infos[h->ninfos] : &one;
+		struct hive_board b = h->el.e.job.game.board;
+		struct hive_search_info info, *si = &info;
 		const struct otep_moves *l = &m->lines[i];
 
-		/* Infos not handed over yet are kept; what does not fit is dropped. */
 		memset(si, 0, sizeof *si);
 		si->depth = (int)h->slices;
 		si->score = (int)(l->eval_cp > 1000000 ? 1000000 : l->eval_cp < -1000000 ? -1000000 : l->eval_cp);
 		for (size_t k = 0; k < l->n && si->pvlen < HIVE_MAX_PLY; k++) {
 			struct hive_move mo;
 			struct hive_undo u;
-			if (hive_move_parse(&b, l->moves[k], &mo, err, sizeof err) != HIVE_OK) {
+			/* The first line's first move is the result's: the interface checks it. */
+			if (i == 0 && k == 0) {
+				if (engine_job_move(&h->el.e, NULL, l->moves[k], err, sizeof err) < 0) {
+					ob_fail(h, "analysis with an %s", err);
+					return;
+				}
+				mo = h->el.e.job.move;
+			} else if (hive_move_parse(&b, l->moves[k], &mo, err, sizeof err) != HIVE_OK) {
 				if (k == 0) {
 					ob_fail(h, "analysis with an illegal move \"%.32s\": %s", l->moves[k], err);
 					return;
@@ -362,17 +348,11 @@ static void ob_on_analysis(struct ob *h, const struct otep_msg *m)
 			si->pv[si->pvlen++] = mo;
 			hive_board_do(&b, mo, &u);
 		}
-		if (i == 0) {
-			h->best = si->pv[0];
-			h->have_best = 1;
-		}
-		if (si != &one)
-			h->ninfos++;
+		/* Infos not handed over yet are kept; what does not fit is dropped. */
+		engine_job_info(&h->el.e, si, 0);
 	}
-	if (h->ninfos > first)
-		event_active(h->info_ev, EV_TIMEOUT, 1);
-	if (h->el.stop_requested) {
-		engine_line_finish(&h->el, ENGINE_OK, NULL, &h->best, NULL);
+	if (h->el.e.job.stop_requested) {
+		engine_job_finish(&h->el.e, ENGINE_OK, NULL, NULL);
 		return;
 	}
 	h->wait = OB_W_NONE;
@@ -409,7 +389,7 @@ static void ob_line(void *arg, const char *line, size_t len)
 			h->wait = OB_W_NONE;
 			engine_child_disarm(h->el.child);
 			h->state = OB_IDLE;
-			engine_line_kick(&h->el);
+			engine_kick(&h->el.e);
 		}
 		break;
 	case OTEP_MOVE:
@@ -442,8 +422,8 @@ static void ob_line(void *arg, const char *line, size_t len)
 			engine_child_send(h->el.child, out);
 		break;
 	case OTEP_POSITION:
-		if (h->el.job == ENGINE_LINE_GO)
-			ob_send_game(h, otep_format_game_position, &h->el.want);
+		if (engine_job_kind(&h->el.e) == ENGINE_JOB_GO)
+			ob_send_game(h, otep_format_game_position, &h->el.e.job.game);
 		break;
 	case OTEP_STATUS:
 		log_note(h->el.log_id, "engine %s: status %s", p->name, m.text ? m.text : "");
@@ -489,24 +469,11 @@ static const struct engine_child_ops ob_child_ops = {
 	.failed = ob_failed,
 };
 
-static int ob_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
-		 engine_info_cb *info, engine_done_cb *done, void *arg)
+/* A finished game is no go for OTEP. (A stop needs nothing of the back end: an
+ * analysis ends with the slice running; a play cannot be cut short in OTEP.) */
+static int ob_go(struct engine *e)
 {
-	struct ob *h = e->priv;
-
-	if (engine_line_busy(&h->el) || hive_game_over(&g->board))
-		return -1;
-	h->ninfos = 0;
-	return engine_line_go(&h->el, g, l, info, done, arg);
-}
-
-static void ob_stop(struct engine *e)
-{
-	struct ob *h = e->priv;
-
-	/* An analysis ends with the slice running; a play cannot be cut short in OTEP. */
-	if (h->el.job == ENGINE_LINE_GO)
-		h->el.stop_requested = 1;
+	return hive_game_over(&e->job.game.board) ? -1 : 0;
 }
 
 /* A new game: the next go starts with rules. */
@@ -531,8 +498,6 @@ static void ob_paths_free(struct ob *h)
 static void ob_release(struct ob *h, const char *farewell)
 {
 	engine_line_release(&h->el, farewell);
-	if (h->info_ev)
-		event_free(h->info_ev);
 	ob_paths_free(h);
 	free(h);
 }
@@ -543,41 +508,41 @@ static void ob_free(struct engine *e)
 
 	/* Mid-game, the engine hears that the game is off before goodbye. */
 	if (h->state == OB_IDLE && engine_child_running(h->el.child) && !engine_child_eof(h->el.child) &&
-	    h->el.job == ENGINE_LINE_GO)
+	    engine_job_kind(&h->el.e) == ENGINE_JOB_GO)
 		engine_child_send(h->el.child, "finish 0");
 	ob_release(h, "goodbye");
 }
 
-int otep_back_ini_read(const char *path, struct otep_ini *ini, char **cause)
+int otep_back_ini_read(const char *path, struct otep_ini *ini, char *err, size_t errlen)
 {
-	char err[256], *text = NULL, *copy = NULL, *dir = NULL;
+	char why[256], *text = NULL, *copy = NULL, *dir = NULL;
 	FILE *f = fopen(path, "r");
 	int rc = -1;
 
 	memset(ini, 0, sizeof *ini);
 	if (!f) {
-		*cause = xasprintf("%s: cannot open: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	text = malloc(OB_INI_MAX + 1);
 	size_t n = text ? fread(text, 1, OB_INI_MAX + 1, f) : 0;
 	if (!text || ferror(f)) {
-		*cause = xasprintf("%s: cannot read", path);
+		errbuf_set(err, errlen, "%s: cannot read", path);
 		goto out;
 	}
 	if (n > OB_INI_MAX) {
-		*cause = xasprintf("%s: longer than %d bytes", path, OB_INI_MAX);
+		errbuf_set(err, errlen, "%s: longer than %d bytes", path, OB_INI_MAX);
 		goto out;
 	}
 	text[n] = 0;
 	copy = strdup(path);
 	dir = copy ? realpath(dirname(copy), NULL) : NULL;
 	if (!dir) {
-		*cause = xasprintf("%s: cannot resolve its folder: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: cannot resolve its folder: %s", path, strerror(errno));
 		goto out;
 	}
-	if (otep_ini_parse(text, dir, ini, err, sizeof err) < 0) {
-		*cause = xasprintf("%s: %s", path, err);
+	if (otep_ini_parse(text, dir, ini, why, sizeof why) < 0) {
+		errbuf_set(err, errlen, "%s: %s", path, why);
 		goto out;
 	}
 	rc = 0;
@@ -589,51 +554,46 @@ out:
 	return rc;
 }
 
-int otep_back_check(const struct engine_profile *p, char **cause)
+int otep_back_check(const struct engine_profile *p, char *err, size_t errlen)
 {
 	struct otep_ini ini;
 	struct stat st;
 
 	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0])) {
-		*cause = xasprintf("not an OTEP .ini file");
-		return -1;
+		return errbuf_set(err, errlen, "not an OTEP .ini file");
 	}
-	if (otep_back_ini_read(p->argv[0], &ini, cause) < 0)
+	if (otep_back_ini_read(p->argv[0], &ini, err, errlen) < 0)
 		return -1;
 	int rc = 0;
 	if (stat(ini.directory, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		*cause = xasprintf("directory %s: %s", ini.directory,
+		errbuf_set(err, errlen, "directory %s: %s", ini.directory,
 				   errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");
 		rc = -1;
 	} else if (stat(ini.filename, &st) < 0 || !S_ISREG(st.st_mode) || access(ini.filename, X_OK) < 0) {
-		*cause = xasprintf("filename %s: not an executable file", ini.filename);
+		errbuf_set(err, errlen, "filename %s: not an executable file", ini.filename);
 		rc = -1;
 	}
 	otep_ini_free(&ini);
 	return rc;
 }
 
-static const struct engine_line_ops ob_line_ops = {
-	.advance = ob_advance,
-	.ending = ob_ending,
-};
-
-struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p,
+			     char *err, size_t errlen)
 {
-	struct ob *h = engine_line_alloc(p, sizeof *h, cause);
+	struct ob *h = engine_line_alloc(p, sizeof *h, err, errlen);
 
 	if (!h)
 		return NULL;
 	h->rules_type = -1;
 	/* A CR before the LF may come on top; the codec checks the rest. */
-	if (engine_line_init(&h->el, base, p, &ob_ops, h, &ob_line_ops, OTEP_BACK_MAX_LINE, 1,
-			     &ob_child_ops, cause) < 0) {
+	if (engine_line_init(&h->el, base, p, &ob_ops, h, OTEP_BACK_MAX_LINE, 1,
+			     &ob_child_ops, err, errlen) < 0) {
 		ob_release(h, NULL);
 		return NULL;
 	}
 	if (!p->argv[1] && otep_ini_is_path(p->argv[0])) {
 		struct otep_ini ini;
-		if (otep_back_ini_read(p->argv[0], &ini, cause) < 0) {
+		if (otep_back_ini_read(p->argv[0], &ini, err, errlen) < 0) {
 			ob_release(h, NULL);
 			return NULL;
 		}
@@ -652,10 +612,9 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 	snprintf(h->el.e.id, sizeof h->el.e.id, "%s", h->name ? h->name : p->name);
 	/* An OTEP engine names no expansions: it is offered all of them. */
 	snprintf(h->el.e.caps, sizeof h->el.e.caps, "Mosquito;Ladybug;Pillbug");
-	h->info_ev = event_new(base, -1, 0, ob_info_cb, h);
-	if (!h->info_ev || !h->name) {
+	if (!h->name) {
 		ob_release(h, NULL);
-		*cause = xasprintf("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	return &h->el.e;
@@ -664,10 +623,9 @@ struct engine *otep_back_new(struct event_base *base, const struct engine_profil
 static const struct engine_ops ob_ops = {
 	.name = "otep",
 	.keeps_time = 1,
-	.start = engine_line_start,
 	.go = ob_go,
-	.stop = ob_stop,
-	.options = engine_line_options,
+	.advance = ob_advance,
+	.ending = ob_ending,
 	.reset = ob_reset,
 	.set_log_id = engine_line_set_log_id,
 	.free = ob_free,

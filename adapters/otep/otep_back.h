@@ -23,6 +23,8 @@
 #ifndef OTEP_BACK_H
 #define OTEP_BACK_H
 
+#include <stddef.h>
+
 struct event_base;
 struct engine;
 struct engine_profile;
@@ -34,17 +36,18 @@ struct engine_profile;
 
 /* An OTEP engine for profile p; the child is spawned by engine_start() or on first
  * use. The caller owns the result (engine_free) and keeps p alive as long. NULL
- * with *cause (caller frees) on failure, for instance an .ini that does not parse. */
-struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p, char **cause);
+ * with the reason in err on failure, for instance an .ini that does not parse. */
+struct engine *otep_back_new(struct event_base *base, const struct engine_profile *p,
+			     char *err, size_t errlen);
 
 struct otep_ini;
 /* Reads the .ini at path (docs/otep-hive.md, section 2), its relative directory
- * resolved against the .ini's own folder. 0, or -1 with *cause (caller frees); ini
- * is otep_ini_free()'s either way. */
-int  otep_back_ini_read(const char *path, struct otep_ini *ini, char **cause);
+ * resolved against the .ini's own folder. 0, or -1 with the reason in err; ini is
+ * otep_ini_free()'s either way. */
+int  otep_back_ini_read(const char *path, struct otep_ini *ini, char *err, size_t errlen);
 
 /* Whether p can work (its .ini reads and names an executable filename, or its
- * command runs): 0, or -1 with *cause (caller frees). No child is started. */
-int  otep_back_check(const struct engine_profile *p, char **cause);
+ * command runs): 0, or -1 with the reason in err. No child is started. */
+int  otep_back_check(const struct engine_profile *p, char *err, size_t errlen);
 
 #endif

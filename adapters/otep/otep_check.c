@@ -123,16 +123,15 @@ static void oc_note_go(struct checker *ck, struct result *r, const char *gs, con
 static void oc_check_id(struct checker *ck, struct result *r)
 {
 	struct otep_ini ini;
-	char *cause = NULL;
+	char cause[256] = "";
 
 	check_note_got(r, "%s", ck->id);
 	if (!ck->argv || !ck->argv[0] || ck->argv[1] || !otep_ini_is_path(ck->argv[0])) {
 		check_skip(r, "no .ini: an OTEP engine is named by the \"name\" of its .ini (otep:PATH.ini)");
 		return;
 	}
-	if (otep_back_ini_read(ck->argv[0], &ini, &cause) < 0) {
-		check_fail(r, "%s", cause ? cause : "the .ini does not read");
-		free(cause);
+	if (otep_back_ini_read(ck->argv[0], &ini, cause, sizeof cause) < 0) {
+		check_fail(r, "%s", cause[0] ? cause : "the .ini does not read");
 		return;
 	}
 	check_expect(r, "the \"name\" of %s", ck->argv[0]);
@@ -725,13 +724,13 @@ static void oc_group_end(struct oc *o)
 static void oc_setup(struct oc *o)
 {
 	struct checker *ck = o->ck;
-	char *cause = NULL;
+	char cause[256] = "";
 
 	o->argv = ck->argv;
 	o->workdir = ck->workdir;
 	if (!ck->argv[1] && otep_ini_is_path(ck->argv[0])) {
-		if (otep_back_ini_read(ck->argv[0], &o->ini, &cause) < 0) {
-			o->ini_error = cause ? cause : xstrdup("the .ini does not read");
+		if (otep_back_ini_read(ck->argv[0], &o->ini, cause, sizeof cause) < 0) {
+			o->ini_error = xstrdup(cause[0] ? cause : "the .ini does not read");
 			return;
 		}
 		o->argv = o->ini.argv;

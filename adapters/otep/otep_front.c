@@ -299,12 +299,11 @@ static void search_done(void *arg, const struct engine_result *r)
 /* Starts the engine on the current game; 0, or -1 after the error is written. */
 static int search_start(struct otep_front *s, enum of_busy busy, const struct engine_limits *l)
 {
-	char *cause = NULL;
+	char cause[256] = "";
 
-	if (!session_io_engine(&s->io, &cause)) {
+	if (!session_io_engine(&s->io, cause, sizeof cause)) {
 		out_error(s, busy == OF_PLAY ? OTEP_ERR_CRITICAL : OTEP_ERR_NONCRITICAL,
-			  "engine failed: %s", cause ? cause : "cannot create it");
-		free(cause);
+			  "engine failed: %s", cause[0] ? cause : "cannot create it");
 		return -1;
 	}
 	s->busy = busy;
@@ -631,7 +630,7 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct otep_front *s = calloc(1, sizeof *s);
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (!s) {
 		session_io_release(in, out);
@@ -647,12 +646,11 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 	 * started, so that one that cannot start exits before saying anything. */
 	if (!lim->start_failed)
 		say_hello(s);
-	if (!session_io_engine(&s->io, &cause)) {
+	if (!session_io_engine(&s->io, cause, sizeof cause)) {
 		if (!session_io_start_failed(&s->io, cause)) {
-			log_note(id, "otep: no engine: %s", cause ? cause : "?");
+			log_note(id, "otep: no engine: %s", cause[0] ? cause : "?");
 			say_hello(s);
 		}
-		free(cause);
 		return s;
 	}
 	s->busy = OF_START;

@@ -95,6 +95,11 @@ int otep_move_read(const struct hive_board *b, const char *movestring, struct hi
 {
 	if (hive_move_parse(b, movestring, m, err, errlen) == HIVE_OK)
 		return 0;
+	return otep_move_fault(b, movestring, err, errlen);
+}
+
+int otep_move_fault(const struct hive_board *b, const char *movestring, char *err, size_t errlen)
+{
 	/* A piece of the other colour may move legally (thrown by a Pillbug); when it
 	 * cannot, the engine played for the wrong side. */
 	const char *s = movestring;

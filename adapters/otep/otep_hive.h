@@ -30,6 +30,9 @@ int otep_game_from_msg(const struct otep_msg *m, struct hive_game *g, char *err,
  * may throw is no wrong side. */
 int otep_move_read(const struct hive_board *b, const char *movestring, struct hive_move *m,
 		   char *err, size_t errlen);
+/* The code for a MoveString the core refused on b: OTEP_ERR_WRONG_SIDE (err then
+ * says so) or OTEP_ERR_ILLEGAL (err untouched). No legality check of its own. */
+int otep_move_fault(const struct hive_board *b, const char *movestring, char *err, size_t errlen);
 
 /* The host's lines made from g: rules (its game type), position, move (the engine's
  * move was the last of g), opponent-move (the last move of g, or "-" when g has no

@@ -1,11 +1,9 @@
 /*
- * trylobot_back.c: a remote Trylobot AI module as a back end (engine_trylobot.h).
+ * trylobot_back.c: a remote Trylobot AI module as a back end (trylobot_back.h).
  *
- * One job at a time (start, go, options). The connection goes DOWN -> CONNECTING ->
- * GREETING -> IDLE, and IDLE -> WAITING -> IDLE for each Choose Turn; every wait
- * runs under a timer. Results are always delivered from a deferred event, never from
- * inside an engine_* call or a bufferevent callback, so a done callback may free the
- * engine or start the next job.
+ * The job (start, go, options) is the engine interface's. The connection goes DOWN
+ * -> CONNECTING -> GREETING -> IDLE, and IDLE -> WAITING -> IDLE for each Choose
+ * Turn; every wait runs under a timer.
  *
  * Trylobot pairs answers with requests by order only, so a frame we did not ask for
  * would be taken as the answer to the next request: it breaks the connection like
@@ -33,12 +31,12 @@
 #include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 #define TE_READ_CHUNK  4096
 
 enum te_state { TE_DOWN, TE_CONNECTING, TE_GREETING, TE_IDLE, TE_WAITING };
-enum te_job { TE_JOB_NONE, TE_JOB_START, TE_JOB_GO, TE_JOB_OPTIONS };
 
 struct trylobot_back {
 	struct engine         e;
@@ -48,33 +46,16 @@ struct trylobot_back {
 	struct tb_reader      rd;
 	unsigned              seq;          /* for request ids */
 
-	/* The job. */
-	enum te_job           job;
-	engine_done_cb       *done;
-	void                 *arg;
-	struct engine_limits  limits;
-	int                   stop_requested;
 	struct tb_replay      rp;           /* go: the game as sent */
 	int                   have_rp;
 	struct hive_game      last;         /* the game of the previous go (game_id reuse) */
 	char                  game_id[8];
 	char                  request_id[8];
-	int                   opt_error;    /* options: get/set of an unknown option */
-	char                  opt_name[64];
-
-	struct engine_reply   reply;        /* the finished job's, delivered by kick */
 
 	struct event         *timer;        /* the current wait */
-	struct event         *kick;         /* deferred advance / delivery */
 };
 
 static const struct engine_ops te_ops;
-static const char *const te_no_lines[] = { NULL };
-
-static void te_kick(struct trylobot_back *t)
-{
-	event_active(t->kick, EV_TIMEOUT, 1);
-}
 
 static void te_arm(struct trylobot_back *t, uint64_t ms)
 {
@@ -90,19 +71,10 @@ static void te_forget_game(struct trylobot_back *t)
 	t->have_rp = 0;
 }
 
-/* Ends the job with a result; the kick event delivers it. */
-static void te_finish(struct trylobot_back *t, enum engine_status st, const char *msg, const struct hive_move *move)
+/* The job ends (engine_job_finish): forget its game. */
+static void te_ending(struct engine *e)
 {
-	engine_reply_set(&t->reply, t->done, t->arg, st, msg, move, NULL);
-	if (t->job == TE_JOB_OPTIONS && st == ENGINE_OK)
-		t->reply.res.lines = (const char **)te_no_lines;   /* the protocol has none */
-
-	t->job = TE_JOB_NONE;
-	t->done = NULL;
-	t->arg = NULL;
-	t->stop_requested = 0;
-	te_forget_game(t);
-	te_kick(t);
+	te_forget_game(e->priv);
 }
 
 /* The module broke: drop the connection, fail the job (if any). */
@@ -124,8 +96,7 @@ static void te_fail(struct trylobot_back *t, const char *fmt, ...)
 	tb_reader_reset(&t->rd);
 	t->state = TE_DOWN;
 	evtimer_del(t->timer);
-	if (t->job != TE_JOB_NONE)
-		te_finish(t, ENGINE_FAILED, why, NULL);
+	engine_job_finish(&t->e, ENGINE_FAILED, why, NULL);
 }
 
 /* Frames msg and sends it; consumes msg. */
@@ -176,10 +147,10 @@ static void te_send_request(struct trylobot_back *t)
 	memset(&rq, 0, sizeof rq);
 	rq.type = TB_REQ_CHOOSE_TURN;
 	if (tb_replay_state(&t->rp, &rq.state, err, sizeof err) < 0) {
-		te_finish(t, ENGINE_ERROR, err, NULL);
+		engine_job_finish(&t->e, ENGINE_ERROR, err, NULL);
 		return;
 	}
-	uint64_t budget = engine_limits_budget(&t->limits, hive_side_to_move(&t->rp.game.board));
+	uint64_t budget = engine_limits_budget(&t->e.job.limits, hive_side_to_move(&t->rp.game.board));
 	te_make_id(t, t->request_id);
 	rq.request_id = t->request_id;
 	rq.game_id = t->game_id;
@@ -195,24 +166,27 @@ static void te_send_request(struct trylobot_back *t)
 	te_arm(t, budget + p->command_timeout_ms);
 }
 
-/* Prepares the go job's game; 0 when the request can be sent. */
-static int te_prepare_go(struct trylobot_back *t, const struct hive_game *g)
+/* A go: prepares the job's game for the request (a game it cannot be sent finishes
+ * the job with the reason, delivered as every result is). */
+static int te_go(struct engine *e)
 {
+	struct trylobot_back *t = e->priv;
+	const struct hive_game *g = &e->job.game;
 	char err[TB_ERR_MAX];
 
 	if (hive_game_over(&g->board)) {
-		te_finish(t, ENGINE_ERROR, "The game is over.", NULL);
-		return -1;
+		engine_job_finish(e, ENGINE_ERROR, "The game is over.", NULL);
+		return 0;
 	}
 	if (g->type & ~t->e.profile->expansions) {
 		snprintf(err, sizeof err, "engine %s plays %s only (profile key expansions)",
 			 t->e.profile->name, hive_gametype_name(t->e.profile->expansions));
-		te_finish(t, ENGINE_ERROR, err, NULL);
-		return -1;
+		engine_job_finish(e, ENGINE_ERROR, err, NULL);
+		return 0;
 	}
 	if (tb_replay_from_game(&t->rp, g, err, sizeof err) < 0) {
-		te_finish(t, ENGINE_ERROR, err, NULL);
-		return -1;
+		engine_job_finish(e, ENGINE_ERROR, err, NULL);
+		return 0;
 	}
 	t->have_rp = 1;
 	/* A new game gets a new game_id; a continuation keeps it. */
@@ -228,10 +202,11 @@ static int te_prepare_go(struct trylobot_back *t, const struct hive_game *g)
 static void te_connect(struct trylobot_back *t);
 
 /* Sends the next message of the job, or finishes it. */
-static void te_advance(struct trylobot_back *t)
+static void te_advance(struct engine *e)
 {
-	if (t->job == TE_JOB_NONE)
-		return;
+	struct trylobot_back *t = e->priv;
+	char **lines;
+
 	switch (t->state) {
 	case TE_DOWN:
 		te_connect(t);
@@ -243,33 +218,25 @@ static void te_advance(struct trylobot_back *t)
 	case TE_IDLE:
 		break;
 	}
-	switch (t->job) {
-	case TE_JOB_START:
-		te_finish(t, ENGINE_OK, NULL, NULL);
+	switch (engine_job_kind(e)) {
+	case ENGINE_JOB_START:
+		engine_job_finish(e, ENGINE_OK, NULL, NULL);
 		return;
-	case TE_JOB_OPTIONS:
-		if (t->opt_error) {
-			char msg[128];
-			snprintf(msg, sizeof msg, "The option \"%s\" is not valid.", t->opt_name);
-			te_finish(t, ENGINE_ERROR, msg, NULL);
-		} else {
-			te_finish(t, ENGINE_OK, NULL, NULL);
+	case ENGINE_JOB_OPTIONS:
+		/* The protocol has no options: an empty list, and none to get or set. */
+		if (e->job.argc) {
+			engine_job_unknown_option(e);
+			return;
 		}
+		lines = calloc(1, sizeof *lines);
+		engine_job_finish(e, lines ? ENGINE_OK : ENGINE_ERROR, lines ? NULL : "Out of memory.", lines);
 		return;
-	case TE_JOB_GO:
+	case ENGINE_JOB_GO:
 		te_send_request(t);
 		return;
-	case TE_JOB_NONE:
+	case ENGINE_JOB_NONE:
 		return;
 	}
-}
-
-static void te_kick_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct trylobot_back *t = arg;
-
-	if (!engine_reply_deliver(&t->reply))
-		te_advance(t);
 }
 
 static void te_greeted(struct trylobot_back *t, const struct tb_response *rs)
@@ -297,7 +264,7 @@ static void te_greeted(struct trylobot_back *t, const struct tb_response *rs)
 	evtimer_del(t->timer);
 	t->state = TE_IDLE;
 	log_note(t->log_id, "engine %s ready: %s", t->e.profile->name, t->e.id);
-	te_kick(t);
+	engine_kick(&t->e);
 }
 
 static void te_answered(struct trylobot_back *t, const struct tb_response *rs)
@@ -313,13 +280,15 @@ static void te_answered(struct trylobot_back *t, const struct tb_response *rs)
 		te_fail(t, "module answered Choose Turn with a Greetings answer");
 		return;
 	}
-	if (tb_replay_turn_move(&t->rp, &rs->turn, &m, err, sizeof err) < 0) {
+	/* The turn in core terms; the interface checks the move. */
+	if (tb_replay_turn_move(&t->rp, &rs->turn, &m, err, sizeof err) < 0 ||
+	    engine_job_move(&t->e, &m, NULL, err, sizeof err) < 0) {
 		te_fail(t, "module chose an illegal turn: %s", err);
 		return;
 	}
 	evtimer_del(t->timer);
 	t->state = TE_IDLE;
-	te_finish(t, ENGINE_OK, NULL, &m);
+	engine_job_finish(&t->e, ENGINE_OK, NULL, NULL);
 }
 
 /* One complete frame from the module. */
@@ -423,7 +392,7 @@ static void te_timeout(evutil_socket_t fd, short what, void *arg)
 		te_fail(t, "no connection and Greetings answer within %u ms", p->start_timeout_ms);
 		break;
 	case TE_WAITING:
-		te_fail(t, t->stop_requested ? "no answer in time after stop" : "no answer in time");
+		te_fail(t, t->e.job.stop_requested ? "no answer in time after stop" : "no answer in time");
 		break;
 	default:
 		break;
@@ -452,61 +421,13 @@ static void te_connect(struct trylobot_back *t)
 		te_fail(t, "cannot connect to %s port %u", p->host, p->port);
 }
 
-static int te_begin(struct trylobot_back *t, enum te_job job, engine_done_cb *done, void *arg)
-{
-	if (t->job != TE_JOB_NONE || t->reply.ready)
-		return -1;     /* one command at a time */
-	t->job = job;
-	t->done = done;
-	t->arg = arg;
-	t->stop_requested = 0;
-	te_kick(t);
-	return 0;
-}
-
-static int te_start(struct engine *e, engine_done_cb *done, void *arg)
-{
-	return te_begin(e->priv, TE_JOB_START, done, arg);
-}
-
-static int te_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
-		 engine_info_cb *info, engine_done_cb *done, void *arg)
-{
-	struct trylobot_back *t = e->priv;
-
-	if (te_begin(t, TE_JOB_GO, done, arg) < 0)
-		return -1;
-	t->limits = *l;
-	/* On failure the job is already finished with the reason. */
-	te_prepare_go(t, g);
-	return 0;
-}
-
 static void te_stop(struct engine *e)
 {
 	struct trylobot_back *t = e->priv;
 
-	if (t->job != TE_JOB_GO || t->stop_requested)
-		return;
-	t->stop_requested = 1;
 	/* A module cannot be interrupted: it gets stop_timeout more to answer. */
 	if (t->state == TE_WAITING)
 		te_arm(t, e->profile->stop_timeout_ms);
-}
-
-static int te_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
-{
-	struct trylobot_back *t = e->priv;
-
-	if (argc != 0 && !((argc == 2 && !strcmp(argv[0], "get")) || (argc == 3 && !strcmp(argv[0], "set"))))
-		return -1;
-	if (te_begin(t, TE_JOB_OPTIONS, done, arg) < 0)
-		return -1;
-	/* The protocol has no options. */
-	t->opt_error = argc != 0;
-	if (argc)
-		snprintf(t->opt_name, sizeof t->opt_name, "%s", argv[1]);
-	return 0;
 }
 
 static void te_free(struct engine *e)
@@ -515,12 +436,12 @@ static void te_free(struct engine *e)
 
 	if (t->bev)
 		bufferevent_free(t->bev);
-	event_free(t->timer);
-	event_free(t->kick);
+	if (t->timer)
+		event_free(t->timer);
 	tb_reader_free(&t->rd);
 	te_forget_game(t);
 	hive_game_free(&t->last);
-	engine_reply_free(&t->reply);
+	engine_release(&t->e);
 	free(t);
 }
 
@@ -541,51 +462,40 @@ static void te_caps(char *buf, size_t len, unsigned exp)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ";" : "", names[i]);
 }
 
-struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p,
+				 char *err, size_t errlen)
 {
 	if (!p->host || !p->port) {
-		if (asprintf(cause, "engine %s: kind trylobot needs host and port", p->name) < 0)
-			*cause = NULL;
+		errbuf_set(err, errlen, "engine %s: kind trylobot needs host and port", p->name);
 		return NULL;
 	}
 	struct trylobot_back *t = calloc(1, sizeof *t);
 	if (!t) {
-		*cause = strdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
-	t->e.ops = &te_ops;
-	t->e.base = base;
-	t->e.profile = p;
-	t->e.priv = t;
+	tb_reader_init(&t->rd, 0);
+	hive_game_init(&t->last, 0);
+	if (engine_init(&t->e, base, p, &te_ops, t, err, errlen) < 0 ||
+	    !(t->timer = evtimer_new(base, te_timeout, t))) {
+		te_free(&t->e);
+		errbuf_set(err, errlen, "out of memory");
+		return NULL;
+	}
 	snprintf(t->e.id, sizeof t->e.id, "Trylobot module at %s:%u", p->host, p->port);
 	/* Only what the profile says the module plays: modules that list the pieces of
 	 * an expansion may still fail its games (Base only by default). */
 	te_caps(t->e.caps, sizeof t->e.caps, p->expansions);
 	t->e.caps_known = 1;
-	tb_reader_init(&t->rd, 0);
-	hive_game_init(&t->last, 0);
-	t->timer = evtimer_new(base, te_timeout, t);
-	t->kick = event_new(base, -1, 0, te_kick_cb, t);
-	if (!t->timer || !t->kick) {
-		if (t->timer)
-			event_free(t->timer);
-		if (t->kick)
-			event_free(t->kick);
-		tb_reader_free(&t->rd);
-		hive_game_free(&t->last);
-		free(t);
-		*cause = strdup("out of memory");
-		return NULL;
-	}
 	return &t->e;
 }
 
 static const struct engine_ops te_ops = {
 	.name = "trylobot",
-	.start = te_start,
 	.go = te_go,
+	.advance = te_advance,
+	.ending = te_ending,
 	.stop = te_stop,
-	.options = te_options,
 	.set_log_id = te_set_log_id,
 	.free = te_free,
 };

@@ -11,15 +11,17 @@
 #ifndef ADAPTERS_TRYLOBOT_BACK_H
 #define ADAPTERS_TRYLOBOT_BACK_H
 
+#include <stddef.h>
+
 struct event_base;
 struct engine;
 struct engine_profile;
 
 /* A Trylobot back end for profile p (p->host, p->port, timeouts); it connects on
  * engine_start() or on first use. The caller owns the result (engine_free) and keeps
- * p alive as long. NULL with *cause (caller frees) on failure. */
+ * p alive as long. NULL with the reason in err on failure. */
 struct engine *trylobot_back_new(struct event_base *base, const struct engine_profile *p,
-				   char **cause);
+				 char *err, size_t errlen);
 
 
 #endif

@@ -198,12 +198,11 @@ static void started_cb(void *arg, const struct engine_result *r)
 /* Returns 1 when the answer comes later (engine starting). */
 static int cmd_greetings(struct trylobot_front *s)
 {
-	char *cause = NULL;
-	struct engine *e = session_io_engine(&s->io, &cause);
+	char cause[256] = "";
+	struct engine *e = session_io_engine(&s->io, cause, sizeof cause);
 	if (!e) {
-		log_note(s->io.id, "no engine: %s", cause ? cause : "?");
-		greet(s, cause ? cause : "cannot create the engine");
-		free(cause);
+		log_note(s->io.id, "no engine: %s", cause[0] ? cause : "?");
+		greet(s, cause[0] ? cause : "cannot create the engine");
 		return 0;
 	}
 	s->busy = BUSY_GREETING;
@@ -392,7 +391,7 @@ static int cmd_choose_turn(struct trylobot_front *s)
 	struct tb_turn t;
 	struct engine *e;
 	char err[TB_ERR_MAX], why[TB_ERR_MAX + 32];
-	char *cause = NULL;
+	char cause[256] = "";
 	uint64_t soft = 0, hard;
 
 	/* The core keeps its connection open while its player thinks. */
@@ -429,9 +428,8 @@ static int cmd_choose_turn(struct trylobot_front *s)
 		out_turn(s, &t);          /* nothing to choose */
 		return 0;
 	}
-	if (!(e = session_io_engine(&s->io, &cause))) {
-		snprintf(why, sizeof why, "no engine: %s", cause ? cause : "?");
-		free(cause);
+	if (!(e = session_io_engine(&s->io, cause, sizeof cause))) {
+		snprintf(why, sizeof why, "no engine: %s", cause[0] ? cause : "?");
 		answer_fallback(s, why);
 		return 0;
 	}

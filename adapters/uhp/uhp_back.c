@@ -27,6 +27,7 @@
 #include "bridge/engine_line.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 /* Catch-up by "play" only for a few plies; beyond that one newgame is cheaper. */
@@ -112,11 +113,12 @@ static void ue_reply_reset(struct uhp_back *u)
 	u->seen_id = 0;
 }
 
-/* The job ends (engine_line_finish): forget its command and reply. */
-static void ue_ending(void *arg)
+/* The job ends (engine_job_finish): forget its command and reply. */
+static void ue_ending(struct engine *e)
 {
-	struct uhp_back *u = arg;
+	struct uhp_back *u = e->priv;
 
+	engine_child_disarm(u->el.child);
 	u->step = UE_STEP_NONE;
 	u->slicing = 0;
 	free(u->options_line);
@@ -131,8 +133,8 @@ static void ue_failed(void *arg, const char *why)
 
 	u->state = UE_DOWN;
 	u->synced = 0;
-	if (u->el.job != ENGINE_LINE_NONE)
-		engine_line_finish(&u->el, ENGINE_FAILED, why, NULL, NULL);
+	if (engine_job_kind(&u->el.e) != ENGINE_JOB_NONE)
+		engine_job_finish(&u->el.e, ENGINE_FAILED, why, NULL);
 	else
 		ue_reply_reset(u);
 }
@@ -163,7 +165,7 @@ static void ue_timeout(void *arg)
 				  p->start_timeout_ms);
 		break;
 	case UE_STEP_BESTMOVE:
-		if (u->el.stop_requested && u->sigint_sent) {
+		if (u->el.e.job.stop_requested && u->sigint_sent) {
 			engine_child_fail(u->el.child, "did not stop within %u ms of SIGINT",
 					  p->stop_timeout_ms);
 			break;
@@ -179,18 +181,6 @@ static void ue_timeout(void *arg)
 		engine_child_fail(u->el.child, "no ok in time after \"%s\"", u->cmd);
 		break;
 	}
-}
-
-static uint64_t ue_clock_ms(const struct engine_limits *l, int side)
-{
-	uint64_t left = l->time_ms[side], inc = l->inc_ms[side];
-	uint64_t mtg = l->moves_to_go > 0 ? (uint64_t)l->moves_to_go : 25;
-	uint64_t t = left / mtg + inc * 3 / 4;
-	/* Keep a reserve: pipes take time. */
-	uint64_t cap = left > 1500 ? left - 1000 : left / 2;
-	if (t > cap)
-		t = cap;
-	return t;
 }
 
 /* Whole seconds of a time the engine may take, which must be over, answer included,
@@ -210,15 +200,15 @@ static uint64_t ue_fit_seconds(uint64_t want_s, int64_t avail)
  * seconds, and is a depth-1 search when not one second is left. */
 static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t *ms, int *timed)
 {
-	const struct engine_limits *l = &u->el.limits;
+	const struct engine_limits *l = &u->el.e.job.limits;
 	struct uhp_bestmove b = { .kind = UHP_BEST_TIME };
-	int side = hive_side_to_move(&u->el.want.board);
-	int64_t spent = now_ms() - u->el.go_ms;
+	int side = hive_side_to_move(&u->el.e.job.game.board);
+	int64_t spent = now_ms() - u->el.e.job.go_ms;
 	int64_t lag = (int64_t)u->lag_ms;
 	uint64_t sec;
 
 	*timed = 1;
-	if (u->el.stop_requested) {
+	if (u->el.e.job.stop_requested) {
 		b.kind = UHP_BEST_DEPTH;
 		b.depth = 1;
 	} else if (l->infinite && u->no_sigint) {
@@ -241,7 +231,7 @@ static void ue_bestmove_line(struct uhp_back *u, char *buf, size_t len, uint64_t
 		b.time_ms = l->movetime_ms;
 	} else if (l->time_ms[side]) {
 		/* The clock's share, whole seconds, with the flag kept off by the reserve. */
-		uint64_t share = ue_clock_ms(l, side);
+		uint64_t share = engine_limits_budget(l, side);
 		int64_t avail = (int64_t)l->time_ms[side] - spent - lag - UE_CLOCK_RESERVE_MS;
 		sec = ue_fit_seconds(share < 1000 ? 1 : share / 1000, avail);
 		if (sec) {
@@ -283,13 +273,13 @@ static void ue_spawn(struct uhp_back *u)
 }
 
 /* Sends the next command of the job, or finishes it. */
-static void ue_advance(void *arg)
+static void ue_advance(struct engine *e)
 {
-	struct uhp_back *u = arg;
+	struct uhp_back *u = e->priv;
 	const struct engine_profile *p = u->el.e.profile;
 	char line[UHP_BACK_MAX_LINE];
 
-	if (u->el.job == ENGINE_LINE_NONE || u->step != UE_STEP_NONE)
+	if (engine_job_kind(&u->el.e) == ENGINE_JOB_NONE || u->step != UE_STEP_NONE)
 		return;
 	if (engine_child_eof(u->el.child))
 		return;        /* dying: its exit (or the grace timer) fails the job */
@@ -297,7 +287,7 @@ static void ue_advance(void *arg)
 	case UE_DOWN:
 		if (u->adopted) {
 			/* A connected engine that went away does not come back. */
-			engine_line_finish(&u->el, ENGINE_FAILED, "disconnected", NULL, NULL);
+			engine_job_finish(&u->el.e, ENGINE_FAILED, "disconnected", NULL);
 			return;
 		}
 		ue_spawn(u);
@@ -318,24 +308,24 @@ static void ue_advance(void *arg)
 		break;
 	}
 
-	switch (u->el.job) {
-	case ENGINE_LINE_START:
-		engine_line_finish(&u->el, ENGINE_OK, NULL, NULL, NULL);
+	switch (engine_job_kind(&u->el.e)) {
+	case ENGINE_JOB_START:
+		engine_job_finish(&u->el.e, ENGINE_OK, NULL, NULL);
 		return;
-	case ENGINE_LINE_OPTIONS:
+	case ENGINE_JOB_OPTIONS:
 		ue_send(u, UE_STEP_OPTIONS, u->options_line, p->command_timeout_ms);
 		return;
-	case ENGINE_LINE_GO:
+	case ENGINE_JOB_GO:
 		break;
-	case ENGINE_LINE_NONE:
+	case ENGINE_JOB_NONE:
 		return;
 	}
 
-	if (u->synced && hive_game_is_prefix(&u->mirror, &u->el.want) &&
-	    u->el.want.len - u->mirror.len <= UE_MAX_PLAY_SYNC) {
-		if (u->mirror.len < u->el.want.len) {
+	if (u->synced && hive_game_is_prefix(&u->mirror, &u->el.e.job.game) &&
+	    u->el.e.job.game.len - u->mirror.len <= UE_MAX_PLAY_SYNC) {
+		if (u->mirror.len < u->el.e.job.game.len) {
 			char ms[HIVE_MOVESTR_MAX];
-			u->play_move = u->el.want.hist[u->mirror.len].move;
+			u->play_move = u->el.e.job.game.hist[u->mirror.len].move;
 			hive_move_format(&u->mirror.board, u->play_move, ms, sizeof ms);
 			snprintf(line, sizeof line, "play %s", ms);
 			ue_send(u, UE_STEP_PLAY, line, p->command_timeout_ms);
@@ -352,14 +342,14 @@ static void ue_advance(void *arg)
 		u->sent_ms = now_ms();
 		return;
 	}
-	size_t n = hive_game_format(&u->el.want, NULL, 0);
+	size_t n = hive_game_format(&u->el.e.job.game, NULL, 0);
 	char *gs = malloc(n + 16);
 	if (!gs) {
 		engine_child_fail(u->el.child, "out of memory");
 		return;
 	}
 	memcpy(gs, "newgame ", 8);
-	hive_game_format(&u->el.want, gs + 8, n + 1);
+	hive_game_format(&u->el.e.job.game, gs + 8, n + 1);
 	u->synced = 0;
 	ue_send(u, UE_STEP_NEWGAME, gs, p->command_timeout_ms);
 	free(gs);
@@ -379,9 +369,9 @@ static void ue_note_lag(struct uhp_back *u)
 /* An infinite search in slices has reached the request's cap (max_ms). */
 static int ue_slices_over(const struct uhp_back *u)
 {
-	const struct engine_limits *l = &u->el.limits;
+	const struct engine_limits *l = &u->el.e.job.limits;
 
-	return l->max_ms && now_ms() - u->el.go_ms + UE_SLICE_MS + (int64_t)u->lag_ms >
+	return l->max_ms && now_ms() - u->el.e.job.go_ms + UE_SLICE_MS + (int64_t)u->lag_ms >
 		(int64_t)l->max_ms;
 }
 
@@ -420,14 +410,14 @@ static void ue_reply_done(struct uhp_back *u)
 			enum engine_status st = u->errstatus;
 			char *msg = xasprintf("engine refused \"%s\": %s", u->cmd, u->errmsg);
 			u->synced = 0;
-			engine_line_finish(&u->el, st, msg, NULL, NULL);
+			engine_job_finish(&u->el.e, st, msg, NULL);
 			free(msg);
 			return;
 		}
 		if (step == UE_STEP_NEWGAME) {
 			hive_game_free(&u->mirror);
-			hive_game_init(&u->mirror, u->el.want.type);
-			if (hive_game_copy(&u->mirror, &u->el.want) != HIVE_OK) {
+			hive_game_init(&u->mirror, u->el.e.job.game.type);
+			if (hive_game_copy(&u->mirror, &u->el.e.job.game) != HIVE_OK) {
 				engine_child_fail(u->el.child, "out of memory");
 				return;
 			}
@@ -437,10 +427,10 @@ static void ue_reply_done(struct uhp_back *u)
 		}
 		u->synced = 1;
 		break;
-	case UE_STEP_BESTMOVE: {
+	case UE_STEP_BESTMOVE:
 		if (u->errmsg) {
 			char *msg = xasprintf("%s", u->errmsg);
-			engine_line_finish(&u->el, ENGINE_ERROR, msg, NULL, NULL);
+			engine_job_finish(&u->el.e, ENGINE_ERROR, msg, NULL);
 			free(msg);
 			return;
 		}
@@ -448,27 +438,21 @@ static void ue_reply_done(struct uhp_back *u)
 			engine_child_fail(u->el.child, "answered \"%s\" with no move", u->cmd);
 			return;
 		}
-		/* The move is the last line; text after ';' would be a further move. */
+		/* The move is the last line; text after ';' would be a further move. The
+		 * interface checks it (the mirror is the job's game now). */
 		char *semi = strchr(u->last, ';');
 		if (semi)
 			*semi = 0;
-		struct hive_move m;
-		int rc = hive_move_parse(&u->mirror.board, u->last, &m, err, sizeof err);
-		if (rc != HIVE_OK) {
-			char shown[80];
-			snprintf(shown, sizeof shown, "%s", u->last);
-			engine_child_fail(u->el.child, "%s move \"%s\": %s",
-					  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal",
-					  shown, err);
+		if (engine_job_move(&u->el.e, NULL, u->last, err, sizeof err) < 0) {
+			engine_child_fail(u->el.child, "%s", err);
 			return;
 		}
 		if (u->timed)
 			ue_note_lag(u);
-		if (u->slicing && !u->el.stop_requested && !ue_slices_over(u))
+		if (u->slicing && !u->el.e.job.stop_requested && !ue_slices_over(u))
 			break;     /* the next slice: a stop gets the move of the one running */
-		engine_line_finish(&u->el, ENGINE_OK, NULL, &m, NULL);
+		engine_job_finish(&u->el.e, ENGINE_OK, NULL, NULL);
 		return;
-	}
 	case UE_STEP_OPTIONS: {
 		char **lines = calloc(u->nlines + 1, sizeof *lines);
 		if (!lines) {
@@ -480,17 +464,17 @@ static void ue_reply_done(struct uhp_back *u)
 		u->nlines = 0;      /* moved into the result */
 		if (u->errmsg) {
 			char *msg = xasprintf("%s", u->errmsg);
-			engine_line_finish(&u->el, u->errstatus, msg, NULL, lines);
+			engine_job_finish(&u->el.e, u->errstatus, msg, lines);
 			free(msg);
 		} else {
-			engine_line_finish(&u->el, ENGINE_OK, NULL, NULL, lines);
+			engine_job_finish(&u->el.e, ENGINE_OK, NULL, lines);
 		}
 		return;
 	}
 	case UE_STEP_NONE:
 		return;
 	}
-	engine_line_kick(&u->el);
+	engine_kick(&u->el.e);
 }
 
 static int ue_keep_line(struct uhp_back *u, const char *s, size_t len)
@@ -589,7 +573,7 @@ static void ue_ended(void *arg, const char *what)
 {
 	struct uhp_back *u = arg;
 
-	int idle = u->el.job == ENGINE_LINE_NONE;
+	int idle = engine_job_kind(&u->el.e) == ENGINE_JOB_NONE;
 
 	if (idle && u->adopted)
 		log_note(u->el.log_id, "engine %s %s while idle; a connected engine does not come back",
@@ -627,21 +611,10 @@ static const struct engine_child_ops ue_child_ops = {
 	.failed = ue_failed,
 };
 
-static int ue_go(struct engine *e, const struct hive_game *g, const struct engine_limits *l,
-		 engine_info_cb *info, engine_done_cb *done, void *arg)
-{
-	struct uhp_back *u = e->priv;
-
-	return engine_line_go(&u->el, g, l, NULL, done, arg);
-}
-
 static void ue_stop(struct engine *e)
 {
 	struct uhp_back *u = e->priv;
 
-	if (u->el.job != ENGINE_LINE_GO || u->el.stop_requested)
-		return;
-	u->el.stop_requested = 1;
 	/* Before bestmove is sent, the search will be "depth 1". */
 	if (u->step != UE_STEP_BESTMOVE || !engine_child_running(u->el.child))
 		return;
@@ -661,32 +634,25 @@ static void ue_stop(struct engine *e)
 	engine_child_arm(u->el.child, e->profile->stop_timeout_ms);
 }
 
-static int ue_options(struct engine *e, int argc, const char **argv, engine_done_cb *done, void *arg)
+/* An options job: the command to forward (the interface checked its form). */
+static int ue_options(struct engine *e)
 {
 	struct uhp_back *u = e->priv;
+	const struct engine_job *j = &e->job;
 	char *line;
 
-	if (engine_line_busy(&u->el))
-		return -1;
-	if (argc == 0)
+	if (j->argc == 0)
 		line = strdup("options");
-	else if (argc == 2 && !strcmp(argv[0], "get"))
-		line = xasprintf("options get %s", argv[1]);
-	else if (argc == 3 && !strcmp(argv[0], "set"))
-		line = xasprintf("options set %s %s", argv[1], argv[2]);
+	else if (j->argc == 2)
+		line = xasprintf("options get %s", j->name);
 	else
-		return -1;
-	if (strlen(line) >= UHP_BACK_MAX_LINE || strpbrk(line, "\r\n")) {
+		line = xasprintf("options set %s %s", j->name, j->value);
+	if (!line || strlen(line) >= UHP_BACK_MAX_LINE || strpbrk(line, "\r\n")) {
 		free(line);
 		return -1;
 	}
 	free(u->options_line);
 	u->options_line = line;
-	if (engine_line_begin(&u->el, ENGINE_LINE_OPTIONS, done, arg) < 0) {
-		free(u->options_line);
-		u->options_line = NULL;
-		return -1;
-	}
 	return 0;
 }
 
@@ -704,43 +670,40 @@ static void ue_free(struct engine *e)
 	ue_release(e->priv, "exit");
 }
 
-static const struct engine_line_ops ue_line_ops = {
-	.advance = ue_advance,
-	.ending = ue_ending,
-};
-
-static struct uhp_back *ue_new(struct event_base *base, const struct engine_profile *p, char **cause)
+static struct uhp_back *ue_new(struct event_base *base, const struct engine_profile *p,
+			       char *err, size_t errlen)
 {
 	struct uhp_back *u = calloc(1, sizeof *u);
 
 	if (!u) {
-		*cause = xasprintf("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	hive_game_init(&u->mirror, 0);
 	u->lag_ms = UE_LAG_PRIOR_MS;
-	if (engine_line_init(&u->el, base, p, &ue_ops, u, &ue_line_ops, UHP_BACK_MAX_LINE, 0,
-			     &ue_child_ops, cause) < 0) {
+	if (engine_line_init(&u->el, base, p, &ue_ops, u, UHP_BACK_MAX_LINE, 0,
+			     &ue_child_ops, err, errlen) < 0) {
 		ue_release(u, NULL);
 		return NULL;
 	}
 	return u;
 }
 
-struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p, char **cause)
+struct engine *uhp_back_new(struct event_base *base, const struct engine_profile *p,
+			    char *err, size_t errlen)
 {
 	if (!p->argv || !p->argv[0]) {
-		*cause = xasprintf("engine %s: no command", p->name);
+		errbuf_set(err, errlen, "engine %s: no command", p->name);
 		return NULL;
 	}
-	struct uhp_back *u = ue_new(base, p, cause);
+	struct uhp_back *u = ue_new(base, p, err, errlen);
 	return u ? &u->el.e : NULL;
 }
 
 struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profile *p,
-			      struct bufferevent *bev, unsigned log_id, char **cause)
+			      struct bufferevent *bev, unsigned log_id, char *err, size_t errlen)
 {
-	struct uhp_back *u = ue_new(base, p, cause);
+	struct uhp_back *u = ue_new(base, p, err, errlen);
 	if (!u) {
 		bufferevent_free(bev);
 		return NULL;
@@ -749,7 +712,7 @@ struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profi
 	engine_line_set_log_id(&u->el.e, log_id);
 	if (engine_child_adopt(u->el.child, bev) < 0) {
 		ue_free(&u->el.e);
-		*cause = xasprintf("cannot adopt the connection");
+		errbuf_set(err, errlen, "cannot adopt the connection");
 		return NULL;
 	}
 	/* The info block comes unasked, maybe before engine_start: listen for it now. */
@@ -763,10 +726,10 @@ struct engine *uhp_back_adopt(struct event_base *base, const struct engine_profi
 static const struct engine_ops ue_ops = {
 	.name = "uhp",
 	.keeps_time = 1,
-	.start = engine_line_start,
-	.go = ue_go,
-	.stop = ue_stop,
 	.options = ue_options,
+	.advance = ue_advance,
+	.ending = ue_ending,
+	.stop = ue_stop,
 	.set_log_id = engine_line_set_log_id,
 	.free = ue_free,
 };

@@ -288,7 +288,7 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 	struct uhp_bestmove bm;
 	struct engine_limits l;
 	struct engine *e;
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (uhp_bestmove_parse(arg, arg_len, &bm) < 0) {
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
@@ -296,9 +296,8 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 	}
 	if (!need_live_game(s))
 		return 0;
-	if (!(e = session_io_engine(&s->io, &cause))) {
+	if (!(e = session_io_engine(&s->io, cause, sizeof cause))) {
 		engine_failed(s, cause);
-		free(cause);
 		return 0;
 	}
 	if (s->io.lim.max_depth && bm.kind == UHP_BEST_DEPTH && bm.depth > s->io.lim.max_depth) {
@@ -353,16 +352,15 @@ static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct uhp_options_req o;
 	struct engine *e;
-	char *cause = NULL;
+	char cause[256] = "";
 	int argc = 0;
 
 	if (uhp_options_parse(arg, arg_len, &o) < 0) {
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return 0;
 	}
-	if (!(e = session_io_engine(&s->io, &cause))) {
+	if (!(e = session_io_engine(&s->io, cause, sizeof cause))) {
 		engine_failed(s, cause);
-		free(cause);
 		return 0;
 	}
 	if (o.kind != UHP_OPTIONS_LIST) {
@@ -657,7 +655,7 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct uhp_front *s = calloc(1, sizeof *s);
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (!s) {
 		session_io_release(in, out);
@@ -669,13 +667,12 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 	}
 
 	/* The info block answers once the engine is ready; commands wait for it. */
-	if (!session_io_engine(&s->io, &cause)) {
+	if (!session_io_engine(&s->io, cause, sizeof cause)) {
 		if (!session_io_start_failed(&s->io, cause)) {
 			out_info(s);
 			engine_failed(s, cause);
 			uhp_out_str(&s->io, "ok");
 		}
-		free(cause);
 		return s;
 	}
 	s->busy = BUSY_START;

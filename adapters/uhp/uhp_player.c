@@ -144,7 +144,7 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 				const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct player_session *s = calloc(1, sizeof *s);
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (out != in)
 		bufferevent_free(out);     /* TCP only: in and out are one */
@@ -161,10 +161,9 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 	s->closed = closed;
 	s->arg = arg;
 	snprintf(s->name, sizeof s->name, "player#%u", id);
-	s->e = uhp_back_adopt(base, &s->pl->prof, in, id, &cause);
+	s->e = uhp_back_adopt(base, &s->pl->prof, in, id, cause, sizeof cause);
 	if (!s->e) {
-		log_note(id, "player: %s", cause ? cause : "?");
-		free(cause);
+		log_note(id, "player: %s", cause[0] ? cause : "?");
 		player_session_free(s);
 		return NULL;
 	}

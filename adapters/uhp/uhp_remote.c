@@ -329,7 +329,7 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 {
 	struct uhp_bestmove bm;
 	struct engine_limits l;
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (!lobby_hints(s->lb)) {
 		uhp_out_str(&s->io, "err Hints are off in remote games on this server: bestmove is not allowed.");
@@ -341,9 +341,8 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 	}
 	if (!need_turn(s))
 		return 0;
-	if (!s->hint && !(s->hint = engine_new(s->base, s->profile, &cause))) {
-		uhp_out_printf(&s->io, "err No hint: %s", cause ? cause : "no engine");
-		free(cause);
+	if (!s->hint && !(s->hint = engine_new(s->base, s->profile, cause, sizeof cause))) {
+		uhp_out_printf(&s->io, "err No hint: %s", cause[0] ? cause : "no engine");
 		return 0;
 	}
 	engine_set_log_id(s->hint, s->id);

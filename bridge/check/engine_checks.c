@@ -24,14 +24,13 @@
 /* The back end, created on first use (and again after we gave one up). */
 static struct engine *ck_engine(struct checker *ck, struct result *r)
 {
-	char *cause = NULL;
+	char cause[256] = "";
 
 	if (ck->engine)
 		return ck->engine;
-	ck->engine = engine_new(ck->base, &ck->prof, &cause);
+	ck->engine = engine_new(ck->base, &ck->prof, cause, sizeof cause);
 	if (!ck->engine) {
-		check_fail(r, "cannot create the %s back end: %s", ck->spec->title, cause ? cause : "?");
-		free(cause);
+		check_fail(r, "cannot create the %s back end: %s", ck->spec->title, cause[0] ? cause : "?");
 	}
 	return ck->engine;
 }

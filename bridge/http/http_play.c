@@ -233,7 +233,7 @@ unsigned play_start(struct play *p, const struct start_req *r, const char *peer,
 		    int *status, const char **why)
 {
 	const struct engine_profile *prof = config_profile(p->conf, r->engine);
-	char *cause = NULL;
+	char cause[256] = "";
 	unsigned mine = 0;
 	int human = r->human;
 
@@ -270,13 +270,12 @@ unsigned play_start(struct play *p, const struct start_req *r, const char *peer,
 	p->games = pg;
 	p->ngames++;
 	pg->idle = evtimer_new(p->base, on_idle, pg);
-	pg->eng = engine_new(p->base, prof, &cause);
+	pg->eng = engine_new(p->base, prof, cause, sizeof cause);
 	pg->lg = live_open("web", human == HIVE_WHITE ? "you" : prof->name,
 			   human == HIVE_WHITE ? prof->name : "you", &pg->game, p);
 	if (!pg->idle || !pg->eng || !pg->lg) {
 		snprintf(p->why, sizeof p->why, "cannot start the engine: %s",
-			 cause ? cause : "out of memory");
-		free(cause);
+			 cause[0] ? cause : "out of memory");
 		pgame_free(pg);
 		*status = 500;
 		*why = p->why;

@@ -522,7 +522,7 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 
 	if (lb->house && lb->ngames < lb->o->max_games) {
 		struct rgame *g = game_new(lb, w->type);
-		char *cause = NULL;
+		char cause[256] = "";
 		if (g) {
 			/* House games alternate colours. */
 			int c = (int)(lb->house_games++ & 1);
@@ -530,12 +530,11 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 			seat_waiter(&g->seat[c], w);
 			h->is_engine = 1;
 			snprintf(h->name, sizeof h->name, "house:%s", lb->house->name);
-			h->engine = engine_new(lb->base, lb->house, &cause);
+			h->engine = engine_new(lb->base, lb->house, cause, sizeof cause);
 			waiter_free(w);
 			if (!h->engine) {
 				snprintf(why, sizeof why, "aborted: the house engine: %s",
-					 cause ? cause : "cannot be created");
-				free(cause);
+					 cause[0] ? cause : "cannot be created");
 				game_end(g, HIVE_DRAW, why);
 				return;
 			}

@@ -280,12 +280,11 @@ static int slot_prepare(struct slot *s)
 
 	for (int p = 0; p < 2; p++) {
 		if (!s->eng[p]) {
-			char *cause = NULL;
-			s->eng[p] = engine_new(m->base, m->pl[p].profile, &cause);
+			char cause[256] = "";
+			s->eng[p] = engine_new(m->base, m->pl[p].profile, cause, sizeof cause);
 			if (!s->eng[p]) {
 				fprintf(stderr, "hivebridge match: %s: %s\n", m->pl[p].label,
-					cause ? cause : "cannot create the engine");
-				free(cause);
+					cause[0] ? cause : "cannot create the engine");
 				match_fail(m);
 				return 0;
 			}

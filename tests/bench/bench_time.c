@@ -138,22 +138,21 @@ static int set_threads(struct engine *e, struct run *run, const char *n)
 static void bench_interface(int searches, uint64_t movetime, const char *threads)
 {
 	struct run run = { 0 };
-	char *cause = NULL;
+	char cause[256] = "";
 	double *late = calloc((size_t)searches * 6, sizeof *late);
 	double zero[64 * 6];
 	int nz = 0;
 	struct parts pl = { 0 }, pz = { 0 };
 
 	run.base = event_base_new();
-	struct engine *e = run.base ? engine_builtin_new(run.base, NULL, &cause) : NULL;
+	struct engine *e = run.base ? engine_builtin_new(run.base, NULL, cause, sizeof cause) : NULL;
 	if (late) {
 		pl = (struct parts){ late + searches, late + 2 * searches, late + 3 * searches,
 				     late + 4 * searches, late + 5 * searches, 0 };
 	}
 	pz = (struct parts){ zero + 64, zero + 128, zero + 192, zero + 256, zero + 320, 0 };
 	if (!e || !late) {
-		fprintf(stderr, "bench_time: engine: %s\n", cause ? cause : "no memory");
-		free(cause);
+		fprintf(stderr, "bench_time: engine: %s\n", cause[0] ? cause : "no memory");
 		free(late);
 		if (run.base)
 			event_base_free(run.base);
@@ -279,16 +278,15 @@ static void bench_core(int searches, uint64_t movetime)
 static void bench_clock(int games)
 {
 	struct run run = { 0 };
-	char *cause = NULL;
+	char cause[256] = "";
 	int cap = games * CLOCK_PLIES, n = 0, cut = 0, flags = 0;
 	double *used = calloc((size_t)cap * 2, sizeof *used), *ratio = used ? used + cap : NULL;
 	double spent = 0, wall = 0;
 
 	run.base = event_base_new();
-	struct engine *e = run.base ? engine_builtin_new(run.base, NULL, &cause) : NULL;
+	struct engine *e = run.base ? engine_builtin_new(run.base, NULL, cause, sizeof cause) : NULL;
 	if (!e || !used) {
-		fprintf(stderr, "bench_time: engine: %s\n", cause ? cause : "no memory");
-		free(cause);
+		fprintf(stderr, "bench_time: engine: %s\n", cause[0] ? cause : "no memory");
 		free(used);
 		if (run.base)
 			event_base_free(run.base);

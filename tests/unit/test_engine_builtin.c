@@ -288,8 +288,8 @@ static uint64_t go_check(struct engine *e, struct hive_game *g, const struct eng
 
 static struct engine *engine_with_threads(const char *threads)
 {
-	char *cause = NULL;
-	struct engine *e = engine_builtin_new(base, NULL, &cause);
+	char cause[256] = "";
+	struct engine *e = engine_builtin_new(base, NULL, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	const char *argv[] = { "set", "Threads", threads };
 	struct run run;

@@ -94,8 +94,8 @@ static struct event_base *base_new(void)
 static void test_depth1_answers(void)
 {
 	struct run run = { .base = base_new() };
-	char *cause = NULL;
-	struct engine *e = engine_builtin_new(run.base, NULL, &cause);
+	char cause[256] = "";
+	struct engine *e = engine_builtin_new(run.base, NULL, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	for (int i = 0; i < 8; i++) {
 		struct hive_game g;
@@ -132,8 +132,8 @@ static void test_free_after_go(void)
 {
 	for (int i = 0; i < 4; i++) {
 		struct run run = { .base = base_new() };
-		char *cause = NULL;
-		struct engine *e = engine_builtin_new(run.base, NULL, &cause);
+		char cause[256] = "";
+		struct engine *e = engine_builtin_new(run.base, NULL, cause, sizeof cause);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 		struct hive_game g;
 		int large = i & 1;
@@ -153,8 +153,8 @@ static void test_free_after_go(void)
 static void test_stop_reset_after_go(void)
 {
 	struct run run = { .base = base_new() };
-	char *cause = NULL;
-	struct engine *e = engine_builtin_new(run.base, NULL, &cause);
+	char cause[256] = "";
+	struct engine *e = engine_builtin_new(run.base, NULL, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	for (int i = 0; i < 4; i++) {
 		struct hive_game g;
