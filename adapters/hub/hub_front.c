@@ -471,7 +471,6 @@ static void out_done_fallback(struct hub_front *s)
 static void search_done(void *arg, const struct engine_result *r)
 {
 	struct hub_front *s = arg;
-	struct hive_move legal;
 
 	evtimer_del(s->io.stop_ev);
 	if (s->io.finishing) {
@@ -486,14 +485,11 @@ static void search_done(void *arg, const struct engine_result *r)
 		log_note(s->io.id, "hub: cannot search again after ponder-hit; the pondering move stands");
 	}
 	s->restart = 0;
-	if (r->status == ENGINE_OK && hive_board_find_move(&s->game.board, r->move, &legal)) {
-		out_done(s, legal);
+	if (r->status == ENGINE_OK) {
+		out_done(s, r->move);      /* checked with the core by the interface */
 	} else {
-		if (r->status == ENGINE_OK)
-			out_error(s, "engine failed: it chose an illegal move");
-		else
-			out_error(s, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
-				  r->message && *r->message ? r->message : "unknown error");
+		out_error(s, "engine %s: %s", r->status == ENGINE_FAILED ? "failed" : "error",
+			  r->message && *r->message ? r->message : "unknown error");
 		out_done_fallback(s);
 	}
 	s->busy = HF_IDLE;

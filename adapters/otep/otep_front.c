@@ -265,23 +265,23 @@ static void search_done(void *arg, const struct engine_result *r)
 {
 	struct otep_front *s = arg;
 	enum of_busy was = s->busy;
-	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX], line[64];
 
 	evtimer_del(s->io.stop_ev);
 	s->busy = OF_IDLE;
 	if (s->io.finishing)
 		return;
-	int ok = r->status == ENGINE_OK && hive_board_find_move(&s->game.board, r->move, &legal);
+	/* An OK move was checked with the core by the interface. */
+	int ok = r->status == ENGINE_OK;
 	if (was == OF_ANALYZE) {
 		if (ok || s->nlines)
-			out_analysis(s, ok ? &legal : NULL);
+			out_analysis(s, ok ? &r->move : NULL);
 		else
 			out_error(s, OTEP_ERR_NONCRITICAL, "analyze: engine %s: %s",
 				  r->status == ENGINE_FAILED ? "failed" : "error",
-				  r->message && *r->message ? r->message : "it chose an illegal move");
+				  r->message && *r->message ? r->message : "unknown error");
 	} else if (ok) {
-		hive_move_format(&s->game.board, legal, mv, sizeof mv);
+		hive_move_format(&s->game.board, r->move, mv, sizeof mv);
 		out_line(s, line, otep_format_move(line, sizeof line, mv));
 		s->sent_hash = s->game.board.hash;
 		s->sent_len = s->game.len;
@@ -289,8 +289,7 @@ static void search_done(void *arg, const struct engine_result *r)
 	} else {
 		/* No move will come: for the host, the game is over. */
 		out_error(s, OTEP_ERR_CRITICAL, "engine %s: %s",
-			  r->status == ENGINE_OK || r->status == ENGINE_FAILED ? "failed" : "error",
-			  r->status == ENGINE_OK ? "it chose an illegal move" :
+			  r->status == ENGINE_FAILED ? "failed" : "error",
 			  r->message && *r->message ? r->message : "unknown error");
 	}
 	session_io_schedule(&s->io);

@@ -151,18 +151,13 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 static void bestmove_cb(void *arg, const struct engine_result *r)
 {
 	struct uhp_front *s = arg;
-	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX];
 
 	evtimer_del(s->io.stop_ev);
 	if (r->status == ENGINE_OK) {
-		/* Never trust a back end with legality. */
-		if (hive_board_find_move(&s->game.board, r->move, &legal)) {
-			hive_move_format(&s->game.board, legal, mv, sizeof mv);
-			uhp_out_str(&s->io, mv);
-		} else {
-			engine_failed(s, "the engine chose an illegal move");
-		}
+		/* The interface checked it with the core (the game waited meanwhile). */
+		hive_move_format(&s->game.board, r->move, mv, sizeof mv);
+		uhp_out_str(&s->io, mv);
 	} else if (r->status == ENGINE_FAILED) {
 		engine_failed(s, r->message);
 	} else {

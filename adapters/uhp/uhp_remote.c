@@ -306,19 +306,19 @@ static void hint_stop(evutil_socket_t fd, short what, void *arg)
 static void hint_done(void *arg, const struct engine_result *r)
 {
 	struct remote_session *s = arg;
-	struct hive_move legal;
 	char mv[HIVE_MOVESTR_MAX];
 
 	evtimer_del(s->stop_ev);
-	if (r->status == ENGINE_OK && hive_board_find_move(&s->hint_game.board, r->move, &legal)) {
-		hive_move_format(&s->hint_game.board, legal, mv, sizeof mv);
+	/* The interface checked the move with the core, on hint_game as given. */
+	if (r->status == ENGINE_OK) {
+		hive_move_format(&s->hint_game.board, r->move, mv, sizeof mv);
 		uhp_out_str(&s->io, mv);
 	} else {
 		if (r->status == ENGINE_FAILED) {
 			engine_free(s->hint);
 			s->hint = NULL;
 		}
-		uhp_out_printf(&s->io, "err No hint: %s", r->message ? r->message : "the engine chose an illegal move");
+		uhp_out_printf(&s->io, "err No hint: %s", r->message ? r->message : "the engine failed");
 	}
 	/* The game may have ended meanwhile (the clock runs during a hint). */
 	answer_done(s, s->seat ? R_TURN : R_IDLE);
