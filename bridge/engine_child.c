@@ -298,12 +298,11 @@ static void ec_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 int engine_child_spawn(struct engine_child *c, char *const argv[], const char *workdir)
 {
-	char *cause = NULL;
+	char err[256];
 
-	c->proc = proc_spawn(c->base, argv, workdir, &cause);
+	c->proc = proc_spawn(c->base, argv, workdir, err, sizeof err);
 	if (!c->proc) {
-		engine_child_fail(c, "cannot start: %s", cause ? cause : "?");
-		free(cause);
+		engine_child_fail(c, "cannot start: %s", err);
 		return -1;
 	}
 	c->io_eof = 0;

@@ -32,6 +32,7 @@
 
 #include "bridge/log.h"
 #include "bridge/proc.h"
+#include "core/errbuf.h"
 
 /* The orphans of an engine that died on its own get this long after SIGTERM. */
 #define PROC_ORPHAN_GRACE_MS 1000
@@ -83,18 +84,6 @@ static struct {
 	size_t             count;
 } registry;
 
-static char *proc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *proc_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 static void proc_destroy(struct proc *p);
 static void group_sweep(pid_t pgid, unsigned grace_ms);
 static unsigned proc_orphan_grace(const struct proc *p);
@@ -133,10 +122,10 @@ again:
 			goto again;
 }
 
-static int registry_join(struct event_base *base, struct proc *p, char **cause)
+static int registry_join(struct event_base *base, struct proc *p, char *err, size_t errlen)
 {
 	if (registry.base && registry.base != base) {
-		*cause = proc_printf("child processes already run on another event loop");
+		errbuf_set(err, errlen, "child processes already run on another event loop");
 		return -1;
 	}
 	if (!registry.sigchld) {
@@ -145,7 +134,7 @@ static int registry_join(struct event_base *base, struct proc *p, char **cause)
 			if (registry.sigchld)
 				event_free(registry.sigchld);
 			registry.sigchld = NULL;
-			*cause = proc_printf("cannot watch SIGCHLD");
+			errbuf_set(err, errlen, "cannot watch SIGCHLD");
 			return -1;
 		}
 		registry.base = base;
@@ -357,34 +346,34 @@ static void close_fds(int *fds, size_t n)
 }
 
 struct proc *proc_spawn(struct event_base *base, char *const argv[], const char *workdir,
-			char **cause)
+			char *err, size_t errlen)
 {
 	/* sv[0], errp[0], stp[0]: parent ends; sv[1], errp[1], stp[1]: child ends */
 	int sv[2] = { -1, -1 }, errp[2] = { -1, -1 }, stp[2] = { -1, -1 };
 	struct proc *p;
 
 	if (!argv || !argv[0]) {
-		*cause = proc_printf("no command to run");
+		errbuf_set(err, errlen, "no command to run");
 		return NULL;
 	}
 	p = calloc(1, sizeof *p);
 	if (!p) {
-		*cause = proc_printf("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    pipe2(errp, O_CLOEXEC) < 0 || pipe2(stp, O_CLOEXEC) < 0) {
-		*cause = proc_printf("%s: %s", argv[0], strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", argv[0], strerror(errno));
 		goto fail;
 	}
-	if (registry_join(base, p, cause) < 0)
+	if (registry_join(base, p, err, errlen) < 0)
 		goto fail;
 
 	pid_t parent = getpid();
 	p->pid = fork();
 	if (p->pid < 0) {
 		p->pid = 0;
-		*cause = proc_printf("%s: fork: %s", argv[0], strerror(errno));
+		errbuf_set(err, errlen, "%s: fork: %s", argv[0], strerror(errno));
 		goto fail;
 	}
 	if (p->pid == 0)
@@ -413,10 +402,10 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 		static const char *const steps[] = { "set up descriptors", "chdir", "exec" };
 		const char *step = report.step >= 0 && report.step < 3 ? steps[report.step] : "start";
 		if (report.step == 1)
-			*cause = proc_printf("%s: cannot chdir to %s: %s", argv[0], workdir,
+			errbuf_set(err, errlen, "%s: cannot chdir to %s: %s", argv[0], workdir,
 					     strerror(report.err));
 		else
-			*cause = proc_printf("%s: cannot %s: %s", argv[0], step, strerror(report.err));
+			errbuf_set(err, errlen, "%s: cannot %s: %s", argv[0], step, strerror(report.err));
 		while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		p->reaped = 1;
@@ -424,7 +413,7 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 	}
 
 	if (set_nonblock(sv[0]) < 0 || set_nonblock(errp[0]) < 0) {
-		*cause = proc_printf("%s: %s", argv[0], strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", argv[0], strerror(errno));
 		goto fail_kill;
 	}
 	p->io = bufferevent_socket_new(base, sv[0], BEV_OPT_CLOSE_ON_FREE);
@@ -438,7 +427,7 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 	return p;
 
 fail_mem:
-	*cause = proc_printf("%s: cannot set up its pipes", argv[0]);
+	errbuf_set(err, errlen, "%s: cannot set up its pipes", argv[0]);
 fail_kill:
 	kill(p->pid, SIGKILL);
 	while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)

@@ -27,10 +27,10 @@ struct proc;
 typedef void proc_exit_cb(void *arg, int status);
 
 /* Spawns argv[0] (searched in PATH) in workdir (NULL = inherit). Returns NULL with
- * *cause (caller frees) if anything fails, exec and chdir included. The caller owns
- * the proc until proc_close() or proc_free(). */
+ * the reason in err if anything fails, exec and chdir included. The caller owns the
+ * proc until proc_close() or proc_free(). */
 struct proc *proc_spawn(struct event_base *base, char *const argv[], const char *workdir,
-			char **cause);
+			char *err, size_t errlen);
 
 /* The child's stdin+stdout and its stderr, owned by p. Set their callbacks freely;
  * proc_close()/proc_free() replace them. */

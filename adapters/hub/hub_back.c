@@ -2,13 +2,11 @@
  * hub_back.c: an external Hub engine (docs/hub-hive.md) as a back end of the
  * engine interface.
  *
- * One job at a time (start, go, options). The child is brought up on first use:
- * "hub" until "wait" (collecting id and param lines), one set-param per profile
- * option, "init" until "ready". A go sends pos and level followed by a ping: an
- * error before the pong means the engine refused them (ENGINE_ERROR, still usable);
- * then "go" until "done". Results and info are delivered from deferred events,
- * never from inside an engine_* call or a bufferevent callback, so a callback may
- * free the engine or start the next job.
+ * The job (start, go, options) is the engine interface's. The child is brought up
+ * on first use: "hub" until "wait" (collecting id and param lines), one set-param
+ * per profile option, "init" until "ready". A go sends pos and level followed by a
+ * ping: an error before the pong means the engine refused them (ENGINE_ERROR, still
+ * usable); then "go" until "done", whose move the interface checks.
  *
  * Every wait has a timer. Any breakage (exit, EOF, time-out, unreadable or
  * over-long line, illegal move) kills the child and leaves the back end down; the
@@ -19,7 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <event2/event.h>
 
 #include "adapters/hub/hub_back.h"
 #include "adapters/hub/hub_codec.h"

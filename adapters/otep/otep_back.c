@@ -2,13 +2,11 @@
  * otep_back.c: an external OTEP Hive engine (docs/otep-hive.md) as a back end of
  * the engine interface: the bridge as an OTEP host.
  *
- * One job at a time (start, go, options), over the child plumbing of
- * bridge/engine_child.h. The child is brought up on first use and must say
+ * The job (start, go, options) is the engine interface's; the child plumbing is
+ * bridge/engine_child.h's. The child is brought up on first use and must say
  * "hello" within start_timeout. A go sends rules when needed, then opponent-move,
- * play and clock, and waits for "move" under a timer of the time given plus
- * command_timeout; an infinite go analyses in slices. Results and infos are
- * delivered from deferred events, never from inside an engine_* call or a
- * bufferevent callback, so a callback may free the engine or start the next job.
+ * play and clock, and waits for "move" (checked by the interface) under a timer of
+ * the time given plus command_timeout; an infinite go analyses in slices.
  *
  * Any breakage kills the child after "finish 0" and "goodbye" and leaves the back
  * end down; the next job spawns a fresh one.
@@ -22,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <event2/event.h>
 
 #include "adapters/otep/otep_back.h"
 #include "adapters/otep/otep_codec.h"

@@ -1,12 +1,10 @@
 /*
  * uhp_back.c: an external UHP engine as a back end of the engine interface.
  *
- * One job at a time (start, go, options). A job is a chain of UHP commands, each
- * answered by lines up to "ok" under a timer: start = the info block, then one
- * "options set" per configured option; go = newgame or play until the engine's game
- * is the wanted one, then bestmove. Results are always delivered from a deferred
- * event, never from inside an engine_* call or a bufferevent callback, so a done
- * callback may free the engine or start the next job.
+ * The job (start, go, options) is the engine interface's; here it is a chain of UHP
+ * commands, each answered by lines up to "ok" under a timer: start = the info
+ * block, then one "options set" per configured option; go = newgame or play until
+ * the engine's game is the job's, then bestmove, whose move the interface checks.
  *
  * Any breakage (exit, EOF, time-out, overlong line, illegal move) kills the child
  * and leaves the back end down; the next job spawns a fresh one.
