@@ -388,7 +388,7 @@ static int cmd_choose_turn(struct trylobot_front *s)
 	struct tb_turn t;
 	struct engine *e;
 	char err[TB_ERR_MAX], why[TB_ERR_MAX + 32];
-	char cause[256] = "";
+	char cause[200] = "";
 	uint64_t soft = 0, hard;
 
 	/* The core keeps its connection open while its player thinks. */

@@ -233,7 +233,7 @@ unsigned play_start(struct play *p, const struct start_req *r, const char *peer,
 		    int *status, const char **why)
 {
 	const struct engine_profile *prof = config_profile(p->conf, r->engine);
-	char cause[256] = "";
+	char cause[200] = "";
 	unsigned mine = 0;
 	int human = r->human;
 

@@ -522,7 +522,7 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 
 	if (lb->house && lb->ngames < lb->o->max_games) {
 		struct rgame *g = game_new(lb, w->type);
-		char cause[256] = "";
+		char cause[96] = "";
 		if (g) {
 			/* House games alternate colours. */
 			int c = (int)(lb->house_games++ & 1);
