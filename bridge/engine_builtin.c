@@ -358,7 +358,7 @@ static int table_get(struct builtin *b, char *msg, size_t msglen)
 	}
 	if (!(mb = hash_budget_take(&b->budget, b->hash_mb, HASH_MB_MIN))) {
 		snprintf(msg, msglen, "No memory left for a hash table: the server's %zu MB "
-			 "(hash_budget_mb) are in use; try again later.", hash_budget_total_mb());
+			 "(hash_budget_mb) are in use; try again later.", hash_budget_figures().total_mb);
 		return -1;
 	}
 	if (mb < b->hash_mb)
@@ -449,7 +449,7 @@ static void idle_event(evutil_socket_t fd, short what, void *arg)
 	if (b->searching || (!b->mem && !b->helpers_mem))
 		return;
 	log_note(0, "builtin: gave back a %zu MB hash table and %d helper searchers unused for "
-		 "%u s (hash_idle_timeout)", b->table_mb, b->helpers_cap, hash_budget_idle_s());
+		 "%u s (hash_idle_timeout)", b->table_mb, b->helpers_cap, hash_budget_figures().idle_s);
 	table_drop(b);
 	helpers_drop(b);
 }
@@ -458,7 +458,7 @@ static void idle_event(evutil_socket_t fd, short what, void *arg)
  * use the table, so they do not keep it). */
 static void idle_arm(struct builtin *b)
 {
-	unsigned idle_s = hash_budget_idle_s();
+	unsigned idle_s = hash_budget_figures().idle_s;
 
 	if ((b->mem || b->helpers_mem) && idle_s) {
 		struct timeval tv = { (time_t)idle_s, 0 };
@@ -662,8 +662,9 @@ static int set_hash(struct builtin *b, const char *value, char *msg, size_t msgl
 		v = HASH_MB_MIN;
 	if (v > (long long)b->hash_mb_max)
 		v = (long long)b->hash_mb_max;
-	if (v > (long long)hash_budget_total_mb())
-		v = (long long)hash_budget_total_mb();
+	size_t total = hash_budget_figures().total_mb;
+	if (v > (long long)total)
+		v = (long long)total;
 	if ((size_t)v == b->hash_mb)
 		return 0;
 	/* Mapped again, at the new size, by the next search. */

@@ -24,28 +24,12 @@ void hash_budget_configure(size_t total_mb, unsigned idle_s)
 	pthread_mutex_unlock(&budget.lock);
 }
 
-size_t hash_budget_total_mb(void)
+struct hash_budget_figures hash_budget_figures(void)
 {
 	pthread_mutex_lock(&budget.lock);
-	size_t mb = budget.total_mb;
+	struct hash_budget_figures f = { budget.total_mb, budget.used_mb, budget.idle_s };
 	pthread_mutex_unlock(&budget.lock);
-	return mb;
-}
-
-unsigned hash_budget_idle_s(void)
-{
-	pthread_mutex_lock(&budget.lock);
-	unsigned s = budget.idle_s;
-	pthread_mutex_unlock(&budget.lock);
-	return s;
-}
-
-size_t hash_budget_used_mb(void)
-{
-	pthread_mutex_lock(&budget.lock);
-	size_t mb = budget.used_mb;
-	pthread_mutex_unlock(&budget.lock);
-	return mb;
+	return f;
 }
 
 static void unlink_locked(struct hash_budget_entry *e)

@@ -28,10 +28,12 @@ struct hash_budget_entry {
 /* The budget in MB (0: 512) and the seconds after which an unused table is given
  * back (0: never), before the first table is taken. */
 void     hash_budget_configure(size_t total_mb, unsigned idle_s);
-size_t   hash_budget_total_mb(void);
-unsigned hash_budget_idle_s(void);
-/* MB held by tables now. */
-size_t   hash_budget_used_mb(void);
+/* The budget as configured, and the MB tables hold now. */
+struct hash_budget_figures {
+	size_t   total_mb, used_mb;
+	unsigned idle_s;
+};
+struct hash_budget_figures hash_budget_figures(void);
 
 /* Takes MB for e's table (e holding none): want, first taking back the tables of
  * other holders that are idle, least recently used first, until want is free; if it

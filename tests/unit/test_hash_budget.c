@@ -49,10 +49,10 @@ static void test_take_reclaim(void)
 	holder_init(&c);
 	holder_init(&d);
 	hash_budget_configure(10, 0);
-	CU_ASSERT_EQUAL(hash_budget_total_mb(), 10);
+	CU_ASSERT_EQUAL(hash_budget_figures().total_mb, 10);
 	CU_ASSERT_EQUAL(take(&a, 4), 4);
 	CU_ASSERT_EQUAL(take(&b, 4), 4);
-	CU_ASSERT_EQUAL(hash_budget_used_mb(), 8);
+	CU_ASSERT_EQUAL(hash_budget_figures().used_mb, 8);
 
 	/* a is the least recently used, but touched it is the last: b goes. */
 	hash_budget_touch(&a.e);
@@ -60,17 +60,17 @@ static void test_take_reclaim(void)
 	CU_ASSERT_EQUAL(b.taken, 1);
 	CU_ASSERT_EQUAL(a.taken, 0);
 	CU_ASSERT_EQUAL(b.e.mb, 0);
-	CU_ASSERT_EQUAL(hash_budget_used_mb(), 8);
+	CU_ASSERT_EQUAL(hash_budget_figures().used_mb, 8);
 
 	/* Busy holders keep theirs: d gets the largest half that fits. */
 	a.busy = c.busy = 1;
 	CU_ASSERT_EQUAL(take(&d, 8), 2);
 	CU_ASSERT_EQUAL(a.taken + c.taken, 0);
-	CU_ASSERT_EQUAL(hash_budget_used_mb(), 10);
+	CU_ASSERT_EQUAL(hash_budget_figures().used_mb, 10);
 
 	/* Nothing left and nobody idle but the taker itself: none. */
 	hash_budget_give(&d.e);
-	CU_ASSERT_EQUAL(hash_budget_used_mb(), 8);
+	CU_ASSERT_EQUAL(hash_budget_figures().used_mb, 8);
 	CU_ASSERT_EQUAL(take(&b, 4), 2);
 	d.busy = 1;
 	b.busy = 1;
@@ -88,10 +88,10 @@ static void test_take_reclaim(void)
 	hash_budget_give(&c.e);
 	hash_budget_give(&d.e);
 	hash_budget_give(&a.e);     /* holds none: nothing */
-	CU_ASSERT_EQUAL(hash_budget_used_mb(), 0);
+	CU_ASSERT_EQUAL(hash_budget_figures().used_mb, 0);
 	hash_budget_configure(0, 7);
-	CU_ASSERT_EQUAL(hash_budget_total_mb(), 512);
-	CU_ASSERT_EQUAL(hash_budget_idle_s(), 7);
+	CU_ASSERT_EQUAL(hash_budget_figures().total_mb, 512);
+	CU_ASSERT_EQUAL(hash_budget_figures().idle_s, 7);
 }
 
 int main(void)
