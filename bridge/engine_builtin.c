@@ -648,16 +648,23 @@ static void option_report(const struct builtin *b, struct engine_option *o)
 	snprintf(o->def, sizeof o->def, "False");
 }
 
-/* Sets HashMB (clamped like Mzinga does); -1 with msg on a non-number or no memory. */
-static int set_hash(struct builtin *b, const char *value, char *msg, size_t msglen)
+/* An integer option's value as a client or a profile option writes it; -1 with msg
+ * when it is not one. */
+static int option_int(const char *name, const char *value, long long *v, char *msg, size_t msglen)
 {
 	char *end;
 	errno = 0;
-	long long v = strtoll(value, &end, 10);
+	*v = strtoll(value, &end, 10);
 	if (end == value || *end || errno) {
-		snprintf(msg, msglen, "The value \"%s\" is not valid for option \"HashMB\".", value);
+		snprintf(msg, msglen, "The value \"%s\" is not valid for option \"%s\".", value, name);
 		return -1;
 	}
+	return 0;
+}
+
+/* HashMB, clamped like Mzinga does (and to the process's budget). */
+static void hash_put(struct builtin *b, long long v)
+{
 	if (v < HASH_MB_MIN)
 		v = HASH_MB_MIN;
 	if (v > (long long)b->hash_mb_max)
@@ -666,10 +673,20 @@ static int set_hash(struct builtin *b, const char *value, char *msg, size_t msgl
 	if (v > (long long)total)
 		v = (long long)total;
 	if ((size_t)v == b->hash_mb)
-		return 0;
+		return;
 	/* Mapped again, at the new size, by the next search. */
 	table_drop(b);
 	b->hash_mb = (size_t)v;
+}
+
+/* The option table's setters: the value as written, -1 with msg when it is none. */
+static int set_hash(struct builtin *b, const char *value, char *msg, size_t msglen)
+{
+	long long v;
+
+	if (option_int("HashMB", value, &v, msg, msglen) < 0)
+		return -1;
+	hash_put(b, v);
 	return 0;
 }
 
@@ -685,19 +702,22 @@ static void option_threads(const struct builtin *b, struct engine_option *o)
 	snprintf(o->max, sizeof o->max, "%u", pool < THREADS_MAX ? pool : THREADS_MAX);
 }
 
-/* Sets Threads, clamped to 1..the pool size (like HashMB); -1 on a non-number. */
-static int set_threads(struct builtin *b, const char *value, char *msg, size_t msglen)
+/* Threads, clamped to 1..the pool size (like HashMB). */
+static void threads_put(struct builtin *b, long long v)
 {
 	unsigned pool = search_pool_threads();
 	long long max = pool < THREADS_MAX ? pool : THREADS_MAX;
-	char *end;
-	errno = 0;
-	long long v = strtoll(value, &end, 10);
-	if (end == value || *end || errno) {
-		snprintf(msg, msglen, "The value \"%s\" is not valid for option \"Threads\".", value);
-		return -1;
-	}
+
 	b->threads = (int)(v < 1 ? 1 : v > max ? max : v);
+}
+
+static int set_threads(struct builtin *b, const char *value, char *msg, size_t msglen)
+{
+	long long v;
+
+	if (option_int("Threads", value, &v, msg, msglen) < 0)
+		return -1;
+	threads_put(b, v);
 	return 0;
 }
 
@@ -861,12 +881,10 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
 	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
 	b->hash_mb_max = p && p->hash_mb_max ? p->hash_mb_max : HASH_MB_MAX;
+	/* The profile's numbers as they are (the config parsed them). */
 	b->threads = 1;
-	if (p && p->threads) {
-		char value[16];
-		snprintf(value, sizeof value, "%u", p->threads);
-		set_threads(b, value, msg, sizeof msg);
-	}
+	if (p && p->threads)
+		threads_put(b, p->threads);
 	b->threads_default = b->threads;
 	/* The operator's own hash_mb is never clamped by the client limit. */
 	if (b->hash_mb_max < b->hash_mb_default)
@@ -879,12 +897,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 		errbuf_set(err, errlen, "cannot create events");
 		return NULL;
 	}
-	snprintf(msg, sizeof msg, "%zu", b->hash_mb_default);
-	if (set_hash(b, msg, msg, sizeof msg) < 0) {
-		builtin_free(&b->e);
-		errbuf_set(err, errlen, "bad hash_mb");
-		return NULL;
-	}
+	hash_put(b, (long long)b->hash_mb_default);
 	for (size_t i = 0; p && i < p->noptions; i++) {
 		const struct builtin_option *opt = option_find(p->options[i][0]);
 		if (!opt) {
