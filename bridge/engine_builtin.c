@@ -1,8 +1,9 @@
 /*
  * engine_builtin.c: the built-in back end. go copies the board and queues the core's
- * search on the process's search pool (search_pool.h); the worker hands results back
- * through events made active on the loop's base, so every callback runs on the event
- * loop thread and a long search never blocks the loop. The stop flag is the job's
+ * search on the process's search pool (search_pool.h); the worker kicks the engine's
+ * event (engine_kick), whose advance collects the result on the event loop thread,
+ * so a long search never blocks the loop; the interface checks the move and
+ * delivers it. The stop flag is the pool job's
  * atomic; the deadline (request time + limit) is checked in the search's stop
  * callback against CLOCK_MONOTONIC. A job that waited past it still searches depth 1
  * (well under a millisecond), so every go answers with a searched move.
