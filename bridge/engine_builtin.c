@@ -45,6 +45,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/version.h"
 #include "bridge/engine_options.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
@@ -990,7 +991,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	b->e.base = base;
 	b->e.profile = p;
 	b->e.priv = b;
-	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", HIVEBRIDGE_VERSION);
+	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", version_string);
 	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
 	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
 	b->hash_mb_max = p && p->hash_mb_max ? p->hash_mb_max : HASH_MB_MAX;

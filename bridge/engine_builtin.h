@@ -10,10 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef HIVEBRIDGE_VERSION
-#define HIVEBRIDGE_VERSION "0.1.0"
-#endif
-
 struct event_base;
 struct engine;
 struct engine_profile;

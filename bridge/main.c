@@ -27,13 +27,13 @@
 
 #include "bridge/check/check.h"
 #include "bridge/config.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
 #include "bridge/protocol.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 #define PERFT_CLI_MAX_DEPTH 20
@@ -629,7 +629,7 @@ int main(int argc, char **argv)
 		return usage(stderr, EXIT_USAGE);
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
-		printf("hivebridge %s\n", HIVEBRIDGE_VERSION);
+		printf("hivebridge %s\n", version_string);
 		return 0;
 	}
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))

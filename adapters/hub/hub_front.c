@@ -27,7 +27,7 @@
 #include "adapters/hub/hub_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
+#include "bridge/version.h"
 #include "bridge/engine_options.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
@@ -511,7 +511,7 @@ static void cmd_hub(struct hub_front *s, const struct hub_msg *m)
 
 	hub_writer_begin(&w, line, sizeof line, "id");
 	hub_writer_add(&w, "name", "hivebridge");
-	hub_writer_add(&w, "version", HIVEBRIDGE_VERSION);
+	hub_writer_add(&w, "version", version_string);
 	hub_writer_add(&w, "author", "The hivebridge authors");
 	if (s->io.engine && s->io.engine->id[0] && strcmp(s->io.engine->ops->name, "builtin") != 0)
 		hub_writer_add(&w, "engine", s->io.engine->id);

@@ -36,7 +36,7 @@
 #include "adapters/trylobot/trylobot_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
+#include "bridge/version.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
@@ -154,7 +154,7 @@ static void greet(struct trylobot_front *s, const char *failure)
 	struct tb_identity id = {
 		.name = "hivebridge",
 		.long_name = long_name,
-		.version = HIVEBRIDGE_VERSION,
+		.version = version_string,
 		.description = desc,
 		.author = "hivebridge",
 	};

@@ -21,11 +21,11 @@
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 #include "bridge/session_io.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 /* perft refuses a depth whose interior nodes (the previous depth's count) pass this;
@@ -90,7 +90,7 @@ static void out_info(struct uhp_front *s)
 	if (s->io.engine && s->io.engine->id[0])
 		uhp_out_printf(&s->io, "id %s", s->io.engine->id);
 	else
-		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION);
+		uhp_out_printf(&s->io, "id hivebridge v%s", version_string);
 	uhp_out_str(&s->io, s->io.engine && (s->io.engine->caps[0] || s->io.engine->caps_known) ?
 		    s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
