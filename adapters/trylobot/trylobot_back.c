@@ -30,9 +30,9 @@
 #include "adapters/trylobot/trylobot_coords.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/version.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 #define TE_READ_CHUNK  4096

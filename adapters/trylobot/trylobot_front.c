@@ -36,10 +36,10 @@
 #include "adapters/trylobot/trylobot_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/version.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
+#include "bridge/version.h"
 #include "core/game.h"
 #include "core/search.h"
 

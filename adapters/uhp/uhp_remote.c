@@ -20,12 +20,12 @@
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/version.h"
 #include "bridge/lobby/lobby.h"
 #include "bridge/log.h"
 #include "bridge/protocol.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 #define ERR_NOGAME  "err No game in progress. Try 'newgame' to ask for an opponent."

@@ -145,13 +145,6 @@ static cJSON *game_summary(const struct live_game *lg)
 	return o;
 }
 
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* gtoken: the request's X-Game-Token (NULL if none): its holder owns the game. */
 static cJSON *game_full(struct http_server *h, const struct live_game *lg, const char *gtoken)
 {
@@ -173,7 +166,7 @@ static cJSON *game_full(struct http_server *h, const struct live_game *lg, const
 		cJSON *c = cJSON_AddObjectToObject(o, "clocks");
 		int64_t ms[2] = { lg->clock_ms[0], lg->clock_ms[1] };
 		if (lg->clock_running >= 0) {
-			ms[lg->clock_running] -= (int64_t)((mono_us() - lg->clock_at_us) / 1000);
+			ms[lg->clock_running] -= (now_us() - (int64_t)lg->clock_at_us) / 1000;
 			if (ms[lg->clock_running] < 0)
 				ms[lg->clock_running] = 0;
 		}
