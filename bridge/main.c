@@ -451,16 +451,14 @@ static int cmd_perft(int argc, char **argv)
 		hive_game_free(&g);
 		return usage_error("perft", "--game: %s", err);
 	}
+	/* On this thread, unstoppable (^C ends the process); each line as it is counted. */
 	for (int d = 0; d <= depth; d++) {
 		struct hive_board b = g.board;
-		struct timespec t0, t1;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		uint64_t n = hive_perft(&b, d);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		uint64_t us = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000u +
-			(uint64_t)((t1.tv_nsec - t0.tv_nsec) / 1000);
-		printf("perft(%d) = %llu in %llu ms. %llu KN/s\n", d, (unsigned long long)n,
-		       (unsigned long long)(us / 1000), (unsigned long long)(us ? n * 1000 / us : 0));
+		char line[128];
+		int64_t t0 = now_us();
+		int64_t n = hive_perft(&b, d, NULL, NULL);
+		hive_perft_format(line, sizeof line, d, (uint64_t)n, (uint64_t)(now_us() - t0));
+		puts(line);
 		fflush(stdout);
 	}
 	hive_game_free(&g);

@@ -58,7 +58,7 @@ static int check_perft_file(const char *name)
 		CU_ASSERT_EQUAL_FATAL(hive_gametype_parse(s, &type), 0);
 		struct hive_board b;
 		hive_board_init(&b, type);
-		unsigned long long got = hive_perft(&b, depth);
+		unsigned long long got = (unsigned long long)hive_perft(&b, depth, NULL, NULL);
 		if (got != want)
 			fprintf(stderr, "%s: %s perft(%d) = %llu, want %llu\n", name, s, depth, got, want);
 		CU_ASSERT_EQUAL(got, want);
@@ -141,6 +141,40 @@ static void test_random_games_invariants(void)
 	}
 }
 
+/* A stop callback that says stop on its calls-th call. */
+static int stop_at(void *arg)
+{
+	int *left = arg;
+	return --*left <= 0;
+}
+
+/* The stop callback: a perft it never stops counts what the plain one counts, having
+ * been asked between the subtrees above the bulk depth; one it stops is -1 and leaves
+ * the board as it was; at or below the bulk depth it is never asked. */
+static void test_perft_stop(void)
+{
+	struct hive_board b, before;
+	hive_board_init(&b, 0);
+	int64_t plain = hive_perft(&b, 5, NULL, NULL);
+	CU_ASSERT_EQUAL(plain, 516240);      /* Base perft(5) */
+	int calls = 1 << 30;
+	CU_ASSERT_EQUAL(hive_perft(&b, 5, stop_at, &calls), plain);
+	/* Asked before each move at plies 1 and 2 (subtrees of 4 and 3 plies): perft(1) + perft(2). */
+	CU_ASSERT_EQUAL(calls, (1 << 30) - (4 + 96));
+	memcpy(&before, &b, sizeof b);
+	calls = 7;
+	CU_ASSERT_EQUAL(hive_perft(&b, 5, stop_at, &calls), -1);
+	CU_ASSERT_EQUAL(calls, 0);
+	CU_ASSERT_EQUAL(memcmp(&before, &b, sizeof b), 0);
+	calls = 1;
+	CU_ASSERT_EQUAL(hive_perft(&b, HIVE_PERFT_BULK_DEPTH, stop_at, &calls),
+			hive_perft(&b, HIVE_PERFT_BULK_DEPTH, NULL, NULL));
+	CU_ASSERT_EQUAL(calls, 1);
+	char line[128];
+	hive_perft_format(line, sizeof line, 6, 12219480, 38500);
+	CU_ASSERT_STRING_EQUAL(line, "perft(6) = 12219480 in 38 ms. 317389 KN/s");
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -150,6 +184,7 @@ int main(void)
 	CU_add_test(s, "start positions (Mzinga CSVs)", test_mzinga_csvs);
 	CU_add_test(s, "nokamute perft tests", test_nokamute_perft);
 	CU_add_test(s, "random games keep the board consistent", test_random_games_invariants);
+	CU_add_test(s, "a stop callback stops perft and leaves the board", test_perft_stop);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
