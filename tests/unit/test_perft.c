@@ -4,9 +4,12 @@
  * Deep values belong to `make bench`; here every row up to MAX_NODES is checked.
  */
 #include <CUnit/Basic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bridge/search_pool.h"
+#include "bridge/util.h"
 #include "core/board.h"
 #include "core/game.h"
 
@@ -175,6 +178,77 @@ static void test_perft_stop(void)
 	CU_ASSERT_STRING_EQUAL(line, "perft(6) = 12219480 in 38 ms. 317389 KN/s");
 }
 
+/* A perft job's done, waited for on the test's thread. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t  cond;
+	int             done;
+} perft_wait = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+
+static void perft_job_done(void *arg)
+{
+	pthread_mutex_lock(&perft_wait.lock);
+	perft_wait.done = 1;
+	pthread_cond_signal(&perft_wait.cond);
+	pthread_mutex_unlock(&perft_wait.lock);
+}
+
+static void perft_job_wait(void)
+{
+	pthread_mutex_lock(&perft_wait.lock);
+	while (!perft_wait.done)
+		pthread_cond_wait(&perft_wait.cond, &perft_wait.lock);
+	perft_wait.done = 0;
+	pthread_mutex_unlock(&perft_wait.lock);
+}
+
+/* The pool's perft (the fronts'): every depth counted and timed; refused past
+ * max_nodes; stopped by its deadline and by search_pool_cancel, done called each time. */
+static void test_pool_perft(void)
+{
+	static struct perft_job p;
+	hive_board_init(&p.board, 0);
+	p.done = perft_job_done;
+	p.depth = 4;
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
+	perft_job_wait();
+	search_pool_cancel(&p.job);
+	CU_ASSERT_EQUAL(p.end, PERFT_DONE);
+	CU_ASSERT_EQUAL(p.reached, 5);
+	CU_ASSERT_EQUAL(p.count[3], 1440);
+	CU_ASSERT_EQUAL(p.count[4], 21600);
+
+	/* perft(3) = 1440 interior nodes for depth 4: beyond 1000. */
+	p.depth = 8;
+	p.max_nodes = 1000;
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
+	perft_job_wait();
+	search_pool_cancel(&p.job);
+	CU_ASSERT_EQUAL(p.end, PERFT_TOO_BIG);
+	CU_ASSERT_EQUAL(p.reached, 4);
+
+	/* perft(12) takes hours: the deadline ends it, however loaded the machine. */
+	p.depth = PERFT_JOB_MAX_DEPTH;
+	p.max_nodes = 0;
+	p.deadline_us = now_us() + 20000;
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
+	perft_job_wait();
+	search_pool_cancel(&p.job);
+	CU_ASSERT_EQUAL(p.end, PERFT_DEADLINE);
+	CU_ASSERT(p.reached >= 1 && p.reached < PERFT_JOB_MAX_DEPTH);
+	CU_ASSERT(now_us() >= p.deadline_us);
+
+	p.deadline_us = 0;
+	p.reached = -1;
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
+	search_pool_cancel(&p.job);
+	/* Cancelled while queued it never ran; while running it ran done before returning. */
+	if (p.reached != -1) {
+		perft_job_wait();
+		CU_ASSERT_EQUAL(p.end, PERFT_STOPPED);
+	}
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -185,6 +259,7 @@ int main(void)
 	CU_add_test(s, "nokamute perft tests", test_nokamute_perft);
 	CU_add_test(s, "random games keep the board consistent", test_random_games_invariants);
 	CU_add_test(s, "a stop callback stops perft and leaves the board", test_perft_stop);
+	CU_add_test(s, "the pool's perft: counts, max_nodes, deadline, cancel", test_pool_perft);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
