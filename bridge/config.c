@@ -1,6 +1,11 @@
 /*
  * config.c: the daemon's configuration: embedded defaults, then an INI file read
- * with inih over them. Every error names the file's line.
+ * with inih over them. Every key is a row of one table (config_keys, redis's config
+ * table being the model): its section, name, type and range, its default, its help
+ * and where it is stored. The defaults are applied from the table, the file is read
+ * through it, and `hivebridge help config` prints it (the README's Configuration
+ * table and the man page's CONFIGURATION are that output). Every error names the
+ * file's line.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,14 +22,7 @@
 #include "bridge/config.h"
 #include "bridge/protocol.h"
 #include "bridge/util.h"
-
-#define DEFAULT_START_MS   10000
-#define DEFAULT_COMMAND_MS 10000
-#define DEFAULT_STOP_MS    2000
-#define DEFAULT_HASH_MB    16
-#define DEFAULT_HASH_MB_MAX 256
-
-static void set_str(char **dst, const char *v);
+#include "core/errbuf.h"
 
 /* State of one config_load(). */
 struct config_parse {
@@ -33,9 +31,15 @@ struct config_parse {
 	int            lineno;        /* line inih is handling */
 	char          *line;          /* the line read (getline's buffer) */
 	size_t         line_cap;
-	char          *cause;         /* first error, already prefixed with the line */
-	int            cause_line;
+	char           cause[512];    /* first error, already prefixed with the line; "" if none */
+	int            cause_line;    /* its line */
 };
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
 
 static void argv_free(char **argv)
 {
@@ -48,8 +52,8 @@ static void argv_free(char **argv)
 
 /* Splits a command line on blanks. Single quotes are literal, double quotes allow
  * \" and \\, a backslash outside quotes escapes the next byte. NULL-terminated
- * result (caller frees with argv_free); NULL with *cause on error. */
-static char **command_split(const char *s, char **cause)
+ * result (caller frees with argv_free); NULL with err on error. */
+static char **command_split(const char *s, char *err, size_t errlen)
 {
 	size_t n = 0, cap = 4;
 	char **argv = xreallocarray(NULL, cap, sizeof *argv);
@@ -80,8 +84,7 @@ static char **command_split(const char *s, char **cause)
 			}
 		}
 		if (quote) {
-			*cause = xasprintf("unbalanced %c quote in command", quote);
-			word[0] = 0;
+			errbuf_set(err, errlen, "unbalanced %c quote in command", quote);
 			free(word);
 			argv[n] = NULL;
 			argv_free(argv);
@@ -98,10 +101,433 @@ static char **command_split(const char *s, char **cause)
 	argv[n] = NULL;
 	if (n == 0) {
 		argv_free(argv);
-		*cause = xasprintf("empty command");
+		errbuf_set(err, errlen, "empty command");
 		return NULL;
 	}
 	return argv;
+}
+
+/* "builtin" or a protocol with a back end. */
+static int kind_known(const char *s)
+{
+	const struct protocol *pr = protocol_by_kind(s);
+	return !strcmp(s, "builtin") || (pr && pr->back_new);
+}
+
+/* A protocol with a front end. */
+static int protocol_known(const char *s)
+{
+	const struct protocol *pr = protocol_find(s);
+	return pr && pr->front.session_new;
+}
+
+/* Seconds (decimals allowed) to milliseconds, in (0, one day]; -1 if not. */
+static int parse_seconds(const char *s, unsigned *ms)
+{
+	char *end;
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return -1;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
+		return -1;
+	double r = ceil(v * 1000);
+	*ms = (unsigned)r;
+	return 0;
+}
+
+/* ---- the keys' own readers (KEY_FN); obj is the section's struct ---- */
+
+static int set_kind(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct engine_profile *p = obj;
+	if (!kind_known(v)) {
+		char names[256];
+		return errbuf_set(err, errlen, "unknown engine kind \"%s\" (builtin, %s)", v,
+				  protocol_names(names, sizeof names, 1));
+	}
+	set_str(&p->kind, v);
+	return 0;
+}
+
+static int set_command(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct engine_profile *p = obj;
+	char **argv = command_split(v, err, errlen);
+	if (!argv)
+		return -1;
+	argv_free(p->argv);
+	p->argv = argv;
+	return 0;
+}
+
+/* "Name Value" into the profile's options (a repeated name replaces its value). */
+static int set_option(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct engine_profile *p = obj;
+	size_t nlen = strcspn(v, " \t");
+	const char *val = v + nlen;
+	val += strspn(val, " \t");
+	if (nlen == 0 || !*val || memchr(v, ';', nlen))
+		return errbuf_set(err, errlen, "option must be \"Name Value\" (name without spaces or ';')");
+	char *name = strndup(v, nlen);
+	if (!name)
+		abort();
+	for (size_t i = 0; i < p->noptions; i++) {
+		if (!strcmp(p->options[i][0], name)) {
+			free(name);
+			set_str(&p->options[i][1], val);
+			return 0;
+		}
+	}
+	if (p->noptions == CONFIG_MAX_OPTIONS) {
+		free(name);
+		return errbuf_set(err, errlen, "more than %d options", CONFIG_MAX_OPTIONS);
+	}
+	p->options[p->noptions][0] = name;
+	p->options[p->noptions][1] = xstrdup(val);
+	p->noptions++;
+	return 0;
+}
+
+static int set_expansions(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	static const char letters[] = "MLP";     /* HIVE_EXP_M, _L, _P */
+	struct engine_profile *p = obj;
+	unsigned bits = 0;
+	for (const char *q = v; strcmp(v, "none") && *q; q++) {
+		const char *at = strchr(letters, *q);
+		unsigned bit = at ? 1u << (at - letters) : 0;
+		if (!bit || bits & bit)
+			return errbuf_set(err, errlen, "expansions must be letters of MLP or none, not \"%s\"", v);
+		bits |= bit;
+	}
+	p->expansions = bits;
+	return 0;
+}
+
+static int set_protocol(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct listener_conf *l = obj;
+	if (!protocol_known(v)) {
+		char names[256];
+		return errbuf_set(err, errlen, "unknown protocol \"%s\" (%s)", v,
+				  protocol_names(names, sizeof names, 0));
+	}
+	set_str(&l->protocol, v);
+	return 0;
+}
+
+static int set_address(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct listener_conf *l = obj;
+	unsigned char buf[sizeof(struct in6_addr)];
+	if (inet_pton(AF_INET, v, buf) != 1 && inet_pton(AF_INET6, v, buf) != 1)
+		return errbuf_set(err, errlen, "address must be a numeric IPv4 or IPv6 address, not \"%s\"", v);
+	set_str(&l->address, v);
+	return 0;
+}
+
+/* The remote-play keys are the lobby's to read (bridge/lobby/lobby_conf.h). */
+static int set_lobby(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct listener_conf *l = obj;
+	return lobby_conf_key(&l->lobby, k, v, err, errlen) < 0 ? -1 : 0;
+}
+
+/* ---- the table ---- */
+
+enum key_section { SEC_DAEMON, SEC_ENGINE, SEC_LISTEN, SEC_QUEUE };
+static const char *const section_title[] = {
+	[SEC_DAEMON] = "[daemon]", [SEC_ENGINE] = "[engine NAME]",
+	[SEC_LISTEN] = "[listen NAME]", [SEC_QUEUE] = "[queue]",
+};
+
+enum key_type {
+	KEY_STR,          /* text, kept as written (empty: none, where empty_ok) */
+	KEY_UINT,         /* a decimal in [lo, hi] */
+	KEY_SECONDS,      /* seconds, decimals allowed, in (0, 86400], kept in ms */
+	KEY_SECONDS0,     /* 0 (never) or as KEY_SECONDS */
+	KEY_WHOLE_SECONDS,/* a decimal of seconds in [lo, hi], kept in ms */
+	KEY_FN,           /* its own reader, fn */
+	KEY_ELSEWHERE,    /* accepted and read by another module (see help) */
+};
+
+#define NOWHERE ((size_t)-1)
+
+struct config_key {
+	enum key_section section;
+	const char      *name;
+	enum key_type    type;
+	unsigned long long lo, hi;   /* KEY_UINT, KEY_WHOLE_SECONDS */
+	const char      *range;      /* what a bad value's error says it must be */
+	const char      *def;        /* the default, applied as if written in the file; NULL: none */
+	const char      *shown;      /* the default as the docs say it, when def does not */
+	const char      *help;       /* one paragraph; `code` in backquotes */
+	size_t           off;        /* where it is stored in its section's struct */
+	size_t           size;       /* the size of that field (KEY_UINT: 2, 4 or 8) */
+	int              empty_ok;   /* an empty value is allowed (and means none) */
+	int            (*fn)(void *obj, const char *k, const char *v, char *err, size_t errlen);
+};
+
+#define D(field)  .off = offsetof(struct config, field), .size = sizeof(((struct config *)0)->field)
+#define E(field)  .off = offsetof(struct engine_profile, field), \
+		  .size = sizeof(((struct engine_profile *)0)->field)
+#define L(field)  .off = offsetof(struct listener_conf, field), \
+		  .size = sizeof(((struct listener_conf *)0)->field)
+#define LOBBY     .type = KEY_FN, .fn = set_lobby, .off = NOWHERE
+#define SECONDS   .type = KEY_SECONDS, .range = "seconds in (0, 86400]"
+
+static const struct config_key config_keys[] = {
+	/* [daemon] */
+	{ SEC_DAEMON, "log", KEY_STR, D(log_path), .empty_ok = 1, .shown = "none",
+	  .help = "protocol trace log: a path, `-` for stderr, empty for none" },
+	{ SEC_DAEMON, "http", KEY_STR, D(http), .shown = "none",
+	  .help = "the web page and its JSON endpoints at `ADDR:PORT` (docs/web.md); `--http` overrides" },
+	{ SEC_DAEMON, "http_token_file", KEY_STR, D(http_token_file), .shown = "none",
+	  .help = "a file (mode 600) whose first line is the web API's access token (16 to 256 "
+		  "printable characters): every change through the API (`POST`) then needs "
+		  "`Authorization: Bearer TOKEN`, reads stay open. Required when `http` is beyond "
+		  "loopback: the daemon refuses to start without one. `$HIVEBRIDGE_HTTP_TOKEN` wins "
+		  "over it (taken out of the environment, and its bytes out of `/proc/PID/environ`, "
+		  "before any engine starts)" },
+	{ SEC_DAEMON, "http_hosts", KEY_STR, D(http_hosts), .shown = "none",
+	  .help = "more names a request's `Host` may give, spaces between (besides the address, "
+		  "and `localhost` on loopback); any other `Host` is refused with 421, as DNS "
+		  "rebinding sends" },
+	{ SEC_DAEMON, "max_sessions", KEY_UINT, 1, 1000000, "1..1000000", "1000", D(max_sessions),
+	  .help = "concurrent sessions; more are refused with an error" },
+	{ SEC_DAEMON, "max_sessions_per_peer", KEY_UINT, 1, 1000000, "1..1000000", "32",
+	  D(max_sessions_per_peer),
+	  .help = "concurrent sessions from one IP address (loopback included), over all listeners" },
+	{ SEC_DAEMON, "http_max_connections", KEY_UINT, 2, 100000, "2..100000", "256",
+	  D(http_max_connections),
+	  .help = "HTTP connections open at once, counted at accept (beyond: 503 and closed); never "
+		  "more than half the descriptors the process may open beyond 64" },
+	{ SEC_DAEMON, "http_max_connections_per_address", KEY_UINT, 1, 100000, "1..100000", "64",
+	  D(http_max_connections_per_address),
+	  .help = "HTTP connections from one IP address, at most half of the above" },
+	{ SEC_DAEMON, "http_head_timeout", KEY_WHOLE_SECONDS, 1, 3600, "1..3600 seconds", "10",
+	  D(http_head_timeout_ms),
+	  .help = "seconds from a request's first byte until its head and body are in (408 after)" },
+	{ SEC_DAEMON, "http_max_head", KEY_UINT, 4096, 1048576, "4096..1048576 bytes", "32768",
+	  D(http_max_head),
+	  .help = "bytes of an HTTP request line and headers (431 beyond)" },
+	{ SEC_DAEMON, "max_line", KEY_UINT, 256, 16777216, "256..16777216", "65536", D(max_line),
+	  .help = "longest protocol line from a client or an engine, bytes" },
+	{ SEC_DAEMON, "max_buffer", KEY_UINT, 4096, 1073741824, "4096..1073741824", "1048576",
+	  D(max_buffer),
+	  .help = "bytes buffered per direction per session before reading pauses" },
+	{ SEC_DAEMON, "hash_budget_mb", KEY_UINT, 1, 1048576, "1..1048576", "512", D(hash_budget_mb),
+	  .help = "built-in engine: MB all sessions' hash tables may take together; a table beyond "
+		  "what is left is halved until it fits (`options` shows the size in use), and with "
+		  "less than 1 MB left a search gets an error" },
+	{ SEC_DAEMON, "search_threads", KEY_UINT, 0, 256, "0..256 (0: one per CPU)", "0",
+	  D(search_threads),
+	  .help = "built-in engine: threads every search and `perft` queue for, first come first "
+		  "served (0: one per online CPU)" },
+	{ SEC_DAEMON, "hash_idle_timeout", KEY_UINT, 0, 86400, "0..86400 seconds (0: never)", "60",
+	  D(hash_idle_timeout),
+	  .help = "built-in engine: seconds a session's hash table is kept with no search using it, "
+		  "then given back (its next search starts a new one); 0 keeps it until `newgame` or "
+		  "close" },
+	{ SEC_DAEMON, "busy_poll_us", KEY_UINT, 0, 10000, "0..10000 microseconds (0: never)", "0",
+	  D(busy_poll_us),
+	  .help = "microseconds the event loop keeps polling, without sleeping, after each pass that "
+		  "handled something; 0 sleeps at once. For request-reply clients on a VM, where "
+		  "waking a halted CPU costs tens of µs a request (README, Benchmarks). The price is "
+		  "CPU time: up to one core while any traffic comes more often than the window. The "
+		  "loop sleeps while the built-in engine's searches run and when idle" },
+
+	/* [engine NAME] */
+	{ SEC_ENGINE, "kind", KEY_FN, .fn = set_kind, .off = NOWHERE,
+	  .shown = "uhp (`[engine builtin]`: builtin)",
+	  .help = "`builtin` or a protocol's: `uhp`, `hub`, `trylobot`, `otep`" },
+	{ SEC_ENGINE, "command", KEY_FN, .fn = set_command, .off = NOWHERE,
+	  .help = "command line of an external engine (split on blanks; quotes group); for "
+		  "`kind = otep` also the path of the engine's `.ini` (one word ending in `.ini`: its "
+		  "`directory` is the working directory, `command` and `arguments` what runs, `name` "
+		  "the engine's id), the same rule as `otep:X`" },
+	{ SEC_ENGINE, "workdir", KEY_STR, E(workdir), .empty_ok = 1, .shown = "inherited",
+	  .help = "its working directory (empty: inherited)" },
+	{ SEC_ENGINE, "host", KEY_STR, E(host),
+	  .help = "a Trylobot AI module's host (a name is resolved at start-up)" },
+	{ SEC_ENGINE, "port", KEY_UINT, 1, 65535, "1..65535", NULL, E(port),
+	  .help = "a Trylobot AI module's port" },
+	{ SEC_ENGINE, "start_timeout", SECONDS, .def = "10", E(start_timeout_ms),
+	  .help = "seconds for the info block / readiness" },
+	{ SEC_ENGINE, "command_timeout", SECONDS, .def = "10", E(command_timeout_ms),
+	  .help = "seconds for any reply; for a timed search, the grace past its time (counted from "
+		  "when the engine has the command) before the engine is failed" },
+	{ SEC_ENGINE, "stop_timeout", SECONDS, .def = "2", E(stop_timeout_ms),
+	  .help = "seconds after a stop before the engine is killed" },
+	{ SEC_ENGINE, "option", KEY_FN, .fn = set_option, .off = NOWHERE,
+	  .help = "`Name Value`, set at start (repeatable)" },
+	{ SEC_ENGINE, "hash_mb", KEY_UINT, 1, 65536, "1..65536", "16", E(hash_mb),
+	  .help = "built-in engine: transposition table per session, MB" },
+	{ SEC_ENGINE, "hash_mb_max", KEY_UINT, 1, 65536, "1..65536", "256", E(hash_mb_max),
+	  .help = "built-in engine: the most a client may set with `HashMB` (or Hub's `hash`)" },
+	{ SEC_ENGINE, "threads", KEY_UINT, 1, 64, "1..64", NULL, E(threads), .shown = "1",
+	  .help = "built-in engine: threads per search (the `Threads` option, Lazy SMP), at most "
+		  "`search_threads`" },
+	{ SEC_ENGINE, "expansions", KEY_FN, .fn = set_expansions, .off = NOWHERE,
+	  .shown = "none (Base only)",
+	  .help = "a Trylobot module (`kind = trylobot`): the expansions it plays, letters of `MLP` "
+		  "or `none`; announced as its capabilities, other game types refused" },
+
+	/* [listen NAME] */
+	{ SEC_LISTEN, "protocol", KEY_FN, .fn = set_protocol, .off = NOWHERE, .shown = "uhp",
+	  .help = "a protocol with a front end: `uhp`, `hub`, `trylobot`, `otep`, or remote play's "
+		  "`uhp-remote`, `uhp-player`, `uhp-spectate` (docs/remote-play.md)" },
+	{ SEC_LISTEN, "address", KEY_FN, .fn = set_address, .off = NOWHERE, .def = "127.0.0.1",
+	  .help = "where to listen: a numeric IPv4 or IPv6 address" },
+	{ SEC_LISTEN, "port", KEY_UINT, 0, 65535, "0..65535", NULL, L(port),
+	  .shown = "the protocol's (uhp 5000)",
+	  .help = "where to listen (0: any free port)" },
+	{ SEC_LISTEN, "engine", KEY_STR, L(engine), .def = "builtin",
+	  .help = "the engine profile its sessions use" },
+	{ SEC_LISTEN, "think_time", SECONDS, .def = "1", L(think_ms),
+	  .help = "seconds a search may take when the protocol sets no limit (Trylobot requests "
+		  "without a deadline)" },
+	{ SEC_LISTEN, "depth", KEY_UINT, 0, 64, "0..64", "0", L(depth),
+	  .help = "a fixed search depth instead of `think_time` (0: none)" },
+	{ SEC_LISTEN, "idle_timeout", KEY_SECONDS0, .range = "0 (never) or seconds in (0, 86400]",
+	  .def = "300", L(idle_timeout_ms),
+	  .help = "seconds without input before a session with no game in progress is closed "
+		  "(0: never)" },
+	{ SEC_LISTEN, "game_idle_timeout", KEY_SECONDS0, .range = "0 (never) or seconds in (0, 86400]",
+	  .def = "3600", L(game_idle_timeout_ms),
+	  .help = "the same with a game in progress: UHP from `newgame` until the game ends, Hub "
+		  "from `pos` until it ends, Trylobot once a Choose Turn listed moves (0: never)" },
+	{ SEC_LISTEN, "max_depth", KEY_UINT, 1, 64, "1..64", "32", L(max_depth),
+	  .help = "the deepest search (or `perft`) a client may ask for: beyond it UHP answers "
+		  "`err`, Hub `error`" },
+	{ SEC_LISTEN, "max_think_time", SECONDS, .def = "60", L(max_think_ms),
+	  .help = "the longest search (or `perft`) a client may ask for, seconds: beyond it UHP "
+		  "answers `err`, Hub `error`; a Trylobot deadline further away is clamped (the spec "
+		  "has no refusal); every search stops by it" },
+	/* Remote play (uhp-remote, uhp-player, uhp-spectate): bridge/lobby/lobby_conf.c reads them. */
+	{ SEC_LISTEN, "wait_time", LOBBY, .def = "30",
+	  .help = "remote play: seconds `newgame` waits for an opponent" },
+	{ SEC_LISTEN, "house_engine", LOBBY,
+	  .help = "remote play: an `[engine NAME]` that plays a client nobody pairs with" },
+	{ SEC_LISTEN, "house_wait", LOBBY, .def = "0",
+	  .help = "remote play: seconds a client waits for a person before the house engine takes it "
+		  "(at most `wait_time`; 0: at once)" },
+	{ SEC_LISTEN, "clock", LOBBY, .def = "600+5",
+	  .help = "remote play: each player's time and increment, seconds (`300`, `0.5+0.1`)" },
+	{ SEC_LISTEN, "move_time", LOBBY,
+	  .help = "remote play: instead of `clock`, a fixed time per move, seconds" },
+	{ SEC_LISTEN, "grace", LOBBY, .def = "30",
+	  .help = "remote play: seconds a disconnected player's seat waits for a `resume`" },
+	{ SEC_LISTEN, "max_waiting", LOBBY, .def = "64",
+	  .help = "remote play: clients waiting for an opponent at once" },
+	{ SEC_LISTEN, "max_games", LOBBY, .def = "128",
+	  .help = "remote play: games at once" },
+	{ SEC_LISTEN, "max_spectators", LOBBY, .def = "16",
+	  .help = "remote play: spectators per game" },
+	{ SEC_LISTEN, "max_spectators_total", LOBBY, .def = "256",
+	  .help = "remote play: spectators of all the listener's games together" },
+	{ SEC_LISTEN, "game_type", LOBBY, .def = "Base",
+	  .help = "`uhp-player`: the game its engines play (`Base+MLP`, ...)" },
+	{ SEC_LISTEN, "watch", LOBBY,
+	  .help = "`uhp-spectate`: the listener whose games it shows" },
+	{ SEC_LISTEN, "max_plies", LOBBY, .def = "1000",
+	  .help = "remote play: a longer game is adjudicated a draw (0: never)" },
+	{ SEC_LISTEN, "hints", LOBBY, .def = "no",
+	  .help = "remote play: whether `bestmove` is answered (by the listener's engine)" },
+	{ SEC_LISTEN, "results", LOBBY,
+	  .help = "remote play: every finished game appended to this file as one JSON line "
+		  "(schemas/match-result.json)" },
+
+	/* [queue]: read by match --queue and worker (bridge/match/queue.c). */
+	{ SEC_QUEUE, "password", KEY_ELSEWHERE, .off = NOWHERE,
+	  .help = "the Redis password of `match --queue` and `worker`; `$HIVEBRIDGE_REDIS_PASSWORD` "
+		  "wins over it" },
+	{ SEC_QUEUE, "user", KEY_ELSEWHERE, .off = NOWHERE, .shown = "Redis's default user",
+	  .help = "the Redis ACL user that password belongs to; `$HIVEBRIDGE_REDIS_USER` wins over it" },
+};
+#define NKEYS (sizeof config_keys / sizeof config_keys[0])
+
+static const struct config_key *key_find(enum key_section sec, const char *name)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (config_keys[i].section == sec && !strcmp(config_keys[i].name, name))
+			return &config_keys[i];
+	return NULL;
+}
+
+/* An empty value is an error but for the keys that take one (in any section, as the
+ * check runs before the section is known). */
+static int key_empty_ok(const char *name)
+{
+	for (size_t i = 0; i < NKEYS; i++)
+		if (config_keys[i].empty_ok && !strcmp(config_keys[i].name, name))
+			return 1;
+	return 0;
+}
+
+static void store_uint(void *field, size_t size, unsigned long long v)
+{
+	if (size == sizeof(uint16_t)) {
+		uint16_t x = (uint16_t)v;
+		memcpy(field, &x, size);
+	} else if (size == sizeof(unsigned)) {
+		unsigned x = (unsigned)v;
+		memcpy(field, &x, size);
+	} else {
+		uint64_t x = v;
+		memcpy(field, &x, sizeof x);
+	}
+}
+
+/* Reads v into obj (the section's struct) as key k says; -1 with err. */
+static int key_set(const struct config_key *k, void *obj, const char *v, char *err, size_t errlen)
+{
+	void *field = k->off == NOWHERE ? NULL : (char *)obj + k->off;
+	unsigned long long n;
+	unsigned ms = 0;
+
+	switch (k->type) {
+	case KEY_STR:
+		set_str(field, *v ? v : NULL);
+		return 0;
+	case KEY_UINT:
+	case KEY_WHOLE_SECONDS:
+		if (parse_uint(v, k->lo, k->hi, &n) < 0)
+			break;
+		store_uint(field, k->size, k->type == KEY_UINT ? n : n * 1000);
+		return 0;
+	case KEY_SECONDS0:
+		if (!strcmp(v, "0")) {
+			store_uint(field, k->size, 0);
+			return 0;
+		}
+		/* fall through */
+	case KEY_SECONDS:
+		if (parse_seconds(v, &ms) < 0)
+			break;
+		store_uint(field, k->size, ms);
+		return 0;
+	case KEY_FN:
+		return k->fn(obj, k->name, v, err, errlen);
+	case KEY_ELSEWHERE:
+		return 0;
+	}
+	return errbuf_set(err, errlen, "%s must be %s, not \"%s\"", k->name, k->range, v);
+}
+
+/* The section's defaults into obj, from the table. */
+static void section_defaults(enum key_section sec, void *obj)
+{
+	char err[256];
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct config_key *k = &config_keys[i];
+		if (k->section == sec && k->def && key_set(k, obj, k->def, err, sizeof err) < 0) {
+			fprintf(stderr, "config: the default of %s is wrong: %s\n", k->name, err);
+			abort();
+		}
+	}
 }
 
 static void profile_init(struct engine_profile *p, const char *name, const char *kind)
@@ -109,11 +535,7 @@ static void profile_init(struct engine_profile *p, const char *name, const char 
 	memset(p, 0, sizeof *p);
 	p->name = xstrdup(name);
 	p->kind = xstrdup(kind);
-	p->start_timeout_ms = DEFAULT_START_MS;
-	p->command_timeout_ms = DEFAULT_COMMAND_MS;
-	p->stop_timeout_ms = DEFAULT_STOP_MS;
-	p->hash_mb = DEFAULT_HASH_MB;
-	p->hash_mb_max = DEFAULT_HASH_MB_MAX;
+	section_defaults(SEC_ENGINE, p);
 }
 
 static void profile_clear(struct engine_profile *p)
@@ -155,48 +577,32 @@ static void listener_clear(struct listener_conf *l)
 	lobby_conf_clear(&l->lobby);
 }
 
-static struct listener_conf *listener_add(struct config *c, const char *name)
+/* A listener of protocol pr (the default protocol if NULL), on its default port. */
+static struct listener_conf *listener_add(struct config *c, const char *name,
+					  const struct protocol *pr)
 {
+	if (!pr)
+		pr = protocol_default();
 	c->listeners = xreallocarray(c->listeners, c->nlisteners + 1, sizeof *c->listeners);
 	struct listener_conf *l = &c->listeners[c->nlisteners++];
 	memset(l, 0, sizeof *l);
 	l->name = xstrdup(name);
-	l->protocol = xstrdup(protocol_default()->name);
-	l->address = xstrdup("127.0.0.1");
-	l->port = protocol_default()->default_port;
-	l->engine = xstrdup("builtin");
-	l->think_ms = 1000;
-	l->idle_timeout_ms = 300 * 1000;
-	l->game_idle_timeout_ms = 3600 * 1000;
-	l->max_depth = 32;
-	l->max_think_ms = 60000;
-	lobby_conf_defaults(&l->lobby);
+	l->protocol = xstrdup(pr->name);
+	l->port = pr->default_port;
+	section_defaults(SEC_LISTEN, l);
 	return l;
 }
 
 void config_defaults(struct config *c)
 {
 	memset(c, 0, sizeof *c);
-	c->max_sessions = 1000;
-	c->max_sessions_per_peer = 32;
-	c->http_max_connections = 256;
-	c->http_max_connections_per_address = 64;
-	c->http_head_timeout_ms = 10000;
-	c->http_max_head = 32768;
-	c->max_line = 65536;
-	c->max_buffer = 1048576;
-	c->hash_budget_mb = 512;
-	c->hash_idle_timeout = 60;
+	section_defaults(SEC_DAEMON, c);
 	profile_add(c, "builtin", "builtin");
 	/* One listener per protocol, so that a client of any of them can connect. */
 	const struct protocol *pr;
-	for (size_t i = 0; (pr = protocol_at(i)) != NULL; i++) {
-		if (!pr->front.session_new || !pr->default_port)
-			continue;
-		struct listener_conf *l = listener_add(c, pr->name);
-		set_str(&l->protocol, pr->name);
-		l->port = pr->default_port;
-	}
+	for (size_t i = 0; (pr = protocol_at(i)) != NULL; i++)
+		if (pr->front.session_new && pr->default_port)
+			listener_add(c, pr->name, pr);
 	c->listeners_default = 1;
 }
 
@@ -223,336 +629,6 @@ void config_free(struct config *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* "builtin" or a protocol with a back end. */
-static int kind_known(const char *s)
-{
-	const struct protocol *pr = protocol_by_kind(s);
-	return !strcmp(s, "builtin") || (pr && pr->back_new);
-}
-
-/* A protocol with a front end. */
-static int protocol_known(const char *s)
-{
-	const struct protocol *pr = protocol_find(s);
-	return pr && pr->front.session_new;
-}
-
-/* Seconds (decimals allowed) to milliseconds, in (0, one day]; -1 if not. */
-static int parse_seconds(const char *s, unsigned *ms)
-{
-	char *end;
-	if ((*s < '0' || *s > '9') && *s != '.')
-		return -1;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
-		return -1;
-	double r = ceil(v * 1000);
-	*ms = (unsigned)r;
-	return 0;
-}
-
-static int parse_address(const char *s)
-{
-	unsigned char buf[sizeof(struct in6_addr)];
-	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1 ? 0 : -1;
-}
-
-static void set_str(char **dst, const char *v)
-{
-	free(*dst);
-	*dst = xstrdup(v);
-}
-
-/* "Name Value" into the profile's options (a repeated name replaces its value). */
-static int profile_option(struct engine_profile *p, const char *v, char **why)
-{
-	size_t nlen = strcspn(v, " \t");
-	const char *val = v + nlen;
-	val += strspn(val, " \t");
-	if (nlen == 0 || !*val || memchr(v, ';', nlen)) {
-		*why = xasprintf("option must be \"Name Value\" (name without spaces or ';')");
-		return -1;
-	}
-	char *name = strndup(v, nlen);
-	if (!name)
-		abort();
-	for (size_t i = 0; i < p->noptions; i++) {
-		if (!strcmp(p->options[i][0], name)) {
-			free(name);
-			set_str(&p->options[i][1], val);
-			return 0;
-		}
-	}
-	if (p->noptions == CONFIG_MAX_OPTIONS) {
-		free(name);
-		*why = xasprintf("more than %d options", CONFIG_MAX_OPTIONS);
-		return -1;
-	}
-	p->options[p->noptions][0] = name;
-	p->options[p->noptions][1] = xstrdup(val);
-	p->noptions++;
-	return 0;
-}
-
-static int engine_key(struct config *c, const char *pname, const char *k, const char *v, char **why)
-{
-	struct engine_profile *p = (struct engine_profile *)config_profile(c, pname);
-	unsigned long long n;
-
-	if (!p)
-		p = profile_add(c, pname, protocol_default()->kind);
-	if (!strcmp(k, "kind")) {
-		if (!kind_known(v)) {
-			char names[256];
-			*why = xasprintf("unknown engine kind \"%s\" (builtin, %s)", v,
-					 protocol_names(names, sizeof names, 1));
-			return -1;
-		}
-		set_str(&p->kind, v);
-	} else if (!strcmp(k, "command")) {
-		char **argv = command_split(v, why);
-		if (!argv)
-			return -1;
-		argv_free(p->argv);
-		p->argv = argv;
-	} else if (!strcmp(k, "workdir")) {
-		set_str(&p->workdir, *v ? v : NULL);     /* empty: inherit */
-	} else if (!strcmp(k, "host")) {
-		set_str(&p->host, v);
-	} else if (!strcmp(k, "port")) {
-		if (parse_uint(v, 1, 65535, &n) < 0) {
-			*why = xasprintf("port must be 1..65535, not \"%s\"", v);
-			return -1;
-		}
-		p->port = (uint16_t)n;
-	} else if (!strcmp(k, "start_timeout") || !strcmp(k, "command_timeout") ||
-		   !strcmp(k, "stop_timeout")) {
-		unsigned ms;
-		if (parse_seconds(v, &ms) < 0) {
-			*why = xasprintf("%s must be seconds in (0, 86400], not \"%s\"", k, v);
-			return -1;
-		}
-		if (k[2] == 'a')
-			p->start_timeout_ms = ms;
-		else if (k[0] == 'c')
-			p->command_timeout_ms = ms;
-		else
-			p->stop_timeout_ms = ms;
-	} else if (!strcmp(k, "option")) {
-		return profile_option(p, v, why);
-	} else if (!strcmp(k, "hash_mb") || !strcmp(k, "hash_mb_max")) {
-		if (parse_uint(v, 1, 65536, &n) < 0) {
-			*why = xasprintf("%s must be 1..65536, not \"%s\"", k, v);
-			return -1;
-		}
-		if (!strcmp(k, "hash_mb"))
-			p->hash_mb = (size_t)n;
-		else
-			p->hash_mb_max = (size_t)n;
-	} else if (!strcmp(k, "threads")) {
-		if (parse_uint(v, 1, 64, &n) < 0) {
-			*why = xasprintf("threads must be 1..64, not \"%s\"", v);
-			return -1;
-		}
-		p->threads = (unsigned)n;
-	} else if (!strcmp(k, "expansions")) {
-		static const char letters[] = "MLP";     /* HIVE_EXP_M, _L, _P */
-		unsigned bits = 0;
-		for (const char *q = v; strcmp(v, "none") && *q; q++) {
-			const char *at = strchr(letters, *q);
-			unsigned bit = at ? 1u << (at - letters) : 0;
-			if (!bit || bits & bit) {
-				*why = xasprintf("expansions must be letters of MLP or none, not \"%s\"", v);
-				return -1;
-			}
-			bits |= bit;
-		}
-		p->expansions = bits;
-	} else {
-		*why = xasprintf("unknown key \"%s\" in [engine %s]", k, pname);
-		return -1;
-	}
-	return 0;
-}
-
-static int listen_key(struct config *c, const char *lname, const char *k, const char *v, char **why)
-{
-	struct listener_conf *l;
-	unsigned long long n;
-
-	/* A file that names listeners gets exactly those: the defaults go. */
-	if (c->listeners_default) {
-		for (size_t i = 0; i < c->nlisteners; i++)
-			listener_clear(&c->listeners[i]);
-		c->nlisteners = 0;
-		c->listeners_default = 0;
-	}
-	l = listener_find(c, lname);
-	if (!l)
-		l = listener_add(c, lname);
-	if (!strcmp(k, "protocol")) {
-		if (!protocol_known(v)) {
-			char names[256];
-			*why = xasprintf("unknown protocol \"%s\" (%s)", v,
-					 protocol_names(names, sizeof names, 0));
-			return -1;
-		}
-		set_str(&l->protocol, v);
-	} else if (!strcmp(k, "address")) {
-		if (parse_address(v) < 0) {
-			*why = xasprintf("address must be a numeric IPv4 or IPv6 address, not \"%s\"", v);
-			return -1;
-		}
-		set_str(&l->address, v);
-	} else if (!strcmp(k, "port")) {
-		/* 0 asks the system for a free port (tests). */
-		if (parse_uint(v, 0, 65535, &n) < 0) {
-			*why = xasprintf("port must be 0..65535, not \"%s\"", v);
-			return -1;
-		}
-		l->port = (uint16_t)n;
-	} else if (!strcmp(k, "engine")) {
-		set_str(&l->engine, v);
-	} else if (!strcmp(k, "think_time")) {
-		unsigned ms;
-		if (parse_seconds(v, &ms) < 0) {
-			*why = xasprintf("think_time must be seconds in (0, 86400], not \"%s\"", v);
-			return -1;
-		}
-		l->think_ms = ms;
-	} else if (!strcmp(k, "depth")) {
-		if (parse_uint(v, 0, 64, &n) < 0) {
-			*why = xasprintf("depth must be 0..64, not \"%s\"", v);
-			return -1;
-		}
-		l->depth = (int)n;
-	} else if (!strcmp(k, "idle_timeout") || !strcmp(k, "game_idle_timeout")) {
-		unsigned ms = 0;
-		if (strcmp(v, "0") && parse_seconds(v, &ms) < 0) {
-			*why = xasprintf("%s must be 0 (never) or seconds in (0, 86400], not \"%s\"", k, v);
-			return -1;
-		}
-		if (k[0] == 'i')
-			l->idle_timeout_ms = ms;
-		else
-			l->game_idle_timeout_ms = ms;
-	} else if (!strcmp(k, "max_depth")) {
-		if (parse_uint(v, 1, 64, &n) < 0) {
-			*why = xasprintf("max_depth must be 1..64, not \"%s\"", v);
-			return -1;
-		}
-		l->max_depth = (int)n;
-	} else if (!strcmp(k, "max_think_time")) {
-		unsigned ms;
-		if (parse_seconds(v, &ms) < 0) {
-			*why = xasprintf("max_think_time must be seconds in (0, 86400], not \"%s\"", v);
-			return -1;
-		}
-		l->max_think_ms = ms;
-	} else {
-		int taken = lobby_conf_key(&l->lobby, k, v, why);
-		if (taken < 0)
-			return -1;
-		if (!taken) {
-			*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int daemon_key(struct config *c, const char *k, const char *v, char **why)
-{
-	unsigned long long n;
-
-	if (!strcmp(k, "log")) {
-		set_str(&c->log_path, *v ? v : NULL);    /* empty: no trace log */
-	} else if (!strcmp(k, "http")) {
-		set_str(&c->http, *v ? v : NULL);        /* empty: no web page */
-	} else if (!strcmp(k, "http_token_file")) {
-		set_str(&c->http_token_file, *v ? v : NULL);
-	} else if (!strcmp(k, "http_hosts")) {
-		set_str(&c->http_hosts, *v ? v : NULL);
-	} else if (!strcmp(k, "max_sessions")) {
-		if (parse_uint(v, 1, 1000000, &n) < 0) {
-			*why = xasprintf("max_sessions must be 1..1000000, not \"%s\"", v);
-			return -1;
-		}
-		c->max_sessions = (size_t)n;
-	} else if (!strcmp(k, "max_sessions_per_peer")) {
-		if (parse_uint(v, 1, 1000000, &n) < 0) {
-			*why = xasprintf("max_sessions_per_peer must be 1..1000000, not \"%s\"", v);
-			return -1;
-		}
-		c->max_sessions_per_peer = (size_t)n;
-	} else if (!strcmp(k, "http_max_connections")) {
-		if (parse_uint(v, 2, 100000, &n) < 0) {
-			*why = xasprintf("http_max_connections must be 2..100000, not \"%s\"", v);
-			return -1;
-		}
-		c->http_max_connections = (unsigned)n;
-	} else if (!strcmp(k, "http_max_connections_per_address")) {
-		if (parse_uint(v, 1, 100000, &n) < 0) {
-			*why = xasprintf("http_max_connections_per_address must be 1..100000, not \"%s\"", v);
-			return -1;
-		}
-		c->http_max_connections_per_address = (unsigned)n;
-	} else if (!strcmp(k, "http_head_timeout")) {
-		if (parse_uint(v, 1, 3600, &n) < 0) {
-			*why = xasprintf("http_head_timeout must be 1..3600 seconds, not \"%s\"", v);
-			return -1;
-		}
-		c->http_head_timeout_ms = (unsigned)n * 1000;
-	} else if (!strcmp(k, "http_max_head")) {
-		if (parse_uint(v, 4096, 1048576, &n) < 0) {
-			*why = xasprintf("http_max_head must be 4096..1048576 bytes, not \"%s\"", v);
-			return -1;
-		}
-		c->http_max_head = (size_t)n;
-	} else if (!strcmp(k, "max_line")) {
-		if (parse_uint(v, 256, 16777216, &n) < 0) {
-			*why = xasprintf("max_line must be 256..16777216, not \"%s\"", v);
-			return -1;
-		}
-		c->max_line = (size_t)n;
-	} else if (!strcmp(k, "max_buffer")) {
-		if (parse_uint(v, 4096, 1073741824, &n) < 0) {
-			*why = xasprintf("max_buffer must be 4096..1073741824, not \"%s\"", v);
-			return -1;
-		}
-		c->max_buffer = (size_t)n;
-	} else if (!strcmp(k, "hash_budget_mb")) {
-		if (parse_uint(v, 1, 1048576, &n) < 0) {
-			*why = xasprintf("hash_budget_mb must be 1..1048576, not \"%s\"", v);
-			return -1;
-		}
-		c->hash_budget_mb = (size_t)n;
-	} else if (!strcmp(k, "hash_idle_timeout")) {
-		if (parse_uint(v, 0, 86400, &n) < 0) {
-			*why = xasprintf("hash_idle_timeout must be 0..86400 seconds (0: never), not \"%s\"", v);
-			return -1;
-		}
-		c->hash_idle_timeout = (unsigned)n;
-	} else if (!strcmp(k, "search_threads")) {
-		if (parse_uint(v, 0, 256, &n) < 0) {
-			*why = xasprintf("search_threads must be 0..256 (0: one per CPU), not \"%s\"", v);
-			return -1;
-		}
-		c->search_threads = (unsigned)n;
-	} else if (!strcmp(k, "busy_poll_us")) {
-		if (parse_uint(v, 0, 10000, &n) < 0) {
-			*why = xasprintf("busy_poll_us must be 0..10000 microseconds (0: never), not \"%s\"", v);
-			return -1;
-		}
-		c->busy_poll_us = (unsigned)n;
-	} else {
-		*why = xasprintf("unknown key \"%s\" in [daemon]", k);
-		return -1;
-	}
-	return 0;
-}
-
 /* "engine NAME" → NAME, if section starts with the word kw; else NULL. */
 static const char *section_name(const char *section, const char *kw)
 {
@@ -566,42 +642,64 @@ static const char *section_name(const char *section, const char *kw)
 	return section;
 }
 
+/* One name = value of the file: the section's struct, then the key's row. */
+static int config_key_read(struct config *c, const char *section, const char *k, const char *v,
+			   char *err, size_t errlen)
+{
+	const struct config_key *key;
+	const char *name;
+
+	if (!*v && !key_empty_ok(k))
+		return errbuf_set(err, errlen, "empty value for \"%s\"", k);
+	if (!strcmp(section, "daemon")) {
+		if (!(key = key_find(SEC_DAEMON, k)))
+			return errbuf_set(err, errlen, "unknown key \"%s\" in [daemon]", k);
+		return key_set(key, c, v, err, errlen);
+	}
+	if ((name = section_name(section, "engine")) != NULL) {
+		struct engine_profile *p = (struct engine_profile *)config_profile(c, name);
+		if (!p)
+			p = profile_add(c, name, protocol_default()->kind);
+		if (!(key = key_find(SEC_ENGINE, k)))
+			return errbuf_set(err, errlen, "unknown key \"%s\" in [engine %s]", k, name);
+		return key_set(key, p, v, err, errlen);
+	}
+	if ((name = section_name(section, "listen")) != NULL) {
+		/* A file that names listeners gets exactly those: the defaults go. */
+		if (c->listeners_default) {
+			for (size_t i = 0; i < c->nlisteners; i++)
+				listener_clear(&c->listeners[i]);
+			c->nlisteners = 0;
+			c->listeners_default = 0;
+		}
+		struct listener_conf *l = listener_find(c, name);
+		if (!l)
+			l = listener_add(c, name, NULL);
+		if (!(key = key_find(SEC_LISTEN, k)))
+			return errbuf_set(err, errlen, "unknown key \"%s\" in [listen %s]", k, name);
+		return key_set(key, l, v, err, errlen);
+	}
+	if (!strcmp(section, "queue")) {
+		if (!key_find(SEC_QUEUE, k))
+			return errbuf_set(err, errlen, "unknown key \"%s\" in [queue] (password, user)", k);
+		return 0;
+	}
+	if (!*section)
+		return errbuf_set(err, errlen, "key \"%s\" outside any section", k);
+	return errbuf_set(err, errlen, "unknown section [%s] ([engine NAME], [listen NAME], [daemon], [queue])",
+			  section);
+}
+
 static int config_handler(void *user, const char *section, const char *k, const char *v)
 {
 	struct config_parse *cp = user;
-	char *why = NULL;
-	const char *name;
-	int rc;
+	char why[400];
 
-	if (cp->cause)
+	if (cp->cause[0])
 		return 0;     /* report only the first error */
-	if (!*v && strcmp(k, "log") && strcmp(k, "workdir")) {
-		why = xasprintf("empty value for \"%s\"", k);
-		rc = -1;
-	} else if (!strcmp(section, "daemon")) {
-		rc = daemon_key(cp->c, k, v, &why);
-	} else if ((name = section_name(section, "engine")) != NULL) {
-		rc = engine_key(cp->c, name, k, v, &why);
-	} else if ((name = section_name(section, "listen")) != NULL) {
-		rc = listen_key(cp->c, name, k, v, &why);
-	} else if (!strcmp(section, "queue")) {
-		/* Read by match --queue and worker (bridge/match/queue.c). */
-		rc = 0;
-		if (strcmp(k, "password") && strcmp(k, "user")) {
-			why = xasprintf("unknown key \"%s\" in [queue] (password, user)", k);
-			rc = -1;
-		}
-	} else if (!*section) {
-		why = xasprintf("key \"%s\" outside any section", k);
-		rc = -1;
-	} else {
-		why = xasprintf("unknown section [%s] ([engine NAME], [listen NAME], [daemon], [queue])", section);
-		rc = -1;
-	}
-	if (rc < 0) {
-		cp->cause = xasprintf("line %d: %s", cp->lineno, why);
+	if (config_key_read(cp->c, section, k, v, why, sizeof why) < 0) {
+		snprintf(cp->cause, sizeof cp->cause, "line %d: %s", cp->lineno, why);
 		cp->cause_line = cp->lineno;
-		free(why);
 		return 0;
 	}
 	return 1;
@@ -611,13 +709,13 @@ static int config_line_error(struct config_parse *cp, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int config_line_error(struct config_parse *cp, const char *fmt, ...)
 {
+	char why[400];
 	va_list ap;
 	va_start(ap, fmt);
-	char *why = xvasprintf(fmt, ap);
+	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	cp->cause = xasprintf("line %d: %s", cp->lineno, why);
+	snprintf(cp->cause, sizeof cp->cause, "line %d: %s", cp->lineno, why);
 	cp->cause_line = cp->lineno;
-	free(why);
 	return -1;
 }
 
@@ -668,7 +766,7 @@ static int config_line_check(struct config_parse *cp, const char *line, size_t *
 static char *config_reader(char *str, int num, void *stream)
 {
 	struct config_parse *cp = stream;
-	if (cp->cause)
+	if (cp->cause[0])
 		return NULL;
 	ssize_t n = getline(&cp->line, &cp->line_cap, cp->f);
 	if (n < 0)
@@ -685,82 +783,62 @@ static char *config_reader(char *str, int num, void *stream)
 }
 
 /* Checks the cross references once the whole file is read. */
-static int config_check(const struct config *c, char **why)
+static int config_check(const struct config *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < c->nprofiles; i++) {
 		const struct engine_profile *p = &c->profiles[i];
 		const struct protocol *pr = protocol_by_kind(p->kind);
-		if (pr && pr->target == PROTOCOL_COMMAND && !p->argv) {
-			*why = xasprintf("[engine %s]: kind %s needs a command", p->name, p->kind);
-			return -1;
-		}
-		if (pr && pr->target == PROTOCOL_ADDRESS && (!p->host || !p->port)) {
-			*why = xasprintf("[engine %s]: kind %s needs host and port", p->name, p->kind);
-			return -1;
-		}
+		if (pr && pr->target == PROTOCOL_COMMAND && !p->argv)
+			return errbuf_set(err, errlen, "[engine %s]: kind %s needs a command", p->name, p->kind);
+		if (pr && pr->target == PROTOCOL_ADDRESS && (!p->host || !p->port))
+			return errbuf_set(err, errlen, "[engine %s]: kind %s needs host and port", p->name,
+					  p->kind);
 	}
 	for (size_t i = 0; i < c->nlisteners; i++) {
 		const struct listener_conf *l = &c->listeners[i];
-		if (!config_profile(c, l->engine)) {
-			*why = xasprintf("[listen %s]: no [engine %s]", l->name, l->engine);
-			return -1;
-		}
-		if (l->lobby.house_engine && !config_profile(c, l->lobby.house_engine)) {
-			*why = xasprintf("[listen %s]: house_engine: no [engine %s]", l->name,
-					 l->lobby.house_engine);
-			return -1;
-		}
+		if (!config_profile(c, l->engine))
+			return errbuf_set(err, errlen, "[listen %s]: no [engine %s]", l->name, l->engine);
+		if (l->lobby.house_engine && !config_profile(c, l->lobby.house_engine))
+			return errbuf_set(err, errlen, "[listen %s]: house_engine: no [engine %s]", l->name,
+					  l->lobby.house_engine);
 		for (size_t j = 0; j < i; j++) {
 			const struct listener_conf *o = &c->listeners[j];
-			if (l->port && o->port == l->port && !strcmp(o->address, l->address)) {
-				*why = xasprintf("[listen %s] and [listen %s] both use %s port %u",
-					       o->name, l->name, l->address, l->port);
-				return -1;
-			}
+			if (l->port && o->port == l->port && !strcmp(o->address, l->address))
+				return errbuf_set(err, errlen, "[listen %s] and [listen %s] both use %s port %u",
+						  o->name, l->name, l->address, l->port);
 		}
 	}
 	return 0;
 }
 
-int config_load(struct config *c, const char *path, char **cause)
+int config_load(struct config *c, const char *path, char *err, size_t errlen)
 {
 	struct config_parse cp = { .c = c, .lineno = 0 };
-	char *why = NULL;
-
+	char why[400];
 	struct stat st;
+
 	cp.f = fopen(path, "r");
-	if (!cp.f) {
-		*cause = xasprintf("%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!cp.f)
+		return errbuf_set(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	/* fopen takes a directory, and reading it then looks like an empty file. */
 	if (fstat(fileno(cp.f), &st) < 0 || S_ISDIR(st.st_mode)) {
-		*cause = xasprintf("%s: cannot open: %s", path, strerror(EISDIR));
 		fclose(cp.f);
-		return -1;
+		return errbuf_set(err, errlen, "%s: cannot open: %s", path, strerror(EISDIR));
 	}
 	int rc = ini_parse_stream(config_reader, &cp, config_handler, &cp);
-	if (!cp.cause && ferror(cp.f))
-		cp.cause = xasprintf("cannot read: %s", strerror(errno));
+	if (!cp.cause[0] && ferror(cp.f))
+		snprintf(cp.cause, sizeof cp.cause, "cannot read: %s", strerror(errno));
 	fclose(cp.f);
 	free(cp.line);
-	if (rc > 0 && (!cp.cause || rc < cp.cause_line)) {
-		/* inih goes on after a malformed line: that line is the first error */
-		free(cp.cause);
-		cp.cause = xasprintf("line %d: syntax error", rc);
-	}
-	if (!cp.cause && rc < 0)
-		cp.cause = xasprintf("cannot parse (error %d)", rc);
-	if (cp.cause) {
-		*cause = xasprintf("%s: %s", path, cp.cause);
-		free(cp.cause);
-		return -1;
-	}
-	if (config_check(c, &why) < 0) {
-		*cause = xasprintf("%s: %s", path, why);
-		free(why);
-		return -1;
-	}
+	/* inih goes on after a malformed line: that line is the first error */
+	if (rc > 0 && (!cp.cause[0] || rc < cp.cause_line))
+		snprintf(cp.cause, sizeof cp.cause, "line %d: syntax error", rc);
+	if (!cp.cause[0] && rc < 0)
+		snprintf(cp.cause, sizeof cp.cause, "cannot parse (error %d)", rc);
+	if (cp.cause[0])
+		return errbuf_set(err, errlen, "%s: %s", path, cp.cause);
+	if (config_check(c, why, sizeof why) < 0)
+		return errbuf_set(err, errlen, "%s: %s", path, why);
 	return 0;
 }
 
@@ -781,7 +859,7 @@ static struct engine_profile *profile_add_adhoc(struct config *c, const char *ki
 }
 
 const struct engine_profile *config_add_command(struct config *c, const char *kind,
-						const char *command, char **cause)
+						const char *command, char *err, size_t errlen)
 {
 	const struct protocol *pr = NULL;
 	if (!kind && command) {
@@ -798,7 +876,7 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 	if (!kind)
 		kind = protocol_default()->kind;
 	if (!kind_known(kind)) {
-		*cause = xasprintf("unknown engine kind \"%s\"", kind);
+		errbuf_set(err, errlen, "unknown engine kind \"%s\"", kind);
 		return NULL;
 	}
 	pr = protocol_by_kind(kind);
@@ -807,7 +885,7 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 		const char *colon = command ? strrchr(command, ':') : NULL;
 		unsigned long long port;
 		if (!colon || colon == command || parse_uint(colon + 1, 1, 65535, &port) < 0) {
-			*cause = xasprintf("a %s engine is HOST:PORT, not \"%s\"", kind, command ? command : "");
+			errbuf_set(err, errlen, "a %s engine is HOST:PORT, not \"%s\"", kind, command ? command : "");
 			return NULL;
 		}
 		struct engine_profile *p = profile_add_adhoc(c, kind);
@@ -819,10 +897,10 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 	char **argv = NULL;
 	if (strcmp(kind, "builtin") != 0) {
 		if (!command) {
-			*cause = xasprintf("engine kind %s needs a command", kind);
+			errbuf_set(err, errlen, "engine kind %s needs a command", kind);
 			return NULL;
 		}
-		argv = command_split(command, cause);
+		argv = command_split(command, err, errlen);
 		if (!argv)
 			return NULL;
 	}
@@ -832,14 +910,14 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 }
 
 const struct engine_profile *config_engine_parse(struct config *c, const char *spec, int *depth,
-						 char **cause)
+						 char *err, size_t errlen)
 {
 	const struct engine_profile *p;
 	unsigned long long v;
 
 	*depth = 0;
 	if (!spec || !*spec) {
-		*cause = xasprintf("empty engine");
+		errbuf_set(err, errlen, "empty engine");
 		return NULL;
 	}
 	/* A NAME is a profile of the config: never one made from an earlier argument. */
@@ -847,19 +925,19 @@ const struct engine_profile *config_engine_parse(struct config *c, const char *s
 		return p;
 	if (!strncmp(spec, "builtin:", 8)) {
 		if (strncmp(spec + 8, "depth=", 6) || parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) < 0) {
-			*cause = xasprintf("want builtin or builtin:depth=N (N 1..%d)", CONFIG_MAX_DEPTH);
+			errbuf_set(err, errlen, "want builtin or builtin:depth=N (N 1..%d)", CONFIG_MAX_DEPTH);
 			return NULL;
 		}
 		*depth = (int)v;
 		p = config_profile(c, "builtin");
 		if (p && !strcmp(p->kind, "builtin"))
 			return p;
-		return config_add_command(c, "builtin", NULL, cause);
+		return config_add_command(c, "builtin", NULL, err, errlen);
 	}
-	return config_add_command(c, NULL, spec, cause);
+	return config_add_command(c, NULL, spec, err, errlen);
 }
 
-int config_engine_configured(const struct config *c, const char *spec, char **cause)
+int config_engine_configured(const struct config *c, const char *spec, char *err, size_t errlen)
 {
 	unsigned long long v;
 
@@ -874,17 +952,17 @@ int config_engine_configured(const struct config *c, const char *spec, char **ca
 		while (*s && *s != '/' && *s != ':' && (unsigned char)*s > ' ' && *s != 0x7f)
 			s++;
 		if (!*s) {
-			*cause = xasprintf("no [engine %s] profile in this worker's --config", spec);
+			errbuf_set(err, errlen, "no [engine %s] profile in this worker's --config", spec);
 			return 1;
 		}
 	}
-	*cause = xasprintf("not a profile of this worker nor builtin[:depth=N]: commands from jobs are "
+	errbuf_set(err, errlen, "not a profile of this worker nor builtin[:depth=N]: commands from jobs are "
 			   "refused (the worker's --allow-engine-commands would run them)");
 	return -1;
 }
 
 /* Whether the child, once in workdir, can exec cmd the way execvp would. */
-static int command_runnable(const char *cmd, const char *workdir, char **why)
+static int command_runnable(const char *cmd, const char *workdir, char *err, size_t errlen)
 {
 	struct stat st;
 	char *path = NULL;
@@ -909,15 +987,15 @@ static int command_runnable(const char *cmd, const char *workdir, char **why)
 			free(cand);
 			dirs += n + (dirs[n] == ':');
 		}
-		*why = xasprintf("%s: not found on PATH", cmd);
+		errbuf_set(err, errlen, "%s: not found on PATH", cmd);
 		return -1;
 	}
 	if (stat(path, &st) < 0)
-		*why = xasprintf("%s: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 	else if (!S_ISREG(st.st_mode))
-		*why = xasprintf("%s: not a regular file", path);
+		errbuf_set(err, errlen, "%s: not a regular file", path);
 	else if (access(path, X_OK) < 0)
-		*why = xasprintf("%s: not executable: %s", path, strerror(errno));
+		errbuf_set(err, errlen, "%s: not executable: %s", path, strerror(errno));
 	else {
 		free(path);
 		return 0;
@@ -926,29 +1004,33 @@ static int command_runnable(const char *cmd, const char *workdir, char **why)
 	return -1;
 }
 
-int config_engine_check(struct config *c, const struct engine_profile *cp, char **cause)
+int config_engine_check(struct config *c, const struct engine_profile *cp, char *err, size_t errlen)
 {
 	struct engine_profile *p = &c->profiles[cp - c->profiles];
 	const struct protocol *pr = protocol_by_kind(p->kind);
 	struct stat st;
-	int checked = pr && pr->back_check ? pr->back_check(p, cause) : 0;
+	char *cause = NULL;
+	int checked = pr && pr->back_check ? pr->back_check(p, &cause) : 0;
 
+	if (checked < 0)
+		errbuf_set(err, errlen, "%s", cause ? cause : "cannot work");
+	free(cause);
 	if (checked != 0)
 		return checked < 0 ? -1 : 0;
 	if (pr && pr->target == PROTOCOL_COMMAND) {
 		if (p->workdir && stat(p->workdir, &st) < 0) {
-			*cause = xasprintf("workdir %s: %s", p->workdir, strerror(errno));
+			errbuf_set(err, errlen, "workdir %s: %s", p->workdir, strerror(errno));
 			return -1;
 		}
 		if (p->workdir && !S_ISDIR(st.st_mode)) {
-			*cause = xasprintf("workdir %s: %s", p->workdir, strerror(ENOTDIR));
+			errbuf_set(err, errlen, "workdir %s: %s", p->workdir, strerror(ENOTDIR));
 			return -1;
 		}
 		if (!p->argv || !p->argv[0]) {
-			*cause = xasprintf("no command");
+			errbuf_set(err, errlen, "no command");
 			return -1;
 		}
-		return command_runnable(p->argv[0], p->workdir, cause);
+		return command_runnable(p->argv[0], p->workdir, err, errlen);
 	}
 	if (pr && pr->target == PROTOCOL_ADDRESS) {
 		/* Resolved once, here: a name never blocks the event loop later. */
@@ -957,7 +1039,7 @@ int config_engine_check(struct config *c, const struct engine_profile *cp, char 
 		char host[INET6_ADDRSTRLEN];
 		int rc = p->host ? getaddrinfo(p->host, NULL, &hints, &res) : EAI_NONAME;
 		if (rc != 0 || !res) {
-			*cause = xasprintf("host %s: cannot resolve: %s", p->host ? p->host : "(none)",
+			errbuf_set(err, errlen, "host %s: cannot resolve: %s", p->host ? p->host : "(none)",
 					   rc ? gai_strerror(rc) : "no address");
 			if (res)
 				freeaddrinfo(res);
@@ -971,4 +1053,95 @@ int config_engine_check(struct config *c, const struct engine_profile *cp, char 
 		freeaddrinfo(res);
 	}
 	return 0;
+}
+
+/* ---- the table as documentation ---- */
+
+/* The help text (`code` in backquotes) as how wants it: markdown as written, plain
+ * text without the backquotes, troff with them bold and its special characters
+ * escaped. */
+static void doc_text(FILE *f, const char *s, enum config_doc how)
+{
+	int code = 0;
+	if (how == CONFIG_DOC_MAN && (*s == '.' || *s == '\''))
+		fputs("\\&", f);
+	for (; *s; s++) {
+		if (*s == '`' && how != CONFIG_DOC_MARKDOWN) {
+			code = !code;
+			if (how == CONFIG_DOC_MAN)
+				fputs(code ? "\\fB" : "\\fR", f);
+		} else if (how == CONFIG_DOC_MAN && *s == '-') {
+			fputs("\\-", f);
+		} else if (how == CONFIG_DOC_MAN && *s == '\\') {
+			fputs("\\e", f);
+		} else {
+			fputc(*s, f);
+		}
+	}
+}
+
+/* Plain text wrapped at 80 columns, each line indented by indent. */
+static void doc_wrapped(FILE *f, const char *s, int indent)
+{
+	char buf[2048];
+	int col = 0;
+	size_t n = 0;
+
+	for (const char *p = s; *p && n + 1 < sizeof buf; p++)
+		if (*p != '`')
+			buf[n++] = *p;
+	buf[n] = 0;
+	for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
+		int len = (int)strlen(w);
+		if (col && col + 1 + len > 80) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += col ? fprintf(f, " %s", w) : fprintf(f, "%*s%s", indent, "", w);
+	}
+	fputc('\n', f);
+}
+
+void config_describe(FILE *f, enum config_doc how)
+{
+	int last = -1;
+
+	if (how == CONFIG_DOC_MARKDOWN)
+		fputs("| section | key | meaning | default |\n|---|---|---|---|\n", f);
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct config_key *k = &config_keys[i];
+		const char *def = k->def ? k->def : k->shown ? k->shown : "";
+		int first = (int)k->section != last;
+		last = (int)k->section;
+		if (how == CONFIG_DOC_MARKDOWN) {
+			if (first)
+				fprintf(f, "| `%s` ", section_title[k->section]);
+			else
+				fputs("| ", f);
+			fprintf(f, "| `%s` | ", k->name);
+			doc_text(f, k->help, how);
+			fputs(" | ", f);
+			doc_text(f, def, how);
+			fputs(" |\n", f);
+		} else if (how == CONFIG_DOC_MAN) {
+			if (first)
+				fprintf(f, ".SS \"%s\"\n", section_title[k->section]);
+			fprintf(f, ".TP\n.B %s\n", k->name);
+			doc_text(f, k->help, how);
+			if (*def) {
+				fputs(" (default: ", f);
+				doc_text(f, def, how);
+				fputs(")", f);
+			}
+			fputs(".\n", f);
+		} else {
+			if (first)
+				fprintf(f, "%s%s\n", i ? "\n" : "", section_title[k->section]);
+			fprintf(f, "  %s", k->name);
+			if (*def)
+				fprintf(f, " (default: %s)", def);
+			fputc('\n', f);
+			doc_wrapped(f, k->help, 6);
+		}
+	}
 }

@@ -712,7 +712,7 @@ static void match_warn_time_step(const struct match *m)
 int match_main(int argc, char **argv)
 {
 	struct match m;
-	char *cause = NULL;
+	char err[512] = "";
 	int status = 1;
 
 	memset(&m, 0, sizeof m);
@@ -728,9 +728,8 @@ int match_main(int argc, char **argv)
 		return prc > 0 ? 0 : 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (m.o.config_path && config_load(&m.conf, m.o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "cannot load the configuration");
-		free(cause);
+	if (m.o.config_path && config_load(&m.conf, m.o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge match: %s\n", err[0] ? err : "cannot load the configuration");
 		goto out;
 	}
 	if (m.o.log_path && log_open(m.o.log_path) < 0) {
