@@ -254,6 +254,9 @@ enum key_type {
 };
 
 #define NOWHERE ((size_t)-1)
+/* The protocol table's names, which a key's help lists: each kind of engine, or
+ * each protocol a listener can serve. */
+enum { NAMES_NONE, NAMES_KINDS, NAMES_FRONTS };
 
 struct config_key {
 	enum key_section section;
@@ -267,6 +270,7 @@ struct config_key {
 	size_t           off;        /* where it is stored in its section's struct */
 	size_t           size;       /* the size of that field (KEY_UINT: 2, 4 or 8) */
 	int              empty_ok;   /* an empty value is allowed (and means none) */
+	int              names;      /* the help ends with NAMES_KINDS or NAMES_FRONTS */
 	int            (*fn)(void *obj, const char *k, const char *v, char *err, size_t errlen);
 };
 
@@ -341,8 +345,8 @@ static const struct config_key config_keys[] = {
 
 	/* [engine NAME] */
 	{ SEC_ENGINE, "kind", KEY_FN, .fn = set_kind, .off = NOWHERE,
-	  .shown = "uhp (`[engine builtin]`: builtin)",
-	  .help = "`builtin` or a protocol's: `uhp`, `hub`, `trylobot`, `otep`" },
+	  .shown = "uhp (`[engine builtin]`: builtin)", .names = NAMES_KINDS,
+	  .help = "`builtin` or a protocol's:" },
 	{ SEC_ENGINE, "command", KEY_FN, .fn = set_command, .off = NOWHERE,
 	  .help = "command line of an external engine (split on blanks; quotes group); for "
 		  "`kind = otep` also the path of the engine's `.ini` (one word ending in `.ini`: its "
@@ -377,8 +381,8 @@ static const struct config_key config_keys[] = {
 
 	/* [listen NAME] */
 	{ SEC_LISTEN, "protocol", KEY_FN, .fn = set_protocol, .off = NOWHERE, .shown = "uhp",
-	  .help = "a protocol with a front end: `uhp`, `hub`, `trylobot`, `otep`, or remote play's "
-		  "`uhp-remote`, `uhp-player`, `uhp-spectate` (docs/remote-play.md)" },
+	  .names = NAMES_FRONTS,
+	  .help = "the protocol it serves (remote play: docs/remote-play.md):" },
 	{ SEC_LISTEN, "address", KEY_FN, .fn = set_address, .off = NOWHERE, .def = "127.0.0.1",
 	  .help = "where to listen: a numeric IPv4 or IPv6 address" },
 	{ SEC_LISTEN, "port", KEY_UINT, 0, 65535, "0..65535", NULL, L(port),
@@ -1102,6 +1106,27 @@ static void doc_wrapped(FILE *f, const char *s, int indent)
 	fputc('\n', f);
 }
 
+/* The help of k, with the names it lists. */
+static void doc_help(FILE *f, const struct config_key *k, enum config_doc how)
+{
+	const struct protocol *pr;
+	char buf[1024];
+	size_t n = (size_t)snprintf(buf, sizeof buf, "%s", k->help);
+
+	for (size_t i = 0; k->names && (pr = protocol_at(i)) != NULL && n < sizeof buf; i++) {
+		int listed = k->names == NAMES_KINDS ? pr->back_new != NULL : pr->front.session_new != NULL;
+		if (listed)
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " `%s`,",
+					      k->names == NAMES_KINDS ? pr->kind : pr->name);
+	}
+	if (k->names && n < sizeof buf && buf[n - 1] == ',')
+		buf[n - 1] = 0;
+	if (how == CONFIG_DOC_TEXT)
+		doc_wrapped(f, buf, 6);
+	else
+		doc_text(f, buf, how);
+}
+
 void config_describe(FILE *f, enum config_doc how)
 {
 	int last = -1;
@@ -1119,7 +1144,7 @@ void config_describe(FILE *f, enum config_doc how)
 			else
 				fputs("| ", f);
 			fprintf(f, "| `%s` | ", k->name);
-			doc_text(f, k->help, how);
+			doc_help(f, k, how);
 			fputs(" | ", f);
 			doc_text(f, def, how);
 			fputs(" |\n", f);
@@ -1127,7 +1152,7 @@ void config_describe(FILE *f, enum config_doc how)
 			if (first)
 				fprintf(f, ".SS \"%s\"\n", section_title[k->section]);
 			fprintf(f, ".TP\n.B %s\n", k->name);
-			doc_text(f, k->help, how);
+			doc_help(f, k, how);
 			if (*def) {
 				fputs(" (default: ", f);
 				doc_text(f, def, how);
@@ -1141,7 +1166,7 @@ void config_describe(FILE *f, enum config_doc how)
 			if (*def)
 				fprintf(f, " (default: %s)", def);
 			fputc('\n', f);
-			doc_wrapped(f, k->help, 6);
+			doc_help(f, k, how);
 		}
 	}
 }
