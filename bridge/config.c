@@ -138,16 +138,23 @@ static int parse_seconds(const char *s, unsigned *ms)
 
 /* ---- the keys' own readers (KEY_FN); obj is the section's struct ---- */
 
+/* A name the protocol table must know (known), into *dst; the error lists the names
+ * (of the back ends, and builtin, if backs; else of the front ends). */
+static int set_known(char **dst, int known, const char *what, const char *v, int backs,
+		     char *err, size_t errlen)
+{
+	char names[256];
+	if (!known)
+		return errbuf_set(err, errlen, "unknown %s \"%s\" (%s%s)", what, v, backs ? "builtin, " : "",
+				  protocol_names(names, sizeof names, backs));
+	set_str(dst, v);
+	return 0;
+}
+
 static int set_kind(void *obj, const char *k, const char *v, char *err, size_t errlen)
 {
 	struct engine_profile *p = obj;
-	if (!kind_known(v)) {
-		char names[256];
-		return errbuf_set(err, errlen, "unknown engine kind \"%s\" (builtin, %s)", v,
-				  protocol_names(names, sizeof names, 1));
-	}
-	set_str(&p->kind, v);
-	return 0;
+	return set_known(&p->kind, kind_known(v), "engine kind", v, 1, err, errlen);
 }
 
 static int set_command(void *obj, const char *k, const char *v, char *err, size_t errlen)
@@ -209,13 +216,7 @@ static int set_expansions(void *obj, const char *k, const char *v, char *err, si
 static int set_protocol(void *obj, const char *k, const char *v, char *err, size_t errlen)
 {
 	struct listener_conf *l = obj;
-	if (!protocol_known(v)) {
-		char names[256];
-		return errbuf_set(err, errlen, "unknown protocol \"%s\" (%s)", v,
-				  protocol_names(names, sizeof names, 0));
-	}
-	set_str(&l->protocol, v);
-	return 0;
+	return set_known(&l->protocol, protocol_known(v), "protocol", v, 0, err, errlen);
 }
 
 static int set_address(void *obj, const char *k, const char *v, char *err, size_t errlen)

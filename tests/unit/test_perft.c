@@ -202,6 +202,14 @@ static void perft_job_wait(void)
 	pthread_mutex_unlock(&perft_wait.lock);
 }
 
+/* p on the pool, until its done. */
+static void perft_job_run(struct perft_job *p)
+{
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(p), 0);
+	perft_job_wait();
+	search_pool_cancel(&p->job);      /* the worker may still be leaving it */
+}
+
 /* The pool's perft (the fronts'): every depth counted and timed; refused past
  * max_nodes; stopped by its deadline and by search_pool_cancel, done called each time. */
 static void test_pool_perft(void)
@@ -210,9 +218,7 @@ static void test_pool_perft(void)
 	hive_board_init(&p.board, 0);
 	p.done = perft_job_done;
 	p.depth = 4;
-	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
-	perft_job_wait();
-	search_pool_cancel(&p.job);
+	perft_job_run(&p);
 	CU_ASSERT_EQUAL(p.end, PERFT_DONE);
 	CU_ASSERT_EQUAL(p.reached, 5);
 	CU_ASSERT_EQUAL(p.count[3], 1440);
@@ -221,9 +227,7 @@ static void test_pool_perft(void)
 	/* perft(3) = 1440 interior nodes for depth 4: beyond 1000. */
 	p.depth = 8;
 	p.max_nodes = 1000;
-	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
-	perft_job_wait();
-	search_pool_cancel(&p.job);
+	perft_job_run(&p);
 	CU_ASSERT_EQUAL(p.end, PERFT_TOO_BIG);
 	CU_ASSERT_EQUAL(p.reached, 4);
 
@@ -231,9 +235,7 @@ static void test_pool_perft(void)
 	p.depth = PERFT_JOB_MAX_DEPTH;
 	p.max_nodes = 0;
 	p.deadline_us = now_us() + 20000;
-	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
-	perft_job_wait();
-	search_pool_cancel(&p.job);
+	perft_job_run(&p);
 	CU_ASSERT_EQUAL(p.end, PERFT_DEADLINE);
 	CU_ASSERT(p.reached >= 1 && p.reached < PERFT_JOB_MAX_DEPTH);
 	CU_ASSERT(now_us() >= p.deadline_us);
