@@ -585,6 +585,52 @@ static void test_http_limits(void)
 	}
 }
 
+/* Remote play's keys: their defaults come from the table, a file sets them, and a bad
+ * value names the key and the line. */
+static void test_lobby_keys(void)
+{
+	struct config c;
+	char cause[512] = "";
+
+	config_defaults(&c);
+	const struct lobby_conf *lc = &c.listeners[0].lobby;
+	CU_ASSERT_EQUAL(lc->wait_ms, 30000);
+	CU_ASSERT_EQUAL(lc->house_wait_ms, 0);
+	CU_ASSERT_EQUAL(lc->clock_ms, 600000);
+	CU_ASSERT_EQUAL(lc->inc_ms, 5000);
+	CU_ASSERT_EQUAL(lc->move_time_ms, 0);
+	CU_ASSERT_EQUAL(lc->grace_ms, 30000);
+	CU_ASSERT_EQUAL(lc->max_waiting, 64);
+	CU_ASSERT_EQUAL(lc->max_games, 128);
+	CU_ASSERT_EQUAL(lc->max_spectators, 16);
+	CU_ASSERT_EQUAL(lc->max_spectators_total, 256);
+	CU_ASSERT_EQUAL(lc->max_plies, 1000);
+	CU_ASSERT_EQUAL(lc->hints, 0);
+	CU_ASSERT_EQUAL(lc->game_type, 0);
+	CU_ASSERT_PTR_NULL(lc->house_engine);
+	CU_ASSERT_PTR_NULL(lc->results);
+	CU_ASSERT_PTR_NULL(lc->watch);
+	config_free(&c);
+
+	CU_ASSERT_EQUAL_FATAL(load(&c, "[listen r]\nprotocol = uhp-remote\nport = 0\nmove_time = 2\n"
+				   "hints = yes\ngame_type = Base+MLP\nhouse_engine = builtin\n", cause), 0);
+	lc = &c.listeners[0].lobby;
+	CU_ASSERT_EQUAL(lc->move_time_ms, 2000);
+	CU_ASSERT_EQUAL(lc->clock_ms, 0);
+	CU_ASSERT_EQUAL(lc->hints, 1);
+	CU_ASSERT_NOT_EQUAL(lc->game_type, 0);
+	CU_ASSERT_EQUAL(lc->wait_ms, 30000);
+	CU_ASSERT_STRING_EQUAL(lc->house_engine, "builtin");
+	config_free(&c);
+
+	CU_ASSERT_EQUAL(load(&c, "[listen r]\nport = 0\nclock = soon\n", cause), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "line 3: clock must be SECONDS or SECONDS+INCREMENT, not \"soon\""));
+	config_free(&c);
+	CU_ASSERT_EQUAL(load(&c, "[listen r]\nmax_games = 0\n", cause), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "line 2: max_games must be 1..100000, not \"0\""));
+	config_free(&c);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -611,6 +657,7 @@ int main(void)
 	CU_add_test(s, "engine check", test_engine_check);
 	CU_add_test(s, "example conf", test_example_conf);
 	CU_add_test(s, "http limits", test_http_limits);
+	CU_add_test(s, "remote-play keys", test_lobby_keys);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
