@@ -56,6 +56,7 @@ static int cmd_serve(int argc, char **argv);
 static int cmd_perft(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
+static int usage_error(const char *cmd, const char *fmt, const char *arg);
 
 /* After the protocols served on stdio, which come from the protocol table. */
 static const struct cmd_entry cmds[] = {
@@ -200,19 +201,21 @@ static int usage(FILE *f, int status)
 /* `hivebridge help [config [--markdown | --man]]`. */
 static int cmd_help(int argc, char **argv)
 {
-	const char *how = argc == 3 ? argv[2] : "";
-
 	if (argc < 2)
 		return usage(stdout, 0);
-	if (!strcmp(argv[1], "config") && argc <= 3) {
-		if (!*how || !strcmp(how, "--markdown") || !strcmp(how, "--man")) {
-			config_describe(stdout, !*how ? CONFIG_DOC_TEXT :
-					!strcmp(how, "--man") ? CONFIG_DOC_MAN : CONFIG_DOC_MARKDOWN);
-			return 0;
-		}
-	}
-	fprintf(stderr, "hivebridge help: unknown topic %s\nTry 'hivebridge --help'.\n", argv[1]);
-	return EXIT_USAGE;
+	if (strcmp(argv[1], "config"))
+		return usage_error("help", "unknown topic %s", argv[1]);
+	if (argc > 3)
+		return usage_error("help", "unexpected argument %s", argv[3]);
+	if (argc == 2)
+		config_describe(stdout, CONFIG_DOC_TEXT);
+	else if (!strcmp(argv[2], "--markdown"))
+		config_describe(stdout, CONFIG_DOC_MARKDOWN);
+	else if (!strcmp(argv[2], "--man"))
+		config_describe(stdout, CONFIG_DOC_MAN);
+	else
+		return usage_error("help", "unknown option %s", argv[2]);
+	return 0;
 }
 
 static int cmd_version(int argc, char **argv)
