@@ -38,6 +38,7 @@
 #include "bridge/match/queue.h"
 #include "bridge/match/queue_job.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 #define WORKER_CLAIM_MS      60000
@@ -381,7 +382,7 @@ static int worker_configure(struct worker *w, const struct queue_job *jb, char *
 			return -1;
 		}
 		if (ok < 0) {
-			snprintf(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "refused");
+			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "refused");
 			return 1;
 		}
 	}
@@ -409,7 +410,7 @@ static int worker_configure(struct worker *w, const struct queue_job *jb, char *
 		pr[p] = config_engine_parse(&m->conf, w->match.engine[p], &m->pl[p].depth, err, sizeof err);
 		if (!pr[p]) {
 			/* A form that is not an ENGINE at all: no worker can play it. */
-			snprintf(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "no memory");
+			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "no memory");
 			rc = 1;
 			goto out;
 		}
