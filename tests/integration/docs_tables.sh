@@ -6,8 +6,8 @@
 #  - every configuration key is in the example conf/hivebridge.conf, which says it
 #    comments every key;
 #  - every subcommand of `hivebridge --help` (main.c's command table and the
-#    protocols served on stdio) is in the man page's SYNOPSIS, and has a section
-#    under COMMANDS (but help and version);
+#    protocols served on stdio) is in the README's Usage and the man page's
+#    SYNOPSIS, and has a section under COMMANDS (but help and version);
 #  - every flag a subcommand's --help names is in its SYNOPSIS lines, its section or
 #    OPTIONS;
 #  - every protocol a listener can serve is named in the man page;
@@ -43,6 +43,7 @@ for c in uhp hub otep serve check match worker perft help version; do
 	echo "$cmds" | grep -qx "$c" || fail "hivebridge --help: no $c"
 done
 for c in $cmds; do
+	grep -q "^hivebridge $c\( \|$\)" README.md || fail "README.md: Usage has no hivebridge $c"
 	grep -qx "\.B hivebridge $c" "$MAN" || fail "$MAN: SYNOPSIS has no hivebridge $c"
 	case $c in help | version) continue ;; esac
 	grep -qx "\.SS \"hivebridge $c\"" "$MAN" || fail "$MAN: no section \"hivebridge $c\""
