@@ -1,7 +1,10 @@
 /*
  * board.c: Hive rules as Mzinga plays them: placement, the one-hive rule, freedom to
  * move on the ground and at height, every bug including the Mosquito, Ladybug and
- * Pillbug, game end, and perft.
+ * Pillbug, game end, and perft (a stop callback between its deeper subtrees, for the
+ * bridge's pool). Past 900 lines on purpose: move generation, make/unmake and perft
+ * share static helpers that the compiler inlines into the hot loops (perft's speed is
+ * README's benchmark), which a split across files would make calls.
  */
 #include <stdio.h>
 #include <string.h>
