@@ -5,7 +5,7 @@
  * so a long search never blocks the loop; the interface checks the move and
  * delivers it. The stop flag is the pool job's
  * atomic; the deadline (request time + limit) is checked in the search's stop
- * callback against CLOCK_MONOTONIC. A job that waited past it still searches depth 1
+ * callback against the bridge's clock (now_ns). A job that waited past it still searches depth 1
  * (well under a millisecond), so every go answers with a searched move.
  *
  * Under a clock (no movetime) the clock's share (engine_limits_budget) is a target,
@@ -45,6 +45,7 @@
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/version.h"
 #include "bridge/engine_options.h"
 #include "bridge/hash_budget.h"
 #include "bridge/log.h"
@@ -111,7 +112,7 @@ struct builtin {
 	struct pool_job     job;          /* its stop flag is the search's (and its helpers') */
 	atomic_int          main_done;    /* the main search ended: helpers stop */
 	int                 has_deadline;
-	int64_t             deadline_ns;  /* CLOCK_MONOTONIC: the search stops here */
+	int64_t             deadline_ns;  /* now_ns(): the search stops here */
 	int64_t             soft_ns;      /* under a clock: no iteration starts after this (0: none) */
 	atomic_int          soft_stop;    /* no iteration is to start any more */
 	int64_t             iter_end_ns;  /* the worker's: when the last iteration ended (or go) */
@@ -141,10 +142,11 @@ void engine_builtin_timing_cpu(int on)
 	atomic_store(&timing_cpu, on);
 }
 
-static int64_t clock_ns(clockid_t id)
+/* The search thread's CPU clock (engine_builtin_timing_cpu); wall time is now_ns(). */
+static int64_t thread_cpu_ns(void)
 {
 	struct timespec t;
-	clock_gettime(id, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
@@ -157,13 +159,13 @@ static int search_should_stop(void *arg)
 		return 1;
 	if (!b->has_deadline)
 		return 0;
-	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	int64_t now = now_ns();
 	if (now < b->deadline_ns)
 		return 0;
 	if (!b->timing.stopped_ns) {
 		b->timing.stopped_ns = now;
 		if (atomic_load_explicit(&timing_cpu, memory_order_relaxed))
-			b->cpu_seen_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+			b->cpu_seen_ns = thread_cpu_ns();
 	}
 	return 1;
 }
@@ -174,7 +176,7 @@ static int helper_should_stop(void *arg)
 	struct builtin *b = h->owner;
 	return atomic_load(&h->job.stop) || atomic_load(&b->main_done) ||
 		atomic_load(&b->job.stop) || atomic_load(&b->soft_stop) ||
-		(b->has_deadline && clock_ns(CLOCK_MONOTONIC) >= b->deadline_ns);
+		(b->has_deadline && now_ns() >= b->deadline_ns);
 }
 
 /* A helper job: searches until the main search ends; its result is not used. */
@@ -201,7 +203,7 @@ static void search_iteration(void *arg, const struct hive_search_info *info)
 	 * probably end past the hard one: the next costs about this one times the growth
 	 * from the last to this (2 to 8). The search polls stop right after this. */
 	if (b->soft_ns) {
-		int64_t now = clock_ns(CLOCK_MONOTONIC), len = now - b->iter_end_ns;
+		int64_t now = now_ns(), len = now - b->iter_end_ns;
 		int64_t grow = b->iter_len_ns > 0 ? len / b->iter_len_ns : 2;
 		grow = grow < 2 ? 2 : grow > 8 ? 8 : grow;
 		if (now >= b->soft_ns || now + len * grow > b->deadline_ns)
@@ -225,12 +227,12 @@ static void search_job(struct pool_job *job)
 
 	/* A thread's CPU clock is a system call (about 1 us here): read for benchmarks only. */
 	int cpu = atomic_load_explicit(&timing_cpu, memory_order_relaxed);
-	int64_t cpu0 = cpu ? clock_ns(CLOCK_THREAD_CPUTIME_ID) : 0;
-	b->timing.started_ns = clock_ns(CLOCK_MONOTONIC);
+	int64_t cpu0 = cpu ? thread_cpu_ns() : 0;
+	b->timing.started_ns = now_ns();
 	rc = hive_search_run(b->search, b->board, &b->limits, &best, NULL);
-	b->timing.searched_ns = clock_ns(CLOCK_MONOTONIC);
+	b->timing.searched_ns = now_ns();
 	if (cpu) {
-		int64_t cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		int64_t cpu1 = thread_cpu_ns();
 		b->timing.cpu_ns = cpu1 - cpu0;
 		if (b->timing.stopped_ns)
 			b->timing.cpu_unwind_ns = cpu1 - b->cpu_seen_ns;
@@ -436,7 +438,7 @@ static void late_note(struct builtin *b)
 	if (!b->has_deadline || !b->timing.searched_ns)
 		return;
 	int64_t end = b->timing.searched_ns < b->deadline_ns ? b->timing.searched_ns : b->deadline_ns;
-	int64_t late = clock_ns(CLOCK_MONOTONIC) - end;
+	int64_t late = now_ns() - end;
 	b->late_ns -= b->late_ns / 4;
 	if (late > b->late_ns)
 		b->late_ns = late;
@@ -576,7 +578,7 @@ static int builtin_go(struct engine *e)
 	b->limits.iteration_arg = b;
 	budget = engine_builtin_budget(l, hive_side_to_move(&g->board),
 				       (uint64_t)(b->late_ns / 1000000), &soft);
-	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	int64_t now = now_ns();
 	b->has_deadline = budget > 0;
 	b->deadline_ns = now + (int64_t)budget * 1000000LL;
 	b->soft_ns = soft ? now + (int64_t)soft * 1000000LL : 0;
@@ -878,7 +880,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 	atomic_init(&b->soft_stop, 0);
 	b->budget.idle = table_idle;
 	b->budget.taken = table_taken;
-	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", HIVEBRIDGE_VERSION);
+	snprintf(b->e.id, sizeof b->e.id, "hivebridge v%s", version_string);
 	snprintf(b->e.caps, sizeof b->e.caps, "Mosquito;Ladybug;Pillbug");
 	b->hash_mb_default = p && p->hash_mb ? p->hash_mb : HASH_MB_DEFAULT;
 	b->hash_mb_max = p && p->hash_mb_max ? p->hash_mb_max : HASH_MB_MAX;

@@ -10,10 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifndef HIVEBRIDGE_VERSION
-#define HIVEBRIDGE_VERSION "0.1.0"
-#endif
-
 struct event_base;
 struct engine;
 struct engine_profile;
@@ -43,7 +39,7 @@ struct engine_limits;
 uint64_t engine_builtin_budget(const struct engine_limits *l, int side, uint64_t late,
 			       uint64_t *soft);
 
-/* Where the time of the last go went (for benchmarks), CLOCK_MONOTONIC ns. */
+/* Where the time of the last go went (for benchmarks), now_ns() (bridge/util.h). */
 struct engine_builtin_timing {
 	int64_t deadline_ns;     /* the hard limit; 0 when the go had none */
 	int64_t soft_ns;         /* under a clock: no iteration started after it; 0: none */

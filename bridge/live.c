@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "bridge/live.h"
+#include "bridge/util.h"
 
 static struct {
 	int               on;
@@ -18,13 +19,6 @@ static struct {
 	live_watch_cb    *watch;
 	void             *watch_arg;
 } live;
-
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
-}
 
 static void live_changed(struct live_game *lg)
 {
@@ -129,7 +123,7 @@ void live_clocks(struct live_game *lg, int64_t white_ms, int64_t black_ms, int r
 	lg->clock_ms[0] = white_ms;
 	lg->clock_ms[1] = black_ms;
 	lg->clock_running = running;
-	lg->clock_at_us = mono_us();
+	lg->clock_at_us = (uint64_t)now_us();
 	live_changed(lg);
 }
 

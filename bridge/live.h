@@ -37,7 +37,7 @@ struct live_game {
 	int               clocks;        /* clock fields are set */
 	int64_t           clock_ms[2];   /* by colour, at clock_at_us */
 	int               clock_running; /* colour whose clock runs, -1 none */
-	uint64_t          clock_at_us;   /* CLOCK_MONOTONIC of the report */
+	uint64_t          clock_at_us;   /* now_us() of the report */
 	int               has_analysis;
 	int               depth, score;  /* side to move's view, at analysis_ply */
 	size_t            analysis_ply;  /* the position searched (the latest search's) */

@@ -1,12 +1,9 @@
 /*
- * main.c: the hivebridge command line. One binary, a few subcommands:
- *
- *   hivebridge NAME [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]
- *                                   (NAME: uhp, hub, each protocol served on stdio)
- *   hivebridge perft [--type GAMETYPE | --game GAMESTRING] DEPTH
- *   hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]
- *   hivebridge check ... | match ...  (bridge/check.c, bridge/match/)
- *   hivebridge --version | help
+ * main.c: the hivebridge command line. One binary; its subcommands are the rows of
+ * one table (cmds, tmux's cmd_entry being the model): each protocol served on stdio
+ * (uhp, hub, otep: from the protocol table), then serve, check, match, worker, perft,
+ * help and version. `hivebridge --help` is printed from the two tables, and a test
+ * (tests/integration/docs_tables.sh) checks the man page against it.
  */
 #include <event2/bufferevent.h>
 #include <event2/event.h>
@@ -27,13 +24,14 @@
 
 #include "bridge/check/check.h"
 #include "bridge/config.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
 #include "bridge/protocol.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 #define PERFT_CLI_MAX_DEPTH 20
@@ -42,25 +40,66 @@
 #define EXIT_USAGE 2      /* a bad command line: unknown option, bad value, missing argument */
 #define EXIT_FAIL  1      /* the configuration, the log, an engine or the system failed */
 
-/* The help texts; what depends on the protocols is printed from their table. */
-static const char usage_daemon[] =
-	"  serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
-	"        run the daemon until SIGINT or SIGTERM; without listeners in --config it\n"
-	"        serves, on 127.0.0.1 and each with the built-in engine:\n"
-	"        ";
-static const char usage_tools[] =
-	"  check [OPTIONS] ENGINE | [--config FILE] --profile NAME\n"
-	"        run the conformance suite against an engine and report\n"
-	"  match [OPTIONS] ENGINE_A ENGINE_B\n"
-	"        refereed games between two engines\n"
-	"  worker --queue redis://HOST:PORT/NAME [OPTIONS]\n"
-	"        play the games of a match --queue on this machine\n"
-	"  perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
-	"        print perft(d) for d = 0..DEPTH with timings\n"
-	"  --version, -V    print the version\n"
-	"  help, --help, -h print this text\n"
-	"\n"
-	"ENGINE, in every command:\n";
+/* A subcommand: its name and other names, its usage (after "hivebridge "), what it
+ * does (lines of the overall --help, each indented), and the function that runs it
+ * with argv[0] its name. */
+struct cmd_entry {
+	const char *name;
+	const char *alias[3];        /* NULL-terminated */
+	const char *usage;
+	const char *summary;
+	int       (*exec)(int argc, char **argv);
+	int         listeners;       /* the summary ends with the default listeners */
+};
+
+static int cmd_serve(int argc, char **argv);
+static int cmd_perft(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+static int usage_error(const char *cmd, const char *fmt, const char *arg);
+
+/* After the protocols served on stdio, which come from the protocol table. */
+static const struct cmd_entry cmds[] = {
+	{ "serve", { NULL },
+	  "serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
+	  "                        [--http ADDR:PORT]",
+	  "run the daemon until SIGINT or SIGTERM; without listeners in --config it\n"
+	  "serves, on 127.0.0.1 and each with the built-in engine:",
+	  cmd_serve, 1 },
+	{ "check", { NULL }, "check [OPTIONS] ENGINE | [--config FILE] --profile NAME",
+	  "run the conformance suite against an engine and report", check_main, 0 },
+	{ "match", { NULL }, "match [OPTIONS] ENGINE_A ENGINE_B",
+	  "refereed games between two engines", match_main, 0 },
+	{ "worker", { NULL }, "worker --queue redis://HOST:PORT/NAME [OPTIONS]",
+	  "play the games of a match --queue on this machine", worker_main, 0 },
+	{ "perft", { NULL }, "perft [--type GAMETYPE | --game GAMESTRING] DEPTH",
+	  "print perft(d) for d = 0..DEPTH with timings", cmd_perft, 0 },
+	{ "help", { "--help", "-h", NULL }, "help [config [--markdown | --man]]",
+	  "print this text, or every configuration key with its default and meaning\n"
+	  "(--markdown: the README's table, --man: the man page's)", cmd_help, 0 },
+	{ "version", { "--version", "-V", NULL }, "version",
+	  "print the version", cmd_version, 0 },
+};
+#define NCMDS (sizeof cmds / sizeof cmds[0])
+
+static const struct cmd_entry *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < NCMDS; i++) {
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+		for (const char *const *a = cmds[i].alias; *a; a++)
+			if (!strcmp(*a, name))
+				return &cmds[i];
+	}
+	return NULL;
+}
+
+/* "usage: hivebridge USAGE": the first line of a subcommand's --help. */
+static void usage_line(FILE *f, const char *name)
+{
+	fprintf(f, "usage: hivebridge %s\n", cmd_find(name)->usage);
+}
+
 static const char usage_exit[] =
 	"\n"
 	"Exit status: 0 success, 1 a runtime or configuration error (or, for check, a\n"
@@ -77,8 +116,6 @@ static const char usage_stdio_flags[] =
 	"ENGINE:\n";
 
 static const char usage_serve[] =
-	"usage: hivebridge serve [--config FILE] [--listen ADDR:PORT] [--engine ENGINE] [--log FILE]\n"
-	"                        [--http ADDR:PORT]\n"
 	"  run the daemon until SIGINT or SIGTERM (SIGHUP reopens the log)\n"
 	"  listeners: those of --config; if it has none, the defaults, all on 127.0.0.1\n"
 	"  with the built-in engine:\n"
@@ -100,7 +137,6 @@ static const char usage_serve_flags[] =
 	"ENGINE:\n";
 
 static const char usage_perft[] =
-	"usage: hivebridge perft [--type GAMETYPE | --game GAMESTRING] DEPTH\n"
 	"  print perft(d) for d = 0..DEPTH (at most 20) with timings\n"
 	"  --type GAMETYPE     Base, Base+MLP, ... (default Base)\n"
 	"  --game GAMESTRING   from this position\n"
@@ -121,6 +157,16 @@ static void usage_listeners(FILE *f)
 	fputs("\n", f);
 }
 
+/* Text with a line break after each line and indent before it. */
+static void usage_indented(FILE *f, const char *indent, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		fprintf(f, "%s%.*s\n", indent, (int)n, text);
+		text += n + (text[n] == '\n');
+	}
+}
+
 static int usage(FILE *f, int status)
 {
 	const struct protocol *pr;
@@ -131,12 +177,51 @@ static int usage(FILE *f, int status)
 			fprintf(f, "  %s [--engine ENGINE | --profile NAME] [--config FILE] [--log FILE]\n"
 				"        speak %s on stdin/stdout; the moves are played by ENGINE\n",
 				pr->name, pr->title);
-	fputs(usage_daemon, f);
-	usage_listeners(f);
-	fputs(usage_tools, f);
+	for (size_t i = 0; i < NCMDS; i++) {
+		const struct cmd_entry *c = &cmds[i];
+		const char *usage_nl = strchr(c->usage, '\n');
+		fprintf(f, "  %.*s", usage_nl ? (int)(usage_nl - c->usage) : (int)strlen(c->usage), c->usage);
+		for (const char *const *a = c->alias; *a; a++)
+			fprintf(f, ", %s", *a);
+		fputc('\n', f);
+		if (usage_nl)     /* the usage's second line, aligned under its first */
+			fprintf(f, "        %s\n", usage_nl + 1 + strspn(usage_nl + 1, " "));
+		usage_indented(f, "        ", c->summary);
+		if (c->listeners) {
+			fputs("        ", f);
+			usage_listeners(f);
+		}
+	}
+	fputs("\nENGINE, in every command:\n", f);
 	protocol_usage_engines(f);
 	fputs(usage_exit, f);
 	return status;
+}
+
+/* `hivebridge help [config [--markdown | --man]]`. */
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stdout, 0);
+	if (strcmp(argv[1], "config"))
+		return usage_error("help", "unknown topic %s", argv[1]);
+	if (argc > 3)
+		return usage_error("help", "unexpected argument %s", argv[3]);
+	if (argc == 2)
+		config_describe(stdout, CONFIG_DOC_TEXT);
+	else if (!strcmp(argv[2], "--markdown"))
+		config_describe(stdout, CONFIG_DOC_MARKDOWN);
+	else if (!strcmp(argv[2], "--man"))
+		config_describe(stdout, CONFIG_DOC_MAN);
+	else
+		return usage_error("help", "unknown option %s", argv[2]);
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	printf("hivebridge %s\n", version_string);
+	return 0;
 }
 
 /* `hivebridge NAME --help` of a protocol served on stdio. */
@@ -219,11 +304,10 @@ static int cli_parse(int argc, char **argv, const char *allowed, struct cli *cli
  * file once. */
 static int load_config(const char *cmd, struct config *c, const struct cli *cli)
 {
-	char *cause = NULL;
+	char err[512];
 	config_defaults(c);
-	if (cli->config && config_load(c, cli->config, &cause) < 0) {
-		fprintf(stderr, "hivebridge %s: %s\n", cmd, cause ? cause : cli->config);
-		free(cause);
+	if (cli->config && config_load(c, cli->config, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge %s: %s\n", cmd, err);
 		config_free(c);
 		return -1;
 	}
@@ -245,14 +329,12 @@ static int open_log(const char *cmd, const struct config *c, const struct cli *c
 static int pick_engine(const char *cmd, struct config *c, const struct cli *cli,
 		       const struct engine_profile **out, int *depth)
 {
-	char *cause = NULL;
+	char err[256];
 	*depth = 0;
 	if (cli->engine) {
-		*out = config_engine_parse(c, cli->engine, depth, &cause);
+		*out = config_engine_parse(c, cli->engine, depth, err, sizeof err);
 		if (!*out) {
-			fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", cmd, cli->engine,
-				cause ? cause : "bad engine");
-			free(cause);
+			fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", cmd, cli->engine, err);
 			return EXIT_USAGE;
 		}
 		return 0;
@@ -313,7 +395,7 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 	struct event_config *ecfg;
 	struct event *sig_int = NULL, *sig_term = NULL, *sig_hup = NULL;
 	struct bufferevent *in, *out;
-	char *cause = NULL, *start_failed = NULL;
+	char err[256], *start_failed = NULL;
 	int flags0, flags1, depth, rc, status = EXIT_FAIL;
 
 	if ((rc = cli_parse(argc, argv, "--engine --profile --config --log", &cli)) != 0)
@@ -335,10 +417,9 @@ static int cmd_stdio(const struct protocol *pr, int argc, char **argv)
 	/* An engine that cannot work ends the command before it says anything, as
 	 * serve does (a client would take a bridge that answers for a working engine);
 	 * this also resolves a module's host now rather than inside the loop. */
-	if (config_engine_check(&c, p, &cause) < 0) {
+	if (config_engine_check(&c, p, err, sizeof err) < 0) {
 		fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", protocol,
-			cli.engine ? cli.engine : p->name, cause ? cause : "cannot work");
-		free(cause);
+			cli.engine ? cli.engine : p->name, err);
 		config_free(&c);
 		return EXIT_FAIL;
 	}
@@ -434,6 +515,7 @@ static int cmd_perft(int argc, char **argv)
 	if ((rc = cli_parse(argc, argv, "--type --game", &cli)) != 0)
 		return rc;
 	if (cli.help) {
+		usage_line(stdout, "perft");
 		fputs(usage_perft, stdout);
 		return 0;
 	}
@@ -451,16 +533,14 @@ static int cmd_perft(int argc, char **argv)
 		hive_game_free(&g);
 		return usage_error("perft", "--game: %s", err);
 	}
+	/* On this thread, unstoppable (^C ends the process); each line as it is counted. */
 	for (int d = 0; d <= depth; d++) {
 		struct hive_board b = g.board;
-		struct timespec t0, t1;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		uint64_t n = hive_perft(&b, d);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		uint64_t us = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000u +
-			(uint64_t)((t1.tv_nsec - t0.tv_nsec) / 1000);
-		printf("perft(%d) = %llu in %llu ms. %llu KN/s\n", d, (unsigned long long)n,
-		       (unsigned long long)(us / 1000), (unsigned long long)(us ? n * 1000 / us : 0));
+		char line[128];
+		int64_t t0 = now_us();
+		int64_t n = hive_perft(&b, d, NULL, NULL);
+		hive_perft_format(line, sizeof line, d, (uint64_t)n, (uint64_t)(now_us() - t0));
+		puts(line);
 		fflush(stdout);
 	}
 	hive_game_free(&g);
@@ -469,8 +549,8 @@ static int cmd_perft(int argc, char **argv)
 
 /* --listen "ADDR:PORT", "[V6ADDR]:PORT" or ":PORT" (127.0.0.1) into the first
  * listener of the default protocol. A name is resolved here, before any loop runs.
- * -1 with *why. */
-static int apply_listen(struct config *c, const char *spec, char **why)
+ * -1 with err. */
+static int apply_listen(struct config *c, const char *spec, char *err, size_t errlen)
 {
 	const char *colon = strrchr(spec, ':');
 	const struct protocol *d = protocol_default();
@@ -480,17 +560,12 @@ static int apply_listen(struct config *c, const char *spec, char **why)
 	for (size_t i = 0; i < c->nlisteners && !l; i++)
 		if (!strcmp(c->listeners[i].protocol, d->name))
 			l = &c->listeners[i];
-	if (!l) {
-		if (asprintf(why, "no %s listener to apply it to (the configuration has none)",
-			     d->title) < 0)
-			*why = NULL;
-		return -1;
-	}
+	if (!l)
+		return errbuf_set(err, errlen, "no %s listener to apply it to (the configuration has none)",
+				  d->title);
 	long port = colon ? strtol(colon + 1, &end, 10) : -1;
-	if (!colon || *end || end == colon + 1 || port < 0 || port > 65535) {
-		*why = strdup("want ADDR:PORT, PORT 0..65535");
-		return -1;
-	}
+	if (!colon || *end || end == colon + 1 || port < 0 || port > 65535)
+		return errbuf_set(err, errlen, "want ADDR:PORT, PORT 0..65535");
 	const char *a = spec;
 	size_t alen = (size_t)(colon - spec);
 	if (alen >= 2 && a[0] == '[' && a[alen - 1] == ']') {
@@ -499,13 +574,12 @@ static int apply_listen(struct config *c, const char *spec, char **why)
 	}
 	char *name = alen ? strndup(a, alen) : strdup("127.0.0.1");
 	if (!name)
-		return -1;
+		return errbuf_set(err, errlen, "out of memory");
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
 	struct addrinfo *res = NULL;
 	int rc = getaddrinfo(name, NULL, &hints, &res);
 	if (rc != 0 || !res) {
-		if (asprintf(why, "%s: cannot resolve: %s", name, rc ? gai_strerror(rc) : "no address") < 0)
-			*why = NULL;
+		errbuf_set(err, errlen, "%s: cannot resolve: %s", name, rc ? gai_strerror(rc) : "no address");
 		free(name);
 		if (res)
 			freeaddrinfo(res);
@@ -518,7 +592,7 @@ static int apply_listen(struct config *c, const char *spec, char **why)
 	freeaddrinfo(res);
 	free(name);
 	if (!numeric || !(name = strdup(numeric)))
-		return -1;
+		return errbuf_set(err, errlen, "out of memory");
 	free(l->address);
 	l->address = name;
 	l->port = (uint16_t)port;
@@ -529,12 +603,13 @@ static int cmd_serve(int argc, char **argv)
 {
 	struct cli cli;
 	struct config c;
-	char *cause = NULL;
+	char err[256];
 	int rc, depth = 0;
 
 	if ((rc = cli_parse(argc, argv, "--config --listen --engine --log --http", &cli)) != 0)
 		return rc;
 	if (cli.help) {
+		usage_line(stdout, "serve");
 		fputs(usage_serve, stdout);
 		usage_listeners(stdout);
 		fputs(usage_serve_flags, stdout);
@@ -545,10 +620,8 @@ static int cmd_serve(int argc, char **argv)
 		return usage_error("serve", "unexpected argument %s", cli.arg);
 	if (load_config("serve", &c, &cli) < 0)
 		return EXIT_FAIL;
-	if (cli.listen && apply_listen(&c, cli.listen, &cause) < 0) {
-		fprintf(stderr, "hivebridge serve: --listen %s: %s\n", cli.listen,
-			cause ? cause : "out of memory");
-		free(cause);
+	if (cli.listen && apply_listen(&c, cli.listen, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge serve: --listen %s: %s\n", cli.listen, err);
 		config_free(&c);
 		return EXIT_USAGE;
 	}
@@ -580,11 +653,9 @@ static int cmd_serve(int argc, char **argv)
 			seen |= !strcmp(c.listeners[j].engine, l->engine);
 		if (!p || seen)
 			continue;
-		if (config_engine_check(&c, p, &cause) < 0) {
+		if (config_engine_check(&c, p, err, sizeof err) < 0) {
 			fprintf(stderr, "hivebridge serve: engine \"%s\" of listener %s: %s\n",
-				cli.engine ? cli.engine : p->name, l->name, cause ? cause : "cannot work");
-			free(cause);
-			cause = NULL;
+				cli.engine ? cli.engine : p->name, l->name, err);
 			rc = -1;
 		}
 	}
@@ -628,25 +699,12 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage(stderr, EXIT_USAGE);
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
-		printf("hivebridge %s\n", HIVEBRIDGE_VERSION);
-		return 0;
-	}
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
-		return usage(stdout, 0);
 	const struct protocol *pr = protocol_find(cmd);
 	if (pr && pr->stdio)
 		return cmd_stdio(pr, argc - 1, argv + 1);
-	if (!strcmp(cmd, "perft"))
-		return cmd_perft(argc - 1, argv + 1);
-	if (!strcmp(cmd, "serve"))
-		return cmd_serve(argc - 1, argv + 1);
-	if (!strcmp(cmd, "check"))
-		return check_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "match"))
-		return match_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "worker"))
-		return worker_main(argc - 1, argv + 1);
+	const struct cmd_entry *c = cmd_find(cmd);
+	if (c)
+		return c->exec(argc - 1, argv + 1);
 	fprintf(stderr, "hivebridge: unknown command %s\nTry 'hivebridge --help'.\n", cmd);
 	return EXIT_USAGE;
 }

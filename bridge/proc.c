@@ -32,6 +32,7 @@
 
 #include "bridge/log.h"
 #include "bridge/proc.h"
+#include "bridge/util.h"
 #include "core/errbuf.h"
 
 /* The orphans of an engine that died on its own get this long after SIGTERM. */
@@ -174,13 +175,6 @@ static void registry_leave(struct proc *p)
 	registry_release();
 }
 
-static uint64_t proc_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* 1 while a process of group pgid exists (EPERM: one we may not signal). */
 static int group_alive(pid_t pgid)
 {
@@ -202,7 +196,7 @@ static void group_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct proc_group *g = arg;
 	struct timeval tv = { 0, PROC_GROUP_POLL_MS * 1000 };
-	uint64_t now = proc_now_ms();
+	uint64_t now = (uint64_t)now_ms();
 
 	if (!group_alive(g->pgid)) {
 		group_free(g);
@@ -227,7 +221,7 @@ static void group_sweep(pid_t pgid, unsigned grace_ms)
 {
 	struct timeval tv = { 0, PROC_GROUP_POLL_MS * 1000 };
 	struct proc_group *g;
-	uint64_t now = proc_now_ms();
+	uint64_t now = (uint64_t)now_ms();
 
 	if (pgid <= 0 || !group_alive(pgid))
 		return;
@@ -593,7 +587,7 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 	}
 	/* The groups left: SIGKILL, and a short blocking wait for them to empty (their
 	 * members are not our children: init reaps them). */
-	uint64_t giveup = proc_now_ms() + PROC_GROUP_GIVEUP_MS;
+	uint64_t giveup = (uint64_t)now_ms() + PROC_GROUP_GIVEUP_MS;
 	int left = 0;
 	for (struct proc_group *g = registry.groups; g; g = g->next)
 		kill(-g->pgid, SIGKILL);
@@ -605,7 +599,7 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 			struct timespec ts = { 0, 5 * 1000000 };
 			nanosleep(&ts, NULL);
 		}
-	} while (left && proc_now_ms() < giveup);
+	} while (left && (uint64_t)now_ms() < giveup);
 	if (left)
 		log_warn(0, "%d process group(s) of engines still have members after SIGKILL", left);
 	while (registry.groups)

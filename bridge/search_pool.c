@@ -13,6 +13,7 @@
 
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
+#include "bridge/util.h"
 
 #define POOL_MAX_THREADS 256
 /* Workers run this much nicer than the loop: on a machine whose cores the searches
@@ -222,6 +223,53 @@ int search_pool_expire(struct pool_job *job)
 		unqueue_locked(job);
 	pthread_mutex_unlock(&pool.lock);
 	return rc;
+}
+
+/* A perft's stop callback (the worker): the owner's stop, or the deadline passed. */
+static int perft_should_stop(void *arg)
+{
+	struct perft_job *p = arg;
+	if (atomic_load(&p->job.stop))
+		return 1;
+	if (p->deadline_us && now_us() >= p->deadline_us) {
+		p->end = PERFT_DEADLINE;
+		return 1;
+	}
+	return 0;
+}
+
+static void perft_run(struct pool_job *job)
+{
+	struct perft_job *p = (struct perft_job *)job;
+	uint64_t prev = 1;
+
+	p->reached = 0;
+	p->end = PERFT_DONE;
+	for (int d = 0; d <= p->depth && d <= PERFT_JOB_MAX_DEPTH; d++) {
+		struct hive_board b = p->board;
+		if (d > 1 && p->max_nodes && prev > p->max_nodes) {
+			p->end = PERFT_TOO_BIG;
+			break;
+		}
+		int64_t t0 = now_us();
+		int64_t n = hive_perft(&b, d, perft_should_stop, p);
+		if (n < 0) {
+			if (p->end == PERFT_DONE)
+				p->end = PERFT_STOPPED;
+			break;
+		}
+		p->count[d] = (uint64_t)n;
+		p->us[d] = (uint64_t)(now_us() - t0);
+		p->reached = d + 1;
+		prev = (uint64_t)n;
+	}
+	p->done(p->arg);
+}
+
+int search_pool_perft(struct perft_job *p)
+{
+	p->job.run = perft_run;
+	return search_pool_submit(&p->job);
 }
 
 void search_pool_cancel(struct pool_job *job)

@@ -672,11 +672,10 @@ int server_run(struct config *c)
 		if (listener_open(&srv, &srv.listeners[i], &c->listeners[i]) < 0)
 			goto out;
 	if (c->http) {
-		char *cause = NULL;
-		srv.http = http_start(srv.base, c, c->http, &cause);
+		char err[256] = "";
+		srv.http = http_start(srv.base, c, c->http, err, sizeof err);
 		if (!srv.http) {
-			fprintf(stderr, "hivebridge: http: %s\n", cause ? cause : "cannot start");
-			free(cause);
+			fprintf(stderr, "hivebridge: http: %s\n", err[0] ? err : "cannot start");
 			goto out;
 		}
 	}

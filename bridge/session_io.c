@@ -253,13 +253,6 @@ static void close_event(evutil_socket_t fd, short what, void *arg)
 		io->closed(io->closed_arg);   /* may free the session, io with it */
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* The answers are out: half-close a socket and drop what the client still sends
  * until it hangs up (or the linger ends), so that closing with unread input never
  * resets the connection before the client has read them. */
@@ -287,7 +280,7 @@ static void read_cb(struct bufferevent *bev, void *arg)
 		evbuffer_drain(bufferevent_get_input(bev), evbuffer_get_length(bufferevent_get_input(bev)));
 		return;
 	}
-	io->last_input_ms = mono_ms();
+	io->last_input_ms = (uint64_t)now_ms();
 	io_process(io);
 }
 
@@ -315,7 +308,7 @@ static void idle_check(struct session_io *io)
 	}
 	int game = io->ops->in_game && io->ops->in_game(io->arg);
 	unsigned limit = game ? io->lim.game_idle_timeout_ms : io->lim.idle_timeout_ms;
-	uint64_t silent = mono_ms() - io->last_input_ms;
+	uint64_t silent = (uint64_t)now_ms() - io->last_input_ms;
 	if (limit && silent >= limit) {
 		log_note(io->id, "idle time-out: %llu ms without input%s", (unsigned long long)silent,
 			 game ? " in a game" : "");
@@ -412,7 +405,7 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 	io->arg = arg;
 	io->closed = closed;
 	io->closed_arg = closed_arg;
-	io->last_input_ms = mono_ms();
+	io->last_input_ms = (uint64_t)now_ms();
 	io->process_ev = event_new(base, -1, 0, process_event, io);
 	io->close_ev = event_new(base, -1, 0, close_event, io);
 	io->send_ev = event_new(base, -1, 0, send_event, io);

@@ -94,7 +94,7 @@ struct session_io {
 	int                    finishing;    /* flush, then close */
 	int                    closed_fired;
 	int                    lingering;    /* closing: answers out, waiting for the hang-up */
-	uint64_t               last_input_ms; /* CLOCK_MONOTONIC of the last bytes read */
+	uint64_t               last_input_ms; /* now_ms() of the last bytes read */
 
 	struct event          *process_ev;   /* resume taking input */
 	struct event          *close_ev;     /* fire the closed callback */

@@ -21,6 +21,7 @@
 #include "bridge/log.h"
 #include "bridge/spectate.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
 
 /* A command line longer than this is junk: dropped (and, answering, refused). */
 #define SPECTATE_MAX_LINE 256
@@ -316,7 +317,10 @@ static struct spectator *spectator_link(struct spectate *sp, struct bufferevent 
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
 	if (sp->l.answers) {
 		char buf[160];
-		snprintf(buf, sizeof buf, "id %s", sp->l.greeting ? sp->l.greeting : "spectator");
+		if (sp->l.greeting)
+			snprintf(buf, sizeof buf, "id hivebridge v%s %s", version_string, sp->l.greeting);
+		else
+			snprintf(buf, sizeof buf, "id spectator");
 		spectator_send(c, buf);
 		spectator_send(c, "ok");
 	}

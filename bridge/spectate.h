@@ -37,7 +37,7 @@ struct spectate_limits {
 	size_t   max_pending;      /* unread output bytes before a spectator is dropped */
 	int      all_by_default;   /* a new spectator follows every game (match) */
 	int      answers;          /* greet and answer commands (the daemon) */
-	const char *greeting;      /* with answers: the id line's text */
+	const char *greeting;      /* with answers: the id line's text after "hivebridge vVERSION " */
 };
 
 /* A set over ops/arg (both outlive it); the caller owns it (spectate_free). NULL

@@ -165,25 +165,21 @@ void lines_free(char **lines)
 	free(lines);
 }
 
-int64_t elapsed_us(const struct timespec *t0)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)(now.tv_sec - t0->tv_sec) * 1000000 + (now.tv_nsec - t0->tv_nsec) / 1000;
-}
-
-int64_t now_ms(void)
+int64_t now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int64_t now_us(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	return now_ns() / 1000;
+}
+
+int64_t now_ms(void)
+{
+	return now_ns() / 1000000;
 }
 
 void bev_flush_now(struct bufferevent *bev)

@@ -67,11 +67,12 @@ void bev_flush_now(struct bufferevent *bev);
 void bev_send(struct bufferevent *bev);
 void bev_send_idle(struct bufferevent *bev);
 
-/* Microseconds of CLOCK_MONOTONIC since t0. */
-int64_t elapsed_us(const struct timespec *t0);
-/* CLOCK_MONOTONIC in milliseconds, and in microseconds. */
-int64_t now_ms(void);
+/* The bridge's one monotonic clock (CLOCK_MONOTONIC, from an arbitrary origin) in
+ * nanoseconds, microseconds and milliseconds: every deadline, timeout and elapsed
+ * time reads it here (the core takes time from its callers). */
+int64_t now_ns(void);
 int64_t now_us(void);
+int64_t now_ms(void);
 
 /* Text from an engine or a peer made safe for a terminal, in place: control bytes
  * (C0, DEL, and C1 as UTF-8) become '?', so that no escape sequence of theirs

@@ -1,8 +1,12 @@
 /*
  * board.c: Hive rules as Mzinga plays them: placement, the one-hive rule, freedom to
  * move on the ground and at height, every bug including the Mosquito, Ladybug and
- * Pillbug, game end, and perft.
+ * Pillbug, game end, and perft (a stop callback between its deeper subtrees, for the
+ * bridge's pool). Past 900 lines on purpose: move generation, make/unmake and perft
+ * share static helpers that the compiler inlines into the hot loops (perft's speed is
+ * README's benchmark), which a split across files would make calls.
  */
+#include <stdio.h>
 #include <string.h>
 #include "board.h"
 
@@ -872,11 +876,41 @@ uint64_t hive_board_position_key(const struct hive_board *b)
 	return key;
 }
 
-uint64_t hive_perft(struct hive_board *b, int depth)
+/* perft_rec, asking stop between the subtrees deeper than the bulk depth. */
+static int64_t perft_stoppable(struct hive_board *b, int depth, hive_perft_stop_fn *stop, void *arg)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	int64_t total = 0;
+
+	if (depth <= HIVE_PERFT_BULK_DEPTH)
+		return (int64_t)perft_rec(b, depth);
+	size_t n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n; i++) {
+		struct hive_undo u;
+		if (stop(arg))
+			return -1;
+		hive_board_do(b, moves[i], &u);
+		int64_t sub = perft_stoppable(b, depth - 1, stop, arg);
+		hive_board_undo(b, &u);
+		if (sub < 0)
+			return -1;
+		total += sub;
+	}
+	return total;
+}
+
+int64_t hive_perft(struct hive_board *b, int depth, hive_perft_stop_fn *stop, void *arg)
 {
 	if (depth <= 0)
 		return 1;
-	return perft_rec(b, depth);
+	return stop ? perft_stoppable(b, depth, stop, arg) : (int64_t)perft_rec(b, depth);
+}
+
+int hive_perft_format(char *buf, size_t n, int depth, uint64_t count, uint64_t us)
+{
+	return snprintf(buf, n, "perft(%d) = %llu in %llu ms. %llu KN/s", depth,
+			(unsigned long long)count, (unsigned long long)(us / 1000),
+			(unsigned long long)(us ? count * 1000 / us : 0));
 }
 
 int hive_board_check(const struct hive_board *b)

@@ -27,11 +27,12 @@
 #include "adapters/hub/hub_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/engine_options.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
+#include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 /* go think with no level yet: the profile has no limit of its own, so this one. */
@@ -79,7 +80,7 @@ struct hub_front {
 	enum hub_go_mode       mode;
 	int                    stopping;     /* stop sent: the next done is final */
 	int                    restart;      /* ponder-hit: search again when done comes */
-	struct timespec        t0;           /* when the limits started to count */
+	int64_t                t0_ms;        /* when the limits started to count, now_ms() */
 	struct hive_search_info last;        /* latest info, for ponder= and fall-backs */
 	int                    have_last;
 
@@ -123,15 +124,6 @@ static void out_error(struct hub_front *s, const char *fmt, ...)
 }
 
 /* ---- session plumbing ---- */
-
-static uint64_t elapsed_ms(const struct hub_front *s)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int64_t ms = (int64_t)(now.tv_sec - s->t0.tv_sec) * 1000 +
-		(now.tv_nsec - s->t0.tv_nsec) / 1000000;
-	return ms > 0 ? (uint64_t)ms : 0;
-}
 
 /* ---- the engine's options, as Hub parameters ---- */
 
@@ -377,7 +369,7 @@ static int search_start(struct hub_front *s, enum hub_go_mode mode)
 	struct engine_limits l;
 
 	search_limits(s, mode, &l);
-	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	s->t0_ms = now_ms();
 	if (engine_go(s->io.engine, &s->game, &l, info_cb, search_done, s) < 0)
 		return -1;
 	if (l.movetime_ms && !l.infinite)
@@ -414,7 +406,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 	}
 	struct hub_info hi = {
 		.depth = info->depth, .has_score = 1, .score_cp = info->score,
-		.nodes = info->nodes, .has_time = 1, .time_ms = elapsed_ms(s),
+		.nodes = info->nodes, .has_time = 1, .time_ms = (uint64_t)(now_ms() - s->t0_ms),
 		.pv = pv, .pvlen = n,
 	};
 	int len = hub_info_write(line, sizeof line, &hi, &why);
@@ -506,7 +498,7 @@ static void cmd_hub(struct hub_front *s, const struct hub_msg *m)
 
 	hub_writer_begin(&w, line, sizeof line, "id");
 	hub_writer_add(&w, "name", "hivebridge");
-	hub_writer_add(&w, "version", HIVEBRIDGE_VERSION);
+	hub_writer_add(&w, "version", version_string);
 	hub_writer_add(&w, "author", "The hivebridge authors");
 	if (s->io.engine && s->io.engine->id[0] && strcmp(s->io.engine->ops->name, "builtin") != 0)
 		hub_writer_add(&w, "engine", s->io.engine->id);

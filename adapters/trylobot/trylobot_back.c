@@ -28,9 +28,9 @@
 #include "adapters/trylobot/trylobot_coords.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/errbuf.h"
 #include "core/game.h"
 
@@ -358,7 +358,7 @@ static void te_event_cb(struct bufferevent *bev, short what, void *arg)
 		log_note(t->log_id, "engine %s: connected to %s port %u", p->name, p->host, p->port);
 		t->state = TE_GREETING;
 		te_make_id(t, t->request_id);
-		if (te_send(t, tb_greetings_request_json(t->request_id, HIVEBRIDGE_VERSION)) < 0)
+		if (te_send(t, tb_greetings_request_json(t->request_id, version_string)) < 0)
 			te_fail(t, "cannot send Greetings");
 		return;
 	}

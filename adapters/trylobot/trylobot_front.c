@@ -36,10 +36,10 @@
 #include "adapters/trylobot/trylobot_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
+#include "bridge/version.h"
 #include "core/game.h"
 #include "core/search.h"
 
@@ -154,7 +154,7 @@ static void greet(struct trylobot_front *s, const char *failure)
 	struct tb_identity id = {
 		.name = "hivebridge",
 		.long_name = long_name,
-		.version = HIVEBRIDGE_VERSION,
+		.version = version_string,
 		.description = desc,
 		.author = "hivebridge",
 	};

@@ -14,26 +14,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "adapters/uhp/uhp_codec.h"
 #include "adapters/uhp/uhp_front.h"
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
 #include "bridge/session_io.h"
+#include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 /* perft refuses a depth whose interior nodes (the previous depth's count) pass this;
  * it runs on the search pool, stops when the client goes and by max_think_time. */
-#define PERFT_MAX_DEPTH  12
 #define PERFT_MAX_NODES  4000000ull
-/* Subtrees this shallow are counted in one go (well under a millisecond each). */
-#define PERFT_BULK_DEPTH 3
 /* Slack on top of a bestmove time before the session itself asks the engine to stop. */
 #define STOP_SLACK_MS    10
 
@@ -41,21 +38,6 @@
 #define ERR_GAMEOVER "err The game is over. Try 'newgame' to start a new game."
 
 enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS, BUSY_PERFT };
-
-/* A perft on the search pool; the worker fills the counts, the loop prints them. */
-struct perft_job {
-	struct pool_job    job;          /* first */
-	struct hive_board  board;
-	int                depth;
-	int                has_deadline;
-	struct timespec    deadline;     /* request time + max_think_time */
-	/* Written by the worker, read after done_ev. */
-	int                reached;      /* depths 0..reached-1 are complete */
-	int                why;          /* 0 done, 1 stopped by the deadline, 2 too many nodes */
-	uint64_t           count[PERFT_MAX_DEPTH + 1];
-	uint64_t           us[PERFT_MAX_DEPTH + 1];
-	struct event      *done_ev;
-};
 
 struct uhp_front {
 	struct session_io      io;           /* first (uhp_out_too_long); client, engine, closing */
@@ -65,7 +47,8 @@ struct uhp_front {
 
 	enum busy              busy;         /* engine command outstanding */
 
-	struct perft_job      *perft;        /* made on first use */
+	struct perft_job      *perft;        /* on the search pool; made on first use */
+	struct event          *perft_done_ev;
 	char                  *opt_argv[3];  /* options command in flight, owned */
 	struct live_game      *lg;           /* the game on the web page, NULL if none */
 };
@@ -90,7 +73,7 @@ static void out_info(struct uhp_front *s)
 	if (s->io.engine && s->io.engine->id[0])
 		uhp_out_printf(&s->io, "id %s", s->io.engine->id);
 	else
-		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION);
+		uhp_out_printf(&s->io, "id hivebridge v%s", version_string);
 	uhp_out_str(&s->io, s->io.engine && (s->io.engine->caps[0] || s->io.engine->caps_known) ?
 		    s->io.engine->caps : "Mosquito;Ladybug;Pillbug");
 }
@@ -387,77 +370,11 @@ static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static uint64_t now_us(void)
+/* The perft's end (a pool worker): the loop prints it. */
+static void perft_finished(void *arg)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static int perft_should_stop(struct perft_job *p)
-{
-	struct timespec now;
-	if (atomic_load(&p->job.stop))
-		return 1;
-	if (!p->has_deadline)
-		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec > p->deadline.tv_sec ||
-	    (now.tv_sec == p->deadline.tv_sec && now.tv_nsec >= p->deadline.tv_nsec)) {
-		p->why = 1;
-		return 1;
-	}
-	return 0;
-}
-
-/* hive_perft, checking for a stop between shallow subtrees; sets job.stop when it
- * gives up (the count is then meaningless). */
-static uint64_t perft_stoppable(struct perft_job *p, struct hive_board *b, int depth)
-{
-	struct hive_move moves[HIVE_MAX_MOVES];
-	uint64_t total = 0;
-
-	if (depth <= PERFT_BULK_DEPTH)
-		return hive_perft(b, depth);
-	size_t n = hive_board_moves(b, moves);
-	for (size_t i = 0; i < n; i++) {
-		struct hive_undo u;
-		if (perft_should_stop(p)) {
-			atomic_store(&p->job.stop, 1);
-			return 0;
-		}
-		hive_board_do(b, moves[i], &u);
-		total += perft_stoppable(p, b, depth - 1);
-		hive_board_undo(b, &u);
-	}
-	return total;
-}
-
-/* The job (a pool worker). */
-static void perft_run(struct pool_job *job)
-{
-	struct perft_job *p = (struct perft_job *)job;
-	uint64_t prev = 1;
-
-	for (int d = 0; d <= p->depth; d++) {
-		struct hive_board b = p->board;
-		if (d > 1 && prev > PERFT_MAX_NODES) {
-			p->why = 2;
-			break;
-		}
-		uint64_t t0 = now_us();
-		uint64_t n = perft_stoppable(p, &b, d);
-		if (atomic_load(&p->job.stop)) {
-			if (!p->why)
-				p->why = 1;
-			break;
-		}
-		p->count[d] = n;
-		p->us[d] = now_us() - t0;
-		p->reached = d + 1;
-		prev = n;
-	}
-	event_active(p->done_ev, EV_READ, 0);
+	struct uhp_front *s = arg;
+	event_active(s->perft_done_ev, EV_READ, 0);
 }
 
 static void perft_done(evutil_socket_t fd, short what, void *arg)
@@ -469,13 +386,13 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 		return;
 	search_pool_cancel(&p->job);      /* the worker may still be leaving it */
 	for (int d = 0; d < p->reached; d++) {
-		uint64_t n = p->count[d], us = p->us[d];
-		uhp_out_printf(&s->io, "perft(%d) = %llu in %llu ms. %llu KN/s", d, (unsigned long long)n,
-			   (unsigned long long)(us / 1000), (unsigned long long)(us ? n * 1000 / us : 0));
+		char line[128];
+		hive_perft_format(line, sizeof line, d, p->count[d], p->us[d]);
+		uhp_out_str(&s->io, line);
 	}
-	if (p->why == 2)
+	if (p->end == PERFT_TOO_BIG)
 		uhp_out_printf(&s->io, "err perft(%d) would take too long here; use 'hivebridge perft'.", p->reached);
-	else if (p->why == 1)
+	else if (p->end != PERFT_DONE)
 		uhp_out_printf(&s->io, "err perft(%d) stopped at this server's limit of %u s.", p->reached,
 			   s->io.lim.max_think_ms / 1000);
 	engine_command_done(s);
@@ -485,7 +402,7 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 {
 	struct perft_job *p;
-	int depth, max = PERFT_MAX_DEPTH;
+	int depth, max = PERFT_JOB_MAX_DEPTH;
 
 	if (s->io.lim.max_depth && s->io.lim.max_depth < max)
 		max = s->io.lim.max_depth;
@@ -498,28 +415,22 @@ static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 		return 0;
 	}
 	if (!s->perft) {
-		if (!(p = calloc(1, sizeof *p)) || !(p->done_ev = event_new(s->io.base, -1, 0, perft_done, s))) {
+		if (!(p = calloc(1, sizeof *p)) ||
+		    !(s->perft_done_ev = event_new(s->io.base, -1, 0, perft_done, s))) {
 			free(p);
 			uhp_out_str(&s->io, "err Out of memory.");
 			return 0;
 		}
-		p->job.run = perft_run;
+		p->done = perft_finished;
+		p->arg = s;
+		p->max_nodes = PERFT_MAX_NODES;
 		s->perft = p;
 	}
 	p = s->perft;
 	p->board = s->game.board;
 	p->depth = depth;
-	p->reached = 0;
-	p->why = 0;
-	p->has_deadline = s->io.lim.max_think_ms > 0;
-	clock_gettime(CLOCK_MONOTONIC, &p->deadline);
-	p->deadline.tv_sec += (time_t)(s->io.lim.max_think_ms / 1000);
-	p->deadline.tv_nsec += (long)(s->io.lim.max_think_ms % 1000) * 1000000L;
-	if (p->deadline.tv_nsec >= 1000000000L) {
-		p->deadline.tv_sec++;
-		p->deadline.tv_nsec -= 1000000000L;
-	}
-	if (search_pool_submit(&p->job) < 0) {
+	p->deadline_us = s->io.lim.max_think_ms ? now_us() + (int64_t)s->io.lim.max_think_ms * 1000 : 0;
+	if (search_pool_perft(p) < 0) {
 		uhp_out_str(&s->io, "err No thread to run perft on.");
 		return 0;
 	}
@@ -693,7 +604,7 @@ void uhp_front_free(void *session)
 	session_io_free(&s->io);
 	if (s->perft) {
 		search_pool_cancel(&s->perft->job);
-		event_free(s->perft->done_ev);
+		event_free(s->perft_done_ev);
 		free(s->perft);
 	}
 	live_close(s->lg);

@@ -20,12 +20,12 @@
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/lobby/lobby.h"
 #include "bridge/log.h"
 #include "bridge/protocol.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
+#include "bridge/version.h"
 #include "core/game.h"
 
 #define ERR_NOGAME  "err No game in progress. Try 'newgame' to ask for an opponent."
@@ -437,7 +437,7 @@ static void session_command_run(struct remote_session *s, char *line, size_t len
 	case UHP_CMD_BLANK:
 		return;
 	case UHP_CMD_INFO:
-		uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
+		uhp_out_printf(&s->io, "id hivebridge v%s (remote play)", version_string);
 		uhp_out_str(&s->io, "Mosquito;Ladybug;Pillbug");
 		break;
 	case UHP_CMD_NEWGAME:
@@ -586,7 +586,7 @@ static void *remote_session_new(struct event_base *base, struct bufferevent *in,
 	}
 	log_note(id, "remote-play session opened");
 	/* The info block, as a UHP engine greets its viewer. */
-	uhp_out_str(&s->io, "id hivebridge v" HIVEBRIDGE_VERSION " (remote play)");
+	uhp_out_printf(&s->io, "id hivebridge v%s (remote play)", version_string);
 	uhp_out_str(&s->io, "Mosquito;Ladybug;Pillbug");
 	uhp_out_str(&s->io, "ok");
 	return s;

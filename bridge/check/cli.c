@@ -181,7 +181,7 @@ static void cmdline_free(struct cmdline *c)
 static int engine_from_args(struct checker *ck, struct config *cfg, int n, char **words,
 			    const struct engine_profile **out, int *builtin, struct cmdline *c)
 {
-	char *cause = NULL;
+	char err[512] = "";
 
 	*out = NULL;
 	*builtin = 0;
@@ -191,13 +191,12 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 	}
 	if (n == 1) {
 		int depth;
-		*out = config_engine_parse(cfg, words[0], &depth, &cause);
+		*out = config_engine_parse(cfg, words[0], &depth, err, sizeof err);
 		const struct protocol *pr = *out ? protocol_by_kind((*out)->kind) : NULL;
 		if (!*out || (pr && pr->target == PROTOCOL_COMMAND &&
 			      (!(*out)->argv || !(*out)->argv[0]))) {
 			fprintf(stderr, "hivebridge check: engine \"%s\": %s\n", words[0],
-				cause ? cause : "empty engine command");
-			free(cause);
+				err[0] ? err : "empty engine command");
 			return -1;
 		}
 		*builtin = !strcmp((*out)->kind, "builtin");
@@ -225,10 +224,9 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 		c->argv[i] = words[i];
 	c->argv[n] = NULL;
 	/* A profile with the defaults of its kind; its command is replaced by c->argv. */
-	*out = config_add_command(cfg, pr->kind, "-", &cause);
+	*out = config_add_command(cfg, pr->kind, "-", err, sizeof err);
 	if (!*out) {
-		fprintf(stderr, "hivebridge check: %s\n", cause ? cause : "bad engine");
-		free(cause);
+		fprintf(stderr, "hivebridge check: %s\n", err[0] ? err : "bad engine");
 		return -1;
 	}
 	return 0;
@@ -368,7 +366,7 @@ int check_main(int argc, char **argv)
 	struct config cfg;
 	struct cmdline cl;
 	const struct engine_profile *p = NULL;
-	char *cause = NULL, *data_own = NULL;
+	char err[512] = "", *data_own = NULL;
 	int status = 2, builtin = 0, logging = 0;
 
 	memset(&ck, 0, sizeof ck);
@@ -391,9 +389,8 @@ int check_main(int argc, char **argv)
 		fputs("Try 'hivebridge check --help'.\n", stderr);
 		goto out;
 	}
-	if (ck.config_path && config_load(&cfg, ck.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge check: %s\n", cause ? cause : ck.config_path);
-		free(cause);
+	if (ck.config_path && config_load(&cfg, ck.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge check: %s\n", err[0] ? err : ck.config_path);
 		status = 1;
 		goto out;
 	}
@@ -415,10 +412,9 @@ int check_main(int argc, char **argv)
 	}
 	/* A Trylobot module's host is resolved now, not inside the loop. */
 	const struct protocol *pr = p ? protocol_by_kind(p->kind) : NULL;
-	if (pr && pr->target == PROTOCOL_ADDRESS && config_engine_check(&cfg, p, &cause) < 0) {
+	if (pr && pr->target == PROTOCOL_ADDRESS && config_engine_check(&cfg, p, err, sizeof err) < 0) {
 		fprintf(stderr, "hivebridge check: engine \"%s\": %s\n",
-			ck.profile_name ? ck.profile_name : argv[first], cause ? cause : "cannot work");
-		free(cause);
+			ck.profile_name ? ck.profile_name : argv[first], err[0] ? err : "cannot work");
 		status = 1;
 		goto out;
 	}

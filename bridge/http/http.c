@@ -36,6 +36,7 @@
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 #define HTTP_MAX_CONNS          64
 #define HTTP_MAX_STREAMS        32
@@ -145,13 +146,6 @@ static cJSON *game_summary(const struct live_game *lg)
 	return o;
 }
 
-static uint64_t mono_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* gtoken: the request's X-Game-Token (NULL if none): its holder owns the game. */
 static cJSON *game_full(struct http_server *h, const struct live_game *lg, const char *gtoken)
 {
@@ -173,7 +167,7 @@ static cJSON *game_full(struct http_server *h, const struct live_game *lg, const
 		cJSON *c = cJSON_AddObjectToObject(o, "clocks");
 		int64_t ms[2] = { lg->clock_ms[0], lg->clock_ms[1] };
 		if (lg->clock_running >= 0) {
-			ms[lg->clock_running] -= (int64_t)((mono_us() - lg->clock_at_us) / 1000);
+			ms[lg->clock_running] -= (now_us() - (int64_t)lg->clock_at_us) / 1000;
 			if (ms[lg->clock_running] < 0)
 				ms[lg->clock_running] = 0;
 		}
@@ -439,8 +433,8 @@ static cJSON *body_json(struct http_req *req)
 	size_t n;
 	const char *buf = http_req_body(req, &n);
 	int status;
-	const char *why;
-	cJSON *o = body_parse(buf, n, &status, &why);
+	char why[128];
+	cJSON *o = body_parse(buf, n, &status, why, sizeof why);
 	if (!o)
 		reply_error(req, status, why);
 	return o;
@@ -543,9 +537,11 @@ static void route_start(struct http_server *h, struct http_req *req)
 	unsigned id = 0;
 	if (!b)
 		return;
-	if (body_start(b, &r, &status, &why) == 0)
-		id = play_start(h->play, &r, http_req_peer(req), token,
-				&status, &why);
+	char bad[128];
+	if (body_start(b, &r, &status, bad, sizeof bad) < 0)
+		why = bad;
+	else
+		id = play_start(h->play, &r, http_req_peer(req), token, &status, &why);
 	cJSON_Delete(b);
 	if (!id) {
 		reply_error(req, status, why);
@@ -588,8 +584,12 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 		if (!b)
 			return;
 		const char *mv;
-		int rc = body_move(b, &mv, &status, &why) < 0 ? -1 :
-			play_move(h->play, id, game_token(req), mv, &status, &why);
+		char bad[128];
+		int rc = body_move(b, &mv, &status, bad, sizeof bad);
+		if (rc < 0)
+			why = bad;
+		else
+			rc = play_move(h->play, id, game_token(req), mv, &status, &why);
 		cJSON_Delete(b);
 		if (rc < 0) {
 			reply_error(req, status, why);
@@ -661,7 +661,7 @@ static int guard_request(struct http_server *h, struct http_req *req)
 {
 	const struct evkeyvalq *in = http_req_input_headers(req);
 	char local[INET6_ADDRSTRLEN];
-	const char *why;
+	char why[128];
 	struct guard_request r = {
 		.changes = http_req_method(req) != HTTP_GET && http_req_method(req) != HTTP_HEAD,
 		.host = evhttp_find_header(in, "Host"),
@@ -671,7 +671,7 @@ static int guard_request(struct http_server *h, struct http_req *req)
 		.authorization = evhttp_find_header(in, "Authorization"),
 	};
 	r.local = conn_local(req, local, sizeof local);
-	int status = guard_check(h->guard, &r, &why);
+	int status = guard_check(h->guard, &r, why, sizeof why);
 	if (!status)
 		return 0;
 	log_note(0, "http: %s refused (%d): %s", http_req_peer(req), status, why);
@@ -758,7 +758,7 @@ static void route(struct http_req *req, void *arg)
 /* The access token: HIVEBRIDGE_HTTP_TOKEN, else the first line of http_token_file;
  * *token NULL if neither is set. The variable is out of the environment (and of
  * /proc/PID/environ) so that no engine reads it (util_take_secret_env). */
-static int http_token_read(const struct config *conf, char **token, char **cause)
+static int http_token_read(const struct config *conf, char **token, char *err, size_t errlen)
 {
 	/* Taken (and scrubbed from /proc/PID/environ) by main() before any engine starts. */
 	*token = util_take_secret_env("HIVEBRIDGE_HTTP_TOKEN");
@@ -768,28 +768,22 @@ static int http_token_read(const struct config *conf, char **token, char **cause
 		return 0;
 	FILE *f = fopen(conf->http_token_file, "r");
 	char line[GUARD_TOKEN_MAX + 2];
-	if (!f) {
-		if (asprintf(cause, "http_token_file %s: %s", conf->http_token_file, strerror(errno)) < 0)
-			*cause = NULL;
-		return -1;
-	}
+	if (!f)
+		return errbuf_set(err, errlen, "http_token_file %s: %s", conf->http_token_file,
+				  strerror(errno));
 	if (!fgets(line, sizeof line, f))
 		line[0] = 0;
 	fclose(f);
 	line[strcspn(line, "\r\n")] = 0;
 	*token = strdup(line);
 	explicit_bzero(line, sizeof line);
-	if (!*token) {
-		*cause = strdup("out of memory");
-		return -1;
-	}
+	if (!*token)
+		return errbuf_set(err, errlen, "out of memory");
 	if (!**token) {
 		free(*token);
 		*token = NULL;
-		if (asprintf(cause, "http_token_file %s: no token on its first line",
-			     conf->http_token_file) < 0)
-			*cause = NULL;
-		return -1;
+		return errbuf_set(err, errlen, "http_token_file %s: no token on its first line",
+				  conf->http_token_file);
 	}
 	return 0;
 }
@@ -826,36 +820,33 @@ static int parse_spec(const char *spec, char *host, size_t hlen, unsigned *port)
 }
 
 struct http_server *http_start(struct event_base *base, const struct config *conf,
-			       const char *spec, char **cause)
+			       const char *spec, char *err, size_t errlen)
 {
 	char host[INET6_ADDRSTRLEN + 1];
 	unsigned port;
 	struct http_server *h;
 
 	if (parse_spec(spec, host, sizeof host, &port) < 0) {
-		if (asprintf(cause, "--http %s: want ADDR:PORT with a numeric address", spec) < 0)
-			*cause = NULL;
+		errbuf_set(err, errlen, "--http %s: want ADDR:PORT with a numeric address", spec);
 		return NULL;
 	}
 	h = calloc(1, sizeof *h);
 	if (!h) {
-		*cause = strdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	h->base = base;
 	h->conf = conf;
 	char *token = NULL;
-	if (http_token_read(conf, &token, cause) < 0) {
+	if (http_token_read(conf, &token, err, errlen) < 0) {
 		http_free(h);
 		return NULL;
 	}
-	h->guard = guard_new(host, port, conf->http_hosts, token, cause);
+	h->guard = guard_new(host, port, conf->http_hosts, token, err, errlen);
 	if (token)
 		explicit_bzero(token, strlen(token));
 	free(token);
 	if (!h->guard) {
-		if (!*cause)
-			*cause = strdup("out of memory");
 		http_free(h);
 		return NULL;
 	}
@@ -863,7 +854,7 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	h->lobby = weblobby_new(base, on_seat, h);
 	h->ping = event_new(base, -1, EV_PERSIST, on_ping, h);
 	if (!h->play || !h->lobby || !h->ping) {
-		*cause = strdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		http_free(h);
 		return NULL;
 	}
@@ -889,12 +880,11 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		.max_head = conf->http_max_head ? conf->http_max_head : 32768,
 		.max_body = HTTP_MAX_BODY,
 	};
-	char *why = NULL;
-	h->lst = http_listen(base, (struct sockaddr *)&ss, (int)sl, &lim, route, conn_closed, h, &why);
+	char why[128];
+	h->lst = http_listen(base, (struct sockaddr *)&ss, (int)sl, &lim, route, conn_closed, h,
+			     why, sizeof why);
 	if (!h->lst) {
-		if (asprintf(cause, "cannot listen on %s:%u: %s", host, port, why ? why : "out of memory") < 0)
-			*cause = NULL;
-		free(why);
+		errbuf_set(err, errlen, "cannot listen on %s:%u: %s", host, port, why);
 		http_free(h);
 		return NULL;
 	}

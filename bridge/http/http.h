@@ -15,9 +15,9 @@ struct http_server;
 /* Listens on spec ("ADDR:PORT", "[V6ADDR]:PORT", ":PORT" = 127.0.0.1), says
  * "listening on ADDR:PORT (http)" on stderr and turns the live registry on. conf
  * (its engine profiles: games against them) must outlive the server. NULL with
- * *cause (caller frees) on failure. */
+ * err on failure. */
 struct http_server *http_start(struct event_base *base, const struct config *conf,
-			       const char *spec, char **cause);
+			       const char *spec, char *err, size_t errlen);
 
 /* The match dashboard's data: summary() returns a new cJSON object (GET /api/match)
  * that the server frees. */

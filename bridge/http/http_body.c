@@ -1,25 +1,27 @@
 /*
  * http_body.c: the JSON bodies of the API's POST routes, read into plain structs
  * with no socket and no state, so that tests/fuzz/fuzz_http_body.c feeds them the
- * very code the routes run. Each reader answers -1 with the HTTP status and why.
+ * very code the routes run. Each reader answers -1 (NULL) with the HTTP status and
+ * why in err.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "bridge/http/http_int.h"
+#include "core/errbuf.h"
 
-cJSON *body_parse(const char *buf, size_t n, int *status, const char **why)
+cJSON *body_parse(const char *buf, size_t n, int *status, char *err, size_t errlen)
 {
 	if (n > HTTP_MAX_BODY) {
 		*status = 413;
-		*why = "body too large";
+		errbuf_set(err, errlen, "%s", "body too large");
 		return NULL;
 	}
 	cJSON *o = n ? cJSON_ParseWithLength(buf, n) : cJSON_CreateObject();
 	if (!cJSON_IsObject(o)) {
 		cJSON_Delete(o);
 		*status = 400;
-		*why = "the body must be a JSON object";
+		errbuf_set(err, errlen, "%s", "the body must be a JSON object");
 		return NULL;
 	}
 	return o;
@@ -31,7 +33,7 @@ const char *body_str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-int body_start(const cJSON *b, struct start_req *r, int *status, const char **why)
+int body_start(const cJSON *b, struct start_req *r, int *status, char *err, size_t errlen)
 {
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(b, "depth");
 	const char *color = body_str(b, "color"), *type = body_str(b, "type");
@@ -42,38 +44,38 @@ int body_start(const cJSON *b, struct start_req *r, int *status, const char **wh
 	if (!r->engine)
 		r->engine = "builtin";
 	if (type && *type && hive_gametype_parse(type, &r->type) != 0) {
-		*why = "bad game type";
+		errbuf_set(err, errlen, "%s", "bad game type");
 		return -1;
 	}
 	r->human = HIVE_WHITE;
 	if (color && !strcmp(color, "black"))
 		r->human = HIVE_BLACK;
 	else if (color && *color && strcmp(color, "white")) {
-		*why = "color must be white or black";
+		errbuf_set(err, errlen, "%s", "color must be white or black");
 		return -1;
 	}
 	/* Not a number: the default (1 s a move), as the page has always sent it. */
 	double v = cJSON_IsNumber(d) ? d->valuedouble : 0;
 	if (!(v >= 0 && v <= PLAY_MAX_DEPTH)) {
-		*why = "depth must be 0..8";
+		errbuf_set(err, errlen, "%s", "depth must be 0..8");
 		return -1;
 	}
 	r->depth = (int)v;
 	return 0;
 }
 
-int body_move(const cJSON *b, const char **move, int *status, const char **why)
+int body_move(const cJSON *b, const char **move, int *status, char *err, size_t errlen)
 {
 	*move = body_str(b, "move");
 	if (!*move) {
 		*status = 400;
-		*why = "want {\"move\": MOVESTRING}";
+		errbuf_set(err, errlen, "%s", "want {\"move\": MOVESTRING}");
 		return -1;
 	}
 	return 0;
 }
 
-int body_join(const cJSON *b, struct join_req *r, int *status, const char **why)
+int body_join(const cJSON *b, struct join_req *r, int *status, char *err, size_t errlen)
 {
 	const cJSON *jl = cJSON_GetObjectItemCaseSensitive(b, "lobby");
 	const cJSON *jt = cJSON_GetObjectItemCaseSensitive(b, "type");
@@ -82,17 +84,17 @@ int body_join(const cJSON *b, struct join_req *r, int *status, const char **why)
 	*status = 400;
 	memset(r, 0, sizeof *r);
 	if (!cJSON_IsString(jl)) {
-		*why = "want {\"lobby\": NAME, \"type\": GAMETYPE, \"name\": NAME}";
+		errbuf_set(err, errlen, "%s", "want {\"lobby\": NAME, \"type\": GAMETYPE, \"name\": NAME}");
 		return -1;
 	}
 	r->lobby = jl->valuestring;
 	if (jt && !cJSON_IsNull(jt) && (!cJSON_IsString(jt) ||
 					(*jt->valuestring && hive_gametype_parse(jt->valuestring, &r->type) != 0))) {
-		*why = "bad game type";
+		errbuf_set(err, errlen, "%s", "bad game type");
 		return -1;
 	}
 	if (jn && !cJSON_IsNull(jn) && !cJSON_IsString(jn)) {
-		*why = "name must be a string";
+		errbuf_set(err, errlen, "%s", "name must be a string");
 		return -1;
 	}
 	/* The name goes into UHP lines and the results: letters, digits, - _ . only. */
@@ -108,12 +110,12 @@ int body_join(const cJSON *b, struct join_req *r, int *status, const char **why)
 	return 0;
 }
 
-int body_seat(const cJSON *b, const char **token, int *status, const char **why)
+int body_seat(const cJSON *b, const char **token, int *status, char *err, size_t errlen)
 {
 	*token = body_str(b, "token");
 	if (!*token) {
 		*status = 400;
-		*why = "want {\"token\": TOKEN, ...}";
+		errbuf_set(err, errlen, "%s", "want {\"token\": TOKEN, ...}");
 		return -1;
 	}
 	return 0;

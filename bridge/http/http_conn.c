@@ -48,6 +48,7 @@
 
 #include "bridge/http/http_int.h"
 #include "bridge/log.h"
+#include "core/errbuf.h"
 
 #define ACCEPT_PAUSE_MS  200       /* after EMFILE and friends */
 #define LINGER_MS        2000      /* a closing connection waits this long for the hang-up */
@@ -345,18 +346,18 @@ static int is_tchar(int c)
 		(c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r, const char **why)
+int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r, char *err, size_t errlen)
 {
 	char *save = NULL;
 	unsigned nlines = 0;
 	long long clen = -1;
 
-	*why = "a NUL byte or a lone CR in the request head";
+	errbuf_set(err, errlen, "%s", "a NUL byte or a lone CR in the request head");
 	for (size_t i = 0; i < len; i++)
 		if (!head[i] || (head[i] == '\r' && (i + 1 == len || head[i + 1] != '\n')))
 			return 400;
 	char *line = strtok_r(head, "\n", &save);
-	*why = "bad request line";
+	errbuf_set(err, errlen, "%s", "bad request line");
 	if (!line)
 		return 400;
 	line[strcspn(line, "\r")] = 0;
@@ -374,7 +375,7 @@ int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r
 	else if (!strcmp(version, "HTTP/1.0"))
 		r->http10 = 1;
 	else {
-		*why = "HTTP/1.1 only";
+		errbuf_set(err, errlen, "%s", "HTTP/1.1 only");
 		return strncmp(version, "HTTP/", 5) ? 400 : 505;
 	}
 	r->keep = !r->http10;
@@ -385,10 +386,10 @@ int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r
 	else if (!strcmp(method, "POST"))
 		r->method = HTTP_POST;
 	else {
-		*why = "GET, HEAD or POST only";
+		errbuf_set(err, errlen, "%s", "GET, HEAD or POST only");
 		return 405;
 	}
-	*why = "bad request target";
+	errbuf_set(err, errlen, "%s", "bad request target");
 	if (target[0] != '/')
 		return 400;
 	for (const char *p = target; *p; p++)
@@ -405,10 +406,10 @@ int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r
 		if (!*line)
 			break;
 		if (++nlines >= HEAD_MAX_LINES) {
-			*why = "too many header lines";
+			errbuf_set(err, errlen, "%s", "too many header lines");
 			return 431;
 		}
-		*why = "bad header line";
+		errbuf_set(err, errlen, "%s", "bad header line");
 		char *colon = strchr(line, ':');
 		if (!colon || colon == line)
 			return 400;
@@ -434,7 +435,7 @@ int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r
 				return 400;
 			clen = n;
 		} else if (!evutil_ascii_strcasecmp(line, "Transfer-Encoding")) {
-			*why = "a body needs a Content-Length";
+			errbuf_set(err, errlen, "%s", "a body needs a Content-Length");
 			return 411;
 		} else if (!evutil_ascii_strcasecmp(line, "Connection")) {
 			/* A list of tokens: close, keep-alive. */
@@ -446,12 +447,12 @@ int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r
 				r->keep = 0;
 		}
 		if (evhttp_add_header(&r->headers, line, v) < 0) {
-			*why = "out of memory";
+			errbuf_set(err, errlen, "%s", "out of memory");
 			return 500;
 		}
 	}
 	if (clen > (long long)max_body) {
-		*why = "body too large";
+		errbuf_set(err, errlen, "%s", "body too large");
 		return 413;
 	}
 	r->body_len = clen > 0 ? (size_t)clen : 0;
@@ -540,8 +541,8 @@ static void req_process(struct http_req *r)
 			}
 			evbuffer_remove(in, r->head, end);
 			r->head[end] = 0;
-			const char *why;
-			int code = http_head_parse(r->head, end, r->l->lim.max_body, &r->h, &why);
+			char why[128];
+			int code = http_head_parse(r->head, end, r->l->lim.max_body, &r->h, why, sizeof why);
 			if (code) {
 				send_error(r, code, why);
 				return;
@@ -748,11 +749,11 @@ static void limits_fix(struct http_limits *lim)
 
 struct http_listener *http_listen(struct event_base *base, const struct sockaddr *sa, int salen,
 				  const struct http_limits *lim, http_handler_fn *handler,
-				  http_closed_fn *closed, void *arg, char **cause)
+				  http_closed_fn *closed, void *arg, char *err, size_t errlen)
 {
 	struct http_listener *l = calloc(1, sizeof *l);
 	if (!l) {
-		*cause = strdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	l->base = base;
@@ -766,8 +767,7 @@ struct http_listener *http_listen(struct event_base *base, const struct sockaddr
 					 LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
 					 511, sa, salen);
 	if (!l->resume || !l->lev) {
-		if (asprintf(cause, "%s", l->resume ? strerror(errno) : "out of memory") < 0)
-			*cause = NULL;
+		errbuf_set(err, errlen, "%s", l->resume ? strerror(errno) : "out of memory");
 		http_listener_free(l);
 		return NULL;
 	}

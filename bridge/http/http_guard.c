@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "bridge/http/http_int.h"
+#include "core/errbuf.h"
 
 #define GUARD_MAX_HOSTS 16
 
@@ -97,12 +98,11 @@ static int token_ok(const char *t)
 }
 
 struct http_guard *guard_new(const char *addr, unsigned port, const char *hosts, const char *token,
-			     char **cause)
+			     char *err, size_t errlen)
 {
 	struct http_guard *g = calloc(1, sizeof *g);
-	*cause = NULL;
 	if (!g) {
-		*cause = strdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	g->port = port;
@@ -114,10 +114,9 @@ struct http_guard *guard_new(const char *addr, unsigned port, const char *hosts,
 	for (const char *p = hosts ? hosts : ""; *p;) {
 		size_t n = strcspn(p, " \t,");
 		if (n && guard_add_name(g, p, n) < 0) {
-			if (asprintf(cause, "http_hosts: bad name \"%.*s\" (host names or addresses, "
-				     "at most %d, separated by spaces)", (int)(n > 64 ? 64 : n), p,
-				     GUARD_MAX_HOSTS - 2) < 0)
-				*cause = NULL;
+			errbuf_set(err, errlen, "http_hosts: bad name \"%.*s\" (host names or addresses, "
+				   "at most %d, separated by spaces)", (int)(n > 64 ? 64 : n), p,
+				   GUARD_MAX_HOSTS - 2);
 			guard_free(g);
 			return NULL;
 		}
@@ -126,23 +125,21 @@ struct http_guard *guard_new(const char *addr, unsigned port, const char *hosts,
 	}
 	if (token && *token) {
 		if (!token_ok(token)) {
-			*cause = strdup("the http access token must be 16 to 256 printable characters "
-					"without spaces");
+			errbuf_set(err, errlen, "the http access token must be 16 to 256 printable "
+				   "characters without spaces");
 			guard_free(g);
 			return NULL;
 		}
 		snprintf(g->token, sizeof g->token, "%s", token);
 	} else if (!guard_addr_loopback(addr)) {
-		if (asprintf(cause, "http on %s is reachable beyond loopback: set an access token "
-			     "(http_token_file in [daemon], or HIVEBRIDGE_HTTP_TOKEN)", addr) < 0)
-			*cause = NULL;
+		errbuf_set(err, errlen, "http on %s is reachable beyond loopback: set an access token "
+			   "(http_token_file in [daemon], or HIVEBRIDGE_HTTP_TOKEN)", addr);
 		guard_free(g);
 		return NULL;
 	}
 	return g;
 bad_addr:
-	if (asprintf(cause, "http: bad address %s", addr) < 0)
-		*cause = NULL;
+	errbuf_set(err, errlen, "http: bad address %s", addr);
 	guard_free(g);
 	return NULL;
 }
@@ -248,28 +245,28 @@ static int bearer_ok(const struct http_guard *g, const char *auth)
 	return guard_token_eq(auth, g->token);
 }
 
-int guard_check(const struct http_guard *g, const struct guard_request *r, const char **why)
+int guard_check(const struct http_guard *g, const struct guard_request *r, char *err, size_t errlen)
 {
 	if (r->host && !host_ok(g, r->host, r->local)) {
-		*why = "misdirected request: the Host is not this server's address (http_hosts)";
+		errbuf_set(err, errlen, "%s", "misdirected request: the Host is not this server's address (http_hosts)");
 		return 421;
 	}
 	if (!r->changes)
 		return 0;
 	if (r->origin && !origin_same(r->origin, r->host)) {
-		*why = "cross-origin request refused: only this server's own page may change anything";
+		errbuf_set(err, errlen, "%s", "cross-origin request refused: only this server's own page may change anything");
 		return 403;
 	}
 	if (r->fetch_site && strcasecmp(r->fetch_site, "same-origin") && strcasecmp(r->fetch_site, "none")) {
-		*why = "cross-site request refused: only this server's own page may change anything";
+		errbuf_set(err, errlen, "%s", "cross-site request refused: only this server's own page may change anything");
 		return 403;
 	}
 	if (g->token[0] && !bearer_ok(g, r->authorization)) {
-		*why = "access token required (Authorization: Bearer TOKEN)";
+		errbuf_set(err, errlen, "%s", "access token required (Authorization: Bearer TOKEN)");
 		return 401;
 	}
 	if (!type_json(r->content_type)) {
-		*why = "the body must be Content-Type: application/json";
+		errbuf_set(err, errlen, "%s", "the body must be Content-Type: application/json");
 		return 415;
 	}
 	return 0;

@@ -40,10 +40,10 @@ struct http_head {
 };
 /* Parses head, len bytes (request line and header lines ending in LF or CR LF, up
  * to the empty line; head[len] is NUL, cut up in place): 0, or the status to refuse
- * it with (400, 405, 411, 413, 431, 505) and *why. A NUL or a CR not before an LF
+ * it with (400, 405, 411, 413, 431, 505) and why in err. A NUL or a CR not before an LF
  * in the head is 400: the parse would end there while the framing went on, and a
  * header after it (Content-Length) would be lost. */
-int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *h, const char **why);
+int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *h, char *err, size_t errlen);
 
 /* A connection and the request it is at: valid until the closed callback. */
 struct http_req;
@@ -54,10 +54,10 @@ typedef void http_handler_fn(struct http_req *req, void *arg);
 typedef void http_closed_fn(void *arg, struct http_req *req);
 
 /* Listens on sa; lim is copied and lowered to what the descriptor limit allows.
- * NULL with *cause (caller frees). */
+ * NULL with err. */
 struct http_listener *http_listen(struct event_base *base, const struct sockaddr *sa, int salen,
 				  const struct http_limits *lim, http_handler_fn *handler,
-				  http_closed_fn *closed, void *arg, char **cause);
+				  http_closed_fn *closed, void *arg, char *err, size_t errlen);
 int  http_listener_fd(const struct http_listener *l);
 const struct http_limits *http_listener_limits(const struct http_listener *l);
 /* Closes every connection (closed callbacks first) and the socket. NULL-safe. */
@@ -110,14 +110,14 @@ struct join_req {
 	char        name[WEB_NAME_MAX + 8];   /* "web:" and the letters kept, or web:guest */
 };
 /* n bytes of body into a JSON object ({} if empty); NULL with the status (400, 413). */
-cJSON *body_parse(const char *buf, size_t n, int *status, const char **why);
+cJSON *body_parse(const char *buf, size_t n, int *status, char *err, size_t errlen);
 const char *body_str(const cJSON *o, const char *key);
 /* POST /api/games, /api/games/ID/move, /api/lobby/join, /api/lobby/<other>: 0, or
- * -1 with the status and *why. Strings point into b. */
-int body_start(const cJSON *b, struct start_req *r, int *status, const char **why);
-int body_move(const cJSON *b, const char **move, int *status, const char **why);
-int body_join(const cJSON *b, struct join_req *r, int *status, const char **why);
-int body_seat(const cJSON *b, const char **token, int *status, const char **why);
+ * -1 with the status and why in err. Strings point into b. */
+int body_start(const cJSON *b, struct start_req *r, int *status, char *err, size_t errlen);
+int body_move(const cJSON *b, const char **move, int *status, char *err, size_t errlen);
+int body_join(const cJSON *b, struct join_req *r, int *status, char *err, size_t errlen);
+int body_seat(const cJSON *b, const char **token, int *status, char *err, size_t errlen);
 
 /* http_guard.c: which requests may reach the routes (docs/web.md, "Who may do what"). */
 #define GUARD_NAME_MAX  256
@@ -134,14 +134,14 @@ struct guard_request {
 };
 /* The listener's numeric address and port, http_hosts (more names for Host, spaces
  * between), the access token (NULL or "": none; refused beyond loopback). NULL with
- * *cause (caller frees). */
+ * err. */
 struct http_guard *guard_new(const char *addr, unsigned port, const char *hosts, const char *token,
-			     char **cause);
+			     char *err, size_t errlen);
 void guard_free(struct http_guard *g);
 void guard_set_port(struct http_guard *g, unsigned port);
 int  guard_has_token(const struct http_guard *g);
-/* 0 if r may go on to its route, else its HTTP status (421, 403, 401, 415) and *why. */
-int  guard_check(const struct http_guard *g, const struct guard_request *r, const char **why);
+/* 0 if r may go on to its route, else its HTTP status (421, 403, 401, 415) and why in err. */
+int  guard_check(const struct http_guard *g, const struct guard_request *r, char *err, size_t errlen);
 /* a equals the secret b (non-empty), in a time that does not depend on where they differ. */
 int  guard_token_eq(const char *a, const char *b);
 int  guard_addr_loopback(const char *addr);

@@ -348,11 +348,11 @@ static struct wseat *wseat_stale(struct weblobby *w, const char *peer)
 static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int *status)
 {
 	struct join_req r;
-	const char *bad;
+	char bad[128];
 	unsigned mine = 0, active = 0;
 	char *why = NULL;
 
-	if (body_join(b, &r, status, &bad) < 0)
+	if (body_join(b, &r, status, bad, sizeof bad) < 0)
 		return err(status, *status, bad);
 	struct lobby *lb = lobby_find(r.lobby);
 	if (!lb || strcmp(lobby_protocol(lb), "uhp-remote"))
@@ -421,8 +421,9 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 {
 	if (!strcmp(action, "join"))
 		return do_join(w, b, peer, status);
-	const char *tok, *bad;
-	if (body_seat(b, &tok, status, &bad) < 0)
+	const char *tok;
+	char bad[128];
+	if (body_seat(b, &tok, status, bad, sizeof bad) < 0)
 		return err(status, *status, bad);
 	struct wseat *ws = wseat_find(w, tok);
 	if (!ws)

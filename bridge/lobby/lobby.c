@@ -212,7 +212,7 @@ static int game_apply(struct rgame *g, struct hive_move legal)
 {
 	const struct lobby_conf *o = g->lb->o;
 	int side = hive_side_to_move(&g->game.board);
-	int64_t used = elapsed_us(&g->t0);
+	int64_t used = now_us() - g->t0_us;
 	char mv[HIVE_MOVESTR_MAX], reason[64];
 
 	evtimer_del(g->flag);
@@ -299,7 +299,7 @@ static void game_turn(struct rgame *g)
 	int64_t us = turn_budget_us(g, side) + 1;
 	struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
 
-	clock_gettime(CLOCK_MONOTONIC, &g->t0);
+	g->t0_us = now_us();
 	evtimer_add(g->flag, &tv);
 	game_live_clocks(g, side);
 	if (!s->is_engine)
@@ -340,7 +340,7 @@ static void on_flag(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (!g->lb->o->move_time_ms)
 		g->clock_us[side] = 0;
-	if (push_time(g, (uint64_t)(elapsed_us(&g->t0) + 500) / 1000) < 0)
+	if (push_time(g, (uint64_t)(now_us() - g->t0_us + 500) / 1000) < 0)
 		g->ntimes = g->ntimes;    /* the record just lacks this time */
 	if (g->seat[side].thinking)
 		seat_drop_engine(&g->seat[side]);   /* its search is abandoned with it */

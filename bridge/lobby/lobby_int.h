@@ -49,7 +49,7 @@ struct rgame {
 	int                    state;         /* the result, HIVE_* */
 	char                   reason[LOBBY_REASON_MAX];
 	int64_t                clock_us[2];   /* by colour, when the clock runs */
-	struct timespec        t0;            /* the side to move's turn began */
+	int64_t                t0_us;         /* the side to move's turn began, now_us() */
 	struct event          *flag;          /* its time is up */
 	struct event          *kick;          /* the next step, from the loop */
 	uint64_t              *times_ms;      /* time taken by every move */

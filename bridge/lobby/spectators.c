@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 #include "bridge/config.h"
-#include "bridge/engine_builtin.h"
 #include "bridge/lobby/lobby_int.h"
 #include "bridge/spectate.h"
 #include "core/game.h"
@@ -61,7 +60,7 @@ struct spectate *spectators_new(struct lobby *lb)
 		.max_total = lb->o->max_spectators_total,
 		.max_pending = lb->conf->max_buffer,
 		.answers = 1,
-		.greeting = "hivebridge v" HIVEBRIDGE_VERSION " (spectator)",
+		.greeting = "(spectator)",
 	};
 	return spectate_new(lb->base, &lobby_spectate_ops, lb, &l);
 }

@@ -410,7 +410,7 @@ static void on_flag(evutil_socket_t fd, short what, void *arg)
 	/* Its search is abandoned with it: a fresh engine plays the next game. */
 	s->clock_us[hive_side_to_move(&s->game.board)] = 0;
 	if (push_u64(&s->times_ms, &s->ntimes, &s->captimes,
-		     (uint64_t)((elapsed_us(&s->t0) + 500) / 1000)) < 0) {
+		     (uint64_t)((now_us() - s->t0_us + 500) / 1000)) < 0) {
 		slot_drop_engine(s, p);
 		match_fail(s->m);
 		return;
@@ -432,7 +432,7 @@ static void on_move(void *arg, const struct engine_result *r)
 		return;
 	s->thinking = -1;
 	evtimer_del(s->flag);
-	int64_t used = elapsed_us(&s->t0);
+	int64_t used = now_us() - s->t0_us;
 	if (push_u64(&s->times_ms, &s->ntimes, &s->captimes, (uint64_t)((used + 500) / 1000)) < 0) {
 		match_fail(m);
 		return;
@@ -540,7 +540,7 @@ static void slot_play(struct slot *s)
 		l.movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
 
 	s->thinking = p;
-	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	s->t0_us = now_us();
 	if (m->o.clock_ms) {
 		int64_t us = s->clock_us[side] + 1000;
 		struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
@@ -711,7 +711,7 @@ static void match_warn_time_step(const struct match *m)
 int match_main(int argc, char **argv)
 {
 	struct match m;
-	char *cause = NULL;
+	char err[512] = "";
 	int status = 1;
 
 	memset(&m, 0, sizeof m);
@@ -727,9 +727,8 @@ int match_main(int argc, char **argv)
 		return prc > 0 ? 0 : 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if (m.o.config_path && config_load(&m.conf, m.o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "cannot load the configuration");
-		free(cause);
+	if (m.o.config_path && config_load(&m.conf, m.o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge match: %s\n", err[0] ? err : "cannot load the configuration");
 		goto out;
 	}
 	if (m.o.log_path && log_open(m.o.log_path) < 0) {

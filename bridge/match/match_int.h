@@ -91,7 +91,7 @@ struct slot {
 	void             *job;           /* a worker's job, owned by the worker */
 	struct hive_game  game;
 	int64_t           clock_us[2];   /* by colour, when clocks are on */
-	struct timespec   t0;            /* when the outstanding go was sent */
+	int64_t           t0_us;         /* when the outstanding go was sent, now_us() */
 	uint64_t         *keys;          /* position keys, one per position so far */
 	size_t            nkeys, capkeys;
 	uint64_t         *times_ms;      /* think time of each engine move */

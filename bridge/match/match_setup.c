@@ -192,12 +192,12 @@ int match_players_resolve(struct match *m)
 
 	for (int p = 0; p < 2; p++) {
 		const char *spec = m->o.spec[p];
-		char *cause = NULL;
+		char err[512] = "";
 		m->pl[p].label = spec;
-		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth, &cause);
+		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth,
+								      err, sizeof err);
 		if (!pr) {
-			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", spec, cause ? cause : "bad engine");
-			free(cause);
+			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", spec, err[0] ? err : "bad engine");
 			rc = 2;
 			goto out;
 		}
@@ -207,7 +207,7 @@ int match_players_resolve(struct match *m)
 	}
 	/* Only now: adding a profile may move the others. */
 	for (int p = 0; p < 2; p++) {
-		char *cause = NULL;
+		char err[512] = "";
 		m->pl[p].profile = config_profile(&m->conf, names[p]);
 		if (!m->pl[p].profile) {
 			fprintf(stderr, "hivebridge match: no engine profile \"%s\"\n", names[p]);
@@ -215,10 +215,9 @@ int match_players_resolve(struct match *m)
 		}
 		/* A command that is not there, or a host that does not resolve, ends the
 		 * match before it starts (and no name is resolved inside the loop). */
-		if (config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
+		if (config_engine_check(&m->conf, m->pl[p].profile, err, sizeof err) < 0) {
 			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", m->pl[p].label,
-				cause ? cause : "cannot work");
-			free(cause);
+				err[0] ? err : "cannot work");
 			goto out;
 		}
 	}

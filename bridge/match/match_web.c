@@ -110,12 +110,11 @@ static cJSON *match_web_summary(void *arg)
 
 int match_web_start(struct match *m)
 {
-	char *cause = NULL;
+	char err[256] = "";
 	m->web_finished = cJSON_CreateArray();
-	m->http = m->web_finished ? http_start(m->base, &m->conf, m->o.http, &cause) : NULL;
+	m->http = m->web_finished ? http_start(m->base, &m->conf, m->o.http, err, sizeof err) : NULL;
 	if (!m->http) {
-		fprintf(stderr, "hivebridge match: --http: %s\n", cause ? cause : "out of memory");
-		free(cause);
+		fprintf(stderr, "hivebridge match: --http: %s\n", err[0] ? err : "out of memory");
 		return -1;
 	}
 	http_set_match(m->http, match_web_summary, m);

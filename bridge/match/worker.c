@@ -38,6 +38,7 @@
 #include "bridge/match/queue.h"
 #include "bridge/match/queue_job.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 #define WORKER_CLAIM_MS      60000
@@ -372,18 +373,16 @@ static int worker_configure(struct worker *w, const struct queue_job *jb, char *
 
 	/* Only what the operator configured, unless told otherwise (README: workers). */
 	for (int p = 0; p < 2 && !w->allow_commands; p++) {
-		char *cause = NULL;
-		int ok = config_engine_configured(&m->conf, jb->engine[p], &cause);
+		char err[256] = "";
+		int ok = config_engine_configured(&m->conf, jb->engine[p], err, sizeof err);
 		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
 		if (ok > 0) {
-			snprintf(text, sizeof text, "engine \"%s\": %s", shown, cause ? cause : "no profile");
-			free(cause);
+			snprintf(text, sizeof text, "engine \"%s\": %s", shown, err[0] ? err : "no profile");
 			worker_die(w, text);
 			return -1;
 		}
 		if (ok < 0) {
-			snprintf(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, cause ? cause : "refused");
-			free(cause);
+			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "refused");
 			return 1;
 		}
 	}
@@ -404,15 +403,14 @@ static int worker_configure(struct worker *w, const struct queue_job *jb, char *
 	m->o.repetition = jb->repetition;
 	/* The ENGINE syntax of match, resolved against this machine's profiles. */
 	for (int p = 0; p < 2; p++) {
-		char *cause = NULL;
+		char err[256] = "";
 		m->o.spec[p] = w->match.engine[p];
 		m->pl[p].label = w->match.engine[p];
 		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
-		pr[p] = config_engine_parse(&m->conf, w->match.engine[p], &m->pl[p].depth, &cause);
+		pr[p] = config_engine_parse(&m->conf, w->match.engine[p], &m->pl[p].depth, err, sizeof err);
 		if (!pr[p]) {
 			/* A form that is not an ENGINE at all: no worker can play it. */
-			snprintf(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, cause ? cause : "no memory");
-			free(cause);
+			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "no memory");
 			rc = 1;
 			goto out;
 		}
@@ -422,12 +420,11 @@ static int worker_configure(struct worker *w, const struct queue_job *jb, char *
 		}
 	}
 	for (int p = 0; p < 2; p++) {
-		char *cause = NULL;
+		char err[256] = "";
 		m->pl[p].profile = config_profile(&m->conf, names[p]);
-		if (!m->pl[p].profile || config_engine_check(&m->conf, m->pl[p].profile, &cause) < 0) {
+		if (!m->pl[p].profile || config_engine_check(&m->conf, m->pl[p].profile, err, sizeof err) < 0) {
 			snprintf(text, sizeof text, "engine \"%s\": %s", w->match.engine[p],
-				 cause ? cause : "no profile");
-			free(cause);
+				 err[0] ? err : "no profile");
 			worker_die(w, text);
 			goto out;
 		}
@@ -855,10 +852,12 @@ int worker_main(int argc, char **argv)
 		host[sizeof host - 1] = 0;
 		snprintf(w.name, sizeof w.name, "%s-%ld", host, (long)getpid());
 	}
-	if (m->o.config_path && config_load(&m->conf, m->o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge worker: %s\n", cause ? cause : "cannot load the configuration");
-		free(cause);
-		goto out;
+	if (m->o.config_path) {
+		char err[512] = "";
+		if (config_load(&m->conf, m->o.config_path, err, sizeof err) < 0) {
+			fprintf(stderr, "hivebridge worker: %s\n", err[0] ? err : "cannot load the configuration");
+			goto out;
+		}
 	}
 	if (queue_password_load(&w.q, m->o.config_path, &cause) < 0) {
 		fprintf(stderr, "hivebridge worker: %s\n", cause ? cause : "no memory");

@@ -32,12 +32,12 @@ static void check_join(const struct join_req *j)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int status = 0;
-	const char *why = NULL;
+	char why[256] = "";
 
 	if (!guard_loop) {
-		char *cause = NULL;
-		guard_loop = guard_new("127.0.0.1", 8080, "hive.lan", NULL, &cause);
-		guard_any = guard_new("::", 8080, NULL, "0123456789abcdef0123", &cause);
+		char cause[256] = "";
+		guard_loop = guard_new("127.0.0.1", 8080, "hive.lan", NULL, cause, sizeof cause);
+		guard_any = guard_new("::", 8080, NULL, "0123456789abcdef0123", cause, sizeof cause);
 		if (!guard_loop || !guard_any)
 			abort();
 	}
@@ -49,18 +49,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf, data + 1, size - 1);
-	cJSON *b = body_parse(buf, size - 1, &status, &why);
+	cJSON *b = body_parse(buf, size - 1, &status, why, sizeof why);
 	if (!b) {
-		if ((status != 400 && status != 413) || !why)
+		if ((status != 400 && status != 413) || !why[0])
 			abort();
 	} else {
 		struct start_req s;
 		struct join_req j;
 		const char *str;
-		int rc = route == 0 ? body_start(b, &s, &status, &why) :
-			route == 1 ? body_move(b, &str, &status, &why) :
-			route == 2 ? body_join(b, &j, &status, &why) : body_seat(b, &str, &status, &why);
-		if (rc < 0 && (status != 400 || !why))
+		int rc = route == 0 ? body_start(b, &s, &status, why, sizeof why) :
+			route == 1 ? body_move(b, &str, &status, why, sizeof why) :
+			route == 2 ? body_join(b, &j, &status, why, sizeof why) : body_seat(b, &str, &status, why, sizeof why);
+		if (rc < 0 && (status != 400 || !why[0]))
 			abort();
 		if (rc == 0 && route == 0 && (s.depth < 0 || s.depth > PLAY_MAX_DEPTH || !s.engine ||
 					     (s.human != HIVE_WHITE && s.human != HIVE_BLACK)))
@@ -89,11 +89,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   .fetch_site = (data[0] & 0x40) ? "cross-site" : NULL };
 	for (int i = 0; i < 2; i++) {
 		struct http_guard *g = i ? guard_any : guard_loop;
-		why = NULL;
-		int st = guard_check(g, &r, &why);
+		why[0] = 0;
+		int st = guard_check(g, &r, why, sizeof why);
 		if (st != 0 && st != 401 && st != 403 && st != 415 && st != 421)
 			abort();
-		if (st && !why)
+		if (st && !why[0])
 			abort();
 		/* A change is let through only with its evidence. */
 		if (!st && r.changes && (r.fetch_site || !r.content_type || (i && !r.authorization)))

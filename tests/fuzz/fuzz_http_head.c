@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *head = malloc(size + 1);
 	struct http_head h;
-	const char *why = NULL;
+	char why[256] = "";
 
 	if (!head)
 		return 0;
@@ -27,12 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	head[size] = 0;
 	memset(&h, 0, sizeof h);
 	TAILQ_INIT(&h.headers);
-	int code = http_head_parse(head, size, 4096, &h, &why);
+	int code = http_head_parse(head, size, 4096, &h, why, sizeof why);
 	if (code == 0) {
 		if (!h.path || h.path[0] != '/' || h.body_len > 4096)
 			abort();
 		(void)evhttp_find_header(&h.headers, "Content-Length");
-	} else if (code < 400 || code > 599 || !why) {
+	} else if (code < 400 || code > 599 || !why[0]) {
 		abort();
 	}
 	evhttp_clear_headers(&h.headers);

@@ -51,12 +51,11 @@ static void decode(const redisReply *e)
 			for (const char *c = j.engine[p]; *c; c++)
 				if ((unsigned char)*c < 0x20 || *c == 0x7f)
 					abort();
-			char *cause = NULL;
+			char cause[512] = "";
 			size_t before = conf.nprofiles;
-			int rc = config_engine_configured(&conf, j.engine[p], &cause);
-			if (conf.nprofiles != before || (rc != 0) != (cause != NULL))
+			int rc = config_engine_configured(&conf, j.engine[p], cause, sizeof cause);
+			if (conf.nprofiles != before || (rc != 0) != (cause[0] != 0))
 				abort();
-			free(cause);
 		}
 	} else {
 		check_text(why, sizeof why);

@@ -34,12 +34,15 @@ for sub in uhp hub serve check match perft; do
 	done
 done
 [ "$("$H" -V)" = "$("$H" --version)" ] || fail "-V differs from --version"
+[ "$("$H" version)" = "$("$H" --version)" ] || fail "version differs from --version"
 "$H" --help | grep -q '^Exit status: 0 success, 1 ' || fail "exit statuses not documented"
 
 # --- usage errors: 2 ----------------------------------------------------------------------
 expect 2 "hivebridge perft: DEPTH is missing" "$H" perft
 expect 2 "hivebridge perft: DEPTH must be 0..20, not 99" "$H" perft 99
 expect 2 "hivebridge serve: unknown option --bogus" "$H" serve --bogus
+expect 2 "hivebridge help: unknown topic bogus" "$H" help bogus
+expect 2 "hivebridge help: unknown option --html" "$H" help config --html
 expect 2 "hivebridge uhp: --engine needs a value" "$H" uhp --engine
 for sub in uhp hub serve; do
 	expect 2 "hivebridge $sub: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \

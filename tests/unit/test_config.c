@@ -21,13 +21,14 @@ static void write_file(const char *text)
 	fclose(f);
 }
 
-/* Loads text over the defaults; returns config_load's result, *cause on failure. */
-static int load(struct config *c, const char *text, char **cause)
+/* Loads text over the defaults; returns config_load's result, cause (512 bytes) on
+ * failure, "" on success. */
+static int load(struct config *c, const char *text, char *cause)
 {
 	write_file(text);
 	config_defaults(c);
-	*cause = NULL;
-	return config_load(c, path, cause);
+	cause[0] = 0;
+	return config_load(c, path, cause, 512);
 }
 
 static void test_defaults(void)
@@ -73,7 +74,7 @@ static void test_defaults(void)
 static void test_good_file(void)
 {
 	struct config c;
-	char *cause;
+	char cause[512] = "";
 	int rc = load(&c,
 		"; a comment\n"
 		"# another\n"
@@ -109,7 +110,7 @@ static void test_good_file(void)
 		"engine = mzinga\n"
 		"think_time = 0.25\n"
 		"depth = 3\n",
-		&cause);
+		cause);
 	if (rc < 0)
 		fprintf(stderr, "unexpected: %s\n", cause);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
@@ -205,11 +206,11 @@ static void test_bad_files(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;
-		char *cause;
-		int rc = load(&c, bad[i].text, &cause);
+		char cause[512] = "";
+		int rc = load(&c, bad[i].text, cause);
 		CU_ASSERT_EQUAL(rc, -1);
-		CU_ASSERT_PTR_NOT_NULL(cause);
-		if (rc != -1 || !cause) {
+		CU_ASSERT(cause[0] != 0);
+		if (rc != -1 || !cause[0]) {
 			fprintf(stderr, "case %zu loaded\n", i);
 		} else {
 			int ok = strstr(cause, bad[i].words) != NULL &&
@@ -219,7 +220,6 @@ static void test_bad_files(void)
 				fprintf(stderr, "case %zu: cause \"%s\"\n", i, cause);
 			CU_ASSERT(ok);
 		}
-		free(cause);
 		config_free(&c);
 	}
 }
@@ -231,40 +231,38 @@ static void test_too_many_options(void)
 	for (int i = 0; i <= CONFIG_MAX_OPTIONS; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n, "option = O%d %d\n", i, i);
 	struct config c;
-	char *cause;
-	CU_ASSERT_EQUAL(load(&c, text, &cause), -1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	char cause[512] = "";
+	CU_ASSERT_EQUAL(load(&c, text, cause), -1);
+	CU_ASSERT_FATAL(cause[0] != 0);
 	char want[32];
 	snprintf(want, sizeof want, "line %d:", CONFIG_MAX_OPTIONS + 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(cause, want));
-	free(cause);
 	config_free(&c);
 }
 
 /* Loads len bytes (NULs included) over the defaults. */
-static int load_bytes(struct config *c, const char *text, size_t len, char **cause)
+static int load_bytes(struct config *c, const char *text, size_t len, char *cause)
 {
 	FILE *f = fopen(path, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fwrite(text, 1, len, f);
 	fclose(f);
 	config_defaults(c);
-	*cause = NULL;
-	return config_load(c, path, cause);
+	cause[0] = 0;
+	return config_load(c, path, cause, 512);
 }
 
 /* text must fail with "line N:" and words in the cause. */
 static void must_fail(const char *text, size_t len, const char *line, const char *words)
 {
 	struct config c;
-	char *cause;
-	CU_ASSERT_EQUAL(load_bytes(&c, text, len, &cause), -1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	char cause[512] = "";
+	CU_ASSERT_EQUAL(load_bytes(&c, text, len, cause), -1);
+	CU_ASSERT_FATAL(cause[0] != 0);
 	int ok = strstr(cause, line) && strstr(cause, words) && strstr(cause, path);
 	if (!ok)
 		fprintf(stderr, "cause \"%s\", want %s %s\n", cause, line, words);
 	CU_ASSERT(ok);
-	free(cause);
 	config_free(&c);
 }
 
@@ -272,16 +270,15 @@ static void test_long_line(void)
 {
 	char text[1024];
 	struct config c;
-	char *cause;
+	char cause[512] = "";
 
 	/* 198 bytes is the most (inih's 200-byte buffer, with the newline and NUL). */
 	strcpy(text, "[engine e]\ncommand = ./e ");
 	size_t head = strlen(text), line2 = strlen("command = ./e ");
 	memset(text + head, 'x', 198 - line2);
 	strcpy(text + head + 198 - line2, "\r\n");
-	CU_ASSERT_EQUAL(load(&c, text, &cause), 0);
-	CU_ASSERT_PTR_NULL(cause);
-	free(cause);
+	CU_ASSERT_EQUAL(load(&c, text, cause), 0);
+	CU_ASSERT_EQUAL(cause[0], 0);
 	const struct engine_profile *p = config_profile(&c, "e");
 	CU_ASSERT(p && p->argv && p->argv[1] && strlen(p->argv[1]) == 198 - line2);
 	config_free(&c);
@@ -311,7 +308,7 @@ static void test_continuation(void)
 	static const char t3[] = "[daemon]\n  max_sessions = 10\n";
 	static const char t4[] = "[daemon]\nmax_sessions = 10\n   ; an indented comment\n\t# another\n";
 	struct config c;
-	char *cause;
+	char cause[512] = "";
 
 	must_fail(t1, sizeof t1 - 1, "line 3:", "indented line");
 	must_fail(t2, sizeof t2 - 1, "line 5:", "indented line");
@@ -327,12 +324,10 @@ static void test_continuation(void)
 	must_fail(t6, sizeof t6 - 1, "line 3:", "control byte (0x0b)");
 	must_fail(t7, sizeof t7 - 1, "line 3:", "control byte (0x0d)");
 	must_fail(t8, sizeof t8 - 1, "line 2:", "control byte (0x0c)");
-	CU_ASSERT_EQUAL(load(&c, t9, &cause), 0);
-	free(cause);
+	CU_ASSERT_EQUAL(load(&c, t9, cause), 0);
 	CU_ASSERT_EQUAL(c.max_sessions, 10);
 	config_free(&c);
-	CU_ASSERT_EQUAL(load(&c, t4, &cause), 0);
-	free(cause);
+	CU_ASSERT_EQUAL(load(&c, t4, cause), 0);
 	CU_ASSERT_EQUAL(c.max_sessions, 10);
 	config_free(&c);
 }
@@ -356,12 +351,11 @@ static void test_expansions(void)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char text[128];
 		struct config c;
-		char *cause;
+		char cause[512] = "";
 		snprintf(text, sizeof text, "[engine t]\nkind = trylobot\nhost = 127.0.0.1\nport = 1\n%s%s\n",
 			 cases[i].value ? "expansions = " : "", cases[i].value ? cases[i].value : "");
-		CU_ASSERT_EQUAL_FATAL(load(&c, text, &cause), 0);
+		CU_ASSERT_EQUAL_FATAL(load(&c, text, cause), 0);
 		CU_ASSERT_EQUAL(config_profile(&c, "t")->expansions, cases[i].bits);
-		free(cause);
 		config_free(&c);
 	}
 }
@@ -373,13 +367,12 @@ static void test_inline_comment(void)
 	static const char t3[] = "[engine e] ; the engine\ncommand = ./e\n";
 	static const char t4[] = "# full line\n; full line\n[engine e]\ncommand = ./e a;b #c\n";
 	struct config c;
-	char *cause;
+	char cause[512] = "";
 
 	must_fail(t1, sizeof t1 - 1, "line 2:", "\" ;\" starts a comment");
 	must_fail(t2, sizeof t2 - 1, "line 2:", "\" ;\" starts a comment");
 	must_fail(t3, sizeof t3 - 1, "line 1:", "\" ;\" starts a comment");
-	CU_ASSERT_EQUAL(load(&c, t4, &cause), 0);
-	free(cause);
+	CU_ASSERT_EQUAL(load(&c, t4, cause), 0);
 	const struct engine_profile *p = config_profile(&c, "e");
 	CU_ASSERT(p && p->argv && p->argv[1] && !strcmp(p->argv[1], "a;b") &&
 		  p->argv[2] && !strcmp(p->argv[2], "#c"));
@@ -389,18 +382,16 @@ static void test_inline_comment(void)
 static void test_missing_file(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	config_defaults(&c);
-	CU_ASSERT_EQUAL(config_load(&c, "/nonexistent/hivebridge.conf", &cause), -1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	CU_ASSERT_EQUAL(config_load(&c, "/nonexistent/hivebridge.conf", cause, sizeof cause), -1);
+	CU_ASSERT_FATAL(cause[0] != 0);
 	CU_ASSERT_STRING_EQUAL(cause, "/nonexistent/hivebridge.conf: cannot open: No such file or directory");
-	free(cause);
-	cause = NULL;
+	cause[0] = 0;
 	/* fopen takes a directory, which then reads as an empty file. */
-	CU_ASSERT_EQUAL(config_load(&c, tmpdir, &cause), -1);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cause);
+	CU_ASSERT_EQUAL(config_load(&c, tmpdir, cause, sizeof cause), -1);
+	CU_ASSERT_FATAL(cause[0] != 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "Is a directory"));
-	free(cause);
 	config_free(&c);
 }
 
@@ -408,14 +399,14 @@ static void test_missing_file(void)
 static void test_listeners_replace(void)
 {
 	struct config c;
-	char *cause = NULL;
-	int rc = load(&c, "[listen h]\nprotocol = hub\nport = 0\n", &cause);
+	char cause[512] = "";
+	int rc = load(&c, "[listen h]\nprotocol = hub\nport = 0\n", cause);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 1);
 	CU_ASSERT_STRING_EQUAL(c.listeners[0].protocol, "hub");
 	config_free(&c);
 	/* A file without listeners keeps the three defaults. */
-	rc = load(&c, "[daemon]\nmax_sessions = 5\n", &cause);
+	rc = load(&c, "[daemon]\nmax_sessions = 5\n", cause);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(c.nlisteners, 3);
 	config_free(&c);
@@ -425,33 +416,30 @@ static void test_listeners_replace(void)
 static void test_engine_parse(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	int depth = -1;
 	const struct engine_profile *p;
 
-	CU_ASSERT_EQUAL_FATAL(load(&c, "[engine mz]\ncommand = /bin/true\n", &cause), 0);
-	p = config_engine_parse(&c, "builtin", &depth, &cause);
+	CU_ASSERT_EQUAL_FATAL(load(&c, "[engine mz]\ncommand = /bin/true\n", cause), 0);
+	p = config_engine_parse(&c, "builtin", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->kind, "builtin") && depth == 0);
-	p = config_engine_parse(&c, "builtin:depth=3", &depth, &cause);
+	p = config_engine_parse(&c, "builtin:depth=3", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->name, "builtin") && depth == 3);
-	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "builtin:depth=0", &depth, &cause));
-	free(cause);
-	cause = NULL;
-	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "builtin:fast", &depth, &cause));
-	free(cause);
-	cause = NULL;
-	p = config_engine_parse(&c, "mz", &depth, &cause);
+	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "builtin:depth=0", &depth, cause, sizeof cause));
+	cause[0] = 0;
+	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "builtin:fast", &depth, cause, sizeof cause));
+	cause[0] = 0;
+	p = config_engine_parse(&c, "mz", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->name, "mz"));
-	p = config_engine_parse(&c, "hub:/x/e hub", &depth, &cause);
+	p = config_engine_parse(&c, "hub:/x/e hub", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->kind, "hub") && !strcmp(p->argv[0], "/x/e") && !strcmp(p->argv[1], "hub"));
-	p = config_engine_parse(&c, "uhp:/x/u", &depth, &cause);
+	p = config_engine_parse(&c, "uhp:/x/u", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->kind, "uhp") && !strcmp(p->argv[0], "/x/u"));
-	p = config_engine_parse(&c, "/x/u --a", &depth, &cause);
+	p = config_engine_parse(&c, "/x/u --a", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->kind, "uhp") && !strcmp(p->argv[1], "--a"));
-	p = config_engine_parse(&c, "trylobot:localhost:51338", &depth, &cause);
+	p = config_engine_parse(&c, "trylobot:localhost:51338", &depth, cause, sizeof cause);
 	CU_ASSERT(p && !strcmp(p->kind, "trylobot") && !strcmp(p->host, "localhost") && p->port == 51338);
-	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "", &depth, &cause));
-	free(cause);
+	CU_ASSERT_PTR_NULL(config_engine_parse(&c, "", &depth, cause, sizeof cause));
 	config_free(&c);
 }
 
@@ -459,47 +447,43 @@ static void test_engine_parse(void)
 static void test_engine_check(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	int depth;
 	const struct engine_profile *p;
 
 	config_defaults(&c);
-	CU_ASSERT_EQUAL(config_engine_check(&c, config_profile(&c, "builtin"), &cause), 0);
-	p = config_engine_parse(&c, "sh -c true", &depth, &cause);       /* on PATH */
-	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), 0);
-	p = config_engine_parse(&c, "no-such-engine-here", &depth, &cause);
-	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
-	CU_ASSERT(cause && strstr(cause, "not found on PATH"));
-	free(cause);
-	cause = NULL;
-	p = config_engine_parse(&c, "/nonexistent/engine", &depth, &cause);
-	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
-	CU_ASSERT(cause && strstr(cause, "No such file"));
-	free(cause);
-	cause = NULL;
-	p = config_engine_parse(&c, "hub:/etc/passwd", &depth, &cause);   /* not executable */
-	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
-	CU_ASSERT(cause && strstr(cause, "not executable"));
-	free(cause);
-	cause = NULL;
+	CU_ASSERT_EQUAL(config_engine_check(&c, config_profile(&c, "builtin"), cause, sizeof cause), 0);
+	p = config_engine_parse(&c, "sh -c true", &depth, cause, sizeof cause);       /* on PATH */
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, cause, sizeof cause), 0);
+	p = config_engine_parse(&c, "no-such-engine-here", &depth, cause, sizeof cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, cause, sizeof cause), -1);
+	CU_ASSERT(cause[0] && strstr(cause, "not found on PATH"));
+	cause[0] = 0;
+	p = config_engine_parse(&c, "/nonexistent/engine", &depth, cause, sizeof cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, cause, sizeof cause), -1);
+	CU_ASSERT(cause[0] && strstr(cause, "No such file"));
+	cause[0] = 0;
+	p = config_engine_parse(&c, "hub:/etc/passwd", &depth, cause, sizeof cause);   /* not executable */
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, cause, sizeof cause), -1);
+	CU_ASSERT(cause[0] && strstr(cause, "not executable"));
+	cause[0] = 0;
 	/* A name is resolved once, before any loop runs, and kept numeric. */
-	p = config_engine_parse(&c, "trylobot:localhost:51338", &depth, &cause);
-	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), 0);
+	p = config_engine_parse(&c, "trylobot:localhost:51338", &depth, cause, sizeof cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, cause, sizeof cause), 0);
 	p = config_profile(&c, p->name);
 	CU_ASSERT(p && (!strcmp(p->host, "127.0.0.1") || !strcmp(p->host, "::1")));
-	p = config_engine_parse(&c, "trylobot:no-such-host.invalid:1", &depth, &cause);
-	CU_ASSERT_EQUAL(config_engine_check(&c, p, &cause), -1);
-	CU_ASSERT(cause && strstr(cause, "cannot resolve"));
-	free(cause);
+	p = config_engine_parse(&c, "trylobot:no-such-host.invalid:1", &depth, cause, sizeof cause);
+	CU_ASSERT_EQUAL(config_engine_check(&c, p, cause, sizeof cause), -1);
+	CU_ASSERT(cause[0] && strstr(cause, "cannot resolve"));
 	config_free(&c);
 }
 
 static void test_add_command(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	config_defaults(&c);
-	const struct engine_profile *p = config_add_command(&c, "uhp", "./fake --fault 'no ok'", &cause);
+	const struct engine_profile *p = config_add_command(&c, "uhp", "./fake --fault 'no ok'", cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
 	CU_ASSERT_STRING_EQUAL(p->argv[0], "./fake");
@@ -509,53 +493,48 @@ static void test_add_command(void)
 	CU_ASSERT_EQUAL(p->command_timeout_ms, 10000);
 	CU_ASSERT_PTR_EQUAL(config_profile(&c, p->name), p);
 
-	const struct engine_profile *b = config_add_command(&c, "builtin", NULL, &cause);
+	const struct engine_profile *b = config_add_command(&c, "builtin", NULL, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
 	CU_ASSERT_STRING_EQUAL(b->kind, "builtin");
 	CU_ASSERT_EQUAL(c.nprofiles, 3);
 
-	CU_ASSERT_PTR_NULL(config_add_command(&c, "uhp", "  ", &cause));
-	CU_ASSERT_PTR_NOT_NULL(cause);
-	free(cause);
-	cause = NULL;
-	CU_ASSERT_PTR_NULL(config_add_command(&c, "uhp", "./x 'open", &cause));
-	CU_ASSERT_PTR_NOT_NULL(cause);
-	free(cause);
-	cause = NULL;
-	CU_ASSERT_PTR_NULL(config_add_command(&c, "smoke", "./x", &cause));
-	CU_ASSERT_PTR_NOT_NULL(cause);
-	free(cause);
+	CU_ASSERT_PTR_NULL(config_add_command(&c, "uhp", "  ", cause, sizeof cause));
+	CU_ASSERT(cause[0] != 0);
+	cause[0] = 0;
+	CU_ASSERT_PTR_NULL(config_add_command(&c, "uhp", "./x 'open", cause, sizeof cause));
+	CU_ASSERT(cause[0] != 0);
+	cause[0] = 0;
+	CU_ASSERT_PTR_NULL(config_add_command(&c, "smoke", "./x", cause, sizeof cause));
+	CU_ASSERT(cause[0] != 0);
 	CU_ASSERT_EQUAL(c.nprofiles, 3);
 
 	/* "--engine" spellings: a kind prefix, or a bare UHP command line. */
-	p = config_add_command(&c, NULL, "hub:./scan hub", &cause);
+	p = config_add_command(&c, NULL, "hub:./scan hub", cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "hub");
 	CU_ASSERT_STRING_EQUAL(p->argv[0], "./scan");
 	CU_ASSERT_STRING_EQUAL(p->argv[1], "hub");
-	p = config_add_command(&c, NULL, "trylobot:127.0.0.1:51337", &cause);
+	p = config_add_command(&c, NULL, "trylobot:127.0.0.1:51337", cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "trylobot");
 	CU_ASSERT_STRING_EQUAL(p->host, "127.0.0.1");
 	CU_ASSERT_EQUAL(p->port, 51337);
-	p = config_add_command(&c, NULL, "uhp:/opt/e --x a:b", &cause);
+	p = config_add_command(&c, NULL, "uhp:/opt/e --x a:b", cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
 	CU_ASSERT_STRING_EQUAL(p->argv[2], "a:b");
-	p = config_add_command(&c, NULL, "/opt/e --x a:b", &cause);
+	p = config_add_command(&c, NULL, "/opt/e --x a:b", cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
 	CU_ASSERT_STRING_EQUAL(p->argv[0], "/opt/e");
-	p = config_add_command(&c, NULL, "builtin", &cause);
+	p = config_add_command(&c, NULL, "builtin", cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_STRING_EQUAL(p->kind, "builtin");
-	CU_ASSERT_PTR_NULL(config_add_command(&c, NULL, "trylobot:nohost", &cause));
-	CU_ASSERT_PTR_NOT_NULL(cause);
-	free(cause);
-	cause = NULL;
-	CU_ASSERT_PTR_NULL(config_add_command(&c, NULL, "trylobot:h:99999", &cause));
-	CU_ASSERT_PTR_NOT_NULL(cause);
-	free(cause);
+	CU_ASSERT_PTR_NULL(config_add_command(&c, NULL, "trylobot:nohost", cause, sizeof cause));
+	CU_ASSERT(cause[0] != 0);
+	cause[0] = 0;
+	CU_ASSERT_PTR_NULL(config_add_command(&c, NULL, "trylobot:h:99999", cause, sizeof cause));
+	CU_ASSERT(cause[0] != 0);
 	config_free(&c);
 }
 
@@ -563,14 +542,13 @@ static void test_add_command(void)
 static void test_example_conf(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	config_defaults(&c);
-	int rc = config_load(&c, "conf/hivebridge.conf", &cause);
+	int rc = config_load(&c, "conf/hivebridge.conf", cause, sizeof cause);
 	if (rc < 0)
 		fprintf(stderr, "conf/hivebridge.conf: %s\n", cause);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT(c.nlisteners >= 1);
-	free(cause);
 	config_free(&c);
 }
 
@@ -578,7 +556,7 @@ static void test_example_conf(void)
 static void test_http_limits(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	config_defaults(&c);
 	CU_ASSERT_EQUAL(c.http_max_connections, 256);
 	CU_ASSERT_EQUAL(c.http_max_connections_per_address, 64);
@@ -586,7 +564,7 @@ static void test_http_limits(void)
 	CU_ASSERT_EQUAL(c.http_max_head, 32768);
 	config_free(&c);
 	int rc = load(&c, "[daemon]\nhttp_max_connections = 40\nhttp_max_connections_per_address = 5\n"
-		      "http_head_timeout = 2\nhttp_max_head = 8192\n", &cause);
+		      "http_head_timeout = 2\nhttp_max_head = 8192\n", cause);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(c.http_max_connections, 40);
 	CU_ASSERT_EQUAL(c.http_max_connections_per_address, 5);
@@ -598,14 +576,59 @@ static void test_http_limits(void)
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char text[128];
 		snprintf(text, sizeof text, "[daemon]\n%s\n", bad[i]);
-		cause = NULL;
-		CU_ASSERT_EQUAL(load(&c, text, &cause), -1);
-		CU_ASSERT_PTR_NOT_NULL(cause);
-		if (cause)
+		cause[0] = 0;
+		CU_ASSERT_EQUAL(load(&c, text, cause), -1);
+		CU_ASSERT(cause[0] != 0);
+		if (cause[0])
 			CU_ASSERT_PTR_NOT_NULL(strstr(cause, "must be"));
-		free(cause);
 		config_free(&c);
 	}
+}
+
+/* Remote play's keys: their defaults come from the table, a file sets them, and a bad
+ * value names the key and the line. */
+static void test_lobby_keys(void)
+{
+	struct config c;
+	char cause[512] = "";
+
+	config_defaults(&c);
+	const struct lobby_conf *lc = &c.listeners[0].lobby;
+	CU_ASSERT_EQUAL(lc->wait_ms, 30000);
+	CU_ASSERT_EQUAL(lc->house_wait_ms, 0);
+	CU_ASSERT_EQUAL(lc->clock_ms, 600000);
+	CU_ASSERT_EQUAL(lc->inc_ms, 5000);
+	CU_ASSERT_EQUAL(lc->move_time_ms, 0);
+	CU_ASSERT_EQUAL(lc->grace_ms, 30000);
+	CU_ASSERT_EQUAL(lc->max_waiting, 64);
+	CU_ASSERT_EQUAL(lc->max_games, 128);
+	CU_ASSERT_EQUAL(lc->max_spectators, 16);
+	CU_ASSERT_EQUAL(lc->max_spectators_total, 256);
+	CU_ASSERT_EQUAL(lc->max_plies, 1000);
+	CU_ASSERT_EQUAL(lc->hints, 0);
+	CU_ASSERT_EQUAL(lc->game_type, 0);
+	CU_ASSERT_PTR_NULL(lc->house_engine);
+	CU_ASSERT_PTR_NULL(lc->results);
+	CU_ASSERT_PTR_NULL(lc->watch);
+	config_free(&c);
+
+	CU_ASSERT_EQUAL_FATAL(load(&c, "[listen r]\nprotocol = uhp-remote\nport = 0\nmove_time = 2\n"
+				   "hints = yes\ngame_type = Base+MLP\nhouse_engine = builtin\n", cause), 0);
+	lc = &c.listeners[0].lobby;
+	CU_ASSERT_EQUAL(lc->move_time_ms, 2000);
+	CU_ASSERT_EQUAL(lc->clock_ms, 0);
+	CU_ASSERT_EQUAL(lc->hints, 1);
+	CU_ASSERT_NOT_EQUAL(lc->game_type, 0);
+	CU_ASSERT_EQUAL(lc->wait_ms, 30000);
+	CU_ASSERT_STRING_EQUAL(lc->house_engine, "builtin");
+	config_free(&c);
+
+	CU_ASSERT_EQUAL(load(&c, "[listen r]\nport = 0\nclock = soon\n", cause), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "line 3: clock must be SECONDS or SECONDS+INCREMENT, not \"soon\""));
+	config_free(&c);
+	CU_ASSERT_EQUAL(load(&c, "[listen r]\nmax_games = 0\n", cause), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cause, "line 2: max_games must be 1..100000, not \"0\""));
+	config_free(&c);
 }
 
 int main(void)
@@ -634,6 +657,7 @@ int main(void)
 	CU_add_test(s, "engine check", test_engine_check);
 	CU_add_test(s, "example conf", test_example_conf);
 	CU_add_test(s, "http limits", test_http_limits);
+	CU_add_test(s, "remote-play keys", test_lobby_keys);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

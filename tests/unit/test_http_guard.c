@@ -16,22 +16,21 @@
 
 static struct http_guard *mk(const char *addr, const char *hosts, const char *token)
 {
-	char *cause = NULL;
-	struct http_guard *g = guard_new(addr, 8080, hosts, token, &cause);
+	char cause[256] = "";
+	struct http_guard *g = guard_new(addr, 8080, hosts, token, cause, sizeof cause);
 	if (!g)
-		fprintf(stderr, "guard_new: %s\n", cause ? cause : "?");
-	free(cause);
+		fprintf(stderr, "guard_new: %s\n", cause[0] ? cause : "?");
 	return g;
 }
 
 static int check(const struct http_guard *g, int changes, const char *host, const char *origin,
 		 const char *ctype)
 {
-	const char *why = NULL;
+	char why[256] = "";
 	struct guard_request r = { .changes = changes, .host = host, .origin = origin,
 				   .content_type = ctype };
-	int st = guard_check(g, &r, &why);
-	CU_ASSERT(st == 0 || (why && *why));
+	int st = guard_check(g, &r, why, sizeof why);
+	CU_ASSERT(st == 0 || why[0]);
 	return st;
 }
 
@@ -85,49 +84,45 @@ static void test_changes(void)
 	CU_ASSERT_EQUAL(check(g, 1, h, NULL, NULL), 415);
 	/* Reads need neither. */
 	CU_ASSERT_EQUAL(check(g, 0, h, "http://evil.example", NULL), 0);
-	const char *why;
+	char why[256] = "";
 	struct guard_request r = { .changes = 1, .host = h, .content_type = j, .fetch_site = "cross-site" };
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 403);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 403);
 	r.fetch_site = "same-origin";
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 0);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 0);
 	guard_free(g);
 }
 
 static void test_token(void)
 {
-	char *cause = NULL;
+	char cause[256] = "";
 	/* Beyond loopback without a token: refused before anything listens. */
-	CU_ASSERT_PTR_NULL(guard_new("0.0.0.0", 8080, NULL, NULL, &cause));
-	CU_ASSERT_PTR_NOT_NULL(cause && strstr(cause, "access token"));
-	free(cause);
-	CU_ASSERT_PTR_NULL(guard_new("192.168.1.5", 8080, NULL, "", &cause));
-	free(cause);
-	CU_ASSERT_PTR_NULL(guard_new("127.0.0.1", 8080, NULL, "short", &cause));
-	free(cause);
-	CU_ASSERT_PTR_NULL(guard_new("127.0.0.1", 8080, "bad/name", NULL, &cause));
-	free(cause);
+	CU_ASSERT_PTR_NULL(guard_new("0.0.0.0", 8080, NULL, NULL, cause, sizeof cause));
+	CU_ASSERT_PTR_NOT_NULL(cause[0] && strstr(cause, "access token"));
+	CU_ASSERT_PTR_NULL(guard_new("192.168.1.5", 8080, NULL, "", cause, sizeof cause));
+	CU_ASSERT_PTR_NULL(guard_new("127.0.0.1", 8080, NULL, "short", cause, sizeof cause));
+	CU_ASSERT_PTR_NULL(guard_new("127.0.0.1", 8080, "bad/name", NULL, cause, sizeof cause));
 
 	struct http_guard *g = mk("0.0.0.0", NULL, TOKEN);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(g);
 	CU_ASSERT(guard_has_token(g));
-	const char *why;
+	char why[256] = "";
 	struct guard_request r = { .changes = 1, .host = "10.1.2.3:8080", .local = "10.1.2.3",
 				   .content_type = "application/json" };
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 401);
 	r.authorization = "Bearer " TOKEN "x";
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 401);
 	r.authorization = "Bearer 0123456789abcdef012";
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 401);
 	r.authorization = "Basic " TOKEN;
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 401);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 401);
 	r.authorization = "Bearer " TOKEN;
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 0);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 0);
 	/* Reads stay open; the wildcard takes the address the client reached. */
 	r.changes = 0;
 	r.authorization = NULL;
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 0);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 0);
 	r.host = "10.9.9.9:8080";
-	CU_ASSERT_EQUAL(guard_check(g, &r, &why), 421);
+	CU_ASSERT_EQUAL(guard_check(g, &r, why, sizeof why), 421);
 	guard_free(g);
 }
 
@@ -150,27 +145,27 @@ static void test_misc(void)
 static void test_bodies(void)
 {
 	int st;
-	const char *why;
+	char why[256] = "";
 	struct start_req s;
 	struct join_req j;
 	const char *t = "{\"engine\":\"x\",\"color\":\"black\",\"type\":\"Base+M\",\"depth\":3}";
-	cJSON *b = body_parse(t, strlen(t), &st, &why);
+	cJSON *b = body_parse(t, strlen(t), &st, why, sizeof why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	CU_ASSERT_EQUAL(body_start(b, &s, &st, &why), 0);
+	CU_ASSERT_EQUAL(body_start(b, &s, &st, why, sizeof why), 0);
 	CU_ASSERT_STRING_EQUAL(s.engine, "x");
 	CU_ASSERT_EQUAL(s.human, HIVE_BLACK);
 	CU_ASSERT_EQUAL(s.depth, 3);
 	cJSON_Delete(b);
-	b = body_parse("{\"depth\":9}", 11, &st, &why);
-	CU_ASSERT_EQUAL(body_start(b, &s, &st, &why), -1);
+	b = body_parse("{\"depth\":9}", 11, &st, why, sizeof why);
+	CU_ASSERT_EQUAL(body_start(b, &s, &st, why, sizeof why), -1);
 	CU_ASSERT_EQUAL(st, 400);
 	cJSON_Delete(b);
-	CU_ASSERT_PTR_NULL(body_parse("[1]", 3, &st, &why));
+	CU_ASSERT_PTR_NULL(body_parse("[1]", 3, &st, why, sizeof why));
 	CU_ASSERT_EQUAL(st, 400);
 	t = "{\"lobby\":\"r\",\"name\":\"a b<c>\\u0001d\"}";
-	b = body_parse(t, strlen(t), &st, &why);
+	b = body_parse(t, strlen(t), &st, why, sizeof why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-	CU_ASSERT_EQUAL(body_join(b, &j, &st, &why), 0);
+	CU_ASSERT_EQUAL(body_join(b, &j, &st, why, sizeof why), 0);
 	CU_ASSERT_STRING_EQUAL(j.name, "web:abcd");
 	cJSON_Delete(b);
 }
@@ -182,13 +177,13 @@ static int head_status(const char *text, size_t len)
 {
 	char *head = malloc(len + 1);
 	struct http_head h;
-	const char *why;
+	char why[256] = "";
 	CU_ASSERT_FATAL(head != NULL);
 	memcpy(head, text, len);
 	head[len] = 0;
 	memset(&h, 0, sizeof h);
 	TAILQ_INIT(&h.headers);
-	int code = http_head_parse(head, len, 4096, &h, &why);
+	int code = http_head_parse(head, len, 4096, &h, why, sizeof why);
 	evhttp_clear_headers(&h.headers);
 	free(head);
 	return code;

@@ -4,9 +4,12 @@
  * Deep values belong to `make bench`; here every row up to MAX_NODES is checked.
  */
 #include <CUnit/Basic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bridge/search_pool.h"
+#include "bridge/util.h"
 #include "core/board.h"
 #include "core/game.h"
 
@@ -58,7 +61,7 @@ static int check_perft_file(const char *name)
 		CU_ASSERT_EQUAL_FATAL(hive_gametype_parse(s, &type), 0);
 		struct hive_board b;
 		hive_board_init(&b, type);
-		unsigned long long got = hive_perft(&b, depth);
+		unsigned long long got = (unsigned long long)hive_perft(&b, depth, NULL, NULL);
 		if (got != want)
 			fprintf(stderr, "%s: %s perft(%d) = %llu, want %llu\n", name, s, depth, got, want);
 		CU_ASSERT_EQUAL(got, want);
@@ -141,6 +144,113 @@ static void test_random_games_invariants(void)
 	}
 }
 
+/* A stop callback that says stop on its calls-th call. */
+static int stop_at(void *arg)
+{
+	int *left = arg;
+	return --*left <= 0;
+}
+
+/* The stop callback: a perft it never stops counts what the plain one counts, having
+ * been asked between the subtrees above the bulk depth; one it stops is -1 and leaves
+ * the board as it was; at or below the bulk depth it is never asked. */
+static void test_perft_stop(void)
+{
+	struct hive_board b, before;
+	hive_board_init(&b, 0);
+	int64_t plain = hive_perft(&b, 5, NULL, NULL);
+	CU_ASSERT_EQUAL(plain, 516240);      /* Base perft(5) */
+	int calls = 1 << 30;
+	CU_ASSERT_EQUAL(hive_perft(&b, 5, stop_at, &calls), plain);
+	/* Asked before each move at plies 1 and 2 (subtrees of 4 and 3 plies): perft(1) + perft(2). */
+	CU_ASSERT_EQUAL(calls, (1 << 30) - (4 + 96));
+	memcpy(&before, &b, sizeof b);
+	calls = 7;
+	CU_ASSERT_EQUAL(hive_perft(&b, 5, stop_at, &calls), -1);
+	CU_ASSERT_EQUAL(calls, 0);
+	CU_ASSERT_EQUAL(memcmp(&before, &b, sizeof b), 0);
+	calls = 1;
+	CU_ASSERT_EQUAL(hive_perft(&b, HIVE_PERFT_BULK_DEPTH, stop_at, &calls),
+			hive_perft(&b, HIVE_PERFT_BULK_DEPTH, NULL, NULL));
+	CU_ASSERT_EQUAL(calls, 1);
+	char line[128];
+	hive_perft_format(line, sizeof line, 6, 12219480, 38500);
+	CU_ASSERT_STRING_EQUAL(line, "perft(6) = 12219480 in 38 ms. 317389 KN/s");
+}
+
+/* A perft job's done, waited for on the test's thread. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t  cond;
+	int             done;
+} perft_wait = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+
+static void perft_job_done(void *arg)
+{
+	pthread_mutex_lock(&perft_wait.lock);
+	perft_wait.done = 1;
+	pthread_cond_signal(&perft_wait.cond);
+	pthread_mutex_unlock(&perft_wait.lock);
+}
+
+static void perft_job_wait(void)
+{
+	pthread_mutex_lock(&perft_wait.lock);
+	while (!perft_wait.done)
+		pthread_cond_wait(&perft_wait.cond, &perft_wait.lock);
+	perft_wait.done = 0;
+	pthread_mutex_unlock(&perft_wait.lock);
+}
+
+/* p on the pool, until its done. */
+static void perft_job_run(struct perft_job *p)
+{
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(p), 0);
+	perft_job_wait();
+	search_pool_cancel(&p->job);      /* the worker may still be leaving it */
+}
+
+/* The pool's perft (the fronts'): every depth counted and timed; refused past
+ * max_nodes; stopped by its deadline and by search_pool_cancel, done called each time. */
+static void test_pool_perft(void)
+{
+	static struct perft_job p;
+	hive_board_init(&p.board, 0);
+	p.done = perft_job_done;
+	p.depth = 4;
+	perft_job_run(&p);
+	CU_ASSERT_EQUAL(p.end, PERFT_DONE);
+	CU_ASSERT_EQUAL(p.reached, 5);
+	CU_ASSERT_EQUAL(p.count[3], 1440);
+	CU_ASSERT_EQUAL(p.count[4], 21600);
+
+	/* perft(3) = 1440 interior nodes for depth 4: beyond 1000. */
+	p.depth = 8;
+	p.max_nodes = 1000;
+	perft_job_run(&p);
+	CU_ASSERT_EQUAL(p.end, PERFT_TOO_BIG);
+	CU_ASSERT_EQUAL(p.reached, 4);
+
+	/* perft(12) takes hours: the deadline ends it, however loaded the machine. */
+	p.depth = PERFT_JOB_MAX_DEPTH;
+	p.max_nodes = 0;
+	p.deadline_us = now_us() + 20000;
+	perft_job_run(&p);
+	CU_ASSERT_EQUAL(p.end, PERFT_DEADLINE);
+	CU_ASSERT(p.reached >= 1 && p.reached < PERFT_JOB_MAX_DEPTH);
+	CU_ASSERT(now_us() >= p.deadline_us);
+
+	p.deadline_us = 0;
+	p.reached = -1;
+	CU_ASSERT_EQUAL_FATAL(search_pool_perft(&p), 0);
+	search_pool_cancel(&p.job);
+	/* Cancelled while queued it never ran; while running it ran done before returning. */
+	if (p.reached != -1) {
+		perft_job_wait();
+		CU_ASSERT_EQUAL(p.end, PERFT_STOPPED);
+	}
+}
+
 int main(void)
 {
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -150,6 +260,8 @@ int main(void)
 	CU_add_test(s, "start positions (Mzinga CSVs)", test_mzinga_csvs);
 	CU_add_test(s, "nokamute perft tests", test_nokamute_perft);
 	CU_add_test(s, "random games keep the board consistent", test_random_games_invariants);
+	CU_add_test(s, "a stop callback stops perft and leaves the board", test_perft_stop);
+	CU_add_test(s, "the pool's perft: counts, max_nodes, deadline, cancel", test_pool_perft);
 	CU_basic_set_mode(CU_BRM_NORMAL);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

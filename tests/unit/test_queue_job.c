@@ -153,34 +153,30 @@ static void test_shapes(void)
 static void test_policy(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 
 	config_defaults(&c);
 	size_t n = c.nprofiles;
-	CU_ASSERT_EQUAL(config_engine_configured(&c, "builtin", &cause), 0);
-	CU_ASSERT_EQUAL(config_engine_configured(&c, "builtin:depth=3", &cause), 0);
+	CU_ASSERT_EQUAL(config_engine_configured(&c, "builtin", cause, sizeof cause), 0);
+	CU_ASSERT_EQUAL(config_engine_configured(&c, "builtin:depth=3", cause, sizeof cause), 0);
 	static const char *const refused[] = { "uhp:/bin/sh -c 'id'", "hub:/x/e", "otep:/x.ini", "trylobot:h:1",
 		"/usr/bin/nokamute", "nokamute uhp", "builtin:depth=0", "builtin:fast", "" };
 	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
-		CU_ASSERT_EQUAL(config_engine_configured(&c, refused[i], &cause), -1);
-		CU_ASSERT_PTR_NOT_NULL(cause);
-		free(cause);
-		cause = NULL;
+		CU_ASSERT_EQUAL(config_engine_configured(&c, refused[i], cause, sizeof cause), -1);
+		CU_ASSERT(cause[0] != 0);
+		cause[0] = 0;
 	}
 	/* A plain NAME this worker lacks: another worker may have it. */
-	CU_ASSERT_EQUAL(config_engine_configured(&c, "nokamute", &cause), 1);
-	CU_ASSERT_PTR_NOT_NULL(cause);
-	free(cause);
+	CU_ASSERT_EQUAL(config_engine_configured(&c, "nokamute", cause, sizeof cause), 1);
+	CU_ASSERT(cause[0] != 0);
 	CU_ASSERT_EQUAL(c.nprofiles, n);
 	/* An ad-hoc profile (made from a command) is no profile NAME a job may give. */
 	int depth = 0;
-	cause = NULL;
-	const struct engine_profile *adhoc = config_engine_parse(&c, "uhp:/bin/true x", &depth, &cause);
+	cause[0] = 0;
+	const struct engine_profile *adhoc = config_engine_parse(&c, "uhp:/bin/true x", &depth, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(adhoc);
-	free(cause);
-	cause = NULL;
-	CU_ASSERT_EQUAL(config_engine_configured(&c, adhoc->name, &cause), -1);
-	free(cause);
+	cause[0] = 0;
+	CU_ASSERT_EQUAL(config_engine_configured(&c, adhoc->name, cause, sizeof cause), -1);
 	config_free(&c);
 }
 

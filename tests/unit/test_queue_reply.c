@@ -186,7 +186,7 @@ static void test_results(void)
 static void test_adhoc_names(void)
 {
 	struct config c;
-	char *cause = NULL;
+	char cause[512] = "";
 	int depth;
 	char path[] = "/tmp/test_queue_reply.XXXXXX";
 	int fd = mkstemp(path);
@@ -195,8 +195,8 @@ static void test_adhoc_names(void)
 	fputs("[engine command2]\nkind = builtin\n", f);
 	fclose(f);
 	config_defaults(&c);
-	CU_ASSERT_EQUAL_FATAL(config_load(&c, path, &cause), 0);
-	const struct engine_profile *p = config_engine_parse(&c, "uhp:/x/e", &depth, &cause);
+	CU_ASSERT_EQUAL_FATAL(config_load(&c, path, cause, sizeof cause), 0);
+	const struct engine_profile *p = config_engine_parse(&c, "uhp:/x/e", &depth, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	char *name = strdup(p->name);
 	CU_ASSERT(strcmp(name, "command2") != 0);
@@ -206,7 +206,7 @@ static void test_adhoc_names(void)
 	CU_ASSERT_STRING_EQUAL(p->kind, "uhp");
 	CU_ASSERT_STRING_EQUAL(config_profile(&c, "command2")->kind, "builtin");
 	/* Its name as an ENGINE is a command, not that profile. */
-	p = config_engine_parse(&c, name, &depth, &cause);
+	p = config_engine_parse(&c, name, &depth, cause, sizeof cause);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT(strcmp(p->name, name) != 0);
 	free(name);
