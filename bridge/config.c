@@ -187,6 +187,8 @@ void config_defaults(struct config *c)
 	c->max_buffer = 1048576;
 	c->hash_budget_mb = 512;
 	c->hash_idle_timeout = 60;
+	c->http_play_move_ms = 1800000;
+	c->http_play_max_plies = 1000;
 	profile_add(c, "builtin", "builtin");
 	/* One listener per protocol, so that a client of any of them can connect. */
 	const struct protocol *pr;
@@ -546,6 +548,18 @@ static int daemon_key(struct config *c, const char *k, const char *v, char **why
 			return -1;
 		}
 		c->busy_poll_us = (unsigned)n;
+	} else if (!strcmp(k, "http_play_move_time")) {
+		if (parse_uint(v, 1, 86400, &n) < 0) {
+			*why = xasprintf("http_play_move_time must be 1..86400 seconds, not \"%s\"", v);
+			return -1;
+		}
+		c->http_play_move_ms = (unsigned)n * 1000;
+	} else if (!strcmp(k, "http_play_max_plies")) {
+		if (parse_uint(v, 0, 60000, &n) < 0) {
+			*why = xasprintf("http_play_max_plies must be 0..60000 (0: never), not \"%s\"", v);
+			return -1;
+		}
+		c->http_play_max_plies = (unsigned)n;
 	} else {
 		*why = xasprintf("unknown key \"%s\" in [daemon]", k);
 		return -1;

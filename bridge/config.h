@@ -45,6 +45,8 @@
  *                             descriptors beyond 64)
  *   http_max_connections_per_address = 64  of them from one address (at most half)
  *   http_head_timeout = 10    seconds from a request's first byte to its last
+ *   http_play_move_time = 1800  seconds a person playing on the page has for a move
+ *   http_play_max_plies = 1000  a longer game on the page is adjudicated a draw (0 = never)
  *   http_max_head = 32768     bytes of request line and headers
  *   max_line = 65536          bytes per protocol line
  *   max_buffer = 1048576      bytes buffered per direction per session
@@ -113,6 +115,8 @@ struct config {
 	unsigned hash_idle_timeout;    /* s; an unused built-in table is given back (0: never) */
 	unsigned search_threads;       /* built-in search pool, 0 = online CPUs */
 	unsigned busy_poll_us;         /* spin this long after activity before sleeping (0: never) */
+	unsigned http_play_move_ms;    /* a person's time a move in a game on the page */
+	unsigned http_play_max_plies;  /* its ply cap, 0 = none */
 	size_t  nprofiles;
 	struct engine_profile *profiles;
 	size_t  nlisteners;

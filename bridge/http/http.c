@@ -540,12 +540,13 @@ static void route_start(struct http_server *h, struct http_req *req)
 	char token[WEB_TOKEN_LEN + 1];
 	int status;
 	const char *why;
+	char err[256];
 	unsigned id = 0;
 	if (!b)
 		return;
-	if (body_start(b, &r, &status, &why) == 0)
-		id = play_start(h->play, &r, http_req_peer(req), token,
-				&status, &why);
+	if (body_start(b, &r, &status, &why) == 0 &&
+	    !(id = play_start(h->play, &r, http_req_peer(req), token, &status, err, sizeof err)))
+		why = err;
 	cJSON_Delete(b);
 	if (!id) {
 		reply_error(req, status, why);
@@ -566,6 +567,7 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 	enum http_method cmd = http_req_method(req);
 	int status;
 	const char *why;
+	char err[256];
 
 	if (!*action) {
 		if (cmd != HTTP_GET) {
@@ -588,16 +590,17 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 		if (!b)
 			return;
 		const char *mv;
-		int rc = body_move(b, &mv, &status, &why) < 0 ? -1 :
-			play_move(h->play, id, game_token(req), mv, &status, &why);
+		int rc = body_move(b, &mv, &status, &why);
+		if (rc == 0 && (rc = play_move(h->play, id, game_token(req), mv, &status, err, sizeof err)) < 0)
+			why = err;
 		cJSON_Delete(b);
 		if (rc < 0) {
 			reply_error(req, status, why);
 			return;
 		}
 	} else if (!strcmp(action, "/resign")) {
-		if (play_resign(h->play, id, game_token(req), &status, &why) < 0) {
-			reply_error(req, status, why);
+		if (play_resign(h->play, id, game_token(req), &status, err, sizeof err) < 0) {
+			reply_error(req, status, err);
 			return;
 		}
 	} else {

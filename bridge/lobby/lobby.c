@@ -644,7 +644,8 @@ const struct hive_game *seat_game(const struct seat *s)
 
 int seat_to_move(const struct seat *s)
 {
-	return !s->g->over && s->g->live && referee_to_move(s->g->ref, s->colour);
+	/* Already while the clients are told the game started, before its clock runs. */
+	return !s->g->over && s->g->live && hive_side_to_move(&referee_game(s->g->ref)->board) == s->colour;
 }
 
 char *seat_gamestring(const struct seat *s)
