@@ -453,9 +453,12 @@ static int listen_key(struct config *c, const char *lname, const char *k, const 
 		}
 		l->max_think_ms = ms;
 	} else {
-		int taken = lobby_conf_key(&l->lobby, k, v, why);
-		if (taken < 0)
+		char err[256];
+		int taken = lobby_conf_key(&l->lobby, k, v, err, sizeof err);
+		if (taken < 0) {
+			*why = xstrdup(err);
 			return -1;
+		}
 		if (!taken) {
 			*why = xasprintf("unknown key \"%s\" in [listen %s]", k, lname);
 			return -1;

@@ -23,6 +23,7 @@
 #include "bridge/referee.h"
 #include "bridge/spectate.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 static const char *const colour_name[2] = { "White", "Black" };
 static const char *const colour_word[2] = { "white", "black" };
@@ -423,21 +424,17 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 
 /* A client (or, with e, a connected engine that lb takes) asks for a game. */
 static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct engine *e,
-		       void *client, const struct seat_ops *ops, char **why)
+		       void *client, const struct seat_ops *ops, char *err, size_t errlen)
 {
-	if (lb->closing) {
-		*why = xstrdup(LOBBY_CLOSING);
-		return -1;
-	}
-	if (lb->ngames >= lb->o->max_games) {
-		*why = xasprintf("Too many games in progress (%u); try again later.", lb->o->max_games);
-		return -1;
-	}
+	if (lb->closing)
+		return errbuf_set(err, errlen, "%s", LOBBY_CLOSING);
+	if (lb->ngames >= lb->o->max_games)
+		return errbuf_set(err, errlen, "Too many games in progress (%u); try again later.",
+				  lb->o->max_games);
 	struct waiter *me = calloc(1, sizeof *me);
 	if (!me || !(me->timer = evtimer_new(lb->base, on_wait, me))) {
 		free(me);
-		*why = xstrdup("Out of memory.");
-		return -1;
+		return errbuf_set(err, errlen, "Out of memory.");
 	}
 	me->lb = lb;
 	me->client = client;
@@ -461,10 +458,10 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 		return 0;
 	}
 	if (lb->nwaiting >= lb->o->max_waiting) {
-		*why = xasprintf("Too many players waiting (%u); try again later.", lb->o->max_waiting);
 		event_free(me->timer);
 		free(me);
-		return -1;
+		return errbuf_set(err, errlen, "Too many players waiting (%u); try again later.",
+				  lb->o->max_waiting);
 	}
 	me->engine = e;
 	me->next = lb->waiters;
@@ -480,15 +477,15 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 }
 
 int lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
-	       const struct seat_ops *ops, char **why)
+	       const struct seat_ops *ops, char *err, size_t errlen)
 {
-	return lobby_enter(lb, type, name, NULL, client, ops, why);
+	return lobby_enter(lb, type, name, NULL, client, ops, err, errlen);
 }
 
 int lobby_join_engine(struct lobby *lb, const char *name, struct engine *e, void *client,
-		      const struct seat_ops *ops, char **why)
+		      const struct seat_ops *ops, char *err, size_t errlen)
 {
-	return lobby_enter(lb, lb->o->game_type, name, e, client, ops, why);
+	return lobby_enter(lb, lb->o->game_type, name, e, client, ops, err, errlen);
 }
 
 void lobby_leave(struct lobby *lb, void *client)
@@ -512,7 +509,7 @@ void lobby_leave(struct lobby *lb, void *client)
 }
 
 struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
-			  const struct seat_ops *ops, char **why)
+			  const struct seat_ops *ops, char *err, size_t errlen)
 {
 	for (struct rgame *g = lb->games; g; g = g->next) {
 		for (int c = 0; c < 2; c++) {
@@ -520,7 +517,7 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			if (s->is_engine || g->over || strcmp(s->token, token))
 				continue;
 			if (s->client) {
-				*why = xstrdup("That seat is in use by another connection.");
+				errbuf_set(err, errlen, "That seat is in use by another connection.");
 				return NULL;
 			}
 			evtimer_del(s->grace);
@@ -530,7 +527,7 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			return s;
 		}
 	}
-	*why = xstrdup("No game in progress holds a seat for that token.");
+	errbuf_set(err, errlen, "No game in progress holds a seat for that token.");
 	return NULL;
 }
 
@@ -709,11 +706,11 @@ void lobby_shutdown(struct lobby *lb, const char *reason)
 }
 
 struct lobby *lobby_new(struct event_base *base, const struct config *c,
-			const struct listener_conf *lc, char **cause)
+			const struct listener_conf *lc, char *err, size_t errlen)
 {
 	struct lobby *lb = calloc(1, sizeof *lb);
 	if (!lb) {
-		*cause = xstrdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	lb->base = base;
@@ -721,17 +718,17 @@ struct lobby *lobby_new(struct event_base *base, const struct config *c,
 	lb->lc = lc;
 	lb->o = &lc->lobby;
 	if (lb->o->house_engine && !(lb->house = config_profile(c, lb->o->house_engine))) {
-		*cause = xasprintf("house_engine: no [engine %s]", lb->o->house_engine);
+		errbuf_set(err, errlen, "house_engine: no [engine %s]", lb->o->house_engine);
 		free(lb);
 		return NULL;
 	}
 	if (!(lb->spectate = spectators_new(lb))) {
-		*cause = xstrdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		free(lb);
 		return NULL;
 	}
 	if (lb->o->results && !(lb->results = fopen(lb->o->results, "a"))) {
-		*cause = xasprintf("results %s: cannot open: %s", lb->o->results, strerror(errno));
+		errbuf_set(err, errlen, "results %s: cannot open: %s", lb->o->results, strerror(errno));
 		spectate_free(lb->spectate);
 		free(lb);
 		return NULL;

@@ -10,6 +10,7 @@
 
 #include "bridge/lobby/lobby_conf.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 #include "core/game.h"
 
 #define LOBBY_MAX_SECONDS 86400.0
@@ -62,28 +63,24 @@ static void set_owned(char **dst, const char *v)
 }
 
 static int count_key(const char *k, const char *v, unsigned lo, unsigned hi, unsigned *out,
-		     char **why)
+		     char *err, size_t errlen)
 {
 	unsigned long long n;
-	if (parse_uint(v, lo, hi, &n) < 0) {
-		*why = xasprintf("%s must be %u..%u, not \"%s\"", k, lo, hi, v);
-		return -1;
-	}
+	if (parse_uint(v, lo, hi, &n) < 0)
+		return errbuf_set(err, errlen, "%s must be %u..%u, not \"%s\"", k, lo, hi, v);
 	*out = (unsigned)n;
 	return 1;
 }
 
-int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char **why)
+int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char *err, size_t errlen)
 {
 	uint64_t ms;
 
 	if (!strcmp(k, "wait_time") || !strcmp(k, "house_wait") || !strcmp(k, "grace")) {
 		int zero_ok = k[0] == 'h';
-		if (seconds_ms(v, NULL, zero_ok, &ms) < 0) {
-			*why = xasprintf("%s must be seconds in %s, 86400], not \"%s\"", k,
-					 zero_ok ? "[0" : "(0", v);
-			return -1;
-		}
+		if (seconds_ms(v, NULL, zero_ok, &ms) < 0)
+			return errbuf_set(err, errlen, "%s must be seconds in %s, 86400], not \"%s\"", k,
+					  zero_ok ? "[0" : "(0", v);
 		if (k[0] == 'w')
 			lc->wait_ms = (unsigned)ms;
 		else if (k[0] == 'h')
@@ -95,20 +92,16 @@ int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char **w
 	if (!strcmp(k, "clock")) {
 		const char *plus = strchr(v, '+');
 		uint64_t base, inc = 0;
-		if (seconds_ms(v, plus, 0, &base) < 0 || (plus && seconds_ms(plus + 1, NULL, 1, &inc) < 0)) {
-			*why = xasprintf("clock must be SECONDS or SECONDS+INCREMENT, not \"%s\"", v);
-			return -1;
-		}
+		if (seconds_ms(v, plus, 0, &base) < 0 || (plus && seconds_ms(plus + 1, NULL, 1, &inc) < 0))
+			return errbuf_set(err, errlen, "clock must be SECONDS or SECONDS+INCREMENT, not \"%s\"", v);
 		lc->clock_ms = base;
 		lc->inc_ms = inc;
 		lc->move_time_ms = 0;
 		return 1;
 	}
 	if (!strcmp(k, "move_time")) {
-		if (seconds_ms(v, NULL, 0, &ms) < 0) {
-			*why = xasprintf("move_time must be seconds in (0, 86400], not \"%s\"", v);
-			return -1;
-		}
+		if (seconds_ms(v, NULL, 0, &ms) < 0)
+			return errbuf_set(err, errlen, "move_time must be seconds in (0, 86400], not \"%s\"", v);
 		lc->move_time_ms = ms;
 		lc->clock_ms = lc->inc_ms = 0;
 		return 1;
@@ -126,33 +119,30 @@ int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char **w
 			lc->hints = 1;
 		else if (!strcasecmp(v, "no") || !strcmp(v, "0") || !strcasecmp(v, "false"))
 			lc->hints = 0;
-		else {
-			*why = xasprintf("hints must be yes or no, not \"%s\"", v);
-			return -1;
-		}
+		else
+			return errbuf_set(err, errlen, "hints must be yes or no, not \"%s\"", v);
 		return 1;
 	}
 	if (!strcmp(k, "max_waiting"))
-		return count_key(k, v, 1, 100000, &lc->max_waiting, why);
+		return count_key(k, v, 1, 100000, &lc->max_waiting, err, errlen);
 	if (!strcmp(k, "max_games"))
-		return count_key(k, v, 1, 100000, &lc->max_games, why);
+		return count_key(k, v, 1, 100000, &lc->max_games, err, errlen);
 	if (!strcmp(k, "max_spectators"))
-		return count_key(k, v, 1, 10000, &lc->max_spectators, why);
+		return count_key(k, v, 1, 10000, &lc->max_spectators, err, errlen);
 	if (!strcmp(k, "max_spectators_total"))
-		return count_key(k, v, 1, 100000, &lc->max_spectators_total, why);
+		return count_key(k, v, 1, 100000, &lc->max_spectators_total, err, errlen);
 	if (!strcmp(k, "watch")) {
 		set_owned(&lc->watch, v);
 		return 1;
 	}
 	if (!strcmp(k, "game_type")) {
-		if (hive_gametype_parse(v, &lc->game_type) != 0) {
-			*why = xasprintf("game_type must be a GameTypeString (Base, Base+MLP...), not \"%s\"", v);
-			return -1;
-		}
+		if (hive_gametype_parse(v, &lc->game_type) != 0)
+			return errbuf_set(err, errlen, "game_type must be a GameTypeString (Base, Base+MLP...), "
+					  "not \"%s\"", v);
 		return 1;
 	}
 	if (!strcmp(k, "max_plies"))
-		return count_key(k, v, 0, 60000, &lc->max_plies, why);
+		return count_key(k, v, 0, 60000, &lc->max_plies, err, errlen);
 	return 0;
 }
 

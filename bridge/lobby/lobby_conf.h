@@ -25,6 +25,7 @@
 #ifndef BRIDGE_LOBBY_CONF_H
 #define BRIDGE_LOBBY_CONF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct lobby_conf {
@@ -48,9 +49,8 @@ struct lobby_conf {
 
 /* The defaults above into lc. */
 void lobby_conf_defaults(struct lobby_conf *lc);
-/* One [listen] key: 1 taken, 0 not a lobby key, -1 a bad value with *why (caller
- * frees). */
-int  lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char **why);
+/* One [listen] key: 1 taken, 0 not a lobby key, -1 a bad value with err. */
+int  lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char *err, size_t errlen);
 /* "600+5" or "10/move" into buf: the time control as the lobby reports it. */
 void lobby_conf_time_control(const struct lobby_conf *lc, char *buf, unsigned len);
 /* Frees what lc owns; lc may be reused after lobby_conf_defaults. */
