@@ -16,6 +16,7 @@
 
 #include "bridge/config.h"
 #include "bridge/protocol.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 
 #define DEFAULT_START_MS   10000
@@ -188,7 +189,7 @@ void config_defaults(struct config *c)
 	c->hash_budget_mb = 512;
 	c->hash_idle_timeout = 60;
 	c->http_play_move_ms = 1800000;
-	c->http_play_max_plies = 1000;
+	c->http_play_max_plies = REFEREE_MAX_PLIES;
 	profile_add(c, "builtin", "builtin");
 	/* One listener per protocol, so that a client of any of them can connect. */
 	const struct protocol *pr;

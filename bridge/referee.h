@@ -46,6 +46,12 @@ struct referee_seat {
 	uint64_t        slack_ms;
 };
 
+/* The policy's defaults, match's since its first games: two deterministic engines can
+ * shuffle forever. The ply cap also keeps a game far below the board's 16-bit ply
+ * counter. */
+#define REFEREE_MAX_PLIES   1000
+#define REFEREE_REPETITION  3
+
 /* The adjudication policy; 0 = never. */
 struct referee_rules {
 	unsigned        max_plies;     /* a draw once this many plies are played */

@@ -254,7 +254,7 @@ static int game_go_live(struct rgame *g)
 	char err[128];
 	struct referee_conf c = {
 		.base = g->lb->base,
-		.rules = { .max_plies = o->max_plies, .side_names = 1 },
+		.rules = { .max_plies = o->max_plies, .repetition = o->repetition, .side_names = 1 },
 		.live_kind = g->lb->lc->protocol ? g->lb->lc->protocol : "remote",
 		.log_prefix = g->log_prefix,
 		.ops = &game_referee_ops,

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "bridge/lobby/lobby_conf.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/errbuf.h"
 #include "core/game.h"
@@ -26,7 +27,8 @@ void lobby_conf_defaults(struct lobby_conf *lc)
 	lc->max_games = 128;
 	lc->max_spectators = 16;
 	lc->max_spectators_total = 256;
-	lc->max_plies = 1000;
+	lc->max_plies = REFEREE_MAX_PLIES;
+	lc->repetition = 0;        /* remote play never adjudicated it */
 }
 
 void lobby_conf_clear(struct lobby_conf *lc)
@@ -143,6 +145,12 @@ int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char *er
 	}
 	if (!strcmp(k, "max_plies"))
 		return count_key(k, v, 0, 60000, &lc->max_plies, err, errlen);
+	if (!strcmp(k, "repetition")) {
+		/* Once is every position: 0 (never) or 2.. */
+		if (count_key(k, v, 0, 1000, &lc->repetition, err, errlen) < 0 || lc->repetition == 1)
+			return errbuf_set(err, errlen, "repetition must be 0 or 2..1000, not \"%s\"", v);
+		return 1;
+	}
 	return 0;
 }
 

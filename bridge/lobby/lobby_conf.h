@@ -18,6 +18,8 @@
  *   game_type = Base          uhp-player: the game its engines play (Base+MLP, ...)
  *   watch = NAME              uhp-spectate: the listener whose games it shows
  *   max_plies = 1000          a longer game is adjudicated a draw (0 = never)
+ *   repetition = 0            a draw once a position occurs this often (0 = never;
+ *                             match's is 3, REFEREE_REPETITION)
  *   hints = no                whether bestmove is answered (by the listener's engine)
  *   results = PATH            every finished game appended as one JSON line
  *                             (schemas/match-result.json)
@@ -43,6 +45,7 @@ struct lobby_conf {
 	unsigned game_type;        /* uhp-player: HIVE game type bits, 0 = Base */
 	char    *watch;            /* uhp-spectate: a listener's name, owned, NULL = none */
 	unsigned max_plies;
+	unsigned repetition;
 	int      hints;
 	char    *results;          /* owned, NULL = none */
 };

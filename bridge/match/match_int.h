@@ -29,12 +29,8 @@ struct referee;
 #define MATCH_MAX_CONCURRENCY     64
 #define MATCH_MAX_GAMES           1000000
 #define MATCH_MAX_DEPTH           64
-/* Two deterministic engines can shuffle forever: a game is adjudicated a draw after
- * this many plies or this many repetitions unless the options say otherwise. The
- * ply cap also keeps a game far below the board's 16-bit ply counter. */
-#define MATCH_DEFAULT_MAX_PLIES   1000
+/* The most --max-plies may be (the defaults: REFEREE_MAX_PLIES, REFEREE_REPETITION). */
 #define MATCH_PLY_CAP             60000
-#define MATCH_DEFAULT_REPETITION  3
 
 enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
 
