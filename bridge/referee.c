@@ -399,6 +399,8 @@ void referee_start(struct referee *r)
 	if (r->started || r->over)
 		return;
 	r->started = 1;
+	/* Watchers learn the game runs, and whose turn it is (a web page: the person's). */
+	live_update(r->lg, &r->game);
 	if (!adjudicate(r))
 		turn_begin(r);
 }
