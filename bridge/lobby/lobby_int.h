@@ -7,7 +7,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <time.h>
 #include "bridge/lobby/lobby.h"
 #include "core/game.h"
 
