@@ -17,6 +17,7 @@
 #include "bridge/config.h"
 #include "bridge/config_int.h"
 #include "bridge/protocol.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/errbuf.h"
 

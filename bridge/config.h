@@ -68,6 +68,8 @@ struct config {
 	unsigned hash_idle_timeout;    /* s; an unused built-in table is given back (0: never) */
 	unsigned search_threads;       /* built-in search pool, 0 = online CPUs */
 	unsigned busy_poll_us;         /* spin this long after activity before sleeping (0: never) */
+	unsigned http_play_move_ms;    /* a person's time a move in a game on the page */
+	unsigned http_play_max_plies;  /* its ply cap, 0 = none */
 	size_t  nprofiles;
 	struct engine_profile *profiles;
 	size_t  nlisteners;

@@ -297,6 +297,13 @@ static const struct config_key config_keys[] = {
 	{ CONFIG_DAEMON, "http_max_head", KEY_UINT, 4096, 1048576, "4096..1048576 bytes", "32768",
 	  D(http_max_head),
 	  .help = "bytes of an HTTP request line and headers (431 beyond)" },
+	{ CONFIG_DAEMON, "http_play_move_time", KEY_WHOLE_SECONDS, 1, 86400, "1..86400 seconds", "1800",
+	  D(http_play_move_ms),
+	  .help = "seconds a person playing an engine on the web page has for each move (then the "
+		  "game is lost on time)" },
+	{ CONFIG_DAEMON, "http_play_max_plies", KEY_UINT, 0, 60000, "0..60000 (0: never)", "1000",
+	  D(http_play_max_plies),
+	  .help = "a game on the web page is adjudicated a draw after this many plies (0: never)" },
 	{ CONFIG_DAEMON, "max_line", KEY_UINT, 256, 16777216, "256..16777216", "65536", D(max_line),
 	  .help = "longest protocol line from a client or an engine, bytes" },
 	{ CONFIG_DAEMON, "max_buffer", KEY_UINT, 4096, 1073741824, "4096..1073741824", "1048576",
@@ -418,6 +425,9 @@ static const struct config_key config_keys[] = {
 	  .help = "`uhp-spectate`: the listener whose games it shows" },
 	{ CONFIG_LISTEN, "max_plies", LOBBY, .def = "1000",
 	  .help = "remote play: a longer game is adjudicated a draw (0: never)" },
+	{ CONFIG_LISTEN, "repetition", LOBBY, .def = "0",
+	  .help = "remote play: a game is adjudicated a draw once a position occurs this often "
+		  "(0: never, else 2..1000; `match` uses 3)" },
 	{ CONFIG_LISTEN, "hints", LOBBY, .def = "no",
 	  .help = "remote play: whether `bestmove` is answered (by the listener's engine)" },
 	{ CONFIG_LISTEN, "results", LOBBY,

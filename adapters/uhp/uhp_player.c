@@ -102,7 +102,7 @@ static void player_gone(void *arg, const char *what)
 static void player_ready(void *arg, const struct engine_result *r)
 {
 	struct player_session *s = arg;
-	char *why = NULL;
+	char why[256];
 
 	if (r->status != ENGINE_OK) {
 		log_note(s->id, "player did not start: %s", r->message ? r->message : "?");
@@ -110,9 +110,8 @@ static void player_ready(void *arg, const struct engine_result *r)
 		return;
 	}
 	log_note(s->id, "player %s is %s", s->name, s->e->id);
-	if (lobby_join_engine(s->pl->lb, s->name, s->e, s, &player_ops, &why) < 0) {
+	if (lobby_join_engine(s->pl->lb, s->name, s->e, s, &player_ops, why, sizeof why) < 0) {
 		log_note(s->id, "player refused: %s", why);
-		free(why);
 		player_end(s);
 		return;
 	}
@@ -193,7 +192,9 @@ static void *player_listener_new(struct event_base *base, const struct config *c
 	pl->prof.start_timeout_ms = p->start_timeout_ms;
 	pl->prof.command_timeout_ms = p->command_timeout_ms;
 	pl->prof.stop_timeout_ms = p->stop_timeout_ms;
-	if (!(pl->lb = lobby_new(base, c, lc, cause))) {
+	char err[256];
+	if (!(pl->lb = lobby_new(base, c, lc, err, sizeof err))) {
+		*cause = xstrdup(err);
 		free(pl);
 		return NULL;
 	}

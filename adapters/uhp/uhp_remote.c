@@ -173,7 +173,7 @@ static int need_turn(struct remote_session *s)
 static int cmd_newgame(struct remote_session *s, const char *arg)
 {
 	unsigned type = 0;
-	char *why = NULL;
+	char why[256];
 
 	if (s->st == R_TURN) {
 		uhp_out_str(&s->io, "err A game is in progress: play it, or resign it first.");
@@ -184,9 +184,8 @@ static int cmd_newgame(struct remote_session *s, const char *arg)
 			   "(Base, Base+MLP...), not a GameString.");
 		return 0;
 	}
-	if (lobby_join(s->lb, type, s->name, s, &remote_seat_ops, &why) < 0) {
+	if (lobby_join(s->lb, type, s->name, s, &remote_seat_ops, why, sizeof why) < 0) {
 		uhp_out_printf(&s->io, "err %s", why);
-		free(why);
 		return 0;
 	}
 	free(s->last_end);
@@ -198,7 +197,7 @@ static int cmd_newgame(struct remote_session *s, const char *arg)
 
 static int cmd_resume(struct remote_session *s, const char *token)
 {
-	char *why = NULL;
+	char why[256];
 	struct seat *seat;
 
 	if (s->st == R_TURN) {
@@ -209,9 +208,8 @@ static int cmd_resume(struct remote_session *s, const char *token)
 		uhp_out_str(&s->io, "err Usage: resume TOKEN (the token of the 'remote' line).");
 		return 0;
 	}
-	if (!(seat = lobby_resume(s->lb, token, s, &remote_seat_ops, &why))) {
+	if (!(seat = lobby_resume(s->lb, token, s, &remote_seat_ops, why, sizeof why))) {
 		uhp_out_printf(&s->io, "err %s", why);
-		free(why);
 		return 0;
 	}
 	s->seat = seat;
@@ -595,7 +593,11 @@ static void *remote_session_new(struct event_base *base, struct bufferevent *in,
 static void *remote_listener_new(struct event_base *base, const struct config *c,
 				 const struct listener_conf *lc, char **cause)
 {
-	return lobby_new(base, c, lc, cause);
+	char err[256];
+	struct lobby *lb = lobby_new(base, c, lc, err, sizeof err);
+	if (!lb)
+		*cause = xstrdup(err);
+	return lb;
 }
 
 static void remote_listener_free(void *lb)

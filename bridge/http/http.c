@@ -534,14 +534,15 @@ static void route_start(struct http_server *h, struct http_req *req)
 	char token[WEB_TOKEN_LEN + 1];
 	int status;
 	const char *why;
+	char err[256];
 	unsigned id = 0;
 	if (!b)
 		return;
 	char bad[128];
 	if (body_start(b, &r, &status, bad, sizeof bad) < 0)
 		why = bad;
-	else
-		id = play_start(h->play, &r, http_req_peer(req), token, &status, &why);
+	else if (!(id = play_start(h->play, &r, http_req_peer(req), token, &status, err, sizeof err)))
+		why = err;
 	cJSON_Delete(b);
 	if (!id) {
 		reply_error(req, status, why);
@@ -562,6 +563,7 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 	enum http_method cmd = http_req_method(req);
 	int status;
 	const char *why;
+	char err[256];
 
 	if (!*action) {
 		if (cmd != HTTP_GET) {
@@ -588,16 +590,16 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 		int rc = body_move(b, &mv, &status, bad, sizeof bad);
 		if (rc < 0)
 			why = bad;
-		else
-			rc = play_move(h->play, id, game_token(req), mv, &status, &why);
+		else if ((rc = play_move(h->play, id, game_token(req), mv, &status, err, sizeof err)) < 0)
+			why = err;
 		cJSON_Delete(b);
 		if (rc < 0) {
 			reply_error(req, status, why);
 			return;
 		}
 	} else if (!strcmp(action, "/resign")) {
-		if (play_resign(h->play, id, game_token(req), &status, &why) < 0) {
-			reply_error(req, status, why);
+		if (play_resign(h->play, id, game_token(req), &status, err, sizeof err) < 0) {
+			reply_error(req, status, err);
 			return;
 		}
 	} else {

@@ -153,15 +153,14 @@ struct play *play_new(struct event_base *base, const struct config *conf, unsign
 		      unsigned think_ms);
 void play_free(struct play *p);
 /* Starts a game for peer; returns its live id and its owner token (token holds
- * WEB_TOKEN_LEN + 1), or 0 with an HTTP status and *why. */
+ * WEB_TOKEN_LEN + 1), or 0 with an HTTP status and err. */
 unsigned play_start(struct play *p, const struct start_req *r, const char *peer, char *token,
-		    int *status, const char **why);
+		    int *status, char *err, size_t errlen);
 /* The owner's move (a MoveString) or resignation in game id, token the owner's:
- * 0, or -1 with an HTTP status (403 without the game's token) and *why (valid until
- * the next call). */
+ * 0, or -1 with an HTTP status (403 without the game's token) and err. */
 int play_move(struct play *p, unsigned id, const char *token, const char *move, int *status,
-	      const char **why);
-int play_resign(struct play *p, unsigned id, const char *token, int *status, const char **why);
+	      char *err, size_t errlen);
+int play_resign(struct play *p, unsigned id, const char *token, int *status, char *err, size_t errlen);
 /* Whether token is the owner token of game id of p. */
 int play_owns(struct play *p, unsigned id, const char *token);
 /* Whether id is a game of p where the person is to move now, and with which colour. */

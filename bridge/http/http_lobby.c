@@ -202,13 +202,11 @@ static int wseat_settle(struct wseat *ws)
 /* Takes a seat that was left back from the lobby: 0, or -1 (the game is over). */
 static int wseat_resume(struct wseat *ws)
 {
-	char *why = NULL;
 	struct lobby *lb = lobby_find(ws->lobby);
-	struct seat *s = lb == ws->lb ? lobby_resume(lb, ws->seat_token, ws, &web_ops, &why) : NULL;
+	struct seat *s = lb == ws->lb ? lobby_resume(lb, ws->seat_token, ws, &web_ops, NULL, 0) : NULL;
 	if (!s) {
 		if (!wseat_settle(ws))
 			wseat_over(ws, "the game ended while you were away");
-		free(why);
 		return -1;
 	}
 	ws->seat = s;
@@ -350,7 +348,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	struct join_req r;
 	char bad[128];
 	unsigned mine = 0, active = 0;
-	char *why = NULL;
+	char why[256] = "";
 
 	if (body_join(b, &r, status, bad, sizeof bad) < 0)
 		return err(status, *status, bad);
@@ -402,9 +400,8 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 		w->seats->prev = ws;
 	w->seats = ws;
 	w->nseats++;
-	if (lobby_join(lb, r.type, r.name, ws, &web_ops, &why) < 0) {
-		cJSON *o = err(status, 503, why ? why : "the lobby is full");
-		free(why);
+	if (lobby_join(lb, r.type, r.name, ws, &web_ops, why, sizeof why) < 0) {
+		cJSON *o = err(status, 503, why[0] ? why : "the lobby is full");
 		wseat_free(ws);
 		return o;
 	}

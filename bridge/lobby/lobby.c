@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
@@ -20,8 +19,10 @@
 #include "bridge/lobby/lobby_int.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/referee.h"
 #include "bridge/spectate.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 static const char *const colour_name[2] = { "White", "Black" };
 static const char *const colour_word[2] = { "white", "black" };
@@ -35,20 +36,6 @@ static void game_kick(struct rgame *g)
 	event_active(g->kick, EV_TIMEOUT, 1);
 }
 
-static int push_time(struct rgame *g, uint64_t ms)
-{
-	if (g->ntimes == g->captimes) {
-		size_t c = g->captimes ? g->captimes * 2 : 64;
-		uint64_t *p = realloc(g->times_ms, c * sizeof *p);
-		if (!p)
-			return -1;
-		g->times_ms = p;
-		g->captimes = c;
-	}
-	g->times_ms[g->ntimes++] = ms;
-	return 0;
-}
-
 /* --- the end of a game ------------------------------------------------------------ */
 
 const char *lobby_result_text(int state)
@@ -59,13 +46,16 @@ const char *lobby_result_text(int state)
 
 char *game_string(const struct rgame *g)
 {
-	size_t n = hive_game_format(&g->game, NULL, 0);
+	if (!g->ref)
+		return xstrdup(hive_gametype_name(g->type));    /* never went live */
+	const struct hive_game *game = referee_game(g->ref);
+	size_t n = hive_game_format(game, NULL, 0);
 	char *s = malloc(n + 1);
 	if (!s)
 		return NULL;
-	hive_game_format(&g->game, s, n + 1);
+	hive_game_format(game, s, n + 1);
 	/* A game decided off the board (resigned, lost on time) says so in its state. */
-	if (g->over && g->state != g->game.board.state && g->state >= HIVE_DRAW) {
+	if (g->over && g->state != game->board.state && g->state >= HIVE_DRAW) {
 		char *a = strchr(s, ';'), *b = a ? strchr(a + 1, ';') : NULL;
 		if (b) {
 			char *t = xasprintf("%.*s;%s%s", (int)(a - s), s, hive_state_name(g->state), b);
@@ -83,6 +73,8 @@ static void game_record(struct rgame *g)
 	char tc[64];
 	if (!lb->results)
 		return;
+	size_t ntimes;
+	const uint64_t *times = referee_times(g->ref, &ntimes);
 	cJSON *o = cJSON_CreateObject();
 	char *gs = game_string(g), *line = NULL;
 	if (!o || !gs)
@@ -99,22 +91,21 @@ static void game_record(struct rgame *g)
 	cJSON_AddStringToObject(o, "gamestring", gs);
 	cJSON_AddStringToObject(o, "result", lobby_result_text(g->state));
 	cJSON_AddStringToObject(o, "reason", g->reason);
-	cJSON_AddNumberToObject(o, "plies", (double)g->game.len);
+	cJSON_AddNumberToObject(o, "plies", (double)referee_game(g->ref)->len);
 	/* An aborted game ("*") has no score: nobody may count it. */
 	if (g->state >= HIVE_DRAW)
 		cJSON_AddNumberToObject(o, "a_score", g->state == HIVE_WHITE_WINS ? 1 :
 					g->state == HIVE_BLACK_WINS ? 0 : 0.5);
 	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
-	for (size_t i = 0; t && i < g->ntimes; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)g->times_ms[i]));
+	for (size_t i = 0; t && i < ntimes; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)times[i]));
 	cJSON_AddStringToObject(o, "source", "remote");
 	cJSON_AddStringToObject(o, "listener", lb->lc->name);
 	cJSON_AddStringToObject(o, "time_control", tc);
 	if (!lb->o->move_time_ms) {
 		cJSON *c = cJSON_AddArrayToObject(o, "clocks_ms");
 		for (int i = 0; c && i < 2; i++)
-			cJSON_AddItemToArray(c, cJSON_CreateNumber((double)(g->clock_us[i] > 0 ?
-									    g->clock_us[i] / 1000 : 0)));
+			cJSON_AddItemToArray(c, cJSON_CreateNumber((double)referee_clock_ms(g->ref, i)));
 	}
 	line = cJSON_PrintUnformatted(o);
 	if (!line || fprintf(lb->results, "%s\n", line) < 0 || fflush(lb->results) != 0)
@@ -129,19 +120,12 @@ static void seat_drop_engine(struct seat *s)
 {
 	engine_free(s->engine);
 	s->engine = NULL;
-	s->thinking = 0;
-}
-
-/* The clocks on the web page, running names the side whose time runs (-1 none);
- * a fixed time a move has no clock to show. */
-static void game_live_clocks(struct rgame *g, int running)
-{
-	if (!g->lb->o->move_time_ms)
-		live_clocks(g->lg, g->clock_us[0] / 1000, g->clock_us[1] / 1000, running);
+	s->starting = 0;
 }
 
 /* Decides the game (state HIVE_*; a state below HIVE_DRAW aborts it without a
- * result, "*") and tells both sides; the game is freed later. */
+ * result, "*") and tells both sides; the game is freed later. The referee's end
+ * comes here, and so does the end of a game that never went live. */
 static void game_end(struct rgame *g, int state, const char *reason)
 {
 	char why[LOBBY_REASON_MAX + 16];
@@ -151,13 +135,8 @@ static void game_end(struct rgame *g, int state, const char *reason)
 	g->over = 1;
 	g->state = state;
 	snprintf(g->reason, sizeof g->reason, "%s", reason);
-	evtimer_del(g->flag);
-	game_live_clocks(g, -1);
-	if (state >= HIVE_DRAW)
-		live_finish(g->lg, state, reason);
-	else
-		live_abort(g->lg, reason);
-	log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, lobby_result_text(state), reason);
+	if (!g->ref)
+		log_note(0, "lobby %s: game %u: %s (%s)", g->lb->lc->name, g->no, lobby_result_text(state), reason);
 	if (g->live)
 		game_record(g);
 	spectators_end(g);
@@ -168,7 +147,7 @@ static void game_end(struct rgame *g, int state, const char *reason)
 	for (int c = 0; c < 2; c++) {
 		struct seat *s = &g->seat[c];
 		evtimer_del(s->grace);
-		if (s->engine && s->thinking)
+		if (s->engine && s->starting)
 			seat_drop_engine(s);
 		if (s->client) {
 			void *client = s->client;
@@ -182,171 +161,34 @@ static void game_end(struct rgame *g, int state, const char *reason)
 /* The side loses: reason says why ("white resigned", ...). */
 static void game_forfeit(struct rgame *g, int side, const char *reason)
 {
-	game_end(g, side == HIVE_WHITE ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
+	if (g->ref)
+		referee_forfeit(g->ref, side, reason);
+	else
+		game_end(g, side == HIVE_WHITE ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
 }
 
-/* An engine's failure as the recorded reason: the side, then match's words. */
-static void engine_reason(int side, const struct engine_result *r, char *buf, size_t len)
-{
-	char why[LOBBY_REASON_MAX];
-	engine_failure_reason(r, why, sizeof why);
-	snprintf(buf, len, "%s %.*s", colour_word[side], LOBBY_REASON_MAX - 16, why);
-}
+/* --- the referee's hooks ------------------------------------------------------------ */
 
-/* --- turns ------------------------------------------------------------------------ */
-
-static void game_turn(struct rgame *g);
-
-/* The side to move's time for this move, in microseconds. A house engine gets
- * LOBBY_ENGINE_SLACK_MS more for its protocol's overhead (UHP's bestmove counts
- * whole seconds); a client's time is its own. */
-static int64_t turn_budget_us(const struct rgame *g, int side)
-{
-	int64_t us = g->lb->o->move_time_ms ? (int64_t)g->lb->o->move_time_ms * 1000 : g->clock_us[side];
-	return us + (g->seat[side].is_engine ? LOBBY_ENGINE_SLACK_MS * 1000 : 0);
-}
-
-/* Plays the side to move's legal move after its clock is checked: 0, or -1 when the
- * game ended instead (time, memory). */
-static int game_apply(struct rgame *g, struct hive_move legal)
-{
-	const struct lobby_conf *o = g->lb->o;
-	int side = hive_side_to_move(&g->game.board);
-	int64_t used = now_us() - g->t0_us;
-	char mv[HIVE_MOVESTR_MAX], reason[64];
-
-	evtimer_del(g->flag);
-	if (used > turn_budget_us(g, side)) {
-		if (!o->move_time_ms)
-			g->clock_us[side] = 0;
-		snprintf(reason, sizeof reason, "%s lost on time", colour_word[side]);
-		game_forfeit(g, side, reason);
-		return -1;
-	}
-	if (!o->move_time_ms) {
-		g->clock_us[side] += (int64_t)o->inc_ms * 1000 - used;
-		if (g->clock_us[side] < 0)
-			g->clock_us[side] = 0;       /* within the engine's slack */
-	}
-	hive_move_format(&g->game.board, legal, mv, sizeof mv);
-	if (push_time(g, (uint64_t)(used + 500) / 1000) < 0 || hive_game_play(&g->game, legal) != HIVE_OK) {
-		game_end(g, HIVE_DRAW, "aborted: out of memory");
-		return -1;
-	}
-	log_note(0, "lobby %s: game %u ply %zu: %s plays %s (%lld ms)", g->lb->lc->name, g->no,
-		 g->game.len, colour_word[side], mv, (long long)(used / 1000));
-	live_update(g->lg, &g->game);
-	struct seat *other = &g->seat[1 - side];
-	if (other->client && other->ops->moved)
-		other->ops->moved(other->client, mv);
-	spectators_update(g);
-
-	switch (g->game.board.state) {
-	case HIVE_WHITE_WINS:
-		game_end(g, HIVE_WHITE_WINS, "black queen surrounded");
-		return 0;
-	case HIVE_BLACK_WINS:
-		game_end(g, HIVE_BLACK_WINS, "white queen surrounded");
-		return 0;
-	case HIVE_DRAW:
-		game_end(g, HIVE_DRAW, "both queens surrounded");
-		return 0;
-	default:
-		break;
-	}
-	if (o->max_plies && g->game.len >= o->max_plies) {
-		snprintf(reason, sizeof reason, "adjudicated: %u plies played", o->max_plies);
-		game_end(g, HIVE_DRAW, reason);
-		return 0;
-	}
-	game_turn(g);
-	return 0;
-}
-
-static void engine_moved(void *arg, const struct engine_result *r)
-{
-	struct seat *s = arg;
-	struct rgame *g = s->g;
-	struct hive_move legal;
-	char reason[LOBBY_REASON_MAX];
-
-	if (!s->thinking || g->over)
-		return;
-	s->thinking = 0;
-	if (r->status != ENGINE_OK) {
-		engine_reason(s->colour, r, reason, sizeof reason);
-		if (r->status == ENGINE_FAILED)
-			seat_drop_engine(s);
-		game_forfeit(g, s->colour, reason);
-		return;
-	}
-	/* The referee's own check: nobody's word is taken for a move. */
-	if (!hive_board_find_move(&g->game.board, r->move, &legal)) {
-		snprintf(reason, sizeof reason, "%s played an illegal move", colour_word[s->colour]);
-		seat_drop_engine(s);
-		game_forfeit(g, s->colour, reason);
-		return;
-	}
-	game_apply(g, legal);
-}
-
-/* The side to move's time starts; an engine is asked for its move. */
-static void game_turn(struct rgame *g)
-{
-	const struct lobby_conf *o = g->lb->o;
-	int side = hive_side_to_move(&g->game.board);
-	struct seat *s = &g->seat[side];
-	int64_t us = turn_budget_us(g, side) + 1;
-	struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
-
-	g->t0_us = now_us();
-	evtimer_add(g->flag, &tv);
-	game_live_clocks(g, side);
-	if (!s->is_engine)
-		return;
-	struct engine_limits l;
-	memset(&l, 0, sizeof l);
-	if (o->move_time_ms) {
-		/* The engine's own overhead must fit in the move's time. */
-		uint64_t margin = o->move_time_ms / 10 < 100 ? o->move_time_ms / 10 : 100;
-		l.movetime_ms = o->move_time_ms - margin ? o->move_time_ms - margin : 1;
-		/* The flag falls then (a house engine has the slack over it): an engine
-		 * that rounds its time or answers late is asked for less (UHP: whole
-		 * seconds, rounded down). */
-		l.deadline_ms = o->move_time_ms + LOBBY_ENGINE_SLACK_MS;
-	} else {
-		for (int c = 0; c < 2; c++) {
-			l.time_ms[c] = g->clock_us[c] > 1000 ? (uint64_t)g->clock_us[c] / 1000 : 1;
-			l.inc_ms[c] = o->inc_ms;
-		}
-	}
-	s->thinking = 1;
-	if (!s->engine || engine_go(s->engine, &g->game, &l, NULL, engine_moved, s) < 0) {
-		char reason[64];
-		s->thinking = 0;
-		seat_drop_engine(s);
-		snprintf(reason, sizeof reason, "%s engine crashed: cannot search", colour_word[side]);
-		game_forfeit(g, side, reason);
-	}
-}
-
-static void on_flag(evutil_socket_t fd, short what, void *arg)
+/* colour played move: the opponent's client (a connected engine has no moved) and the
+ * spectators are told. */
+static void game_moved(void *arg, int colour, const char *move)
 {
 	struct rgame *g = arg;
-	int side = hive_side_to_move(&g->game.board);
-	char reason[64];
-
-	if (g->over)
-		return;
-	if (!g->lb->o->move_time_ms)
-		g->clock_us[side] = 0;
-	if (push_time(g, (uint64_t)(now_us() - g->t0_us + 500) / 1000) < 0)
-		g->ntimes = g->ntimes;    /* the record just lacks this time */
-	if (g->seat[side].thinking)
-		seat_drop_engine(&g->seat[side]);   /* its search is abandoned with it */
-	snprintf(reason, sizeof reason, "%s lost on time", colour_word[side]);
-	game_forfeit(g, side, reason);
+	struct seat *other = &g->seat[1 - colour];
+	if (other->client && other->ops->moved)
+		other->ops->moved(other->client, move);
+	spectators_update(g);
 }
+
+static void game_ended(void *arg, const struct referee_result *res)
+{
+	game_end(arg, res->state, res->reason);
+}
+
+static const struct referee_ops game_referee_ops = {
+	.moved = game_moved,
+	.ended = game_ended,
+};
 
 static void on_grace(evutil_socket_t fd, short what, void *arg)
 {
@@ -370,19 +212,16 @@ static void game_free(struct rgame *g)
 	if (g->next)
 		g->next->prev = g->prev;
 	lb->ngames--;
-	live_close(g->lg);
+	/* First: it frees an engine busy with a search. */
+	referee_free(g->ref);
 	spectators_free(g);
 	for (int c = 0; c < 2; c++) {
 		engine_free(g->seat[c].engine);
 		if (g->seat[c].grace)
 			event_free(g->seat[c].grace);
 	}
-	if (g->flag)
-		event_free(g->flag);
 	if (g->kick)
 		event_free(g->kick);
-	hive_game_free(&g->game);
-	free(g->times_ms);
 	free(g);
 }
 
@@ -392,7 +231,7 @@ static void engine_started(void *arg, const struct engine_result *r)
 	struct rgame *g = s->g;
 	char why[LOBBY_REASON_MAX];
 
-	s->thinking = 0;
+	s->starting = 0;
 	if (r->status != ENGINE_OK) {
 		snprintf(why, sizeof why, "aborted: the house engine did not start: %s",
 			 r->message ? r->message : "no reason given");
@@ -403,6 +242,39 @@ static void engine_started(void *arg, const struct engine_result *r)
 	if (s->engine->id[0])
 		snprintf(s->id, sizeof s->id, "%s", s->engine->id);
 	game_kick(g);
+}
+
+/* Both sides are ready: the referee takes the game, with the lobby's clock (a house
+ * engine gets LOBBY_ENGINE_SLACK_MS over its time for its protocol's overhead, UHP's
+ * bestmove counting whole seconds; a client's time is its own). */
+static int game_go_live(struct rgame *g)
+{
+	const struct lobby_conf *o = g->lb->o;
+	char err[128];
+	struct referee_conf c = {
+		.base = g->lb->base,
+		.rules = { .max_plies = o->max_plies, .repetition = o->repetition, .side_names = 1 },
+		.live_kind = g->lb->lc->protocol ? g->lb->lc->protocol : "remote",
+		.log_prefix = g->log_prefix,
+		.ops = &game_referee_ops,
+		.arg = g,
+	};
+	snprintf(g->log_prefix, sizeof g->log_prefix, "lobby %s: game %u", g->lb->lc->name, g->no);
+	for (int i = 0; i < 2; i++) {
+		struct seat *s = &g->seat[i];
+		c.seat[i] = (struct referee_seat){
+			.name = s->name,
+			.engine = s->is_engine ? &s->engine : NULL,
+			.clock_ms = o->clock_ms,
+			.inc_ms = o->inc_ms,
+			.move_ms = o->move_time_ms,
+			.slack_ms = s->is_engine ? LOBBY_ENGINE_SLACK_MS : 0,
+		};
+	}
+	if (!(g->ref = referee_new(&c, g->type, NULL, err, sizeof err)))
+		return -1;
+	g->live = 1;
+	return 0;
 }
 
 /* The game's next step, from the loop: start the house engine, go live, or free. */
@@ -420,24 +292,25 @@ static void on_kick(evutil_socket_t fd, short what, void *arg)
 		struct seat *s = &g->seat[c];
 		if (s->is_engine && !s->started) {
 			s->started = 1;
-			s->thinking = 1;
+			s->starting = 1;
 			if (engine_start(s->engine, engine_started, s) < 0) {
-				s->thinking = 0;
+				s->starting = 0;
 				game_end(g, HIVE_DRAW, "aborted: the house engine did not start");
 			}
 			return;
 		}
 	}
-	g->live = 1;
-	g->lg = live_open(g->lb->lc->protocol ? g->lb->lc->protocol : "remote", g->seat[0].name,
-			  g->seat[1].name, &g->game, NULL);
+	if (game_go_live(g) < 0) {
+		game_end(g, HIVE_DRAW, "aborted: out of memory");
+		return;
+	}
 	log_note(0, "lobby %s: game %u starts: %s (White) - %s (Black)", g->lb->lc->name, g->no,
 		 g->seat[0].name, g->seat[1].name);
 	for (int c = 0; c < 2 && !g->over; c++)
 		if (g->seat[c].client)
 			g->seat[c].ops->started(g->seat[c].client, &g->seat[c]);
 	if (!g->over)
-		game_turn(g);
+		referee_start(g->ref);
 }
 
 /* A game of type between two seats, set up by the caller's fill; NULL when out of
@@ -449,8 +322,7 @@ static struct rgame *game_new(struct lobby *lb, unsigned type)
 		return NULL;
 	g->lb = lb;
 	g->no = ++lb->next_no;
-	hive_game_init(&g->game, type);
-	g->flag = evtimer_new(lb->base, on_flag, g);
+	g->type = type;
 	g->kick = event_new(lb->base, -1, 0, on_kick, g);
 	for (int c = 0; c < 2; c++) {
 		g->seat[c].g = g;
@@ -462,12 +334,10 @@ static struct rgame *game_new(struct lobby *lb, unsigned type)
 		lb->games->prev = g;
 	lb->games = g;
 	lb->ngames++;
-	if (!g->flag || !g->kick || !g->seat[0].grace || !g->seat[1].grace) {
+	if (!g->kick || !g->seat[0].grace || !g->seat[1].grace) {
 		game_free(g);
 		return NULL;
 	}
-	for (int c = 0; c < 2; c++)
-		g->clock_us[c] = (int64_t)lb->o->clock_ms * 1000;
 	return g;
 }
 
@@ -552,21 +422,17 @@ static void on_wait(evutil_socket_t fd, short what, void *arg)
 
 /* A client (or, with e, a connected engine that lb takes) asks for a game. */
 static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct engine *e,
-		       void *client, const struct seat_ops *ops, char **why)
+		       void *client, const struct seat_ops *ops, char *err, size_t errlen)
 {
-	if (lb->closing) {
-		*why = xstrdup(LOBBY_CLOSING);
-		return -1;
-	}
-	if (lb->ngames >= lb->o->max_games) {
-		*why = xasprintf("Too many games in progress (%u); try again later.", lb->o->max_games);
-		return -1;
-	}
+	if (lb->closing)
+		return errbuf_set(err, errlen, "%s", LOBBY_CLOSING);
+	if (lb->ngames >= lb->o->max_games)
+		return errbuf_set(err, errlen, "Too many games in progress (%u); try again later.",
+				  lb->o->max_games);
 	struct waiter *me = calloc(1, sizeof *me);
 	if (!me || !(me->timer = evtimer_new(lb->base, on_wait, me))) {
 		free(me);
-		*why = xstrdup("Out of memory.");
-		return -1;
+		return errbuf_set(err, errlen, "Out of memory.");
 	}
 	me->lb = lb;
 	me->client = client;
@@ -590,10 +456,10 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 		return 0;
 	}
 	if (lb->nwaiting >= lb->o->max_waiting) {
-		*why = xasprintf("Too many players waiting (%u); try again later.", lb->o->max_waiting);
 		event_free(me->timer);
 		free(me);
-		return -1;
+		return errbuf_set(err, errlen, "Too many players waiting (%u); try again later.",
+				  lb->o->max_waiting);
 	}
 	me->engine = e;
 	me->next = lb->waiters;
@@ -609,15 +475,15 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 }
 
 int lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
-	       const struct seat_ops *ops, char **why)
+	       const struct seat_ops *ops, char *err, size_t errlen)
 {
-	return lobby_enter(lb, type, name, NULL, client, ops, why);
+	return lobby_enter(lb, type, name, NULL, client, ops, err, errlen);
 }
 
 int lobby_join_engine(struct lobby *lb, const char *name, struct engine *e, void *client,
-		      const struct seat_ops *ops, char **why)
+		      const struct seat_ops *ops, char *err, size_t errlen)
 {
-	return lobby_enter(lb, lb->o->game_type, name, e, client, ops, why);
+	return lobby_enter(lb, lb->o->game_type, name, e, client, ops, err, errlen);
 }
 
 void lobby_leave(struct lobby *lb, void *client)
@@ -641,7 +507,7 @@ void lobby_leave(struct lobby *lb, void *client)
 }
 
 struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
-			  const struct seat_ops *ops, char **why)
+			  const struct seat_ops *ops, char *err, size_t errlen)
 {
 	for (struct rgame *g = lb->games; g; g = g->next) {
 		for (int c = 0; c < 2; c++) {
@@ -649,7 +515,7 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			if (s->is_engine || g->over || strcmp(s->token, token))
 				continue;
 			if (s->client) {
-				*why = xstrdup("That seat is in use by another connection.");
+				errbuf_set(err, errlen, "That seat is in use by another connection.");
 				return NULL;
 			}
 			evtimer_del(s->grace);
@@ -659,7 +525,7 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			return s;
 		}
 	}
-	*why = xstrdup("No game in progress holds a seat for that token.");
+	errbuf_set(err, errlen, "No game in progress holds a seat for that token.");
 	return NULL;
 }
 
@@ -721,15 +587,17 @@ int lobby_hints(const struct lobby *lb)
 enum seat_rc seat_play(struct seat *s, const char *move, char *err, size_t errlen)
 {
 	struct rgame *g = s->g;
-	struct hive_move m;
 
 	if (g->over)
 		return SEAT_OVER;
-	if (!g->live || hive_side_to_move(&g->game.board) != s->colour)
+	if (!g->live)
 		return SEAT_NOT_TURN;
-	if (hive_move_parse(&g->game.board, move, &m, err, errlen) != HIVE_OK)
-		return SEAT_INVALID;
-	return game_apply(g, m) < 0 ? SEAT_OVER : SEAT_OK;
+	switch (referee_play(g->ref, s->colour, move, err, errlen)) {
+	case REFEREE_OK: return SEAT_OK;
+	case REFEREE_INVALID: return SEAT_INVALID;
+	case REFEREE_NOT_TURN: return SEAT_NOT_TURN;
+	default: return SEAT_OVER;
+	}
 }
 
 void seat_resign(struct seat *s, const char *reason)
@@ -766,12 +634,13 @@ void seat_detach(struct seat *s)
 
 const struct hive_game *seat_game(const struct seat *s)
 {
-	return &s->g->game;
+	return referee_game(s->g->ref);
 }
 
 int seat_to_move(const struct seat *s)
 {
-	return !s->g->over && s->g->live && hive_side_to_move(&s->g->game.board) == s->colour;
+	/* Already while the clients are told the game started, before its clock runs. */
+	return !s->g->over && s->g->live && hive_side_to_move(&referee_game(s->g->ref)->board) == s->colour;
 }
 
 char *seat_gamestring(const struct seat *s)
@@ -796,7 +665,8 @@ const char *seat_opponent(const struct seat *s)
 
 unsigned seat_live_id(const struct seat *s)
 {
-	return s->g->lg ? s->g->lg->id : 0;
+	struct live_game *lg = s->g->ref ? referee_live(s->g->ref) : NULL;
+	return lg ? lg->id : 0;
 }
 
 void seat_describe(const struct seat *s, char *buf, size_t len)
@@ -821,18 +691,24 @@ void lobby_shutdown(struct lobby *lb, const char *reason)
 	}
 	/* game_end frees nothing (games go at their kick) and no game starts now. */
 	for (struct rgame *g = lb->games; g; g = g->next) {
-		if (!g->over)
-			log_note(0, "lobby %s: game %u aborted at ply %zu", lb->lc->name, g->no, g->game.len);
-		game_end(g, g->game.board.state, reason);
+		if (g->over)
+			continue;
+		if (!g->ref) {
+			game_end(g, HIVE_NOT_STARTED, reason);
+			continue;
+		}
+		log_note(0, "lobby %s: game %u aborted at ply %zu", lb->lc->name, g->no,
+			 referee_game(g->ref)->len);
+		referee_abort(g->ref, reason);
 	}
 }
 
 struct lobby *lobby_new(struct event_base *base, const struct config *c,
-			const struct listener_conf *lc, char **cause)
+			const struct listener_conf *lc, char *err, size_t errlen)
 {
 	struct lobby *lb = calloc(1, sizeof *lb);
 	if (!lb) {
-		*cause = xstrdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	lb->base = base;
@@ -840,17 +716,17 @@ struct lobby *lobby_new(struct event_base *base, const struct config *c,
 	lb->lc = lc;
 	lb->o = &lc->lobby;
 	if (lb->o->house_engine && !(lb->house = config_profile(c, lb->o->house_engine))) {
-		*cause = xasprintf("house_engine: no [engine %s]", lb->o->house_engine);
+		errbuf_set(err, errlen, "house_engine: no [engine %s]", lb->o->house_engine);
 		free(lb);
 		return NULL;
 	}
 	if (!(lb->spectate = spectators_new(lb))) {
-		*cause = xstrdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		free(lb);
 		return NULL;
 	}
 	if (lb->o->results && !(lb->results = fopen(lb->o->results, "a"))) {
-		*cause = xasprintf("results %s: cannot open: %s", lb->o->results, strerror(errno));
+		errbuf_set(err, errlen, "results %s: cannot open: %s", lb->o->results, strerror(errno));
 		spectate_free(lb->spectate);
 		free(lb);
 		return NULL;

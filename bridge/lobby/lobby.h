@@ -42,10 +42,10 @@ enum seat_rc {
 	SEAT_OVER          /* the game is over (the time ran out, say) */
 };
 
-/* A lobby for listener lc of configuration c (both outlive it). NULL with *cause
- * (caller frees) if its results file cannot be opened. */
+/* A lobby for listener lc of configuration c (both outlive it). NULL with err if
+ * its results file cannot be opened. */
 struct lobby *lobby_new(struct event_base *base, const struct config *c,
-			const struct listener_conf *lc, char **cause);
+			const struct listener_conf *lc, char *err, size_t errlen);
 /* Ends every game (unrecorded) and frees everything: no callback fires after. */
 void lobby_free(struct lobby *lb);
 /* The daemon stops: every game in progress ends without a result ("*", reason), told
@@ -55,22 +55,22 @@ void lobby_shutdown(struct lobby *lb, const char *reason);
 
 /* Asks for an opponent for game type type; name says who the client is (results,
  * the opponent's colour line). 0, then ops->started or ops->ended fires later (never
- * from inside this call); -1 with *why (caller frees) if the lobby is full. */
+ * from inside this call); -1 with err if the lobby is full. */
 int  lobby_join(struct lobby *lb, unsigned type, const char *name, void *client,
-		const struct seat_ops *ops, char **why);
+		const struct seat_ops *ops, char *err, size_t errlen);
 /* The same for a connected engine e (remote play's engine model, uhp-player) that has
  * started (its info block read): it plays the listener's game_type, driven by the
  * game through the engine interface like a house engine. On 0 the lobby owns e (it
  * is freed with the game, or when the client leaves or gets no game; ops->moved is
  * not used); on -1 the caller keeps it. */
 int  lobby_join_engine(struct lobby *lb, const char *name, struct engine *e, void *client,
-		       const struct seat_ops *ops, char **why);
+		       const struct seat_ops *ops, char *err, size_t errlen);
 /* The client no longer waits (it went away); nothing fires for it afterwards. */
 void lobby_leave(struct lobby *lb, void *client);
 /* Gives the seat of token back to a new connection: the seat, its grace period
- * cancelled; NULL with *why (caller frees) if no game holds a free seat of token. */
+ * cancelled; NULL with err if no game holds a free seat of token. */
 struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
-			  const struct seat_ops *ops, char **why);
+			  const struct seat_ops *ops, char *err, size_t errlen);
 /* The lobby of listener name (any running one), or NULL. */
 struct lobby *lobby_find(const char *name);
 /* Every running lobby: lobby_next(NULL) is the first, NULL after the last. */

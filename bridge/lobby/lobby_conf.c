@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "bridge/lobby/lobby_conf.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/errbuf.h"
 #include "core/game.h"
@@ -123,7 +124,8 @@ int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char *er
 	}
 	if (!strcmp(k, "game_type")) {
 		if (hive_gametype_parse(v, &lc->game_type) != 0)
-			return errbuf_set(err, errlen, "game_type must be a GameTypeString (Base, Base+MLP...), not \"%s\"", v);
+			return errbuf_set(err, errlen, "game_type must be a GameTypeString (Base, Base+MLP...), "
+					  "not \"%s\"", v);
 		return 1;
 	}
 	if (!strcmp(k, "max_plies"))

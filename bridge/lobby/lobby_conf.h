@@ -26,6 +26,7 @@ struct lobby_conf {
 	unsigned game_type;        /* uhp-player: HIVE game type bits, 0 = Base */
 	char    *watch;            /* uhp-spectate: a listener's name, owned, NULL = none */
 	unsigned max_plies;
+	unsigned repetition;
 	int      hints;
 	char    *results;          /* owned, NULL = none */
 };

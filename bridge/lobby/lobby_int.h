@@ -7,7 +7,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <time.h>
 #include "bridge/lobby/lobby.h"
 #include "core/game.h"
 
@@ -15,6 +14,7 @@ struct engine;
 struct engine_profile;
 struct event;
 struct spectate;
+struct referee;
 
 #define LOBBY_TOKEN_LEN   32
 #define LOBBY_REASON_MAX  256
@@ -36,25 +36,22 @@ struct seat {
 	int                    is_engine;
 	struct engine         *engine;        /* the house engine, NULL once dropped */
 	int                    started;       /* its start was sent */
-	int                    thinking;      /* a start or a go is outstanding */
+	int                    starting;      /* its start is outstanding */
 };
 
 struct rgame {
 	struct lobby          *lb;
 	unsigned               no;            /* the lobby's game number, from 1 */
-	struct hive_game       game;          /* the canonical record */
+	unsigned               type;          /* its game type */
 	struct seat            seat[2];       /* by colour */
+	struct referee        *ref;           /* the record, clocks, adjudication (bridge/
+	                                         referee.h), from when it went live; else NULL */
 	int                    live;          /* both sides ready, clocks running */
 	int                    over;          /* decided or aborted: freed at the next kick */
 	int                    state;         /* the result, HIVE_* */
 	char                   reason[LOBBY_REASON_MAX];
-	int64_t                clock_us[2];   /* by colour, when the clock runs */
-	int64_t                t0_us;         /* the side to move's turn began, now_us() */
-	struct event          *flag;          /* its time is up */
+	char                   log_prefix[96]; /* "lobby NAME: game N", the referee's */
 	struct event          *kick;          /* the next step, from the loop */
-	uint64_t              *times_ms;      /* time taken by every move */
-	size_t                 ntimes, captimes;
-	struct live_game      *lg;            /* on the web page (bridge/live.h), NULL if none */
 	struct rgame          *prev, *next;
 };
 

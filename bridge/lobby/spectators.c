@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "bridge/config.h"
+#include "bridge/referee.h"
 #include "bridge/lobby/lobby_int.h"
 #include "bridge/spectate.h"
 #include "core/game.h"
@@ -43,8 +44,8 @@ static void sp_describe(void *arg, unsigned n, char *buf, size_t len)
 		snprintf(buf, len, "over");
 		return;
 	}
-	snprintf(buf, len, "%s white=%s black=%s ply=%zu", hive_gametype_name(g->game.type),
-		 g->seat[0].name, g->seat[1].name, g->game.len);
+	snprintf(buf, len, "%s white=%s black=%s ply=%zu", hive_gametype_name(g->type),
+		 g->seat[0].name, g->seat[1].name, referee_game(g->ref)->len);
 }
 
 static const struct spectate_ops lobby_spectate_ops = {
@@ -77,7 +78,7 @@ void spectators_end(struct rgame *g)
 {
 	char why[LOBBY_REASON_MAX + 16];
 	/* A move that ended the game was sent already; a resignation, a time loss... was not. */
-	char *gs = g->live && g->state != g->game.board.state ? game_string(g) : NULL;
+	char *gs = g->live && g->state != referee_game(g->ref)->board.state ? game_string(g) : NULL;
 	snprintf(why, sizeof why, "%s %s", lobby_result_text(g->state), g->reason);
 	spectate_end(g->lb->spectate, g->no, gs, why);
 	free(gs);

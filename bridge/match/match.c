@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
@@ -42,6 +41,7 @@
 #include "bridge/match/match_int.h"
 #include "bridge/proc.h"
 #include "bridge/protocol.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -88,31 +88,8 @@ static const char match_usage[] =
 	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
 
-static void slot_play(struct slot *s);
 #define slot_abandon match_slot_abandon
 static void match_check_done(struct match *m);
-
-static int key_count(const struct slot *s, uint64_t key)
-{
-	int n = 0;
-	for (size_t i = 0; i < s->nkeys; i++)
-		n += s->keys[i] == key;
-	return n;
-}
-
-static int push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		uint64_t *p = realloc(*a, c * sizeof *p);
-		if (!p)
-			return -1;
-		*a = p;
-		*cap = c;
-	}
-	(*a)[(*n)++] = v;
-	return 0;
-}
 
 /* The canonical GameString of g; the caller frees it. NULL on no memory. */
 char *match_game_string(const struct hive_game *g)
@@ -141,6 +118,12 @@ static void slot_kick(struct slot *s)
 	event_active(s->kick, EV_TIMEOUT, 1);
 }
 
+/* The colour player p has in the slot's game. */
+static int slot_colour(const struct slot *s, int p)
+{
+	return p == s->white ? HIVE_WHITE : HIVE_BLACK;
+}
+
 static void slot_drop_engine(struct slot *s, int p)
 {
 	engine_free(s->eng[p]);
@@ -148,24 +131,20 @@ static void slot_drop_engine(struct slot *s, int p)
 	s->ready[p] = 0;
 	if (s->starting == p)
 		s->starting = -1;
-	if (s->thinking == p) {
-		s->thinking = -1;
-		evtimer_del(s->flag);
-	}
 }
 
 static void slot_reset(struct slot *s)
 {
-	live_close(s->lg);
-	s->lg = NULL;
-	hive_game_free(&s->game);
+	/* The referee frees a busy engine with it: that one starts afresh. */
+	referee_free(s->ref);
+	s->ref = NULL;
+	for (int p = 0; p < 2; p++)
+		if (!s->eng[p])
+			s->ready[p] = 0;
 	s->game_no = 0;
+	s->playing = 0;
 	s->opening = -1;
 	s->opening_gs = NULL;
-	s->nkeys = 0;
-	s->ntimes = 0;
-	s->thinking = -1;
-	evtimer_del(s->flag);
 }
 
 /* A fatal error (out of memory, results file): stop everything. */
@@ -191,13 +170,36 @@ static void match_abort(struct match *m, int p, const char *reason)
 	match_fail(m);
 }
 
-/* The game is over: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW. */
-static void slot_end(struct slot *s, int state, const char *reason)
+/* A signal cut the game short: written to the results without a result ("*",
+ * reason; --resume plays it again), then dropped. */
+static void slot_aborted(struct slot *s, int state, const char *reason)
 {
 	struct match *m = s->m;
-	double score = results_a_score(state, s->white);
+	const struct hive_game *g = referee_game(s->ref);
 
-	evtimer_del(s->flag);
+	log_note(0, "match: game %u aborted at ply %zu", s->game_no, g->len);
+	results_write(m, s, state, reason);
+	printf("Aborted game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
+	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason, g->len);
+	slot_reset(s);
+}
+
+/* The referee's result: state HIVE_WHITE_WINS, HIVE_BLACK_WINS or HIVE_DRAW; none
+ * when a signal (or memory) cut the game short. */
+static void slot_ended(void *arg, const struct referee_result *res)
+{
+	struct slot *s = arg;
+	struct match *m = s->m;
+	int state = res->state;
+	const char *reason = res->reason;
+
+	if (state < HIVE_DRAW) {
+		if (m->interrupted)
+			slot_aborted(s, state, reason);
+		else
+			match_fail(m);           /* out of memory */
+		return;
+	}
 	if (m->game_ended) {
 		m->game_ended(s, state, reason);
 		slot_reset(s);
@@ -208,14 +210,13 @@ static void slot_end(struct slot *s, int state, const char *reason)
 		match_fail(m);
 		return;
 	}
-	results_record(&m->rec, score);
-	live_finish(s->lg, state, reason);
+	results_record(&m->rec, results_a_score(state, s->white));
 	m->done[s->game_no] = 1;
 	m->played++;
 	m->total++;
 	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
 	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
-	       s->game.len);
+	       referee_game(s->ref)->len);
 	results_print_score(m);
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
@@ -238,13 +239,19 @@ static void slot_end(struct slot *s, int state, const char *reason)
 	slot_kick(s);
 }
 
-/* The player loses the game for the reason given. */
-static void slot_forfeit(struct slot *s, int p, const char *reason)
+/* A move was played (after the referee's check). */
+static void slot_moved(void *arg, int colour, const char *move)
 {
-	int white_loses = p == s->white;
-	log_note(0, "match: game %u: %s loses: %s", s->game_no, s->m->pl[p].label, reason);
-	slot_end(s, white_loses ? HIVE_BLACK_WINS : HIVE_WHITE_WINS, reason);
+	struct slot *s = arg;
+	viewer_broadcast(s->m, s->game_no, referee_game(s->ref));
+	if (s->m->game_moved)
+		s->m->game_moved(s);
 }
+
+static const struct referee_ops slot_referee_ops = {
+	.moved = slot_moved,
+	.ended = slot_ended,
+};
 
 static void on_started(void *arg, const struct engine_result *r)
 {
@@ -263,7 +270,7 @@ static void on_started(void *arg, const struct engine_result *r)
 			match_abort(s->m, p, reason);
 			return;
 		}
-		slot_forfeit(s, p, reason);
+		referee_forfeit(s->ref, slot_colour(s, p), reason);
 		return;
 	}
 	s->m->pl[p].started = 1;
@@ -298,7 +305,8 @@ static int slot_prepare(struct slot *s)
 				if (!m->pl[p].started)
 					match_abort(m, p, "engine crashed: cannot be started");
 				else
-					slot_forfeit(s, p, "engine crashed: cannot be started");
+					referee_forfeit(s->ref, slot_colour(s, p),
+							"engine crashed: cannot be started");
 			}
 			return 0;
 		}
@@ -306,40 +314,55 @@ static int slot_prepare(struct slot *s)
 	return 1;
 }
 
-/* Sets up game g: the opening, the clocks, the keys; 0 or -1 (no memory, or a
- * worker's opening that does not parse). */
+/* Sets up game g: the opening, the players' seats and budgets, the referee; 0 or -1
+ * (no memory, or a worker's opening that does not parse). */
 static int slot_setup(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
 {
 	struct match *m = s->m;
+	struct hive_game start;
 	char err[256];
 
 	s->game_no = g;
 	s->white = white;
 	s->opening = opening_index;
 	s->opening_gs = opening;
-	hive_game_init(&s->game, m->o.type);
-	if (opening && hive_game_parse(&s->game, opening, err, sizeof err) != HIVE_OK) {
+	snprintf(s->log_prefix, sizeof s->log_prefix, "match: game %u", g);
+	hive_game_init(&start, m->o.type);
+	if (opening && hive_game_parse(&start, opening, err, sizeof err) != HIVE_OK) {
 		/* A local match checked them at load: only memory can fail here. */
 		fprintf(stderr, "hivebridge match: opening %d: %s\n", opening_index + 1, err);
+		hive_game_free(&start);
 		return -1;
 	}
-	s->clock_us[HIVE_WHITE] = s->clock_us[HIVE_BLACK] = (int64_t)m->o.clock_ms * 1000;
-	s->nkeys = s->ntimes = 0;
+	struct referee_conf c = {
+		.base = m->base,
+		.rules = { .max_plies = m->o.max_plies, .repetition = m->o.repetition },
+		/* A worker's games are shown by its coordinator. */
+		.live_kind = m->slot_idle ? NULL : "match",
+		.log_prefix = s->log_prefix,
+		.ops = &slot_referee_ops,
+		.arg = s,
+	};
+	for (int colour = 0; colour < 2; colour++) {
+		int p = colour == HIVE_WHITE ? white : 1 - white;
+		struct referee_seat *st = &c.seat[colour];
+		st->name = m->pl[p].label;
+		st->engine = &s->eng[p];
+		st->depth = m->pl[p].depth ? m->pl[p].depth : m->o.depth;
+		st->movetime_ms = m->o.movetime_ms;
+		st->clock_ms = m->o.clock_ms;
+		st->inc_ms = m->o.inc_ms;
+		if (!st->depth && !st->movetime_ms && !st->clock_ms)
+			st->movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
+	}
+	s->ref = referee_new(&c, m->o.type, &start, err, sizeof err);
+	hive_game_free(&start);
+	if (!s->ref)
+		return -1;
 	/* Each game starts from a clean slate, as a fresh engine would. */
 	for (int p = 0; p < 2; p++)
 		if (s->ready[p])
 			engine_reset(s->eng[p]);
-	/* The opening's positions count towards a repetition, as they would over a board. */
-	struct hive_board b;
-	struct hive_undo u;
-	hive_board_init(&b, s->game.type);
-	for (size_t i = 0;; i++) {
-		if (push_u64(&s->keys, &s->nkeys, &s->capkeys, hive_board_position_key(&b)) < 0)
-			return -1;
-		if (i == s->game.len)
-			break;
-		hive_board_do(&b, s->game.hist[i].move, &u);
-	}
 	return 0;
 }
 
@@ -368,13 +391,14 @@ static void slot_next(struct slot *s)
 		printf("Started game %u of %u (%s vs %s)\n", g, m->o.games, m->pl[s->white].label,
 		       m->pl[1 - s->white].label);
 		fflush(stdout);
-		s->lg = live_open("match", m->pl[s->white].label, m->pl[1 - s->white].label, &s->game, NULL);
-		viewer_broadcast(m, s->game_no, &s->game);
+		viewer_broadcast(m, s->game_no, referee_game(s->ref));
 	}
-	if (s->starting >= 0 || s->thinking >= 0)
+	if (s->starting >= 0 || s->playing)
 		return;
-	if (slot_prepare(s))
-		slot_play(s);
+	if (slot_prepare(s)) {
+		s->playing = 1;
+		referee_start(s->ref);
+	}
 }
 
 /* Game g on an idle slot, for a match whose games come from elsewhere. */
@@ -400,169 +424,14 @@ static void slot_kick_cb(evutil_socket_t fd, short what, void *arg)
 	slot_next(arg);
 }
 
-static void on_flag(evutil_socket_t fd, short what, void *arg)
-{
-	struct slot *s = arg;
-	int p = s->thinking;
-
-	if (p < 0)
-		return;
-	/* Its search is abandoned with it: a fresh engine plays the next game. */
-	s->clock_us[hive_side_to_move(&s->game.board)] = 0;
-	if (push_u64(&s->times_ms, &s->ntimes, &s->captimes,
-		     (uint64_t)((now_us() - s->t0_us + 500) / 1000)) < 0) {
-		slot_drop_engine(s, p);
-		match_fail(s->m);
-		return;
-	}
-	slot_drop_engine(s, p);
-	slot_forfeit(s, p, "time forfeit");
-}
-
-static void on_move(void *arg, const struct engine_result *r)
-{
-	struct slot *s = arg;
-	struct match *m = s->m;
-	int p = s->thinking;
-	int side = hive_side_to_move(&s->game.board);
-	char reason[512], ms[HIVE_MOVESTR_MAX];
-	struct hive_move legal;
-
-	if (p < 0)
-		return;
-	s->thinking = -1;
-	evtimer_del(s->flag);
-	int64_t used = now_us() - s->t0_us;
-	if (push_u64(&s->times_ms, &s->ntimes, &s->captimes, (uint64_t)((used + 500) / 1000)) < 0) {
-		match_fail(m);
-		return;
-	}
-	if (m->o.clock_ms) {
-		if (used > s->clock_us[side]) {
-			s->clock_us[side] = 0;
-			if (r->status == ENGINE_FAILED)
-				slot_drop_engine(s, p);
-			slot_forfeit(s, p, "time forfeit");
-			return;
-		}
-		s->clock_us[side] += (int64_t)m->o.inc_ms * 1000 - used;
-	}
-	if (r->status != ENGINE_OK) {
-		engine_failure_reason(r, reason, sizeof reason);
-		if (r->status == ENGINE_FAILED)
-			slot_drop_engine(s, p);
-		slot_forfeit(s, p, reason);
-		return;
-	}
-	/* The referee's own check: nobody's word is taken for a move. */
-	if (!hive_board_find_move(&s->game.board, r->move, &legal)) {
-		if (r->move.piece == HIVE_PASS_PIECE)
-			snprintf(reason, sizeof reason, "illegal move: pass while moves exist");
-		else if (r->move.piece < HIVE_PIECES)
-			snprintf(reason, sizeof reason, "illegal move: %s to cell %u",
-				 hive_piece_name(r->move.piece), (unsigned)r->move.to);
-		else
-			snprintf(reason, sizeof reason, "illegal move: no such piece");
-		slot_drop_engine(s, p);
-		slot_forfeit(s, p, reason);
-		return;
-	}
-	hive_move_format(&s->game.board, legal, ms, sizeof ms);
-	log_note(0, "match: game %u ply %zu: %s plays %s (%lld ms)", s->game_no, s->game.len + 1,
-		 m->pl[p].label, ms, (long long)(used / 1000));
-	if (hive_game_play(&s->game, legal) != HIVE_OK ||
-	    push_u64(&s->keys, &s->nkeys, &s->capkeys, hive_board_position_key(&s->game.board)) < 0) {
-		match_fail(m);
-		return;
-	}
-	live_update(s->lg, &s->game);
-	if (m->o.clock_ms)
-		live_clocks(s->lg, s->clock_us[0] / 1000, s->clock_us[1] / 1000,
-			    hive_side_to_move(&s->game.board));
-	viewer_broadcast(m, s->game_no, &s->game);
-	if (m->game_moved)
-		m->game_moved(s);
-	slot_play(s);
-}
-
-static void on_info(void *arg, const struct hive_search_info *info)
-{
-	struct slot *s = arg;
-	live_analysis(s->lg, info);
-}
-
-/* Ends the game if the rules or the adjudication say so, else asks for a move. */
-static void slot_play(struct slot *s)
-{
-	struct match *m = s->m;
-	const struct hive_board *b = &s->game.board;
-	char reason[128];
-
-	switch (b->state) {
-	case HIVE_WHITE_WINS:
-		slot_end(s, HIVE_WHITE_WINS, "black queen surrounded");
-		return;
-	case HIVE_BLACK_WINS:
-		slot_end(s, HIVE_BLACK_WINS, "white queen surrounded");
-		return;
-	case HIVE_DRAW:
-		slot_end(s, HIVE_DRAW, "both queens surrounded");
-		return;
-	default:
-		break;
-	}
-	if (m->o.max_plies && s->game.len >= m->o.max_plies) {
-		snprintf(reason, sizeof reason, "adjudicated: %u plies played", m->o.max_plies);
-		slot_end(s, HIVE_DRAW, reason);
-		return;
-	}
-	if (m->o.repetition && s->nkeys &&
-	    key_count(s, s->keys[s->nkeys - 1]) >= (int)m->o.repetition) {
-		snprintf(reason, sizeof reason, "adjudicated: position occurred %u times",
-			 m->o.repetition);
-		slot_end(s, HIVE_DRAW, reason);
-		return;
-	}
-
-	int side = hive_side_to_move(b);
-	int p = side == HIVE_WHITE ? s->white : 1 - s->white;
-	struct engine_limits l;
-	memset(&l, 0, sizeof l);
-	l.depth = m->pl[p].depth ? m->pl[p].depth : m->o.depth;
-	l.movetime_ms = m->o.movetime_ms;
-	if (m->o.clock_ms) {
-		for (int c = 0; c < 2; c++) {
-			l.time_ms[c] = s->clock_us[c] > 0 ? (uint64_t)s->clock_us[c] / 1000 : 1;
-			l.inc_ms[c] = m->o.inc_ms;
-		}
-	}
-	if (!l.depth && !l.movetime_ms && !m->o.clock_ms)
-		l.movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
-
-	s->thinking = p;
-	s->t0_us = now_us();
-	if (m->o.clock_ms) {
-		int64_t us = s->clock_us[side] + 1000;
-		struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
-		evtimer_add(s->flag, &tv);
-	}
-	if (engine_go(s->eng[p], &s->game, &l, on_info, on_move, s) < 0) {
-		s->thinking = -1;
-		evtimer_del(s->flag);
-		slot_drop_engine(s, p);
-		slot_forfeit(s, p, "engine crashed: cannot start a search");
-	}
-}
-
 /* Drops the slot's game without a result (the match is stopping). */
 void match_slot_abandon(struct slot *s)
 {
 	if (!s->game_no)
 		return;
 	log_note(0, "match: game %u abandoned", s->game_no);
-	/* An engine busy with a command is freed: no callback fires after that. */
-	if (s->thinking >= 0)
-		slot_drop_engine(s, s->thinking);
+	/* An engine busy with a command is freed: no callback fires after that (the
+	 * referee frees the one searching). */
 	if (s->starting >= 0)
 		slot_drop_engine(s, s->starting);
 	slot_reset(s);
@@ -593,24 +462,6 @@ static void match_check_done(struct match *m)
 	match_exit(m);
 }
 
-/* A signal cuts the slot's game short: written to the results without a result
- * ("*", reason; --resume plays it again), shown ended on the page, then dropped. */
-static void slot_abort(struct slot *s, const char *reason)
-{
-	struct match *m = s->m;
-	int state = s->game.board.state;     /* NotStarted or InProgress */
-
-	if (!s->game_no)
-		return;
-	log_note(0, "match: game %u aborted at ply %zu", s->game_no, s->game.len);
-	results_write(m, s, state, reason);
-	printf("Aborted game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
-	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
-	       s->game.len);
-	live_abort(s->lg, reason);
-	slot_abandon(s);
-}
-
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
 	struct match *m = arg;
@@ -625,8 +476,14 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 	fprintf(stderr, "hivebridge match: interrupted\n");
 	m->interrupted = 1;
 	m->stopping = 1;
-	for (unsigned i = 0; i < m->nslots; i++)
-		slot_abort(&m->slots[i], MATCH_ABORT_REASON);
+	/* The games in progress end without a result (slot_aborted). */
+	for (unsigned i = 0; i < m->nslots; i++) {
+		struct slot *s = &m->slots[i];
+		if (s->game_no && s->starting >= 0)
+			slot_drop_engine(s, s->starting);
+		if (s->game_no)
+			referee_abort(s->ref, MATCH_ABORT_REASON);
+	}
 	http_shutdown(m->http, MATCH_ABORT_REASON);
 	fflush(stdout);
 	/* The viewers and the page get their last lines (bounded), then the loop ends. */
@@ -643,12 +500,10 @@ int match_slots_create(struct match *m)
 		struct slot *s = &m->slots[i];
 		s->m = m;
 		s->id = i;
-		s->starting = s->thinking = -1;
+		s->starting = -1;
 		s->opening = -1;
-		hive_game_init(&s->game, m->o.type);
-		s->flag = evtimer_new(m->base, on_flag, s);
 		s->kick = event_new(m->base, -1, 0, slot_kick_cb, s);
-		if (!s->flag || !s->kick)
+		if (!s->kick)
 			return -1;
 	}
 	return 0;
@@ -658,15 +513,11 @@ void match_free(struct match *m)
 {
 	for (unsigned i = 0; m->slots && i < m->nslots; i++) {
 		struct slot *s = &m->slots[i];
+		referee_free(s->ref);
 		engine_free(s->eng[0]);
 		engine_free(s->eng[1]);
-		if (s->flag)
-			event_free(s->flag);
 		if (s->kick)
 			event_free(s->kick);
-		hive_game_free(&s->game);
-		free(s->keys);
-		free(s->times_ms);
 	}
 	free(m->slots);
 	viewer_free_all(m);

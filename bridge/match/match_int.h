@@ -1,5 +1,5 @@
 /*
- * match_int.h: what the files of `hivebridge match` share (match.c the referee and
+ * match_int.h: what the files of `hivebridge match` share (match.c the slots and
  * game loop, match_setup.c the options, engines and openings, match_results.c the
  * results file, resume and score, match_viewer.c the TCP viewers). Not for use
  * outside bridge/match/.
@@ -23,17 +23,14 @@ struct bufferevent;
 struct cJSON;
 struct http_server;
 struct live_game;
+struct referee;
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
 #define MATCH_MAX_CONCURRENCY     64
 #define MATCH_MAX_GAMES           1000000
 #define MATCH_MAX_DEPTH           64
-/* Two deterministic engines can shuffle forever: a game is adjudicated a draw after
- * this many plies or this many repetitions unless the options say otherwise. The
- * ply cap also keeps a game far below the board's 16-bit ply counter. */
-#define MATCH_DEFAULT_MAX_PLIES   1000
+/* The most --max-plies may be (the defaults: REFEREE_MAX_PLIES, REFEREE_REPETITION). */
 #define MATCH_PLY_CAP             60000
-#define MATCH_DEFAULT_REPETITION  3
 
 enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
 
@@ -75,29 +72,22 @@ struct player {
 
 struct match;
 
-/* One game at a time, with its own two engines. */
+/* One game at a time, with its own two engines, refereed by bridge/referee.h. */
 struct slot {
 	struct match     *m;
 	unsigned          id;
-	struct engine    *eng[2];        /* by player; NULL until created */
+	struct engine    *eng[2];        /* by player; NULL until created (or dropped) */
 	int               ready[2];      /* started */
 	char              engine_id[2][128]; /* their "id" lines, for the results */
 	int               starting;      /* player whose start is outstanding, -1 */
-	int               thinking;      /* player whose go is outstanding, -1 */
+	int               playing;       /* the referee started the game */
 	unsigned          game_no;       /* 0 = idle */
 	int               white;         /* player with white */
 	int               opening;       /* index, -1 = none */
 	const char       *opening_gs;    /* its GameString (m->openings' or a job's), NULL = none */
 	void             *job;           /* a worker's job, owned by the worker */
-	struct hive_game  game;
-	int64_t           clock_us[2];   /* by colour, when clocks are on */
-	int64_t           t0_us;         /* when the outstanding go was sent, now_us() */
-	uint64_t         *keys;          /* position keys, one per position so far */
-	size_t            nkeys, capkeys;
-	uint64_t         *times_ms;      /* think time of each engine move */
-	size_t            ntimes, captimes;
-	struct live_game *lg;            /* its record for the web page, NULL if none */
-	struct event     *flag;          /* time forfeit */
+	struct referee   *ref;           /* the game, its clock and record; NULL when idle */
+	char              log_prefix[32]; /* "match: game N" */
 	struct event     *kick;          /* next step, from the loop */
 };
 

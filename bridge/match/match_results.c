@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bridge/match/match_int.h"
+#include "bridge/referee.h"
 
 const char *results_text(int state)
 {
@@ -47,8 +48,11 @@ void results_record(struct sprt_counts *rec, double score)
 char *results_line(const struct match *m, const struct slot *s, int state, const char *reason,
 		   const char *worker)
 {
+	const struct hive_game *g = referee_game(s->ref);
+	size_t ntimes;
+	const uint64_t *times = referee_times(s->ref, &ntimes);
 	cJSON *o = cJSON_CreateObject();
-	char *gs = match_game_string(&s->game);
+	char *gs = match_game_string(g);
 	char *line = NULL, *copy = NULL;
 
 	if (!o || !gs)
@@ -66,13 +70,13 @@ char *results_line(const struct match *m, const struct slot *s, int state, const
 	cJSON_AddStringToObject(o, "gamestring", gs);
 	cJSON_AddStringToObject(o, "result", results_text(state));
 	cJSON_AddStringToObject(o, "reason", reason);
-	cJSON_AddNumberToObject(o, "plies", (double)s->game.len);
+	cJSON_AddNumberToObject(o, "plies", (double)g->len);
 	/* An aborted game has no score: nobody may count it (--resume plays it again). */
 	if (state >= HIVE_DRAW)
 		cJSON_AddNumberToObject(o, "a_score", results_a_score(state, s->white));
 	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
-	for (size_t i = 0; t && i < s->ntimes; i++)
-		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)s->times_ms[i]));
+	for (size_t i = 0; t && i < ntimes; i++)
+		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)times[i]));
 	if (worker)
 		cJSON_AddStringToObject(o, "worker", worker);
 	line = cJSON_PrintUnformatted(o);

@@ -11,6 +11,7 @@
 
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -39,8 +40,8 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 	int nspec = 0;
 	memset(o, 0, sizeof *o);
 	o->concurrency = 1;
-	o->max_plies = MATCH_DEFAULT_MAX_PLIES;
-	o->repetition = MATCH_DEFAULT_REPETITION;
+	o->max_plies = REFEREE_MAX_PLIES;
+	o->repetition = REFEREE_REPETITION;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

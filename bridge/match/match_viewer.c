@@ -11,6 +11,7 @@
 
 #include "bridge/http/http.h"
 #include "bridge/match/match_int.h"
+#include "bridge/referee.h"
 #include "bridge/spectate.h"
 
 /* A viewer whose unread output passes this is dropped: it cannot slow a match. */
@@ -31,7 +32,7 @@ static const struct slot *viewer_slot(const struct match *m, unsigned n)
 static char *viewer_game_string(void *arg, unsigned n)
 {
 	const struct slot *s = viewer_slot(arg, n);
-	return s ? match_game_string(&s->game) : NULL;
+	return s ? match_game_string(referee_game(s->ref)) : NULL;
 }
 
 static unsigned viewer_next_game(void *arg, unsigned after)
@@ -49,7 +50,7 @@ static unsigned viewer_next_game(void *arg, unsigned after)
 static void viewer_describe(void *arg, unsigned n, char *buf, size_t len)
 {
 	const struct slot *s = viewer_slot(arg, n);
-	snprintf(buf, len, "ply=%zu", s ? s->game.len : 0);
+	snprintf(buf, len, "ply=%zu", s ? referee_game(s->ref)->len : 0);
 }
 
 static const struct spectate_ops viewer_ops = {

@@ -13,6 +13,7 @@
 #include "bridge/http/http.h"
 #include "bridge/live.h"
 #include "bridge/match/match_int.h"
+#include "bridge/referee.h"
 
 /* A JSON number, or null for inf/NaN (JSON has neither). */
 static void add_num(cJSON *o, const char *key, double v)
@@ -85,9 +86,9 @@ static cJSON *match_web_summary(void *arg)
 		cJSON_AddNumberToObject(g, "game", s->game_no);
 		cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
 		cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
-		cJSON_AddNumberToObject(g, "plies", (double)s->game.len);
-		if (s->lg)
-			cJSON_AddNumberToObject(g, "live_id", s->lg->id);
+		cJSON_AddNumberToObject(g, "plies", (double)referee_game(s->ref)->len);
+		if (referee_live(s->ref))
+			cJSON_AddNumberToObject(g, "live_id", referee_live(s->ref)->id);
 		else
 			cJSON_AddNullToObject(g, "live_id");
 		cJSON_AddItemToArray(run, g);
@@ -146,14 +147,14 @@ void match_web_record(struct match *m, const struct slot *s, int state, const ch
 {
 	if (!m->http)
 		return;
-	char *gs = match_game_string(&s->game);
+	char *gs = match_game_string(referee_game(s->ref));
 	cJSON *g = cJSON_CreateObject();
 	cJSON_AddNumberToObject(g, "game", s->game_no);
 	cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
 	cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
 	cJSON_AddStringToObject(g, "result", results_text(state));
 	cJSON_AddStringToObject(g, "reason", reason);
-	cJSON_AddNumberToObject(g, "plies", (double)s->game.len);
+	cJSON_AddNumberToObject(g, "plies", (double)referee_game(s->ref)->len);
 	cJSON_AddNumberToObject(g, "a_score", results_a_score(state, s->white));
 	cJSON_AddStringToObject(g, "gamestring", gs ? gs : "");
 	free(gs);

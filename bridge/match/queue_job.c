@@ -11,6 +11,7 @@
 
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue_job.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -137,8 +138,8 @@ int queue_job_decode(const redisReply *e, struct queue_job *j, char *why, size_t
 
 	memset(j, 0, sizeof *j);
 	why[0] = 0;
-	j->max_plies = MATCH_DEFAULT_MAX_PLIES;
-	j->repetition = MATCH_DEFAULT_REPETITION;
+	j->max_plies = REFEREE_MAX_PLIES;
+	j->repetition = REFEREE_REPETITION;
 	if (!id) {
 		snprintf(why, whylen, "not a stream entry with an ID");
 		return -1;

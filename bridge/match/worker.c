@@ -37,6 +37,7 @@
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue.h"
 #include "bridge/match/queue_job.h"
+#include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/errbuf.h"
 #include "core/game.h"
@@ -294,7 +295,7 @@ static void on_game_ended(struct slot *s, int state, const char *reason)
 		return;
 	}
 	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", j->q.game, w->m.pl[s->white].label,
-	       w->m.pl[1 - s->white].label, results_text(state), reason, s->game.len);
+	       w->m.pl[1 - s->white].label, results_text(state), reason, referee_game(s->ref)->len);
 	fflush(stdout);
 	job_post(w, j);
 }
@@ -310,14 +311,14 @@ static void on_game_moved(struct slot *s)
 
 	if (!j || !j->q.live || !w->q.ready)
 		return;
-	char *gs = match_game_string(&s->game);
+	char *gs = match_game_string(referee_game(s->ref));
 	if (!gs || strlen(gs) > QUEUE_PROGRESS_GS) {
 		free(gs);
 		return;
 	}
 	snprintf(game, sizeof game, "%u", j->q.game);
-	snprintf(wms, sizeof wms, "%lld", (long long)(s->clock_us[0] / 1000));
-	snprintf(bms, sizeof bms, "%lld", (long long)(s->clock_us[1] / 1000));
+	snprintf(wms, sizeof wms, "%lld", (long long)referee_clock_ms(s->ref, 0));
+	snprintf(bms, sizeof bms, "%lld", (long long)referee_clock_ms(s->ref, 1));
 	/* NOMKSTREAM: a match over and deleted does not get its stream back. */
 	const char *argv[] = { "XADD", w->q.k_progress, "NOMKSTREAM", "MAXLEN", "~", QUEUE_PROGRESS_MAX, "*",
 			       "game", game, "worker", w->name, "gs", gs, "wms", wms, "bms", bms };

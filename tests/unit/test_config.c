@@ -631,6 +631,34 @@ static void test_lobby_keys(void)
 	config_free(&c);
 }
 
+/* The referee's policy keys: the page's games ([daemon]) and remote play's repetition. */
+static void test_game_keys(void)
+{
+	struct config c;
+	char cause[512] = "";
+	config_defaults(&c);
+	CU_ASSERT_EQUAL(c.http_play_move_ms, 1800000);
+	CU_ASSERT_EQUAL(c.http_play_max_plies, 1000);
+	config_free(&c);
+	int rc = load(&c, "[daemon]\nhttp_play_move_time = 60\nhttp_play_max_plies = 0\n"
+		      "[listen r]\nprotocol = uhp-remote\nport = 6000\n"
+		      "[listen s]\nprotocol = uhp-remote\nport = 6001\nrepetition = 3\n", cause);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(c.http_play_move_ms, 60000);
+	CU_ASSERT_EQUAL(c.http_play_max_plies, 0);
+	CU_ASSERT_EQUAL_FATAL(c.nlisteners, 2);
+	CU_ASSERT_EQUAL(c.listeners[0].lobby.repetition + c.listeners[1].lobby.repetition, 3);
+	config_free(&c);
+	const char *bad[] = { "[daemon]\nhttp_play_move_time = 0\n", "[daemon]\nhttp_play_max_plies = 60001\n",
+			      "[listen r]\nrepetition = 1\n", "[listen r]\nrepetition = 1001\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		cause[0] = 0;
+		CU_ASSERT_EQUAL(load(&c, bad[i], cause), -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(cause, "must be"));
+		config_free(&c);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -658,6 +686,7 @@ int main(void)
 	CU_add_test(s, "example conf", test_example_conf);
 	CU_add_test(s, "http limits", test_http_limits);
 	CU_add_test(s, "remote-play keys", test_lobby_keys);
+	CU_add_test(s, "game keys", test_game_keys);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
