@@ -231,9 +231,12 @@ int engine_job_move(struct engine *e, const struct hive_move *m, const char *tex
 			return errbuf_set(err, errlen, "%s move \"%.79s\": %s",
 					  rc == HIVE_ERR_SYNTAX ? "unreadable" : "illegal", text, why);
 	} else if (!hive_board_find_move(&j->game.board, *m, &legal)) {
+		if (m->piece == HIVE_PASS_PIECE)
+			return errbuf_set(err, errlen, "illegal move: pass while moves exist");
+		if (m->piece >= HIVE_PIECES)
+			return errbuf_set(err, errlen, "illegal move: no such piece");
 		return errbuf_set(err, errlen, "illegal move: %s to cell %u",
-				  m->piece < HIVE_PIECES ? hive_piece_name(m->piece) : "no piece",
-				  (unsigned)m->to);
+				  hive_piece_name(m->piece), (unsigned)m->to);
 	}
 	j->move = legal;
 	j->has_move = 1;

@@ -130,6 +130,12 @@ int lobby_conf_key(struct lobby_conf *lc, const char *k, const char *v, char *er
 	}
 	if (!strcmp(k, "max_plies"))
 		return count_key(k, v, 0, 60000, &lc->max_plies, err, errlen);
+	if (!strcmp(k, "repetition")) {
+		/* Once is every position: 0 (never) or 2.. */
+		if (count_key(k, v, 0, 1000, &lc->repetition, err, errlen) < 0 || lc->repetition == 1)
+			return errbuf_set(err, errlen, "repetition must be 0 or 2..1000, not \"%s\"", v);
+		return 1;
+	}
 	return 0;
 }
 

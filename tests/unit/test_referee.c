@@ -74,13 +74,12 @@ static int fake_go(struct engine *e)
 		engine_job_finish(e, ENGINE_FAILED, "boom", NULL);
 		return 0;
 	}
-	if (!strcmp(mv, ILLEGAL)) {
-		struct hive_move pass = { .piece = HIVE_PASS_PIECE };
-		CU_ASSERT(engine_job_move(e, &pass, NULL, err, sizeof err) < 0);
-	} else {
-		CU_ASSERT(engine_job_move(e, NULL, mv, err, sizeof err) == 0);
-	}
-	engine_job_finish(e, ENGINE_OK, NULL, NULL);
+	struct hive_move pass = { .piece = HIVE_PASS_PIECE };
+	int rc = !strcmp(mv, ILLEGAL) ? engine_job_move(e, &pass, NULL, err, sizeof err) :
+		 engine_job_move(e, NULL, mv, err, sizeof err);
+	CU_ASSERT_EQUAL(rc, !strcmp(mv, ILLEGAL) ? -1 : 0);
+	/* As a back end does: the interface's reason fails the engine. */
+	engine_job_finish(e, rc ? ENGINE_FAILED : ENGINE_OK, rc ? err : NULL, NULL);
 	return 0;
 }
 
