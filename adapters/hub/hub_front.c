@@ -513,22 +513,17 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		    unsigned id, const struct engine_profile *profile,
 		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct hub_front *s = calloc(1, sizeof *s);
+	struct hub_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &hub_io_ops,
+					     closed, arg);
 	char *cause = NULL;
 
-	if (!s) {
-		session_io_release(in, out);
+	if (!s)
 		return NULL;
-	}
 	s->variant = HIVE_EXP_M | HIVE_EXP_L | HIVE_EXP_P;
 	s->hash_mb = profile && profile->hash_mb ? profile->hash_mb : 16;
 	s->hash_mb_max = profile && profile->hash_mb_max ? (int)profile->hash_mb_max : HF_HASH_MAX;
 	if ((size_t)s->hash_mb_max < s->hash_mb)
 		s->hash_mb_max = (int)s->hash_mb;
-	if (session_io_open(&s->io, base, in, out, id, profile, lim, &hub_io_ops, s, closed, arg) < 0) {
-		hub_front_free(s);
-		return NULL;
-	}
 
 	/* The engine starts now, so that "hub" can list its options at once. */
 	if (!session_io_engine(&s->io, &cause)) {

@@ -37,7 +37,7 @@ enum hf_busy {
 enum hf_optjob { HF_JOB_LIST, HF_JOB_REPORT, HF_JOB_SET };
 
 struct hub_front {
-	struct session_io      io;           /* the client, the engine, closing */
+	struct session_io      io;           /* first (session_io_new): the client, the engine, closing */
 
 
 	/* Parameters. */

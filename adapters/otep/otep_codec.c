@@ -458,6 +458,17 @@ static const char *parse_text(struct parse *p)
 	return take_text(p, s, n);
 }
 
+/* The engine sends rules, position and side bare to ask for them: 1 when this
+ * line is such a request (nothing after the command). */
+static int bare_request(struct parse *p, const struct otep_msg *m)
+{
+	size_t save = p->lx.pos;
+	if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+		return 1;
+	p->lx.pos = save;
+	return 0;
+}
+
 static int parse_args(struct parse *p)
 {
 	struct otep_msg *m = p->m;
@@ -479,10 +490,8 @@ static int parse_args(struct parse *p)
 		return need_end(p);
 	case OTEP_RULES: {
 		char why[160];
-		size_t save = p->lx.pos;
-		if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+		if (bare_request(p, m))
 			return 0;
-		p->lx.pos = save;
 		if (need(p, "a GameTypeString") < 0)
 			return -1;
 		const char *s = take_token(p);
@@ -491,24 +500,16 @@ static int parse_args(struct parse *p)
 		m->text = s;
 		return need_end(p);
 	}
-	case OTEP_POSITION: {
-		size_t save = p->lx.pos;
-		if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+	case OTEP_POSITION:
+		if (bare_request(p, m))
 			return 0;
-		p->lx.pos = save;
 		if (need_gamestring(p) < 0)
 			return -1;
 		return need_end(p);
-	}
-	case OTEP_SIDE: {
-		size_t save = p->lx.pos;
-		if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+	case OTEP_SIDE:
+		if (bare_request(p, m))
 			return 0;
-		p->lx.pos = save;
-		if (need_side(p) < 0)
-			return -1;
-		return need_end(p);
-	}
+		/* fall through */
 	case OTEP_PLAY:
 		if (need_side(p) < 0)
 			return -1;

@@ -87,25 +87,13 @@ size_t tb_utf16_length(const char *s, size_t len)
 char *tb_frame_encode(const char *json, size_t len, size_t *outlen)
 {
 	const uint8_t *p = (const uint8_t *)json;
-	size_t n = 0, ascii = 0;
+	size_t n, ascii = 0;
 	while (ascii < len && p[ascii] < 0x80)
 		ascii++;
-	if (ascii == len) {
-		/* Nothing to escape (the usual answer): the text as it is. */
-		char head[24];
-		int hl = snprintf(head, sizeof head, "%zu#", len);
-		char *out = malloc((size_t)hl + len + 1);
-		if (!out)
-			return NULL;
-		memcpy(out, head, (size_t)hl);
-		memcpy(out + hl, json, len);
-		out[hl + len] = 0;
-		if (outlen)
-			*outlen = (size_t)hl + len;
-		return out;
-	}
-	/* First pass: the escaped length. */
-	for (size_t i = 0; i < len;) {
+	/* The escaped length: the text's own when there is nothing to escape (the usual
+	 * answer). */
+	n = ascii;
+	for (size_t i = ascii; i < len;) {
 		uint32_t cp;
 		int k = utf8_decode(p + i, len - i, &cp);
 		if (k < 0)
@@ -119,8 +107,9 @@ char *tb_frame_encode(const char *json, size_t len, size_t *outlen)
 	if (!out)
 		return NULL;
 	memcpy(out, head, (size_t)hl);
-	char *o = out + hl;
-	for (size_t i = 0; i < len;) {
+	memcpy(out + hl, json, ascii);
+	char *o = out + hl + ascii;
+	for (size_t i = ascii; i < len;) {
 		uint32_t cp;
 		int k = utf8_decode(p + i, len - i, &cp);
 		i += (size_t)k;

@@ -146,6 +146,23 @@ static size_t scan_number(const char *s, size_t len, size_t p)
 /* Whether key token k spells key. */
 static int key_is(const struct tb_json *j, size_t k, const char *key);
 
+/* The string at *p (a value or a member key) as a new token: its index, with *p
+ * past it; -1 with *p where it is not valid, -2 when memory runs out. */
+static long tok_string(struct tb_json *j, size_t *p)
+{
+	long t = tok_new(j, TB_JSTRING, *p);
+	int esc = 0;
+	size_t end;
+	if (t < 0)
+		return -2;
+	if (!(end = scan_string(j->text, j->len, *p, &esc, p)))
+		return -1;
+	j->tok[t].escaped = (uint8_t)esc;
+	j->tok[t].end = (uint32_t)end;
+	*p = end;
+	return t;
+}
+
 /* Whether array token t, just opened at depth 2, is where kn's prefix may be, and the
  * text goes on with it: then the position after it. */
 static size_t known_end(const struct tb_json *j, const struct tb_json_known *kn, const uint32_t *open,
@@ -207,12 +224,9 @@ value:
 			goto value;
 		goto key;
 	case '"':
-		if ((t = tok_new(j, TB_JSTRING, p)) < 0)
-			goto nomem;
-		int esc = 0;
-		if (!(end = scan_string(s, len, p, &esc, &p)))
-			goto bad;
-		j->tok[t].escaped = (uint8_t)esc;
+		if ((t = tok_string(j, &p)) < 0)
+			goto fail;
+		end = j->tok[t].end;
 		break;
 	case 't': case 'f': case 'n': {
 		const char *lit = s[p] == 't' ? "true" : s[p] == 'f' ? "false" : "null";
@@ -265,19 +279,17 @@ key:
 		p++;
 	if (p == len || s[p] != '"')
 		goto bad;
-	if ((t = tok_new(j, TB_JSTRING, p)) < 0)
-		goto nomem;
-	int kesc = 0;
-	if (!(end = scan_string(s, len, p, &kesc, &p)))
-		goto bad;
-	j->tok[t].escaped = (uint8_t)kesc;
-	j->tok[t].end = (uint32_t)end;
-	for (p = end; p < len && is_ws(s[p]); p++)
+	if ((t = tok_string(j, &p)) < 0)
+		goto fail;
+	for (p = j->tok[t].end; p < len && is_ws(s[p]); p++)
 		;
 	if (p == len || s[p] != ':')
 		goto bad;
 	p++;
 	goto value;
+fail:
+	if (t == -2)
+		goto nomem;
 bad:
 	errbuf_set(err, errlen, "not valid JSON (at byte %zu)", p);
 	return -1;
