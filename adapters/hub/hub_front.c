@@ -95,7 +95,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 	const char *pv[HIVE_MAX_PLY];
 	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 256];
 	size_t n = 0;
-	const char *why;
+	char why[128];
 
 	if (s->busy != HF_SEARCH || s->io.finishing)
 		return;
@@ -119,7 +119,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 		.nodes = info->nodes, .has_time = 1, .time_ms = elapsed_ms(s),
 		.pv = pv, .pvlen = n,
 	};
-	int len = hub_info_write(line, sizeof line, &hi, &why);
+	int len = hub_info_write(line, sizeof line, &hi, why, sizeof why);
 	if (len < 0) {
 		log_note(s->io.id, "hub: cannot write info: %s", why);
 		return;
@@ -130,8 +130,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 /* done move=... [ponder=...] for a legal move of the current position. */
 static void out_done(struct hub_front *s, struct hive_move move)
 {
-	char mv[HIVE_MOVESTR_MAX], pd[HIVE_MOVESTR_MAX] = "", line[128];
-	const char *why;
+	char mv[HIVE_MOVESTR_MAX], pd[HIVE_MOVESTR_MAX] = "", line[128], why[128];
 
 	hive_move_format(&s->game.board, move, mv, sizeof mv);
 	if (s->have_last && s->last.pvlen >= 2 && s->last.pv[0].piece == move.piece &&
@@ -143,7 +142,7 @@ static void out_done(struct hub_front *s, struct hive_move move)
 		if (hive_board_find_move(&b, s->last.pv[1], &reply))
 			hive_move_format(&b, reply, pd, sizeof pd);
 	}
-	int n = hub_done_write(line, sizeof line, mv, pd, &why);
+	int n = hub_done_write(line, sizeof line, mv, pd, why, sizeof why);
 	if (n < 0) {
 		log_note(s->io.id, "hub: cannot write done: %s", why);
 		return;

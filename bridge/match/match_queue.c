@@ -731,7 +731,7 @@ static void coord_warn_engines(const struct match *m)
 int match_queue_run(struct match *m)
 {
 	struct coord c;
-	char *cause = NULL;
+	char err[256];
 	int status = 1;
 
 	memset(&c, 0, sizeof c);
@@ -752,10 +752,9 @@ int match_queue_run(struct match *m)
 		if (2 * m->o.movetime_ms > c.expiry_ms)
 			c.expiry_ms = 2 * m->o.movetime_ms;
 	}
-	if (queue_url_parse(&c.q, m->o.queue, &cause) < 0 ||
-	    queue_password_load(&c.q, m->o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "no memory");
-		free(cause);
+	if (queue_url_parse(&c.q, m->o.queue, err, sizeof err) < 0 ||
+	    queue_password_load(&c.q, m->o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge match: %s\n", err);
 		return 2;
 	}
 	snprintf(c.sig, sizeof c.sig, "%s vs %s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "

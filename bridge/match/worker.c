@@ -828,16 +828,15 @@ int worker_main(int argc, char **argv)
 {
 	struct worker w;
 	struct match *m = &w.m;
-	char *cause = NULL;
+	char *cause = NULL, err[256];
 	int status = 1;
 
 	memset(&w, 0, sizeof w);
 	config_defaults(&m->conf);
 	w.q.who = "worker";
 	int prc = worker_parse(&w, argc, argv);
-	if (prc == 0 && queue_url_parse(&w.q, m->o.queue, &cause) < 0) {
-		fprintf(stderr, "hivebridge worker: %s\n", cause);
-		free(cause);
+	if (prc == 0 && queue_url_parse(&w.q, m->o.queue, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", err);
 		prc = -1;
 	}
 	if (prc != 0) {
@@ -860,9 +859,8 @@ int worker_main(int argc, char **argv)
 		free(cause);
 		goto out;
 	}
-	if (queue_password_load(&w.q, m->o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge worker: %s\n", cause ? cause : "no memory");
-		free(cause);
+	if (queue_password_load(&w.q, m->o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", err);
 		goto out;
 	}
 	if (m->o.log_path && log_open(m->o.log_path) < 0) {
