@@ -22,6 +22,11 @@
  * goes on. A profile this worker lacks, or an engine that never starts, is a
  * misconfigured machine instead: reported once on the events stream, and the
  * worker stops; its jobs go back to the others, which may have the profile.
+ *
+ * (Over 900 lines: a job's whole life, taken, configured, played, posted, acknowledged
+ * and kept by the heartbeat, is one state machine over one connection, and each of
+ * its steps answers the others' failures; the Redis connection is queue.c, the
+ * decoding of what Redis holds queue_job.c and queue_reply.c.)
  */
 #include <event2/event.h>
 #include <event2/thread.h>
