@@ -332,16 +332,23 @@ static int need_side(struct parse *p)
 	return 0;
 }
 
-static int need_gamestring(struct parse *p)
+/* The next token as the message's Hive text (a GameString, a GameTypeString or a
+ * MoveString, what), checked by check. */
+static int need_hive(struct parse *p, const char *what, int (*check)(const char *, char *, size_t))
 {
 	char why[160];
-	if (need(p, "a GameString") < 0)
+	if (need(p, what) < 0)
 		return -1;
 	const char *s = take_token(p);
-	if (otep_gamestring_check(s, why, sizeof why) < 0)
-		return bad_token(p, "a GameString", why);
+	if (check(s, why, sizeof why) < 0)
+		return bad_token(p, what, why);
 	p->m->text = s;
 	return 0;
+}
+
+static int need_gamestring(struct parse *p)
+{
+	return need_hive(p, "a GameString", otep_gamestring_check);
 }
 
 /* A move list: MoveStrings joined by '|', or "-" for none when allow_empty. */
@@ -488,18 +495,12 @@ static int parse_args(struct parse *p)
 		else
 			return bad_token(p, "on or off", NULL);
 		return need_end(p);
-	case OTEP_RULES: {
-		char why[160];
+	case OTEP_RULES:
 		if (bare_request(p, m))
 			return 0;
-		if (need(p, "a GameTypeString") < 0)
+		if (need_hive(p, "a GameTypeString", otep_gametype_check) < 0)
 			return -1;
-		const char *s = take_token(p);
-		if (otep_gametype_check(s, why, sizeof why) < 0)
-			return bad_token(p, "a GameTypeString", why);
-		m->text = s;
 		return need_end(p);
-	}
 	case OTEP_POSITION:
 		if (bare_request(p, m))
 			return 0;
@@ -530,14 +531,8 @@ static int parse_args(struct parse *p)
 		if (m->from == OTEP_FROM_HOST) {
 			if (need_gamestring(p) < 0)
 				return -1;
-		} else {
-			char why[160];
-			if (need(p, "a MoveString (wQ_-wS1, wS1, pass, ...)") < 0)
-				return -1;
-			const char *s = take_token(p);
-			if (otep_movestring_check(s, why, sizeof why) < 0)
-				return bad_token(p, "a MoveString (wQ_-wS1, wS1, pass, ...)", why);
-			m->text = s;
+		} else if (need_hive(p, "a MoveString (wQ_-wS1, wS1, pass, ...)", otep_movestring_check) < 0) {
+			return -1;
 		}
 		return need_end(p);
 	case OTEP_OPPONENT_MOVE:
