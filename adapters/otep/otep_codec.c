@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "bridge/span.h"
 #include "core/errbuf.h"
 
 static const struct {
@@ -223,13 +224,13 @@ struct lex {
 
 static int lex_next(struct lex *lx)
 {
-	while (lx->pos < lx->len && otep_is_blank((unsigned char)lx->s[lx->pos]))
+	while (lx->pos < lx->len && span_blank(lx->s[lx->pos]))
 		lx->pos++;
 	if (lx->pos == lx->len)
 		return 0;
 	lx->tok = lx->s + lx->pos;
 	lx->col = lx->pos + 1;
-	while (lx->pos < lx->len && !otep_is_blank((unsigned char)lx->s[lx->pos]))
+	while (lx->pos < lx->len && !span_blank(lx->s[lx->pos]))
 		lx->pos++;
 	lx->toklen = (size_t)(lx->s + lx->pos - lx->tok);
 	return 1;
@@ -238,7 +239,7 @@ static int lex_next(struct lex *lx)
 /* The rest of the line after the blanks that follow the last token. */
 static const char *lex_rest(struct lex *lx, size_t *len)
 {
-	while (lx->pos < lx->len && otep_is_blank((unsigned char)lx->s[lx->pos]))
+	while (lx->pos < lx->len && span_blank(lx->s[lx->pos]))
 		lx->pos++;
 	*len = lx->len - lx->pos;
 	return lx->s + lx->pos;

@@ -182,11 +182,6 @@ int otep_gamestring_check(const char *s, char *err, size_t errlen);
 int otep_gametype_check(const char *s, char *err, size_t errlen);
 /* Whether cmd is sent by from (the host or the engine). */
 int otep_cmd_sent_by(enum otep_cmd cmd, enum otep_from from);
-/* The blanks between tokens: space, tab, CR, VT, FF. */
-static inline int otep_is_blank(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
 
 /* Evaluation in pawns, "[-]digits[.digits]", to centi-pawns (rounded half away from
  * zero; |v| <= OTEP_EVAL_MAX), and back in its shortest form ("-1.5"). */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bridge/span.h"
 #include "core/errbuf.h"
 
 /* Builds one line; the first failure sticks. */
@@ -94,7 +95,7 @@ static void w_text(struct writer *w, const char *s)
 {
 	if (w->error != NULL || s == NULL)
 		return;
-	while (otep_is_blank((unsigned char)*s))
+	while (span_blank(*s))
 		s++;
 	if (*s == '\0')
 		return;
