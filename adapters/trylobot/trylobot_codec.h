@@ -194,13 +194,10 @@ void tb_request_free(struct tb_request *rq);
 
 /* What a connection's requests share: the last turn_history, as text and as turns.
  * Zeroed is empty. */
-struct tb_jtok;
 struct tb_parse_cache {
 	char           *text;      /* owned: from '[' to the last turn's end */
 	size_t          len, cap;
 	struct tb_turns turns;     /* owned: those turns; none = no cache */
-	struct tb_jtok *tok;       /* owned: the JSON reader's token room, kept */
-	size_t          tokcap;
 };
 void tb_parse_cache_free(struct tb_parse_cache *c);
 /* tb_request_parse for the next request of a connection: a turn_history whose text

@@ -49,7 +49,8 @@ static long hex4(const char *s)
 static long tok_new(struct tb_json *j, int type, size_t p)
 {
 	if (j->n == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 256;
+		/* Real messages hold a token every 8 bytes or more: one allocation, mostly. */
+		size_t cap = j->cap ? j->cap * 2 : j->len / 8 + 64;
 		struct tb_jtok *t = realloc(j->tok, cap * sizeof *t);
 		if (!t)
 			return -1;

@@ -675,7 +675,6 @@ int tb_request_parse(const char *json, size_t len, struct tb_request *rq, char *
 void tb_parse_cache_free(struct tb_parse_cache *c)
 {
 	free(c->text);
-	free(c->tok);
 	tb_turns_free(&c->turns);
 	memset(c, 0, sizeof *c);
 }
@@ -714,24 +713,18 @@ static void history_keep(struct tb_parse_cache *c, const char *h, const char *he
 
 
 
-/* The token room a connection keeps between requests (16 bytes each): a real
- * request needs a few thousand. */
-#define CACHE_TOKENS_MAX 8192
-
 int tb_request_parse_next(const char *json, size_t len, struct tb_request *rq, struct tb_parse_cache *c,
 			  char *err, size_t errlen)
 {
-	struct tb_json tj = { .tok = c->tok, .cap = c->tokcap };
+	/* The tokens are not kept: an idle connection holds its history only. */
+	struct tb_json tj = { 0 };
 	size_t h;
 	int rc = request_parse(&tj, json, len, rq, c, &h, err, errlen);
 	if (rc == 0 && h != NONE)
 		history_keep(c, json + tj.tok[h].start, json + tj.tok[h].end, &rq->state.history);
 	else
 		c->turns.n = 0;
-	if (tj.cap > CACHE_TOKENS_MAX)
-		tb_json_free(&tj);
-	c->tok = tj.tok;
-	c->tokcap = tj.cap;
+	tb_json_free(&tj);
 	return rc;
 }
 
