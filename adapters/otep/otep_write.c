@@ -56,6 +56,16 @@ static void w_hive(struct writer *w, const char *s, const char *bad)
 		w_bytes(w, *c == ' ' ? "_" : c, 1);
 }
 
+/* The message's Hive text as w_hive writes it, after the check the parser makes
+ * (need: the reason when it fails it). */
+static void w_checked(struct writer *w, const char *s, int (*check)(const char *, char *, size_t),
+		      const char *need, const char *bad)
+{
+	if (s == NULL || check(s, NULL, 0) < 0)
+		w_fail(w, need);
+	w_hive(w, s, bad);
+}
+
 static void w_int(struct writer *w, int64_t v)
 {
 	char num[32];
@@ -164,9 +174,8 @@ int otep_msg_format(const struct otep_msg *m, char *buf, size_t len, char *err, 
 	case OTEP_RULES:
 		if (m->text == NULL && m->from == OTEP_FROM_ENGINE)
 			break;
-		if (m->text == NULL || otep_gametype_check(m->text, NULL, 0) < 0)
-			w_fail(&w, "rules needs a GameTypeString");
-		w_hive(&w, m->text, "rules needs a GameTypeString");
+		w_checked(&w, m->text, otep_gametype_check, "rules needs a GameTypeString",
+			  "rules needs a GameTypeString");
 		break;
 	case OTEP_POSITION:
 	case OTEP_MOVE:
@@ -181,14 +190,12 @@ int otep_msg_format(const struct otep_msg *m, char *buf, size_t len, char *err, 
 			w_moves(&w, &m->lines[0], 1);
 		}
 		if (m->cmd == OTEP_MOVE && m->from == OTEP_FROM_ENGINE) {
-			if (m->text == NULL || otep_movestring_check(m->text, NULL, 0) < 0)
-				w_fail(&w, "move needs a MoveString");
-			w_hive(&w, m->text, "move needs a MoveString without '_', '|' or control bytes");
+			w_checked(&w, m->text, otep_movestring_check, "move needs a MoveString",
+				  "move needs a MoveString without '_', '|' or control bytes");
 			break;
 		}
-		if (m->text == NULL || otep_gamestring_check(m->text, NULL, 0) < 0)
-			w_fail(&w, "a GameString is needed");
-		w_hive(&w, m->text, "a GameString cannot hold '_', '|' or control bytes");
+		w_checked(&w, m->text, otep_gamestring_check, "a GameString is needed",
+			  "a GameString cannot hold '_', '|' or control bytes");
 		break;
 	case OTEP_SIDE:
 	case OTEP_PLAY:

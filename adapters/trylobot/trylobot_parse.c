@@ -291,6 +291,18 @@ static int parse_dsts(struct ctx *x, size_t arr, const char *path, struct tb_tur
 	return 0;
 }
 
+/* An object of source positions, each with its array of destinations: base with
+ * each source and destination. */
+static int parse_sources(struct ctx *x, size_t obj, const char *key_path, const char *dst_path,
+			 struct tb_turn base, struct tb_turns *out)
+{
+	TB_JSON_MEMBERS(x->j, obj, src) {
+		if (pos_of_key(x, src, key_path, &base.src) || parse_dsts(x, src + 1, dst_path, base, out))
+			return -1;
+	}
+	return 0;
+}
+
 /* A turn with the fields its type does not use cleared, so that equal turns
  * (tb_turn_eq) compare equal field by field. */
 static struct tb_turn turn_key(const struct tb_turn *t)
@@ -384,14 +396,10 @@ static int parse_possible_all(struct ctx *x, size_t pt, struct tb_turns *out)
 			return -1;
 	}
 	if ((j = member(x, pt, "Movement")) != NONE && !is_null(x, j)) {
-		if (expect(x, j, is_obj(x, j), "possible_turns.Movement", "an object"))
+		struct tb_turn t = { .type = TB_MOVEMENT };
+		if (expect(x, j, is_obj(x, j), "possible_turns.Movement", "an object") ||
+		    parse_sources(x, j, "possible_turns.Movement", "possible_turns.Movement[]", t, out))
 			return -1;
-		TB_JSON_MEMBERS(x->j, j, src) {
-			struct tb_turn t = { .type = TB_MOVEMENT };
-			if (pos_of_key(x, src, "possible_turns.Movement", &t.src) ||
-			    parse_dsts(x, src + 1, "possible_turns.Movement[]", t, out))
-				return -1;
-		}
 	}
 	if ((j = member(x, pt, "Special Ability")) != NONE && !is_null(x, j)) {
 		if (expect(x, j, is_obj(x, j), "possible_turns.Special Ability", "an object"))
@@ -399,13 +407,10 @@ static int parse_possible_all(struct ctx *x, size_t pt, struct tb_turns *out)
 		TB_JSON_MEMBERS(x->j, j, user) {
 			struct tb_turn t = { .type = TB_ABILITY };
 			if (pos_of_key(x, user, "possible_turns.Special Ability", &t.user) ||
-			    expect(x, user + 1, is_obj(x, user + 1), "possible_turns.Special Ability[]", "an object"))
+			    expect(x, user + 1, is_obj(x, user + 1), "possible_turns.Special Ability[]", "an object") ||
+			    parse_sources(x, user + 1, "possible_turns.Special Ability[][]",
+					  "possible_turns.Special Ability[][]", t, out))
 				return -1;
-			TB_JSON_MEMBERS(x->j, user + 1, src) {
-				if (pos_of_key(x, src, "possible_turns.Special Ability[][]", &t.src) ||
-				    parse_dsts(x, src + 1, "possible_turns.Special Ability[][]", t, out))
-					return -1;
-			}
 		}
 	}
 	if ((j = member(x, pt, "Forfeit")) != NONE && is_true(x, j)) {
