@@ -9,52 +9,16 @@
 #include <string.h>
 
 #include "bridge/engine_options.h"
+#include "bridge/span.h"
 
 static const char *const opt_type_names[] = {
 	[ENGINE_OPT_BOOL] = "bool", [ENGINE_OPT_INT] = "int",
 	[ENGINE_OPT_DOUBLE] = "double", [ENGINE_OPT_ENUM] = "enum",
 };
 
-/* A view of part of a line. */
-struct span {
-	const char *p;
-	size_t      n;
-};
-
 static int is_digit(char c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Case-insensitive comparison of (s, len) with a lower-case NUL-terminated word. */
-static int word_is(const char *s, size_t len, const char *word)
-{
-	if (strlen(word) != len)
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
-		if (c != word[i])
-			return 0;
-	}
-	return 1;
-}
-
-/* Takes the next field up to sep (or the end) off *s; *more says whether a separator
- * followed it. */
-static struct span span_field(struct span *s, char sep, int *more)
-{
-	struct span f = { s->p, 0 };
-	while (f.n < s->n && s->p[f.n] != sep)
-		f.n++;
-	*more = f.n < s->n;
-	s->p += f.n + (size_t)*more;
-	s->n -= f.n + (size_t)*more;
-	return f;
 }
 
 const char *engine_opt_type_name(enum engine_opt_type t)
@@ -65,7 +29,7 @@ const char *engine_opt_type_name(enum engine_opt_type t)
 int engine_opt_type_parse(const char *s, size_t len)
 {
 	for (size_t i = 0; i < sizeof opt_type_names / sizeof opt_type_names[0]; i++)
-		if (word_is(s, len, opt_type_names[i]))
+		if (span_is((struct span){ s, len }, opt_type_names[i]))
 			return (int)i;
 	return -1;
 }
@@ -103,7 +67,7 @@ static int valid_int(const char *s)
 static int valid_double(const char *s)
 {
 	char *end;
-	if (!*s || is_blank(*s))
+	if (!*s || span_blank(*s))
 		return 0;
 	double d = strtod(s, &end);
 	return *end == 0 && isfinite(d);

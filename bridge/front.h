@@ -34,12 +34,16 @@ struct session_limits {
 typedef void front_closed_cb(void *arg);
 
 struct front {
-	/* Takes ownership of in and out (the same one for TCP), also on failure. */
+	/* A session over in and out (the same one for TCP), taking both, also on
+	 * failure; NULL on failure. closed(arg) fires once when the session ends by
+	 * itself (the protocol's goodbye, input EOF, an I/O error, an idle time-out);
+	 * the owner then frees it. */
 	void *(*session_new)(struct event_base *base, struct bufferevent *in,
 			     struct bufferevent *out, unsigned id,
 			     const struct engine_profile *profile,
 			     const struct session_limits *lim, front_closed_cb *closed, void *arg);
-	/* Safe at any time; no callback fires afterwards. */
+	/* Frees everything (the engine first, the game, the bufferevents); safe at any
+	 * time, also from the closed callback; no callback fires afterwards. */
 	void  (*session_free)(void *session);
 	/* Optional: the daemon is stopping (its games were ended already): tell the
 	 * client what it has not been told, then end the session once its answers are

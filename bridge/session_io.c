@@ -448,22 +448,32 @@ static void stop_event(evutil_socket_t fd, short what, void *arg)
 		engine_stop(io->engine);
 }
 
-int session_io_open(struct session_io *io, struct event_base *base, struct bufferevent *in,
-		    struct bufferevent *out, unsigned id, const struct engine_profile *profile,
-		    const struct session_limits *lim, const struct session_io_ops *ops, void *arg,
-		    front_closed_cb *closed, void *closed_arg)
+void *session_io_new(size_t size, struct event_base *base, struct bufferevent *in,
+		     struct bufferevent *out, unsigned id, const struct engine_profile *profile,
+		     const struct session_limits *lim, const struct session_io_ops *ops,
+		     front_closed_cb *closed, void *closed_arg)
 {
-	if (session_io_init(io, base, in, out, id, lim, ops, arg, closed, closed_arg) < 0)
-		return -1;
+	struct session_io *io = calloc(1, size);
+
+	if (!io) {
+		session_io_release(in, out);
+		return NULL;
+	}
+	if (session_io_init(io, base, in, out, id, lim, ops, io, closed, closed_arg) < 0)
+		goto fail;
 	io->base = base;
 	io->profile = profile;
 	if (!(io->stop_ev = evtimer_new(base, stop_event, io))) {
 		log_note(id, "cannot set the session up: out of memory");
-		return -1;
+		goto fail;
 	}
 	log_note(id, "%s session opened, engine profile %s", ops->title,
 		 profile && profile->name ? profile->name : "builtin");
-	return 0;
+	return io;
+fail:
+	session_io_free(io);
+	free(io);
+	return NULL;
 }
 
 struct engine *session_io_engine(struct session_io *io, char *err, size_t errlen)

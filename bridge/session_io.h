@@ -13,7 +13,7 @@
  *     the queued work, then close), I/O errors;
  *   - closing: flush what is queued, then fire the closed callback from an event of
  *     its own, so the owner may free the session inside it;
- *   - the engine (session_io_open): made from the listener's profile on first use
+ *   - the engine (session_io_new): made from the listener's profile on first use
  *     and again after a failure dropped it, tagged with the session's log id, asked
  *     to stop by a timer at a search's time limit (unless its back end keeps the
  *     time itself: engine_ops.keeps_time), and freed first of all.
@@ -69,10 +69,10 @@ struct session_io_ops {
 	size_t max_line_default;
 	/* Raw mode: bytes the input buffer may hold before reading from the peer stops. */
 	size_t read_high;
-	/* session_io_open: whether the engine is searching, which the stop timer then
+	/* session_io_new: whether the engine is searching, which the stop timer then
 	 * stops. NULL: whenever there is an engine. */
 	int   (*searching)(void *arg);
-	/* session_io_open: the protocol as the log names it ("UHP"). */
+	/* session_io_new: the protocol as the log names it ("UHP"). */
 	const char *title;
 };
 
@@ -101,7 +101,7 @@ struct session_io {
 	struct event          *send_ev;      /* send what was queued without a flush */
 	int                    send_queued;  /* send_ev is active */
 
-	/* The engine side (session_io_open). */
+	/* The engine side (session_io_new). */
 	struct event_base     *base;
 	const struct engine_profile *profile; /* NULL: the built-in engine */
 	struct engine         *engine;       /* NULL until session_io_engine, owned */
@@ -116,12 +116,14 @@ int  session_io_init(struct session_io *io, struct event_base *base, struct buff
 		     const struct session_io_ops *ops, void *arg, front_closed_cb *closed,
 		     void *closed_arg);
 
-/* A front end's session: session_io_init, then the engine side for profile (kept,
- * not copied) with its stop timer, and "TITLE session opened" in the log. The same
- * ownership and failure rules as session_io_init. */
-int  session_io_open(struct session_io *io, struct event_base *base, struct bufferevent *in,
+/* A front end's session: size zeroed bytes whose first member is their struct
+ * session_io, set up by session_io_init with the session as the hooks' arg, then the
+ * engine side for profile (kept, not copied) with its stop timer, and "TITLE session
+ * opened" in the log. Takes ownership of in and out, also on failure. The session,
+ * or NULL (out of memory; nothing is left). */
+void *session_io_new(size_t size, struct event_base *base, struct bufferevent *in,
 		     struct bufferevent *out, unsigned id, const struct engine_profile *profile,
-		     const struct session_limits *lim, const struct session_io_ops *ops, void *arg,
+		     const struct session_limits *lim, const struct session_io_ops *ops,
 		     front_closed_cb *closed, void *closed_arg);
 
 /* The session's engine, made on first use and again after session_io_drop_engine;

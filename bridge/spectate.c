@@ -22,6 +22,7 @@
 #include "bridge/spectate.h"
 #include "bridge/util.h"
 #include "bridge/version.h"
+#include "core/errbuf.h"
 
 /* A command line longer than this is junk: dropped (and, answering, refused). */
 #define SPECTATE_MAX_LINE 256
@@ -288,19 +289,15 @@ void spectator_finish(struct spectator *c)
 }
 
 static struct spectator *spectator_link(struct spectate *sp, struct bufferevent *bev, unsigned log_id,
-					char **why)
+					char *err, size_t errlen)
 {
 	if (sp->l.max_total && sp->n >= sp->l.max_total) {
-		*why = xasprintf("Too many spectators (%u); try again later.", sp->l.max_total);
+		errbuf_set(err, errlen, "Too many spectators (%u); try again later.", sp->l.max_total);
 		return NULL;
 	}
 	struct spectator *c = calloc(1, sizeof *c);
-	if (!c) {
-		*why = xstrdup("Out of memory.");
-		return NULL;
-	}
-	if (!(c->close_ev = event_new(sp->base, -1, 0, spectator_close_cb, c))) {
-		*why = xstrdup("Out of memory.");
+	if (!c || !(c->close_ev = event_new(sp->base, -1, 0, spectator_close_cb, c))) {
+		errbuf_set(err, errlen, "Out of memory.");
 		free(c);
 		return NULL;
 	}
@@ -328,9 +325,9 @@ static struct spectator *spectator_link(struct spectate *sp, struct bufferevent 
 }
 
 struct spectator *spectator_new(struct spectate *sp, struct bufferevent *bev, unsigned log_id,
-				void (*closed)(void *arg), void *arg, char **why)
+				void (*closed)(void *arg), void *arg, char *err, size_t errlen)
 {
-	struct spectator *c = spectator_link(sp, bev, log_id, why);
+	struct spectator *c = spectator_link(sp, bev, log_id, err, errlen);
 	if (!c)
 		return NULL;
 	c->closed = closed;
@@ -373,17 +370,16 @@ static void spectate_accept(struct evconnlistener *l, evutil_socket_t fd, struct
 			    int salen, void *arg)
 {
 	struct spectate *sp = arg;
-	char *why = NULL;
+	char why[128];
 	struct bufferevent *bev = bufferevent_socket_new(sp->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	if (!bev) {
 		evutil_closesocket(fd);
 		return;
 	}
-	struct spectator *c = spectator_link(sp, bev, 0, &why);
+	struct spectator *c = spectator_link(sp, bev, 0, why, sizeof why);
 	if (!c) {
 		bufferevent_free(bev);
 		log_note(0, "viewer refused: %s", why);
-		free(why);
 		return;
 	}
 	c->owned = 1;
@@ -427,22 +423,18 @@ static int parse_addr_port(const char *spec, struct sockaddr_storage *ss, int *l
 	return 0;
 }
 
-int spectate_listen(struct spectate *sp, const char *spec, char **cause)
+int spectate_listen(struct spectate *sp, const char *spec, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	int len = 0;
 
-	if (parse_addr_port(spec, &ss, &len) < 0) {
-		*cause = xasprintf("bad address %s (want ADDR:PORT)", spec);
-		return -1;
-	}
+	if (parse_addr_port(spec, &ss, &len) < 0)
+		return errbuf_set(err, errlen, "bad address %s (want ADDR:PORT)", spec);
 	sp->lev = evconnlistener_new_bind(sp->base, spectate_accept, sp,
 					  LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE, 16,
 					  (struct sockaddr *)&ss, len);
-	if (!sp->lev) {
-		*cause = xasprintf("cannot listen on %s: %s", spec, strerror(errno));
-		return -1;
-	}
+	if (!sp->lev)
+		return errbuf_set(err, errlen, "cannot listen on %s: %s", spec, strerror(errno));
 	/* Port 0 asks for a free one: say which (tests read it). */
 	struct sockaddr_storage bound;
 	socklen_t blen = sizeof bound;

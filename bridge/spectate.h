@@ -49,19 +49,19 @@ struct spectate *spectate_new(struct event_base *base, const struct spectate_ops
 void spectate_free(struct spectate *sp);
 
 /* Accepts spectators on "ADDR:PORT" ("[V6]:PORT"; port 0: a free one, reported on
- * stderr as "viewer listening on ADDR:PORT"); the set owns them. -1 with *cause
- * (caller frees). */
-int  spectate_listen(struct spectate *sp, const char *spec, char **cause);
+ * stderr as "viewer listening on ADDR:PORT"); the set owns them. -1 with the reason
+ * in err. */
+int  spectate_listen(struct spectate *sp, const char *spec, char *err, size_t errlen);
 /* Closes the listener; owned spectators get until their output is flushed, then
  * done(arg) runs once (at once when there is none). */
 void spectate_finish(struct spectate *sp, void (*done)(void *arg), void *arg);
 
 /* A spectator on bev (taken on success) for a daemon session: closed(arg) runs once,
  * from the loop, when the connection ends or is dropped (the caller then frees it
- * with spectator_free). NULL with *why (caller frees) when the set is full or memory
- * is out; bev is still the caller's then. */
+ * with spectator_free). NULL with the reason in err (one sentence for the client) when
+ * the set is full or memory is out; bev is still the caller's then. */
 struct spectator *spectator_new(struct spectate *sp, struct bufferevent *bev, unsigned log_id,
-				void (*closed)(void *arg), void *arg, char **why);
+				void (*closed)(void *arg), void *arg, char *err, size_t errlen);
 /* The daemon stops: c reads no more, and its closed callback runs once what it was
  * sent is out (or the connection fails). */
 void spectator_finish(struct spectator *c);

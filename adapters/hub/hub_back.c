@@ -233,7 +233,7 @@ static void he_send_setup(struct hub_back *h)
 	struct hub_writer w;
 	struct hub_level lv;
 	uint64_t budget;
-	const char *why;
+	char why[128];
 	char line[512];
 
 	size_t n = hive_game_format(&h->el.e.job.game, NULL, 0);
@@ -253,7 +253,7 @@ static void he_send_setup(struct hub_back *h)
 	if (rc < 0)
 		return;
 	he_level(h, &lv, &budget);
-	if (hub_level_write(line, sizeof line, &lv, &why) < 0) {
+	if (hub_level_write(line, sizeof line, &lv, why, sizeof why) < 0) {
 		engine_child_fail(h->el.child, "cannot write level: %s", why);
 		return;
 	}

@@ -365,31 +365,28 @@ int hub_writer_end(struct hub_writer *w)
 }
 
 /* Ends w and passes its reason on. */
-static int writer_finish(struct hub_writer *w, const char **why)
+static int writer_finish(struct hub_writer *w, char *err, size_t errlen)
 {
 	int n = hub_writer_end(w);
-	if (n < 0 && why != NULL)
-		*why = w->error;
+	if (n < 0)
+		errbuf_set(err, errlen, "%s", w->error);
 	return n;
 }
 
-int hub_msg_write(const struct hub_msg *m, char *buf, size_t len, const char **why)
+int hub_msg_write(const struct hub_msg *m, char *buf, size_t len, char *err, size_t errlen)
 {
 	struct hub_writer w;
 	if (m->cmd[0] == '\0' && m->nargs == 0) {
 		/* a blank line */
-		if (len == 0) {
-			if (why != NULL)
-				*why = "the line does not fit the buffer";
-			return -1;
-		}
+		if (len == 0)
+			return errbuf_set(err, errlen, "the line does not fit the buffer");
 		buf[0] = '\0';
 		return 0;
 	}
 	hub_writer_begin(&w, buf, len, m->cmd);
 	for (size_t i = 0; i < m->nargs; i++)
 		hub_writer_add(&w, m->args[i].name, m->args[i].has_value ? m->args[i].value : NULL);
-	return writer_finish(&w, why);
+	return writer_finish(&w, err, errlen);
 }
 
 /* Length of the complete UTF-8 prefix of s[0..n): drops a cut multi-byte sequence. */
@@ -635,7 +632,7 @@ static void add_seconds(struct hub_writer *w, const char *name, uint64_t ms)
 	hub_writer_add(w, name, tmp);
 }
 
-int hub_level_write(char *buf, size_t len, const struct hub_level *lv, const char **why)
+int hub_level_write(char *buf, size_t len, const struct hub_level *lv, char *err, size_t errlen)
 {
 	struct hub_writer w;
 	int limits = (lv->depth > 0) + (lv->nodes > 0) + (lv->has_move_time != 0) +
@@ -664,7 +661,7 @@ int hub_level_write(char *buf, size_t len, const struct hub_level *lv, const cha
 		add_seconds(&w, "inc", lv->inc_ms);
 	if (lv->infinite)
 		hub_writer_add_flag(&w, "infinite");
-	return writer_finish(&w, why);
+	return writer_finish(&w, err, errlen);
 }
 
 static const char *const go_names[] = {
@@ -692,7 +689,7 @@ const char *hub_go_name(enum hub_go_mode mode)
 	return (unsigned)mode < 3 ? go_names[mode] : NULL;
 }
 
-int hub_info_write(char *buf, size_t len, const struct hub_info *in, const char **why)
+int hub_info_write(char *buf, size_t len, const struct hub_info *in, char *err, size_t errlen)
 {
 	struct hub_writer w;
 	char tmp[32];
@@ -717,7 +714,7 @@ int hub_info_write(char *buf, size_t len, const struct hub_info *in, const char 
 	}
 	if (in->pvlen > 0)
 		hub_writer_add_list(&w, "pv", in->pv, in->pvlen);
-	return writer_finish(&w, why);
+	return writer_finish(&w, err, errlen);
 }
 
 int hub_info_parse(const struct hub_msg *m, struct hub_info *in, const char **pv,
@@ -750,7 +747,7 @@ bad:
 	return -1;
 }
 
-int hub_done_write(char *buf, size_t len, const char *move, const char *ponder, const char **why)
+int hub_done_write(char *buf, size_t len, const char *move, const char *ponder, char *err, size_t errlen)
 {
 	struct hub_writer w;
 	hub_writer_begin(&w, buf, len, "done");
@@ -760,5 +757,5 @@ int hub_done_write(char *buf, size_t len, const char *move, const char *ponder, 
 		hub_writer_add(&w, "move", move);
 	if (ponder != NULL && ponder[0] != '\0')
 		hub_writer_add(&w, "ponder", ponder);
-	return writer_finish(&w, why);
+	return writer_finish(&w, err, errlen);
 }

@@ -76,8 +76,9 @@ void hub_writer_add_list(struct hub_writer *w, const char *name, const char *con
 int hub_writer_end(struct hub_writer *w);
 
 /* Re-writes a parsed message in canonical form; parsing the result gives the same
- * message. Returns the length or -1 (*why, when not NULL, says why). */
-int hub_msg_write(const struct hub_msg *m, char *buf, size_t len, const char **why);
+ * message. Returns the length or -1 with the reason in err (err may be NULL); so do
+ * the other writers below. */
+int hub_msg_write(const struct hub_msg *m, char *buf, size_t len, char *err, size_t errlen);
 
 /* error message="...": CR, LF and NUL-free by construction (line breaks become
  * spaces). Truncates the message to fit; returns the length, or -1 if even
@@ -112,7 +113,7 @@ struct hub_level {
 };
 
 int hub_level_parse(const struct hub_msg *m, struct hub_level *lv, char *err, size_t errlen);
-int hub_level_write(char *buf, size_t len, const struct hub_level *lv, const char **why);
+int hub_level_write(char *buf, size_t len, const struct hub_level *lv, char *err, size_t errlen);
 
 enum hub_go_mode { HUB_GO_THINK, HUB_GO_PONDER, HUB_GO_ANALYZE };
 
@@ -134,12 +135,12 @@ struct hub_info {
 };
 
 /* info depth=.. score=.. nodes=.. time=.. nps=(millions per second) pv="..". */
-int hub_info_write(char *buf, size_t len, const struct hub_info *in, const char **why);
+int hub_info_write(char *buf, size_t len, const struct hub_info *in, char *err, size_t errlen);
 /* Reads an engine's info back; pv items are left to hub_list_next() on *pv (NULL if
  * absent). Unknown fields are ignored; a malformed known field is an error. */
 int hub_info_parse(const struct hub_msg *m, struct hub_info *in, const char **pv,
 		   char *err, size_t errlen);
 /* done move="wQ -wS1" [ponder="bA1 wQ-"]; ponder may be NULL. */
-int hub_done_write(char *buf, size_t len, const char *move, const char *ponder, const char **why);
+int hub_done_write(char *buf, size_t len, const char *move, const char *ponder, char *err, size_t errlen);
 
 #endif

@@ -1,12 +1,10 @@
 /*
- * otep_codec.c: tokenizer and writer of OTEP lines with Hive contents.
- * (Over 800 lines: a reader and a writer for every OTEP command, side by side so
- * that the writer checks exactly what the parser checks.)
+ * otep_codec.c: the tokenizer and parser of OTEP lines with Hive contents, and the
+ * checks of the Hive notation inside them that the writer (otep_write.c) shares.
  *
  * A line is bytes: tokens are runs of bytes above 0x20 separated by blanks (space,
  * tab, CR, VT, FF); only status and error carry free text, which runs to the end of
- * the line. Hive notation inside tokens has '_' for each space. The writer checks
- * what the parser checks, so every line it makes reads back as the same message.
+ * the line. Hive notation inside tokens has '_' for each space.
  */
 #include "adapters/otep/otep_codec.h"
 
@@ -16,6 +14,7 @@
 #include <string.h>
 
 #include "core/game.h"
+#include "bridge/span.h"
 #include "core/errbuf.h"
 
 static const struct {
@@ -33,6 +32,12 @@ const char *otep_cmd_name(enum otep_cmd cmd)
 	return (unsigned)cmd < OTEP_NCMDS ? cmd_table[cmd].name : NULL;
 }
 
+int otep_cmd_sent_by(enum otep_cmd cmd, enum otep_from from)
+{
+	return (unsigned)cmd < OTEP_NCMDS &&
+	       (from == OTEP_FROM_HOST ? cmd_table[cmd].from_host : cmd_table[cmd].from_engine);
+}
+
 const char *otep_side_name(enum otep_side side)
 {
 	return side == OTEP_BLACK ? "black" : "white";
@@ -41,11 +46,6 @@ const char *otep_side_name(enum otep_side side)
 static const char *from_name(enum otep_from from)
 {
 	return from == OTEP_FROM_HOST ? "the host" : "the engine";
-}
-
-static int is_blank(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
 /* ---- pieces of Hive notation ---------------------------------------------------- */
@@ -98,7 +98,7 @@ int otep_movestring_check(const char *s, char *err, size_t errlen)
 }
 
 /* A GameString by its first field: the rest is the core's to judge. */
-static int check_gamestring(const char *s, char *err, size_t errlen)
+int otep_gamestring_check(const char *s, char *err, size_t errlen)
 {
 	char type[16];
 	size_t n = strcspn(s, ";");
@@ -119,7 +119,7 @@ static int check_gamestring(const char *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int check_gametype(const char *s, char *err, size_t errlen)
+int otep_gametype_check(const char *s, char *err, size_t errlen)
 {
 	unsigned t;
 	if (hive_gametype_parse(s, &t) != 0)
@@ -224,13 +224,13 @@ struct lex {
 
 static int lex_next(struct lex *lx)
 {
-	while (lx->pos < lx->len && is_blank((unsigned char)lx->s[lx->pos]))
+	while (lx->pos < lx->len && span_blank(lx->s[lx->pos]))
 		lx->pos++;
 	if (lx->pos == lx->len)
 		return 0;
 	lx->tok = lx->s + lx->pos;
 	lx->col = lx->pos + 1;
-	while (lx->pos < lx->len && !is_blank((unsigned char)lx->s[lx->pos]))
+	while (lx->pos < lx->len && !span_blank(lx->s[lx->pos]))
 		lx->pos++;
 	lx->toklen = (size_t)(lx->s + lx->pos - lx->tok);
 	return 1;
@@ -239,7 +239,7 @@ static int lex_next(struct lex *lx)
 /* The rest of the line after the blanks that follow the last token. */
 static const char *lex_rest(struct lex *lx, size_t *len)
 {
-	while (lx->pos < lx->len && is_blank((unsigned char)lx->s[lx->pos]))
+	while (lx->pos < lx->len && span_blank(lx->s[lx->pos]))
 		lx->pos++;
 	*len = lx->len - lx->pos;
 	return lx->s + lx->pos;
@@ -333,16 +333,23 @@ static int need_side(struct parse *p)
 	return 0;
 }
 
-static int need_gamestring(struct parse *p)
+/* The next token as the message's Hive text (a GameString, a GameTypeString or a
+ * MoveString, what), checked by check. */
+static int need_hive(struct parse *p, const char *what, int (*check)(const char *, char *, size_t))
 {
 	char why[160];
-	if (need(p, "a GameString") < 0)
+	if (need(p, what) < 0)
 		return -1;
 	const char *s = take_token(p);
-	if (check_gamestring(s, why, sizeof why) < 0)
-		return bad_token(p, "a GameString", why);
+	if (check(s, why, sizeof why) < 0)
+		return bad_token(p, what, why);
 	p->m->text = s;
 	return 0;
+}
+
+static int need_gamestring(struct parse *p)
+{
+	return need_hive(p, "a GameString", otep_gamestring_check);
 }
 
 /* A move list: MoveStrings joined by '|', or "-" for none when allow_empty. */
@@ -459,6 +466,17 @@ static const char *parse_text(struct parse *p)
 	return take_text(p, s, n);
 }
 
+/* The engine sends rules, position and side bare to ask for them: 1 when this
+ * line is such a request (nothing after the command). */
+static int bare_request(struct parse *p, const struct otep_msg *m)
+{
+	size_t save = p->lx.pos;
+	if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+		return 1;
+	p->lx.pos = save;
+	return 0;
+}
+
 static int parse_args(struct parse *p)
 {
 	struct otep_msg *m = p->m;
@@ -478,38 +496,22 @@ static int parse_args(struct parse *p)
 		else
 			return bad_token(p, "on or off", NULL);
 		return need_end(p);
-	case OTEP_RULES: {
-		char why[160];
-		size_t save = p->lx.pos;
-		if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+	case OTEP_RULES:
+		if (bare_request(p, m))
 			return 0;
-		p->lx.pos = save;
-		if (need(p, "a GameTypeString") < 0)
+		if (need_hive(p, "a GameTypeString", otep_gametype_check) < 0)
 			return -1;
-		const char *s = take_token(p);
-		if (check_gametype(s, why, sizeof why) < 0)
-			return bad_token(p, "a GameTypeString", why);
-		m->text = s;
 		return need_end(p);
-	}
-	case OTEP_POSITION: {
-		size_t save = p->lx.pos;
-		if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+	case OTEP_POSITION:
+		if (bare_request(p, m))
 			return 0;
-		p->lx.pos = save;
 		if (need_gamestring(p) < 0)
 			return -1;
 		return need_end(p);
-	}
-	case OTEP_SIDE: {
-		size_t save = p->lx.pos;
-		if (m->from == OTEP_FROM_ENGINE && !lex_next(&p->lx))
+	case OTEP_SIDE:
+		if (bare_request(p, m))
 			return 0;
-		p->lx.pos = save;
-		if (need_side(p) < 0)
-			return -1;
-		return need_end(p);
-	}
+		/* fall through */
 	case OTEP_PLAY:
 		if (need_side(p) < 0)
 			return -1;
@@ -530,14 +532,8 @@ static int parse_args(struct parse *p)
 		if (m->from == OTEP_FROM_HOST) {
 			if (need_gamestring(p) < 0)
 				return -1;
-		} else {
-			char why[160];
-			if (need(p, "a MoveString (wQ_-wS1, wS1, pass, ...)") < 0)
-				return -1;
-			const char *s = take_token(p);
-			if (otep_movestring_check(s, why, sizeof why) < 0)
-				return bad_token(p, "a MoveString (wQ_-wS1, wS1, pass, ...)", why);
-			m->text = s;
+		} else if (need_hive(p, "a MoveString (wQ_-wS1, wS1, pass, ...)", otep_movestring_check) < 0) {
+			return -1;
 		}
 		return need_end(p);
 	case OTEP_OPPONENT_MOVE:
@@ -626,7 +622,7 @@ int otep_msg_parse_max(const char *line, size_t len, size_t max_len, enum otep_f
 	if (c == OTEP_NCMDS) {
 		char list[512] = "";
 		for (size_t k = 0; k < OTEP_NCMDS; k++)
-			if (from == OTEP_FROM_HOST ? cmd_table[k].from_host : cmd_table[k].from_engine) {
+			if (otep_cmd_sent_by(k, from)) {
 				strcat(list, k ? ", " : "");
 				strcat(list, cmd_table[k].name);
 			}
@@ -634,7 +630,7 @@ int otep_msg_parse_max(const char *line, size_t len, size_t max_len, enum otep_f
 				  (int)(p.lx.toklen > 40 ? 40 : p.lx.toklen), p.lx.tok, from_name(from),
 				  list + (list[0] == ',' ? 2 : 0));
 	}
-	if (!(from == OTEP_FROM_HOST ? cmd_table[c].from_host : cmd_table[c].from_engine))
+	if (!otep_cmd_sent_by(c, from))
 		return errbuf_set(err, errlen, "'%s' is sent by %s, not by %s", cmd_table[c].name,
 				  from_name(from == OTEP_FROM_HOST ? OTEP_FROM_ENGINE : OTEP_FROM_HOST),
 				  from_name(from));
@@ -665,364 +661,4 @@ int otep_msg_parse(const char *line, size_t len, enum otep_from from, struct ote
 		   char *err, size_t errlen)
 {
 	return otep_msg_parse_max(line, len, OTEP_LINE_MAX, from, out, err, errlen);
-}
-
-/* ---- writing -------------------------------------------------------------------- */
-
-/* Builds one line; the first failure sticks. */
-struct writer {
-	char       *buf;
-	size_t      cap;
-	size_t      len;
-	const char *error;
-};
-
-static void w_bytes(struct writer *w, const char *s, size_t n)
-{
-	if (w->error != NULL)
-		return;
-	if (w->cap == 0 || n >= w->cap - w->len) {
-		w->error = "the line does not fit the buffer";
-		return;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = '\0';
-}
-
-static void w_str(struct writer *w, const char *s)
-{
-	w_bytes(w, s, strlen(s));
-}
-
-static void w_fail(struct writer *w, const char *why)
-{
-	if (w->error == NULL)
-		w->error = why;
-}
-
-/* " <token>": Hive text with each space written '_'. */
-static void w_hive(struct writer *w, const char *s, const char *bad)
-{
-	if (s == NULL || s[0] == '\0' || strpbrk(s, "_|\t\r\n\v\f") != NULL) {
-		w_fail(w, bad);
-		return;
-	}
-	w_str(w, " ");
-	for (const char *c = s; *c; c++)
-		w_bytes(w, *c == ' ' ? "_" : c, 1);
-}
-
-static void w_int(struct writer *w, int64_t v)
-{
-	char num[32];
-	snprintf(num, sizeof num, " %" PRId64, v);
-	w_str(w, num);
-}
-
-static void w_moves(struct writer *w, const struct otep_moves *ln, int allow_empty)
-{
-	if (ln->n == 0) {
-		if (allow_empty)
-			w_str(w, " -");
-		else
-			w_fail(w, "an analysis move list needs a move");
-		return;
-	}
-	if (ln->n > OTEP_LIST_MAX) {
-		w_fail(w, "too many moves in a move list");
-		return;
-	}
-	for (size_t i = 0; i < ln->n; i++) {
-		const char *mv = ln->moves[i];
-		if (mv == NULL || otep_movestring_check(mv, NULL, 0) < 0 ||
-		    strpbrk(mv, "_|\t\r\n\v\f") != NULL) {
-			w_fail(w, "a move list item is not a MoveString");
-			return;
-		}
-		w_str(w, i ? "|" : " ");
-		for (const char *c = mv; *c; c++)
-			w_bytes(w, *c == ' ' ? "_" : c, 1);
-	}
-}
-
-/* " <text>": free text, leading blanks dropped, NUL/CR/LF impossible (they become
- * spaces), cut to fit without splitting a UTF-8 character. */
-static void w_text(struct writer *w, const char *s)
-{
-	if (w->error != NULL || s == NULL)
-		return;
-	while (is_blank((unsigned char)*s))
-		s++;
-	if (*s == '\0')
-		return;
-	if (w->len + 2 >= w->cap) {
-		w_fail(w, "the line does not fit the buffer");
-		return;
-	}
-	w->buf[w->len++] = ' ';
-	size_t room = w->cap - w->len - 1, n = strlen(s);
-	if (n > room) {
-		n = room;
-		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-			n--;
-	}
-	for (size_t i = 0; i < n; i++)
-		w->buf[w->len++] = (s[i] == '\r' || s[i] == '\n') ? ' ' : s[i];
-	w->buf[w->len] = '\0';
-}
-
-static int w_clock(struct writer *w, const struct otep_clock *c)
-{
-	for (int s = 0; s < 2; s++) {
-		if (c->ms[s] < 0 || c->ms[s] > OTEP_MS_MAX)
-			return w_fail(w, "clock milliseconds out of range"), -1;
-		w_int(w, c->ms[s]);
-		if (c->in_overtime[s]) {
-			if (!c->has_overtime)
-				return w_fail(w, "'*' (in overtime) needs the overtime fields"), -1;
-			w_str(w, "*");
-		}
-	}
-	if (!c->has_overtime)
-		return 0;
-	if (c->overtime_s < 0 || c->overtime_s > OTEP_MS_MAX / 1000 || c->overtimes[0] < 0 ||
-	    c->overtimes[0] > 1000000 || c->overtimes[1] < 0 || c->overtimes[1] > 1000000)
-		return w_fail(w, "clock overtime fields out of range"), -1;
-	w_int(w, c->overtime_s);
-	w_int(w, c->overtimes[0]);
-	w_int(w, c->overtimes[1]);
-	return 0;
-}
-
-int otep_msg_format(const struct otep_msg *m, char *buf, size_t len, const char **why)
-{
-	struct writer w = { buf, len, 0, NULL };
-	const char *name = otep_cmd_name(m->cmd);
-
-	if (len > 0)
-		buf[0] = '\0';
-	if (name == NULL) {
-		w_fail(&w, "unknown command");
-		goto out;
-	}
-	if (!(m->from == OTEP_FROM_HOST ? cmd_table[m->cmd].from_host : cmd_table[m->cmd].from_engine)) {
-		w_fail(&w, "this command does not travel in that direction");
-		goto out;
-	}
-	w_str(&w, name);
-	switch (m->cmd) {
-	case OTEP_HELLO:
-	case OTEP_GOODBYE:
-		break;
-	case OTEP_SIMPLE_MOVES:
-		w_str(&w, m->flag ? " on" : " off");
-		break;
-	case OTEP_RULES:
-		if (m->text == NULL && m->from == OTEP_FROM_ENGINE)
-			break;
-		if (m->text == NULL || check_gametype(m->text, NULL, 0) < 0)
-			w_fail(&w, "rules needs a GameTypeString");
-		w_hive(&w, m->text, "rules needs a GameTypeString");
-		break;
-	case OTEP_POSITION:
-	case OTEP_MOVE:
-	case OTEP_OPPONENT_MOVE:
-		if (m->cmd == OTEP_POSITION && m->text == NULL && m->from == OTEP_FROM_ENGINE)
-			break;
-		if (m->cmd == OTEP_OPPONENT_MOVE) {
-			if (m->nlines != 1 || m->lines == NULL) {
-				w_fail(&w, "opponent-move needs one move list");
-				break;
-			}
-			w_moves(&w, &m->lines[0], 1);
-		}
-		if (m->cmd == OTEP_MOVE && m->from == OTEP_FROM_ENGINE) {
-			if (m->text == NULL || otep_movestring_check(m->text, NULL, 0) < 0)
-				w_fail(&w, "move needs a MoveString");
-			w_hive(&w, m->text, "move needs a MoveString without '_', '|' or control bytes");
-			break;
-		}
-		if (m->text == NULL || check_gamestring(m->text, NULL, 0) < 0)
-			w_fail(&w, "a GameString is needed");
-		w_hive(&w, m->text, "a GameString cannot hold '_', '|' or control bytes");
-		break;
-	case OTEP_SIDE:
-	case OTEP_PLAY:
-		if (m->cmd == OTEP_SIDE && !m->has_side && m->from == OTEP_FROM_ENGINE)
-			break;
-		if (m->side != OTEP_WHITE && m->side != OTEP_BLACK)
-			w_fail(&w, "the side is white or black");
-		w_str(&w, " ");
-		w_str(&w, otep_side_name(m->side));
-		break;
-	case OTEP_CLOCK:
-		if (!m->has_clock) {
-			if (m->from == OTEP_FROM_HOST)
-				w_fail(&w, "the host's clock needs the times");
-			break;
-		}
-		w_clock(&w, &m->clock);
-		break;
-	case OTEP_ANALYZE:
-		if (m->number < 1 || m->number > OTEP_ANALYSIS_MAX || m->seconds < 0 ||
-		    m->seconds > 86400 * 365)
-			w_fail(&w, "analyze: number or seconds out of range");
-		w_int(&w, m->number);
-		w_int(&w, m->seconds);
-		break;
-	case OTEP_ANALYSIS:
-		if (m->nlines < 1 || m->nlines > OTEP_ANALYSIS_MAX || m->lines == NULL) {
-			w_fail(&w, "analysis needs 1 to OTEP_ANALYSIS_MAX move lists");
-			break;
-		}
-		w_int(&w, (int64_t)m->nlines);
-		for (size_t i = 0; i < m->nlines; i++) {
-			char ev[32];
-			if (m->lines[i].eval_cp < -OTEP_EVAL_MAX || m->lines[i].eval_cp > OTEP_EVAL_MAX) {
-				w_fail(&w, "evaluation out of range");
-				break;
-			}
-			w_moves(&w, &m->lines[i], 0);
-			ev[0] = ' ';
-			otep_eval_format(ev + 1, sizeof ev - 1, m->lines[i].eval_cp);
-			w_str(&w, ev);
-		}
-		break;
-	case OTEP_FINISH:
-		if (m->code < 0 || m->code > 3)
-			w_fail(&w, "finish code out of range (0 to 3)");
-		w_int(&w, m->code);
-		break;
-	case OTEP_ERROR:
-		if (m->from == OTEP_FROM_HOST ? (m->code < 1 || m->code > 4) : (m->code < -1 || m->code > 0))
-			w_fail(&w, "error code not sent in that direction");
-		w_int(&w, m->code);
-		w_text(&w, m->text);
-		break;
-	case OTEP_STATUS:
-		w_text(&w, m->text);
-		break;
-	case OTEP_NCMDS:
-		break;
-	}
-out:
-	if (w.error != NULL) {
-		if (why != NULL)
-			*why = w.error;
-		if (len > 0)
-			buf[0] = '\0';
-		return -1;
-	}
-	return (int)w.len;
-}
-
-/* ---- one writer per line -------------------------------------------------------- */
-
-static int fmt(char *buf, size_t len, const struct otep_msg *m)
-{
-	return otep_msg_format(m, buf, len, NULL);
-}
-
-int otep_format_hello(char *buf, size_t len)
-{
-	struct otep_msg m = { .cmd = OTEP_HELLO, .from = OTEP_FROM_ENGINE };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_simple_moves(char *buf, size_t len, int on)
-{
-	struct otep_msg m = { .cmd = OTEP_SIMPLE_MOVES, .from = OTEP_FROM_ENGINE, .flag = !!on };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_rules(char *buf, size_t len, const char *type)
-{
-	struct otep_msg m = { .cmd = OTEP_RULES, .text = type,
-			      .from = type ? OTEP_FROM_HOST : OTEP_FROM_ENGINE };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_position(char *buf, size_t len, const char *gamestring)
-{
-	struct otep_msg m = { .cmd = OTEP_POSITION, .text = gamestring,
-			      .from = gamestring ? OTEP_FROM_HOST : OTEP_FROM_ENGINE };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_side(char *buf, size_t len, enum otep_side side)
-{
-	struct otep_msg m = { .cmd = OTEP_SIDE, .from = OTEP_FROM_HOST, .side = side, .has_side = 1 };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_play(char *buf, size_t len, enum otep_side side)
-{
-	struct otep_msg m = { .cmd = OTEP_PLAY, .from = OTEP_FROM_HOST, .side = side, .has_side = 1 };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_clock(char *buf, size_t len, const struct otep_clock *c)
-{
-	struct otep_msg m = { .cmd = OTEP_CLOCK, .from = OTEP_FROM_HOST, .has_clock = 1, .clock = *c };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_analyze(char *buf, size_t len, int number, int seconds)
-{
-	struct otep_msg m = { .cmd = OTEP_ANALYZE, .from = OTEP_FROM_HOST, .number = number,
-			      .seconds = seconds };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_analysis(char *buf, size_t len, const struct otep_moves *lines, size_t n)
-{
-	struct otep_msg m = { .cmd = OTEP_ANALYSIS, .from = OTEP_FROM_ENGINE,
-			      .lines = (struct otep_moves *)lines, .nlines = n };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_move(char *buf, size_t len, const char *movestring)
-{
-	struct otep_msg m = { .cmd = OTEP_MOVE, .from = OTEP_FROM_ENGINE, .text = movestring };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_move_result(char *buf, size_t len, const char *gamestring)
-{
-	struct otep_msg m = { .cmd = OTEP_MOVE, .from = OTEP_FROM_HOST, .text = gamestring };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_error(char *buf, size_t len, enum otep_from from, int code, const char *message)
-{
-	struct otep_msg m = { .cmd = OTEP_ERROR, .from = from, .code = code, .text = message };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_opponent_move(char *buf, size_t len, const char *const *moves, size_t n,
-			      const char *gamestring)
-{
-	struct otep_moves ln = { moves, n, 0 };
-	struct otep_msg m = { .cmd = OTEP_OPPONENT_MOVE, .from = OTEP_FROM_HOST, .lines = &ln,
-			      .nlines = 1, .text = gamestring };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_finish(char *buf, size_t len, enum otep_finish code)
-{
-	struct otep_msg m = { .cmd = OTEP_FINISH, .from = OTEP_FROM_HOST, .code = (int)code };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_goodbye(char *buf, size_t len)
-{
-	struct otep_msg m = { .cmd = OTEP_GOODBYE, .from = OTEP_FROM_HOST };
-	return fmt(buf, len, &m);
-}
-
-int otep_format_status(char *buf, size_t len, const char *text)
-{
-	struct otep_msg m = { .cmd = OTEP_STATUS, .from = OTEP_FROM_ENGINE, .text = text };
-	return fmt(buf, len, &m);
 }

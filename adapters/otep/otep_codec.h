@@ -137,10 +137,10 @@ int otep_msg_parse_max(const char *line, size_t len, size_t max_len, enum otep_f
 /* Frees what a parse allocated; safe on a failed parse and twice in a row. */
 void otep_msg_free(struct otep_msg *m);
 
-/* Writes m as one line into buf, NUL-terminated, without the newline. Checks what
- * the parser checks, so that what is written parses back to the same message.
- * Returns the length, or -1 (*why, when not NULL, gets a static reason). */
-int otep_msg_format(const struct otep_msg *m, char *buf, size_t len, const char **why);
+/* Writes m as one line into buf, NUL-terminated, without the newline (otep_write.c).
+ * Checks what the parser checks, so that what is written parses back to the same
+ * message. Returns the length, or -1 with the reason in err (err may be NULL). */
+int otep_msg_format(const struct otep_msg *m, char *buf, size_t len, char *err, size_t errlen);
 
 /* Writers of each line; all return the length or -1 like otep_msg_format().
  * Strings are Hive notation (spaces); the writer puts the '_'. */
@@ -175,6 +175,13 @@ const char *otep_side_name(enum otep_side side);
 /* Whether s is a MoveString by its syntax alone ("pass", a piece, or a piece and a
  * reference with at most one direction mark); 0, or -1 with the reason. */
 int otep_movestring_check(const char *s, char *err, size_t errlen);
+/* Whether s is a GameString by its first field (the rest is the core's to judge) and
+ * holds no control byte or '|'; 0, or -1 with the reason. */
+int otep_gamestring_check(const char *s, char *err, size_t errlen);
+/* Whether s is a GameTypeString (Base, Base+M, ..., Base+MLP); 0, or -1 with the reason. */
+int otep_gametype_check(const char *s, char *err, size_t errlen);
+/* Whether cmd is sent by from (the host or the engine). */
+int otep_cmd_sent_by(enum otep_cmd cmd, enum otep_from from);
 
 /* Evaluation in pawns, "[-]digits[.digits]", to centi-pawns (rounded half away from
  * zero; |v| <= OTEP_EVAL_MAX), and back in its shortest form ("-1.5"). */

@@ -46,7 +46,7 @@ struct of_line {                    /* an analysis line gathered from the infos 
 };
 
 struct otep_front {
-	struct session_io      io;           /* the client, the engine, analyze's stop timer */
+	struct session_io      io;           /* first (session_io_new): the client, the engine, the stop timer */
 
 	struct hive_game       game;         /* the canonical game */
 	int                    have_game;
@@ -628,16 +628,14 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 		     unsigned id, const struct engine_profile *profile,
 		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct otep_front *s = calloc(1, sizeof *s);
+	struct otep_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &otep_io_ops,
+					      closed, arg);
 	char cause[256] = "";
 
-	if (!s) {
-		session_io_release(in, out);
+	if (!s)
 		return NULL;
-	}
 	s->sent_len = (size_t)-1;
-	if (session_io_open(&s->io, base, in, out, id, profile, lim, &otep_io_ops, s, closed, arg) < 0 ||
-	    !(s->clock_ev = evtimer_new(base, clock_event, s))) {
+	if (!(s->clock_ev = evtimer_new(base, clock_event, s))) {
 		otep_front_free(s);
 		return NULL;
 	}

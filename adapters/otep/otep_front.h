@@ -16,19 +16,13 @@ struct event_base;
 struct bufferevent;
 struct engine_profile;
 
-/* An OTEP session over in/out (the same one for TCP); takes ownership of both, also
- * on failure. closed fires once when the session ends by itself (goodbye, input
- * EOF, I/O error, idle time-out); the owner then calls otep_front_free(). NULL on
- * failure. Returned as void * for the front-end table. */
-void *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		     unsigned id, const struct engine_profile *profile,
-		     const struct session_limits *lim, front_closed_cb *closed, void *arg);
-
-/* Frees everything (engine, game, bufferevents); safe at any time, also from the
- * closed callback; no callback fires after it. */
-void otep_front_free(void *session);
-
-/* A refused client's whole answer: "error -1 <why>" and its newline. */
+/* The three of struct front (bridge/front.h says what each does), which the
+ * protocol's row points at. A session ends by itself on goodbye, input EOF, an I/O
+ * error or the idle time-out; a refused client gets "error -1 WHY". */
+void  *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+		      unsigned id, const struct engine_profile *profile,
+		      const struct session_limits *lim, front_closed_cb *closed, void *arg);
+void   otep_front_free(void *session);
 size_t otep_front_refusal(char *buf, size_t len, const char *why);
 
 #endif

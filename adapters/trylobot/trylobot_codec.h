@@ -5,7 +5,9 @@
  * JavaScript's .length says). We read frames written by others with that rule and
  * write ASCII-only JSON, so that our byte count and N agree.
  *
- * Messages are plain structs; cJSON is used inside and for the builders' results.
+ * Messages are plain structs. trylobot_frame.c frames, trylobot_parse.c reads the
+ * messages (with the one JSON reader, trylobot_json.c), trylobot_codec.c holds the
+ * names and turns and builds messages as cJSON trees (cJSON writes, it does not read).
  * No sockets, no clocks: bytes in, structs out (and back).
  */
 #ifndef TRYLOBOT_CODEC_H
@@ -155,6 +157,8 @@ struct tb_identity {
 
 /* "Queen Bee", ..., for an enum hive_bug; NULL if out of range. */
 const char *tb_bug_name(int bug);
+/* "White" or "Black" for an enum hive_color; NULL if out of range. */
+const char *tb_color_name(int color);
 /* enum hive_bug of an exact Trylobot type name, or -1. */
 int         tb_bug_parse(const char *s);
 /* "row,col" into buf (holds 24); returns buf. */
@@ -194,8 +198,6 @@ struct tb_parse_cache {
 	char           *text;      /* owned: from '[' to the last turn's end */
 	size_t          len, cap;
 	struct tb_turns turns;     /* owned: those turns; none = no cache */
-	char           *buf;       /* owned: room for the request without them */
-	size_t          bufcap;
 };
 void tb_parse_cache_free(struct tb_parse_cache *c);
 /* tb_request_parse for the next request of a connection: a turn_history whose text

@@ -55,7 +55,7 @@
 enum busy { BUSY_NONE, BUSY_GREETING, BUSY_THINKING };
 
 struct trylobot_front {
-	struct session_io      io;           /* the client, the engine, closing */
+	struct session_io      io;           /* first (session_io_new): the client, the engine, closing */
 
 	uint64_t               think_ms;     /* without a deadline */
 	int                    depth;        /* fixed depth instead, 0 = none */
@@ -578,12 +578,11 @@ void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
 			 struct bufferevent *out, unsigned id, const struct engine_profile *profile,
 			 const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct trylobot_front *s = calloc(1, sizeof *s);
+	struct trylobot_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim,
+						  &trylobot_io_ops, closed, arg);
 
-	if (!s) {
-		session_io_release(in, out);
+	if (!s)
 		return NULL;
-	}
 	/* The listener's think time (config think_time/depth) when the request has no deadline. */
 	s->think_ms = lim->think_ms ? lim->think_ms : TRYLOBOT_FRONT_THINK_MS_DEFAULT;
 	s->depth = lim->depth > 0 && lim->depth <= HIVE_MAX_PLY ? lim->depth : 0;
@@ -591,9 +590,7 @@ void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
 	 * larger of max_line and the codec's default bound. */
 	tb_reader_init(&s->rd, lim->max_line > TB_FRAME_MAX_DEFAULT ? lim->max_line
 								    : TB_FRAME_MAX_DEFAULT);
-	if (session_io_open(&s->io, base, in, out, id, profile, lim, &trylobot_io_ops, s,
-			    closed, arg) < 0 ||
-	    !(s->abandon_ev = evtimer_new(base, abandon_event, s))) {
+	if (!(s->abandon_ev = evtimer_new(base, abandon_event, s))) {
 		trylobot_front_free(s);
 		return NULL;
 	}

@@ -23,19 +23,14 @@ struct engine_profile;
 
 #define TRYLOBOT_FRONT_THINK_MS_DEFAULT 1000
 
-/* The three of struct front (bridge/front.h), which the protocol's row points at.
- * trylobot_front_new: a session (a struct trylobot_front) over in/out (the same
- * bufferevent for TCP); takes ownership of both, also on failure. closed fires once
- * when the session ends by itself (peer closed, I/O error, framing error answered);
- * the owner then calls trylobot_front_free(). NULL on failure. */
+/* The three of struct front (bridge/front.h says what each does), which the
+ * protocol's row points at. A session ends by itself when the peer closes, on an I/O
+ * error or once a framing error is answered; a refused client gets json-socket's
+ * error frame, "Error: WHY". */
 void  *trylobot_front_new(struct event_base *base, struct bufferevent *in,
 			  struct bufferevent *out, unsigned id, const struct engine_profile *profile,
 			  const struct session_limits *lim, front_closed_cb *closed, void *arg);
-/* Frees everything (engine, bufferevents); safe at any time, also from the closed
- * callback; no callback fires afterwards. */
 void   trylobot_front_free(void *session);
-/* json-socket's error frame for a client refused before any session: "Error: WHY"
- * into buf; its length, or 0 if it does not fit. */
 size_t trylobot_front_refusal(char *buf, size_t len, const char *why);
 
 #endif

@@ -444,7 +444,6 @@ static void group_bestmove(struct checker *ck)
 	struct hive_game g;
 	struct hive_move m, moves[HIVE_MAX_MOVES];
 	struct reply rep = { 0 };
-	char why[300];
 	struct result *r;
 
 	check_random_game(ck, &g, ck->caps_type & 7, 12);
@@ -460,9 +459,7 @@ static void group_bestmove(struct checker *ck)
 
 	r = check_begin(ck, 1, "bestmove.single-move");
 	if (r) {
-		if (check_game_load(&g, POS_SINGLE_MOVE, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
-		} else {
+		if (check_load_position(r, &g, POS_SINGLE_MOVE) == 0) {
 			if (hive_board_moves(&g.board, moves) != 1)
 				check_skip(r, "the core sees more than one move");
 			else if (uhp_load_game(ck, r, &g) == 0 &&
@@ -476,9 +473,7 @@ static void group_bestmove(struct checker *ck)
 
 	r = check_begin(ck, 1, "bestmove.forced-pass");
 	if (r) {
-		if (check_game_load(&g, POS_FORCED_PASS, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
-		} else {
+		if (check_load_position(r, &g, POS_FORCED_PASS) == 0) {
 			if (uhp_load_game(ck, r, &g) == 0 &&
 			    expect_bestmove(ck, r, &g.board, "depth 1", 0, &m) == 0 && m.piece != HIVE_PASS_PIECE)
 				check_fail(r, "not \"pass\"");

@@ -198,7 +198,6 @@ void uhp_group_movegen_start(struct checker *ck)
 void uhp_group_movegen_realgames(struct checker *ck)
 {
 	struct strlist lines = { 0 };
-	char why[300];
 	size_t idx = 0;
 
 	if (check_data_lines(ck, "mzinga/Board_ValidMovesFromRealGamesTest.csv", "movegen.realgames", &lines) < 0)
@@ -212,10 +211,8 @@ void uhp_group_movegen_realgames(struct checker *ck)
 		struct result *r = check_begin(ck, 1, "movegen.realgames[%zu]", idx++);
 		if (!r)
 			continue;
-		if (check_game_load(&g, s, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
+		if (check_load_position(r, &g, s) < 0)
 			continue;
-		}
 		if (hive_game_over(&g.board))
 			check_skip(r, "the game is over");
 		position_check(ck, r, &g);
@@ -247,7 +244,6 @@ static char *slug(const char *title)
 void uhp_group_movegen_nokamute(struct checker *ck)
 {
 	struct strlist lines = { 0 };
-	char why[300];
 	const char *title = "case";
 
 	if (check_data_lines(ck, "nokamute/uhp_tests.txt", "movegen.nokamute", &lines) < 0)
@@ -269,10 +265,8 @@ void uhp_group_movegen_nokamute(struct checker *ck)
 		free(name);
 		if (!r)
 			continue;
-		if (check_game_load(&g, s, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
+		if (check_load_position(r, &g, s) < 0)
 			continue;
-		}
 		check_field_copy(s, 1, type, sizeof type);
 		if (hive_game_over(&g.board))
 			check_skip(r, "the game is over (end states are checked in gameflow)");
@@ -403,11 +397,8 @@ static void check_undo_too_many(struct checker *ck, unsigned best)
 /* Loads one of uhp_end_positions (or fails/skips r); 0 when g holds it. */
 int uhp_end_load(struct result *r, const struct end_position *e, struct hive_game *g)
 {
-	char why[300];
-	if (check_game_load(g, e->gs, why, sizeof why) < 0) {
-		check_skip(r, "the core cannot load it: %s", why);
+	if (check_load_position(r, g, e->gs) < 0)
 		return -1;
-	}
 	if (g->board.state != e->state) {
 		check_skip(r, "the core says %s", hive_state_name(g->board.state));
 		hive_game_free(g);
@@ -480,7 +471,6 @@ void uhp_group_gameflow(struct checker *ck)
 {
 	unsigned best = ck->caps_type & 7;
 	struct hive_game g;
-	char why[300];
 	struct result *r;
 
 	r = check_begin(ck, 1, "gameflow.newgame");
@@ -503,9 +493,7 @@ void uhp_group_gameflow(struct checker *ck)
 
 	r = check_begin(ck, 1, "gameflow.newgame-gamestring");
 	if (r) {
-		if (check_game_load(&g, POS_BEETLE_GATE, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
-		} else {
+		if (check_load_position(r, &g, POS_BEETLE_GATE) == 0) {
 			uhp_load_game(ck, r, &g);
 			hive_game_free(&g);
 		}
@@ -525,9 +513,7 @@ void uhp_group_gameflow(struct checker *ck)
 
 	r = check_begin(ck, 1, "gameflow.pass-forced");
 	if (r) {
-		if (check_game_load(&g, POS_FORCED_PASS, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
-		} else {
+		if (check_load_position(r, &g, POS_FORCED_PASS) == 0) {
 			struct hive_move pass = { HIVE_PASS_PIECE, HIVE_NOWHERE, HIVE_NOWHERE }, legal;
 			if (hive_board_find_move(&g.board, pass, &legal) == 0)
 				check_skip(r, "the core does not see a forced pass");
@@ -564,7 +550,7 @@ static void expect_unchanged(struct checker *ck, struct result *r, const struct 
 void uhp_group_rejections_byrule(struct checker *ck)
 {
 	struct strlist lines = { 0 };
-	char why[300], err[256];
+	char err[256];
 	const char *rule = "a rule";
 	size_t idx = 0;
 
@@ -585,10 +571,8 @@ void uhp_group_rejections_byrule(struct checker *ck)
 		struct result *r = check_begin(ck, 1, "rejections.byrule[%zu]", idx++);
 		if (!r)
 			continue;
-		if (check_game_load(&g, s, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
+		if (check_load_position(r, &g, s) < 0)
 			continue;
-		}
 		if (check_needs(ck, r, g.type) == 0) {
 			if (hive_move_parse(&g.board, move, &m, err, sizeof err) == HIVE_OK) {
 				check_skip(r, "the core accepts %s", move);
@@ -624,7 +608,7 @@ void uhp_group_rejections_malformed(struct checker *ck)
 		{ "reference-unknown", "play wA1 -bZ9" },
 		{ "reference-in-hand", "play wA1 -bB1" },
 	};
-	char why[300], err[256];
+	char err[256];
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct result *r = check_begin(ck, 1, "rejections.malformed[%s]", cases[i].name);
@@ -633,9 +617,7 @@ void uhp_group_rejections_malformed(struct checker *ck)
 		if (!r)
 			continue;
 		const char *arg = cases[i].line + 4 + strspn(cases[i].line + 4, " ");
-		if (check_game_load(&g, POS_SHORT, why, sizeof why) < 0) {
-			check_skip(r, "the core cannot load it: %s", why);
-		} else {
+		if (check_load_position(r, &g, POS_SHORT) == 0) {
 			if (*arg && hive_move_parse(&g.board, arg, &m, err, sizeof err) == HIVE_OK)
 				check_skip(r, "the core accepts %s", arg);
 			else if (uhp_load_game(ck, r, &g) == 0 &&

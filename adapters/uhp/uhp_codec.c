@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "adapters/uhp/uhp_codec.h"
+#include "bridge/span.h"
 #include "core/board.h"
 
 static const char *const command_names[UHP_CMD_COUNT] = {
@@ -16,94 +17,6 @@ static const char *const command_names[UHP_CMD_COUNT] = {
 	UHP_COMMANDS(UHP_X_NAME)
 #undef UHP_X_NAME
 };
-
-/* A view of part of a line. */
-struct span {
-	const char *p;
-	size_t      n;
-};
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-static struct span span_trim(struct span s)
-{
-	while (s.n && is_blank(s.p[0])) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && is_blank(s.p[s.n - 1]))
-		s.n--;
-	return s;
-}
-
-/* Takes the next blank-separated token off *s; an empty token means none is left. */
-static struct span span_token(struct span *s)
-{
-	*s = span_trim(*s);
-	struct span t = { s->p, 0 };
-	while (t.n < s->n && !is_blank(s->p[t.n]))
-		t.n++;
-	s->p += t.n;
-	s->n -= t.n;
-	*s = span_trim(*s);
-	return t;
-}
-
-/* Takes the next field up to sep (or the end) off *s; *more says whether a separator
- * followed it. */
-static struct span span_field(struct span *s, char sep, int *more)
-{
-	struct span f = { s->p, 0 };
-	while (f.n < s->n && s->p[f.n] != sep)
-		f.n++;
-	*more = f.n < s->n;
-	s->p += f.n + (size_t)*more;
-	s->n -= f.n + (size_t)*more;
-	return f;
-}
-
-/* Case-insensitive comparison with a lower-case NUL-terminated word. */
-static int span_is(struct span s, const char *word)
-{
-	size_t n = strlen(word);
-	if (s.n != n)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (lower(s.p[i]) != word[i])
-			return 0;
-	return 1;
-}
-
-/* Decimal digits only (at least one) with a value of at most max. */
-static int span_uint(struct span s, uint64_t max, uint64_t *v)
-{
-	uint64_t x = 0;
-	if (s.n == 0)
-		return -1;
-	for (size_t i = 0; i < s.n; i++) {
-		if (!is_digit(s.p[i]))
-			return -1;
-		unsigned d = (unsigned)(s.p[i] - '0');
-		if (d > max || x > (max - d) / 10)
-			return -1;
-		x = x * 10 + d;
-	}
-	*v = x;
-	return 0;
-}
 
 void uhp_command_parse(const char *line, size_t len, struct uhp_command *c)
 {
@@ -248,7 +161,7 @@ int uhp_options_parse(const char *arg, size_t len, struct uhp_options_req *o)
 static int reply_keyword(struct span s, const char *kw, struct span *rest)
 {
 	size_t n = strlen(kw);
-	if (s.n < n || memcmp(s.p, kw, n) != 0 || (s.n > n && !is_blank(s.p[n])))
+	if (s.n < n || memcmp(s.p, kw, n) != 0 || (s.n > n && !span_blank(s.p[n])))
 		return 0;
 	*rest = span_trim((struct span){ s.p + n, s.n - n });
 	return 1;
@@ -260,7 +173,7 @@ enum uhp_reply uhp_reply_parse(const char *line, size_t len, const char **rest, 
 	struct span r;
 	enum uhp_reply kind;
 
-	while (s.n && is_blank(s.p[s.n - 1]))
+	while (s.n && span_blank(s.p[s.n - 1]))
 		s.n--;
 	r = s;
 	if (s.n == 2 && memcmp(s.p, "ok", 2) == 0) {

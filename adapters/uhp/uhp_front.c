@@ -40,7 +40,7 @@
 enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS, BUSY_PERFT };
 
 struct uhp_front {
-	struct session_io      io;           /* first (uhp_out_too_long); client, engine, closing */
+	struct session_io      io;           /* first (session_io_new, uhp_out_too_long); client, engine, closing */
 
 	struct hive_game       game;
 	int                    have_game;
@@ -560,17 +560,12 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		    unsigned id, const struct engine_profile *profile,
 		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
-	struct uhp_front *s = calloc(1, sizeof *s);
+	struct uhp_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &uhp_io_ops,
+					     closed, arg);
 	char cause[256] = "";
 
-	if (!s) {
-		session_io_release(in, out);
+	if (!s)
 		return NULL;
-	}
-	if (session_io_open(&s->io, base, in, out, id, profile, lim, &uhp_io_ops, s, closed, arg) < 0) {
-		uhp_front_free(s);
-		return NULL;
-	}
 
 	/* The info block answers once the engine is ready; commands wait for it. */
 	if (!session_io_engine(&s->io, cause, sizeof cause)) {

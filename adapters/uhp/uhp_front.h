@@ -13,17 +13,13 @@ struct event_base;
 struct bufferevent;
 struct engine_profile;
 
-/* Two of struct front (bridge/front.h), which the protocol's row points at.
- * uhp_front_new: a UHP session (a struct uhp_front) over in/out bufferevents (the
- * same one for TCP). Takes ownership of both, also on failure. Prints the info block
- * at once. closed fires once when the session ends (exit, EOF after the last answer,
- * I/O error or idle time-out); the owner then calls uhp_front_free(). NULL on
- * failure. */
+/* Two of struct front (bridge/front.h says what each does), which the protocol's row
+ * points at (its refusal is uhp_out_refusal). A session prints the info block at
+ * once, and ends by itself on exit, EOF after the last answer, an I/O error or the
+ * idle time-out. */
 void  *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
 		     unsigned id, const struct engine_profile *profile,
 		     const struct session_limits *lim, front_closed_cb *closed, void *arg);
-/* Frees everything (engine, game, bufferevents); safe at any time, also from the
- * closed callback; no callback fires after it. */
 void   uhp_front_free(void *session);
 
 #endif

@@ -69,7 +69,7 @@ static void *watch_session_new(struct event_base *base, struct bufferevent *in,
 	const struct watch_listener *wl = lim->shared;
 	struct lobby *lb = wl ? lobby_find(wl->name) : NULL;
 	struct watch_session *s;
-	char *why = NULL;
+	char why[128];
 
 	if (out != in)
 		bufferevent_free(out);   /* TCP only: in and out are one */
@@ -83,11 +83,10 @@ static void *watch_session_new(struct event_base *base, struct bufferevent *in,
 	}
 	s->closed = closed;
 	s->arg = arg;
-	s->c = spectator_new(lobby_spectate(lb), in, id, watch_closed, s, &why);
+	s->c = spectator_new(lobby_spectate(lb), in, id, watch_closed, s, why, sizeof why);
 	if (!s->c) {
 		log_note(id, "spectator refused: %s", why);
 		watch_refuse(in, why);
-		free(why);
 		free(s);
 		return NULL;
 	}

@@ -210,6 +210,16 @@ out:
 	return rc;
 }
 
+int check_load_position(struct result *r, struct hive_game *g, const char *gs)
+{
+	char why[300];
+	if (check_game_load(g, gs, why, sizeof why) < 0) {
+		check_skip(r, "the core cannot load it: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 /* The canonical GameString; caller frees. */
 char *check_game_text(const struct hive_game *g)
 {

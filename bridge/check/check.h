@@ -150,6 +150,8 @@ void check_note_sent(struct result *r, const char *s);
 /* Loads "GameType[;State;Turn[;Move]*]" by playing its moves (fields 1 and 2 are
  * ignored, like Mzinga does). g is inited here; on failure it is freed, why says. */
 int   check_game_load(struct hive_game *g, const char *gs, char *why, size_t whylen);
+/* The same for check r: 0, or -1 with r skipped ("the core cannot load it"). */
+int   check_load_position(struct result *r, struct hive_game *g, const char *gs);
 /* The canonical GameString; caller frees. */
 char *check_game_text(const struct hive_game *g);
 /* Field i of a ';'-separated string, copied into buf. */

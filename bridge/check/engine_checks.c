@@ -266,17 +266,6 @@ static int pillbug_position(struct checker *ck, struct hive_game *g, unsigned ty
 	return -1;
 }
 
-/* Loads one of the reference positions of the bestmove group into g. */
-static int fixed_load(struct result *r, const char *gs, struct hive_game *g)
-{
-	char why[300];
-	if (check_game_load(g, gs, why, sizeof why) < 0) {
-		check_skip(r, "the core cannot load it: %s", why);
-		return -1;
-	}
-	return 0;
-}
-
 static void egroup_bestmove(struct checker *ck)
 {
 	struct hive_move m, moves[HIVE_MAX_MOVES];
@@ -311,7 +300,7 @@ static void egroup_bestmove(struct checker *ck)
 	hive_game_free(&g);
 
 	r = check_begin(ck, 1, "bestmove.single-move");
-	if (r && fixed_load(r, POS_SINGLE_MOVE, &g) == 0) {
+	if (r && check_load_position(r, &g, POS_SINGLE_MOVE) == 0) {
 		check_needs(ck, r, g.type);
 		if (hive_board_moves(&g.board, moves) != 1)
 			check_skip(r, "the core sees more than one move");
@@ -325,7 +314,7 @@ static void egroup_bestmove(struct checker *ck)
 	/* Hub never asks for a finished game, but a forced pass is a legal position;
 	 * Trylobot offers only Forfeit there, and Forfeit is the only answer. */
 	r = check_begin(ck, 1, "bestmove.forced-pass");
-	if (r && fixed_load(r, POS_FORCED_PASS, &g) == 0) {
+	if (r && check_load_position(r, &g, POS_FORCED_PASS) == 0) {
 		struct hive_move pass = { HIVE_PASS_PIECE, HIVE_NOWHERE, HIVE_NOWHERE }, legal;
 		if (!hive_board_find_move(&g.board, pass, &legal))
 			check_skip(r, "the core does not see a forced pass");
@@ -337,7 +326,7 @@ static void egroup_bestmove(struct checker *ck)
 	check_end(r);
 
 	r = check_begin(ck, 1, "bestmove.stacks");
-	if (r && fixed_load(r, POS_BEETLE_GATE, &g) == 0) {
+	if (r && check_load_position(r, &g, POS_BEETLE_GATE) == 0) {
 		int stacked = 0;
 		for (int p = 0; p < HIVE_PIECES; p++)
 			stacked |= g.board.pos[p] != HIVE_NOWHERE && g.board.level[p] > 0;

@@ -28,6 +28,10 @@
  * stays is tiny: the stop key, for workers still to come, and the match hash with
  * "deleted", so that the same command run again refuses (it would play the whole
  * match again) before it truncates the results file.
+ *
+ * Here: the jobs and the results, the reads and the run. The setup on each
+ * connection is match_queue_setup.c, the dashboard's workers and their games in
+ * progress (--http) match_queue_live.c; match_queue_int.h is what they share.
  */
 #include <cJSON.h>
 #include <errno.h>
@@ -42,121 +46,11 @@
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/match/match_int.h"
-#include "bridge/match/queue.h"
+#include "bridge/match/match_queue_int.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
-/* Jobs on the stream ahead of the results: enough to keep many workers busy, few
- * enough that a decided SPRT leaves little to drop and a huge --games costs no
- * memory up front. */
-#define QUEUE_WINDOW      1024
-/* Stream entries read at once. */
-#define QUEUE_READ_COUNT  256
-/* How long a blocking read waits: the loop's other work waits behind it. */
-#define QUEUE_BLOCK_MS    1000
-/* At the end, how long the stop key may take to be written. */
-#define QUEUE_STOP_MS     3000
-/* --http: the workers the dashboard lists (others are counted, not listed), and
- * how often their games in flight are asked of Redis (XPENDING). */
-#define COORD_WORKERS_MAX 128
-#define COORD_POLL_MS     1000
-/* --http: the workers' games shown move by move (more in flight are not shown),
- * and how long one may go without a ply before it is dropped (--live-expiry). */
-#define COORD_LIVE_MAX    256
-#define COORD_EXPIRY_MS   60000
-/* Refused progress entries said on stderr; past this, only counted in the log. */
-#define COORD_REFUSED_SAY 10
-/* Refused results and malformed replies said on stderr; past this, only logged. */
-#define COORD_BAD_SAY     10
-/* The jobs stream read back (XRANGE) this many entries at a time. */
-#define COORD_SCAN_COUNT  "1000"
-/* How often the match hash is looked at: gone means Redis lost the match's data. */
-#define COORD_WATCH_MS    2000
-/* Writes Redis refuses (OOM, MISCONF, READONLY, ...) are sent again after this
- * back-off, doubled up to the max. */
-#define COORD_RETRY_MIN   200
-#define COORD_RETRY_MAX   5000
-
-/* A game's job, jobs[g]: */
-#define JOB_ASKED 1                  /* queued once (by us, or found on the stream) */
-#define JOB_SENT  2                  /* its XADD is outstanding */
-#define JOB_ON    4                  /* on the stream (XADD answered, or read back) */
-
-/* A worker as its results and the jobs group's pending entries show it. */
-struct coord_worker {
-	char              name[64];
-	unsigned          games;         /* results counted, earlier runs included */
-	unsigned          recent;        /* of them, since this coordinator caught up */
-	unsigned          in_flight;     /* jobs it holds (XPENDING) */
-	int64_t           last_ms;       /* a result or a held job, now_ms() */
-};
-
-/* A worker's game in progress, mirrored into the live registry from the progress
- * stream (--http). */
-struct coord_live {
-	unsigned          game;
-	char              worker[64];
-	struct live_game *lg;
-	int64_t           last_ms;       /* its latest entry, now_ms() */
-};
-
-struct coord {
-	struct match     *m;
-	struct queue_conn q;
-	char              sig[1024];     /* the options a worker plays by */
-	char              cur_res[48], cur_ev[48];   /* stream cursors */
-	unsigned          queued;        /* highest game put on the stream */
-	int               caught_up;     /* the results of earlier runs are read */
-	int               first_setup;
-	int               reading;       /* a read is outstanding */
-	int               stop_sent;
-	int               opened;        /* --results is open (after the checks) */
-	const char       *stop_value;
-	unsigned          dupes;
-	struct event     *bound;
-	/* The jobs: what is on the stream, what was set aside, what to send again. */
-	unsigned char    *jobs;          /* jobs[g]: JOB_* */
-	unsigned char    *dead;          /* dead[g]: a worker set its job aside */
-	unsigned          ndead;
-	int               holes;         /* a game at or above low lost its job */
-	unsigned          low;
-	char              cur_dead[48];
-	/* Setting up on each connection: the hash, the groups, the jobs read back. */
-	int               setup_bad;     /* a setup write was refused: again later */
-	int               scanned;       /* the jobs stream was read back */
-	int               hash_lost;     /* HSETNX set the sig again: the hash was gone */
-	int               sig_set;       /* the hash held our sig once */
-	unsigned char    *seen;          /* jobs found by the scan, games + 1 */
-	char              scan_from[48];
-	int               replaying;     /* results read again after a loss: quiet dupes */
-	/* Writes refused: sent again with back-off, said once per outage. */
-	int               refusing;
-	int               rebuilding;    /* the jobs stream is made again */
-	int               setup_running;
-	int               read_paused;   /* XREAD answered nonsense: read after a back-off */
-	unsigned          retry_ms;
-	struct event     *retry;
-	struct event     *watch;
-	int               watching;
-	unsigned          bad, rejected; /* malformed replies, refused results */
-	/* --http only: the dashboard's workers. */
-	struct coord_worker workers[COORD_WORKERS_MAX];
-	unsigned          nworkers, unlisted;
-	int64_t           since_ms;      /* caught up: the rates count from here */
-	struct event     *poll;
-	int               polling;       /* an XPENDING is outstanding */
-	/* --http only: the workers' games in progress, from the progress stream. */
-	char              cur_prog[48];
-	struct coord_live live[COORD_LIVE_MAX];
-	unsigned          nlive;
-	uint64_t          expiry_ms;
-	unsigned          refused;
-};
-
-static void coord_pump(struct coord *c);
-static void coord_live_drop_all(struct coord *c);
-
-static void coord_exit(struct coord *c)
+void coord_exit(struct coord *c)
 {
 	struct match *m = c->m;
 	/* Played out with a page: it stays up until a signal, like a local match. */
@@ -176,305 +70,6 @@ static void coord_exit(struct coord *c)
 	}
 	event_base_loopexit(m->base, NULL);
 }
-
-/* The worker of that name, made on first sight; NULL past the table's end. */
-static struct coord_worker *coord_worker(struct coord *c, const char *name)
-{
-	if (!name || !*name)
-		name = "?";
-	for (unsigned i = 0; i < c->nworkers; i++)
-		if (!strncmp(c->workers[i].name, name, sizeof c->workers[i].name - 1))
-			return &c->workers[i];
-	if (c->nworkers == COORD_WORKERS_MAX) {
-		c->unlisted++;
-		return NULL;
-	}
-	struct coord_worker *w = &c->workers[c->nworkers++];
-	memset(w, 0, sizeof *w);
-	snprintf(w->name, sizeof w->name, "%s", name);
-	return w;
-}
-
-/* GET /api/match's "workers" (schemas/web-match.json), busiest first as heard. */
-static cJSON *coord_workers_json(void *arg)
-{
-	struct coord *c = arg;
-	int64_t now = now_ms();
-	cJSON *a = cJSON_CreateArray();
-	for (unsigned i = 0; a && i < c->nworkers; i++) {
-		const struct coord_worker *w = &c->workers[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			break;
-		cJSON_AddStringToObject(o, "name", w->name);
-		cJSON_AddNumberToObject(o, "in_flight", w->in_flight);
-		cJSON_AddNumberToObject(o, "games", w->games);
-		/* Over this run only: results read back from earlier runs have no time. */
-		if (c->since_ms && now - c->since_ms >= 1000)
-			cJSON_AddNumberToObject(o, "games_per_min", w->recent * 60000.0 / (double)(now - c->since_ms));
-		else
-			cJSON_AddNullToObject(o, "games_per_min");
-		if (w->last_ms)
-			cJSON_AddNumberToObject(o, "idle_s", (double)(now - w->last_ms) / 1000.0);
-		else
-			cJSON_AddNullToObject(o, "idle_s");
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
-
-/* --- the workers' games, live (--http) --------------------------------------------------- */
-
-static struct coord_live *coord_live_find(struct coord *c, unsigned game)
-{
-	for (unsigned i = 0; i < c->nlive; i++)
-		if (c->live[i].game == game)
-			return &c->live[i];
-	return NULL;
-}
-
-/* The record lets go: with a result (state >= 0), else it shows "abandoned". */
-static void coord_live_drop(struct coord *c, struct coord_live *cl, int state, const char *reason)
-{
-	if (state >= 0)
-		live_finish(cl->lg, state, reason);
-	live_close(cl->lg);
-	*cl = c->live[--c->nlive];
-}
-
-static void coord_live_drop_all(struct coord *c)
-{
-	while (c->nlive)
-		coord_live_drop(c, &c->live[c->nlive - 1], -1, NULL);
-}
-
-static void coord_refuse(struct coord *c, const char *who, unsigned long long game, const char *why)
-{
-	c->refused++;
-	log_note(0, "match: progress entry of game %llu from worker %s refused: %s", game, who, why);
-	if (c->refused <= COORD_REFUSED_SAY)
-		fprintf(stderr, "hivebridge match: refused a progress entry of game %llu (worker %s): %s\n",
-			game, who, why);
-}
-
-/* Game g's own start (its opening, else an empty board of the match's type) is a
- * prefix of hg: a game of this match, whoever posted it. */
-static int coord_game_is_ours(const struct coord *c, unsigned g, const struct hive_game *hg)
-{
-	const struct match *m = c->m;
-	struct hive_game start;
-	char err[128];
-	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-	int ok;
-
-	hive_game_init(&start, m->o.type);
-	ok = (op < 0 || hive_game_parse(&start, m->openings[op], err, sizeof err) == HIVE_OK) &&
-	     hive_game_is_prefix(&start, hg);
-	hive_game_free(&start);
-	return ok;
-}
-
-/* The moves of a GameString ("Type;State;Turn;move;..."), from its separators. */
-static size_t gs_moves(const char *gs)
-{
-	size_t n = 0;
-	for (; *gs; gs++)
-		n += *gs == ';';
-	return n > 2 ? n - 2 : 0;
-}
-
-/* One progress entry (a worker's game after a ply): checked with the core, then
- * mirrored into the live registry like a local game. Everything cheap comes
- * before the parse, which replays every move: a game longer than the match allows
- * or one with nowhere to go costs nothing. */
-static void coord_progress(struct coord *c, const redisReply *e)
-{
-	struct match *m = c->m;
-	const char *game = queue_field(e, "game"), *gs = queue_field(e, "gs");
-	const char *wms = queue_field(e, "wms"), *bms = queue_field(e, "bms");
-	char who[64], err[128];
-	unsigned long long g = 0, cw = 0, cb = 0;
-	struct hive_game hg;
-
-	queue_escape(who, sizeof who, queue_field(e, "worker"));
-	if (!game || parse_uint(game, 1, m->o.games, &g) < 0 || g > c->queued || !gs ||
-	    strlen(gs) > QUEUE_PROGRESS_GS) {
-		coord_refuse(c, who, g, "not a game of this match");
-		return;
-	}
-	if ((wms || bms) && (!wms || !bms || parse_uint(wms, 0, 86400000ULL * 7, &cw) < 0 ||
-			     parse_uint(bms, 0, 86400000ULL * 7, &cb) < 0)) {
-		coord_refuse(c, who, g, "bad clocks");
-		return;
-	}
-	if (m->stopping || m->web_lingering)
-		return;
-	/* A game ends at --max-plies (an opening longer than that at once): checked
-	 * before the parse, whose cost grows with the GameString. */
-	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-	size_t most = op >= 0 ? gs_moves(m->openings[op]) : 0;
-	if (m->o.max_plies && most < m->o.max_plies)
-		most = m->o.max_plies;
-	if (most && gs_moves(gs) > most) {
-		coord_refuse(c, who, g, "longer than the match's --max-plies");
-		return;
-	}
-	struct coord_live *cl = coord_live_find(c, (unsigned)g);
-	hive_game_init(&hg, 0);
-	if (hive_game_parse(&hg, gs, err, sizeof err) != HIVE_OK) {
-		coord_refuse(c, who, g, err);
-		goto out;
-	}
-	/* A new record (a new game, or one taken over or begun again) starts from
-	 * the game's own opening or an empty board of the match's type. A forged entry
-	 * is refused whether or not its game is over, so what is said does not depend
-	 * on timing. */
-	int fresh = !cl || strcmp(cl->worker, who) || !hive_game_is_prefix(&cl->lg->game, &hg);
-	if (fresh && !coord_game_is_ours(c, (unsigned)g, &hg)) {
-		coord_refuse(c, who, g, "not this game's opening or type");
-		goto out;
-	}
-	if (m->done[g])
-		goto out;                    /* late: its result is in */
-	if (!cl && c->nlive == COORD_LIVE_MAX)
-		goto out;                    /* not shown: no room */
-	/* Taken over by another worker, or begun again: the old record is over. */
-	if (cl && fresh) {
-		log_note(0, "match: game %llu begun again by worker %s", g, who);
-		coord_live_drop(c, cl, -1, NULL);
-		cl = NULL;
-	}
-	if (!cl) {
-		int a_white = g % 2 == 1;
-		struct live_game *lg;
-		if (c->nlive == COORD_LIVE_MAX || !(lg = live_open("match", m->pl[a_white ? 0 : 1].label,
-								   m->pl[a_white ? 1 : 0].label, &hg, NULL)))
-			goto out;
-		cl = &c->live[c->nlive++];
-		memset(cl, 0, sizeof *cl);
-		cl->game = (unsigned)g;
-		snprintf(cl->worker, sizeof cl->worker, "%s", who);
-		cl->lg = lg;
-	} else {
-		live_update(cl->lg, &hg);
-	}
-	if (wms)
-		live_clocks(cl->lg, (int64_t)cw, (int64_t)cb,
-			    hive_game_over(&hg.board) ? -1 : hive_side_to_move(&hg.board));
-	cl->last_ms = now_ms();
-out:
-	hive_game_free(&hg);
-}
-
-/* The progress entries of one batch, each holding a whole game: only the last of a
- * game and worker is worth its parse, so a flood costs one parse per game and
- * batch. skip[j]: entry j is followed by one of the same game and worker. */
-static void progress_latest(const redisReply *es, unsigned char *skip)
-{
-	const char *game[QUEUE_READ_COUNT], *who[QUEUE_READ_COUNT];
-	size_t n = es->elements;
-
-	if (n > QUEUE_READ_COUNT)
-		return;                      /* not asked for: each entry on its own */
-	for (size_t j = 0; j < n; j++) {
-		game[j] = queue_field(es->element[j], "game");
-		who[j] = queue_field(es->element[j], "worker");
-	}
-	for (size_t j = 0; j < n; j++)
-		for (size_t k = j + 1; game[j] && who[j] && !skip[j] && k < n; k++)
-			skip[j] = game[k] && who[k] && !strcmp(game[j], game[k]) && !strcmp(who[j], who[k]);
-}
-
-/* A result arrived for game: its record shows the final position and the result. */
-static void coord_live_result(struct coord *c, unsigned game, const char *gs, const char *res,
-			      const char *reason)
-{
-	struct coord_live *cl = coord_live_find(c, game);
-	struct hive_game hg;
-	char err[128];
-
-	if (!cl)
-		return;
-	hive_game_init(&hg, 0);
-	if (gs && hive_game_parse(&hg, gs, err, sizeof err) == HIVE_OK && hive_game_is_prefix(&cl->lg->game, &hg))
-		live_update(cl->lg, &hg);
-	hive_game_free(&hg);
-	coord_live_drop(c, cl, !strcmp(res, "1-0") ? HIVE_WHITE_WINS : !strcmp(res, "0-1") ? HIVE_BLACK_WINS :
-			HIVE_DRAW, reason);
-}
-
-/* GET /api/match's "running": the workers' games shown live. */
-static void coord_running_json(void *arg, cJSON *run)
-{
-	struct coord *c = arg;
-	for (unsigned i = 0; i < c->nlive; i++) {
-		const struct coord_live *cl = &c->live[i];
-		cJSON *g = cJSON_CreateObject();
-		if (!g)
-			return;
-		cJSON_AddNumberToObject(g, "game", cl->game);
-		cJSON_AddStringToObject(g, "white", cl->lg->white);
-		cJSON_AddStringToObject(g, "black", cl->lg->black);
-		cJSON_AddNumberToObject(g, "plies", (double)cl->lg->game.len);
-		cJSON_AddNumberToObject(g, "live_id", cl->lg->id);
-		cJSON_AddStringToObject(g, "worker", cl->worker);
-		cJSON_AddItemToArray(run, g);
-	}
-}
-
-/* XPENDING's summary: the jobs each worker holds. */
-static void on_pending(redisAsyncContext *ac, void *reply, void *priv)
-{
-	struct coord *c = priv;
-	struct queue_pending per[COORD_WORKERS_MAX];
-	size_t n;
-	int changed = 0;
-
-	if (c->q.closing)
-		return;
-	c->polling = 0;
-	if (!reply || queue_pending_decode(reply, per, COORD_WORKERS_MAX, &n) < 0)
-		return;
-	for (unsigned i = 0; i < c->nworkers; i++) {
-		changed |= c->workers[i].in_flight != 0;
-		c->workers[i].in_flight = 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		char who[64];
-		struct coord_worker *w = coord_worker(c, queue_escape(who, sizeof who, per[i].name));
-		if (!w)
-			continue;
-		w->in_flight = per[i].count;
-		w->last_ms = now_ms();
-		changed = 1;
-	}
-	if (changed)
-		live_notify_match();
-}
-
-static void on_poll(evutil_socket_t fd, short what, void *arg)
-{
-	struct coord *c = arg;
-	struct timeval tv = { COORD_POLL_MS / 1000, (COORD_POLL_MS % 1000) * 1000 };
-
-	int64_t now = now_ms();
-
-	/* A game whose worker went silent (dead, paused, its job taken over). */
-	for (unsigned i = 0; i < c->nlive;) {
-		if (now - c->live[i].last_ms > (int64_t)c->expiry_ms) {
-			log_note(0, "match: game %u of worker %s: no progress for %llu ms, dropped",
-				 c->live[i].game, c->live[i].worker, (unsigned long long)c->expiry_ms);
-			coord_live_drop(c, &c->live[i], -1, NULL);
-		} else {
-			i++;
-		}
-	}
-	if (c->q.ready && !c->polling && !c->m->web_lingering &&
-	    queue_cmd(&c->q, on_pending, c, "XPENDING %s %s", c->q.k_jobs, QUEUE_GROUP) == 0)
-		c->polling = 1;
-	evtimer_add(c->poll, &tv);
-}
-
 static void on_bound(evutil_socket_t fd, short what, void *arg)
 {
 	coord_exit(arg);
@@ -515,7 +110,7 @@ static void on_stop_set(redisAsyncContext *ac, void *reply, void *priv)
 }
 
 /* The match is over or stopped: the workers drop what is left, then we exit. */
-static void coord_stop(struct coord *c, const char *value)
+void coord_stop(struct coord *c, const char *value)
 {
 	c->m->stopping = 1;
 	c->stop_value = value;
@@ -535,7 +130,7 @@ static void coord_stop(struct coord *c, const char *value)
 
 /* A reply or an entry of the wrong shape: said on stderr the first times, then only
  * logged; it is skipped. */
-static void coord_bad(struct coord *c, const char *what)
+void coord_bad(struct coord *c, const char *what)
 {
 	c->bad++;
 	log_note(0, "match: redis: %s", what);
@@ -545,7 +140,7 @@ static void coord_bad(struct coord *c, const char *what)
 }
 
 /* The retry timer, with a doubling back-off: what was refused is sent again. */
-static void coord_backoff(struct coord *c)
+void coord_backoff(struct coord *c)
 {
 	if (!c->retry || evtimer_pending(c->retry, NULL))
 		return;
@@ -558,7 +153,7 @@ static void coord_backoff(struct coord *c)
 
 /* Redis refused a write (OOM, MISCONF, READONLY, ...): said once per outage, and
  * sent again after a back-off. */
-static void coord_refused(struct coord *c, const redisReply *r, const char *what)
+void coord_refused(struct coord *c, const redisReply *r, const char *what)
 {
 	char why[256];
 
@@ -571,7 +166,7 @@ static void coord_refused(struct coord *c, const redisReply *r, const char *what
 	coord_backoff(c);
 }
 
-static void coord_accepted(struct coord *c)
+void coord_accepted(struct coord *c)
 {
 	c->retry_ms = COORD_RETRY_MIN;
 	if (!c->refusing)
@@ -616,7 +211,7 @@ static void coord_job(const struct coord *c, unsigned g, struct coord_job *j)
 }
 
 /* Entry e of the jobs stream is game g's job as we would queue it. */
-static int coord_job_matches(const struct coord *c, unsigned g, const redisReply *e)
+int coord_job_matches(const struct coord *c, unsigned g, const redisReply *e)
 {
 	struct coord_job j;
 
@@ -630,7 +225,7 @@ static int coord_job_matches(const struct coord *c, unsigned g, const redisReply
 }
 
 /* Game g has no job on the stream any more: coord_enqueue sends it again. */
-static void coord_hole(struct coord *c, unsigned g)
+void coord_hole(struct coord *c, unsigned g)
 {
 	c->jobs[g] &= (unsigned char)~(JOB_SENT | JOB_ON);
 	if (!c->holes || g < c->low)
@@ -638,7 +233,6 @@ static void coord_hole(struct coord *c, unsigned g)
 	c->holes = 1;
 }
 
-static void coord_setup(struct coord *c);
 
 struct coord_xadd {
 	struct coord *c;
@@ -930,7 +524,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		if (!es || (k == 3 && !(c->caught_up && m->http)))
 			continue;
 		if (k == 3)
-			progress_latest(es, skip);
+			coord_progress_latest(es, skip);
 		for (size_t j = 0; j < es->elements; j++) {
 			const redisReply *e = es->element[j];
 			const char *id = queue_entry_id(e);
@@ -968,7 +562,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 	coord_pump(c);
 }
 
-static void coord_pump(struct coord *c)
+void coord_pump(struct coord *c)
 {
 	struct match *m = c->m;
 
@@ -1017,210 +611,6 @@ static void coord_pump(struct coord *c)
 	if (queue_cmd_argv(&c->q, on_read, c, argc, argv, NULL) == 0)
 		c->reading = 1;
 }
-
-/* --- setting up, on each connection --------------------------------------------------------
- * HSETNX the sig (1 again after the first time: Redis lost the hash), HMGET it back
- * (ours, not deleted), the groups (which make the streams), then the jobs stream
- * read back page by page: its entries that are our jobs say which games are queued,
- * and a game we had queued that is not there lost its job (Redis restarted without
- * persistence, or the stream was deleted): it is queued again. Any refused write
- * starts the whole setup again after a back-off. */
-
-static void coord_scan_page(struct coord *c);
-
-static void on_setup_write(redisAsyncContext *ac, void *reply, void *priv)
-{
-	struct coord *c = priv;
-	redisReply *r = reply;
-
-	if (c->q.closing || !r)
-		return;
-	if (r->type == REDIS_REPLY_ERROR && !queue_is_error(r, "BUSYGROUP")) {
-		c->setup_bad = 1;
-		coord_refused(c, r, "to set the match up");
-	}
-}
-
-static void on_hsetnx(redisAsyncContext *ac, void *reply, void *priv)
-{
-	struct coord *c = priv;
-	redisReply *r = reply;
-	long long v;
-
-	if (c->q.closing || !r)
-		return;
-	if (queue_integer(r, &v) < 0) {
-		c->setup_bad = 1;
-		if (r->type == REDIS_REPLY_ERROR)
-			coord_refused(c, r, "to set the match up");
-		else
-			coord_bad(c, "HSETNX answered with no number");
-		return;
-	}
-	if (v == 1 && c->sig_set)
-		c->hash_lost = 1;
-	c->sig_set = 1;
-}
-
-/* [sig, deleted] of the match hash: ours and alive, then the streams and the file. */
-static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
-{
-	struct coord *c = priv;
-	struct match *m = c->m;
-	redisReply *r = reply;
-	const char *f[2];
-	char other[256];
-
-	if (c->q.closing || !r)
-		return;
-	if (queue_strings(r, 2, f) < 0) {
-		coord_bad(c, "HMGET answered with no pair of strings");
-		c->setup_running = 0;
-		coord_backoff(c);            /* on_retry sets up again */
-		return;
-	}
-	if (f[0] && strcmp(f[0], c->sig)) {
-		fprintf(stderr, "hivebridge match: queue %s holds another match (%s); use another NAME\n",
-			c->q.name, queue_escape(other, sizeof other, f[0]));
-		m->failed = 1;
-		coord_exit(c);
-		return;
-	}
-	if (f[1]) {
-		fprintf(stderr, "hivebridge match: queue %s: this match is over and its streams were deleted "
-			"(its results are in the --results file of that run); use another NAME, or DEL %s %s "
-			"to play it again\n", c->q.name, c->q.k_match, c->q.k_stop);
-		m->failed = 1;
-		coord_exit(c);
-		return;
-	}
-	queue_cmd(&c->q, on_setup_write, c, "XGROUP CREATE %s %s 0 MKSTREAM", c->q.k_jobs, QUEUE_GROUP);
-	/* Workers post with NOMKSTREAM (a late result must not bring a deleted stream
-	 * back), so the stream exists before the first job: a group does that. */
-	queue_cmd(&c->q, on_setup_write, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_results);
-	if (m->http)
-		queue_cmd(&c->q, on_setup_write, c, "XGROUP CREATE %s coordinator $ MKSTREAM", c->q.k_progress);
-	if (c->first_setup && !m->stopping)
-		queue_cmd(&c->q, on_setup_write, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
-	/* The streams are the record: the file is written again from them. */
-	if (!c->opened && m->o.results_path) {
-		if (!(m->results = fopen(m->o.results_path, "w"))) {
-			fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path, strerror(errno));
-			m->failed = 1;
-			coord_exit(c);
-			return;
-		}
-		c->opened = 1;
-	}
-	snprintf(c->scan_from, sizeof c->scan_from, "-");
-	coord_scan_page(c);
-}
-
-static void coord_scan_end(struct coord *c)
-{
-	struct match *m = c->m;
-	unsigned missing = 0;
-
-	for (unsigned g = 1; g <= m->o.games; g++) {
-		if (c->seen[g]) {
-			c->jobs[g] |= JOB_ASKED | JOB_ON;
-			if (g > c->queued)
-				c->queued = g;
-		} else if ((c->jobs[g] & JOB_ON) && !m->done[g] && !c->dead[g]) {
-			coord_hole(c, g);
-			missing++;
-		} else {
-			c->jobs[g] &= (unsigned char)~JOB_ON;
-		}
-	}
-	free(c->seen);
-	c->seen = NULL;
-	/* What goes again: the jobs lost, and those refused before. */
-	unsigned again = 0;
-	for (unsigned g = 1; g <= c->queued; g++)
-		again += !(c->jobs[g] & (JOB_SENT | JOB_ON)) && !m->done[g] && !c->dead[g];
-	if (c->rebuilding) {
-		fprintf(stderr, "hivebridge match: redis: the jobs stream is made again: %u games without a "
-			"result are queued again\n", again);
-	} else if (c->hash_lost || missing) {
-		fprintf(stderr, "hivebridge match: redis lost the match's data (restarted without persistence, "
-			"or deleted): %u games without a result are queued again\n", again);
-		log_note(0, "match: redis lost the match's data; %u games queued again", again);
-	}
-	if (c->hash_lost) {
-		/* Every stream is new: read each from its start (results counted are dupes). */
-		snprintf(c->cur_res, sizeof c->cur_res, "0-0");
-		snprintf(c->cur_ev, sizeof c->cur_ev, "0-0");
-		snprintf(c->cur_dead, sizeof c->cur_dead, "0-0");
-		c->replaying = 1;
-	}
-	c->hash_lost = 0;
-	c->rebuilding = 0;
-	c->first_setup = 0;
-	c->setup_running = 0;
-	c->scanned = 1;
-	coord_accepted(c);
-	coord_pump(c);
-}
-
-static void on_scan(redisAsyncContext *ac, void *reply, void *priv)
-{
-	struct coord *c = priv;
-	struct match *m = c->m;
-	redisReply *r = reply;
-	const char *last = NULL;
-
-	if (c->q.closing || !r || m->failed)
-		return;
-	if (c->setup_bad || r->type != REDIS_REPLY_ARRAY) {
-		if (!c->setup_bad)
-			coord_bad(c, "XRANGE of the jobs answered with no entries");
-		c->setup_running = 0;
-		coord_backoff(c);            /* on_retry sets up again */
-		return;
-	}
-	if (!c->seen && !(c->seen = calloc((size_t)m->o.games + 1, 1))) {
-		m->failed = 1;
-		coord_stop(c, "paused");
-		return;
-	}
-	for (size_t i = 0; i < r->elements; i++) {
-		const redisReply *e = r->element[i];
-		const char *id = queue_entry_id(e), *g = queue_field(e, "game");
-		unsigned long long v;
-		if (!id)
-			continue;
-		last = id;
-		/* Only our own jobs count: anything else planted there is the workers' to refuse. */
-		if (g && parse_uint(g, 1, m->o.games, &v) == 0 && coord_job_matches(c, (unsigned)v, e))
-			c->seen[v] = 1;
-	}
-	if (last && r->elements == (size_t)atoi(COORD_SCAN_COUNT)) {
-		snprintf(c->scan_from, sizeof c->scan_from, "(%s", last);
-		coord_scan_page(c);
-		return;
-	}
-	coord_scan_end(c);
-}
-
-static void coord_scan_page(struct coord *c)
-{
-	const char *argv[] = { "XRANGE", c->q.k_jobs, c->scan_from, "+", "COUNT", COORD_SCAN_COUNT };
-	queue_cmd_argv(&c->q, on_scan, c, 6, argv, NULL);
-}
-
-static void coord_setup(struct coord *c)
-{
-	c->setup_bad = 0;
-	c->scanned = 0;
-	c->hash_lost = 0;
-	c->setup_running = 1;
-	free(c->seen);
-	c->seen = NULL;
-	queue_cmd(&c->q, on_hsetnx, c, "HSETNX %s sig %s", c->q.k_match, c->sig);
-	queue_cmd(&c->q, on_sig, c, "HMGET %s sig deleted", c->q.k_match);
-}
-
 /* The back-off is over: set up again, or send again what was refused. */
 static void on_retry(evutil_socket_t fd, short what, void *arg)
 {
@@ -1341,7 +731,7 @@ static void coord_warn_engines(const struct match *m)
 int match_queue_run(struct match *m)
 {
 	struct coord c;
-	char *cause = NULL;
+	char err[256];
 	int status = 1;
 
 	memset(&c, 0, sizeof c);
@@ -1362,10 +752,9 @@ int match_queue_run(struct match *m)
 		if (2 * m->o.movetime_ms > c.expiry_ms)
 			c.expiry_ms = 2 * m->o.movetime_ms;
 	}
-	if (queue_url_parse(&c.q, m->o.queue, &cause) < 0 ||
-	    queue_password_load(&c.q, m->o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", cause ? cause : "no memory");
-		free(cause);
+	if (queue_url_parse(&c.q, m->o.queue, err, sizeof err) < 0 ||
+	    queue_password_load(&c.q, m->o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge match: %s\n", err);
 		return 2;
 	}
 	snprintf(c.sig, sizeof c.sig, "%s vs %s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "
@@ -1392,12 +781,12 @@ int match_queue_run(struct match *m)
 		goto out;
 	}
 	if (m->o.http) {
-		if (match_web_start(m) < 0 || !(c.poll = evtimer_new(m->base, on_poll, &c)))
+		if (match_web_start(m) < 0 || !(c.poll = evtimer_new(m->base, coord_poll, &c)))
 			goto out;
 		m->web_workers = coord_workers_json;
 		m->web_workers_arg = &c;
 		m->web_running = coord_running_json;
-		on_poll(-1, 0, &c);
+		coord_poll(-1, 0, &c);
 	}
 	c.q.on_ready = coord_ready;
 	c.q.on_down = coord_down;

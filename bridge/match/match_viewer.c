@@ -114,16 +114,15 @@ void match_exit(struct match *m)
 int viewer_listen(struct match *m, const char *spec)
 {
 	struct spectate_limits l = { .max_pending = VIEWER_MAX_PENDING, .all_by_default = 1 };
-	char *cause = NULL;
+	char err[256];
 
 	m->spectate = spectate_new(m->base, &viewer_ops, m, &l);
 	if (!m->spectate) {
 		fprintf(stderr, "hivebridge match: out of memory\n");
 		return -1;
 	}
-	if (spectate_listen(m->spectate, spec, &cause) < 0) {
-		fprintf(stderr, "hivebridge match: --viewer: %s\n", cause);
-		free(cause);
+	if (spectate_listen(m->spectate, spec, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge match: --viewer: %s\n", err);
 		return -1;
 	}
 	return 0;

@@ -17,47 +17,40 @@
 #include "bridge/log.h"
 #include "bridge/match/queue.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 static void queue_connect(struct queue_conn *q);
 
-int queue_url_parse(struct queue_conn *q, const char *url, char **cause)
+int queue_url_parse(struct queue_conn *q, const char *url, char *err, size_t errlen)
 {
 	const char *p = url, *slash, *at, *colon;
 	size_t n;
 
-	if (strncmp(p, "redis://", 8)) {
-		*cause = xasprintf("--queue %s: not a redis://HOST:PORT/NAME URL", url);
-		return -1;
-	}
+	if (strncmp(p, "redis://", 8))
+		return errbuf_set(err, errlen, "--queue %s: not a redis://HOST:PORT/NAME URL", url);
 	p += 8;
 	slash = strchr(p, '/');
 	at = strchr(p, '@');
 	if (at && (!slash || at < slash)) {
 		/* argv shows in ps: a password there is a password for everyone. */
-		*cause = xasprintf("--queue: no password in the URL (it would show in ps): put it in "
-				   "$%s or in the config file's [queue] password", QUEUE_PASSWORD_ENV);
-		return -1;
+		return errbuf_set(err, errlen, "--queue: no password in the URL (it would show in ps): put it in "
+				  "$%s or in the config file's [queue] password", QUEUE_PASSWORD_ENV);
 	}
-	if (!slash || !slash[1]) {
-		*cause = xasprintf("--queue %s: the match's NAME is missing (redis://HOST:PORT/NAME)", url);
-		return -1;
-	}
+	if (!slash || !slash[1])
+		return errbuf_set(err, errlen, "--queue %s: the match's NAME is missing (redis://HOST:PORT/NAME)",
+				  url);
 	n = strlen(slash + 1);
 	if (n > QUEUE_NAME_MAX || strspn(slash + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-					 "0123456789._-") != n) {
-		*cause = xasprintf("--queue %s: NAME must be 1 to %d of A-Z a-z 0-9 . _ -", url,
-				   QUEUE_NAME_MAX);
-		return -1;
-	}
+					 "0123456789._-") != n)
+		return errbuf_set(err, errlen, "--queue %s: NAME must be 1 to %d of A-Z a-z 0-9 . _ -", url,
+				  QUEUE_NAME_MAX);
 	memcpy(q->name, slash + 1, n + 1);
 	/* HOST, [V6]:PORT or HOST:PORT. */
 	const char *hend = slash;
 	if (*p == '[') {
 		const char *rb = memchr(p, ']', (size_t)(slash - p));
-		if (!rb) {
-			*cause = xasprintf("--queue %s: unclosed [", url);
-			return -1;
-		}
+		if (!rb)
+			return errbuf_set(err, errlen, "--queue %s: unclosed [", url);
 		colon = rb[1] == ':' ? rb + 1 : NULL;
 		p++;
 		hend = rb;
@@ -80,10 +73,8 @@ int queue_url_parse(struct queue_conn *q, const char *url, char **cause)
 		q->port = (int)v;
 	}
 	n = (size_t)(hend - p);
-	if (n == 0 || n >= sizeof q->host) {
-		*cause = xasprintf("--queue %s: no host", url);
-		return -1;
-	}
+	if (n == 0 || n >= sizeof q->host)
+		return errbuf_set(err, errlen, "--queue %s: no host", url);
 	memcpy(q->host, p, n);
 	q->host[n] = 0;
 	snprintf(q->k_jobs, sizeof q->k_jobs, "hivebridge:%s:jobs", q->name);
@@ -95,8 +86,7 @@ int queue_url_parse(struct queue_conn *q, const char *url, char **cause)
 	snprintf(q->k_dead, sizeof q->k_dead, "hivebridge:%s:dead", q->name);
 	return 0;
 badport:
-	*cause = xasprintf("--queue %s: bad port", url);
-	return -1;
+	return errbuf_set(err, errlen, "--queue %s: bad port", url);
 }
 
 static int on_ini(void *user, const char *section, const char *k, const char *v)
@@ -113,7 +103,7 @@ static int on_ini(void *user, const char *section, const char *k, const char *v)
 	return 1;
 }
 
-int queue_password_load(struct queue_conn *q, const char *config_path, char **cause)
+int queue_password_load(struct queue_conn *q, const char *config_path, char *err, size_t errlen)
 {
 	/* Engines are children: neither their environment nor our /proc/PID/environ
 	 * may show it (main() took it before any child started). */
@@ -123,10 +113,8 @@ int queue_password_load(struct queue_conn *q, const char *config_path, char **ca
 	if (!config_path)
 		return 0;
 	/* config_load has read (and checked) the file already: this picks one key. */
-	if (ini_parse(config_path, on_ini, q) != 0) {
-		*cause = xasprintf("%s: cannot read its [queue] section", config_path);
-		return -1;
-	}
+	if (ini_parse(config_path, on_ini, q) != 0)
+		return errbuf_set(err, errlen, "%s: cannot read its [queue] section", config_path);
 	return 0;
 }
 

@@ -69,15 +69,15 @@ struct queue_conn {
 	void               *arg;
 };
 
-/* redis://HOST[:PORT]/NAME into q (and its key names); -1 with *cause (the caller
- * frees it), which refuses a password in the URL and says where it goes. */
-int  queue_url_parse(struct queue_conn *q, const char *url, char **cause);
+/* redis://HOST[:PORT]/NAME into q (and its key names); -1 with the reason in err,
+ * which refuses a password in the URL and says where it goes. */
+int  queue_url_parse(struct queue_conn *q, const char *url, char *err, size_t errlen);
 /* The password: $HIVEBRIDGE_REDIS_PASSWORD (then removed from the environment,
  * which engines inherit), else [queue] password of the config file (if any), read
  * with its [queue] user (the Redis ACL user it belongs to; queue_start takes
- * $HIVEBRIDGE_REDIS_USER over it; none: Redis's default user). -1 with *cause when
- * the file cannot be read. */
-int  queue_password_load(struct queue_conn *q, const char *config_path, char **cause);
+ * $HIVEBRIDGE_REDIS_USER over it; none: Redis's default user). -1 with the reason
+ * in err when the file cannot be read. */
+int  queue_password_load(struct queue_conn *q, const char *config_path, char *err, size_t errlen);
 /* Starts connecting on base (AUTH as $HIVEBRIDGE_REDIS_USER if set); on_ready
  * fires once Redis answers. -1 on no memory. */
 int  queue_start(struct queue_conn *q, struct event_base *base);

@@ -22,6 +22,11 @@
  * goes on. A profile this worker lacks, or an engine that never starts, is a
  * misconfigured machine instead: reported once on the events stream, and the
  * worker stops; its jobs go back to the others, which may have the profile.
+ *
+ * (Over 900 lines: a job's whole life, taken, configured, played, posted, acknowledged
+ * and kept by the heartbeat, is one state machine over one connection, and each of
+ * its steps answers the others' failures; the Redis connection is queue.c, the
+ * decoding of what Redis holds queue_job.c and queue_reply.c.)
  */
 #include <event2/event.h>
 #include <event2/thread.h>
@@ -826,16 +831,15 @@ int worker_main(int argc, char **argv)
 {
 	struct worker w;
 	struct match *m = &w.m;
-	char *cause = NULL;
+	char err[512];
 	int status = 1;
 
 	memset(&w, 0, sizeof w);
 	config_defaults(&m->conf);
 	w.q.who = "worker";
 	int prc = worker_parse(&w, argc, argv);
-	if (prc == 0 && queue_url_parse(&w.q, m->o.queue, &cause) < 0) {
-		fprintf(stderr, "hivebridge worker: %s\n", cause);
-		free(cause);
+	if (prc == 0 && queue_url_parse(&w.q, m->o.queue, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", err);
 		prc = -1;
 	}
 	if (prc != 0) {
@@ -854,15 +858,14 @@ int worker_main(int argc, char **argv)
 		snprintf(w.name, sizeof w.name, "%s-%ld", host, (long)getpid());
 	}
 	if (m->o.config_path) {
-		char err[512] = "";
+		err[0] = 0;
 		if (config_load(&m->conf, m->o.config_path, err, sizeof err) < 0) {
 			fprintf(stderr, "hivebridge worker: %s\n", err[0] ? err : "cannot load the configuration");
 			goto out;
 		}
 	}
-	if (queue_password_load(&w.q, m->o.config_path, &cause) < 0) {
-		fprintf(stderr, "hivebridge worker: %s\n", cause ? cause : "no memory");
-		free(cause);
+	if (queue_password_load(&w.q, m->o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge worker: %s\n", err);
 		goto out;
 	}
 	if (m->o.log_path && log_open(m->o.log_path) < 0) {

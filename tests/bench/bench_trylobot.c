@@ -280,7 +280,7 @@ static void bench_inprocess(const struct reqs *r, int path_only, double *per_req
 		return;
 	printf("compared (mean %.0f listed turns, %.0f sendable):\n", (double)listed / (double)m,
 	       (double)sendable / (double)m);
-	printf("  parse all of it  %8.2f us  (tb_request_parse: cJSON, the whole history)\n", t_whole / (double)m);
+	printf("  parse all of it  %8.2f us  (tb_request_parse: the whole history)\n", t_whole / (double)m);
 	printf("  replay all of it %8.2f us  (tb_replay_load: from the start)\n", t_full / (double)m);
 	printf("  possible_turns   %8.2f us  (built for a module by the back end)\n", t_possible / (double)m);
 	printf("  sendable+1-ply   %8.2f us  (front end: only when the engine's move cannot be sent)\n",

@@ -60,7 +60,7 @@ static void check_level(const struct hub_msg *m)
 		check(err[0] != '\0', "level failed without a reason");
 		return;
 	}
-	int n = hub_level_write(line, sizeof line, &lv, NULL);
+	int n = hub_level_write(line, sizeof line, &lv, NULL, 0);
 	check(n > 0, "a parsed level does not write");
 	check(hub_line_parse(line, (size_t)n, &again, err, sizeof err) == 0, "level line does not parse");
 	check(hub_level_parse(&again, &back, err, sizeof err) == 0, "written level does not parse");
@@ -91,7 +91,7 @@ static void check_info(const struct hub_msg *m)
 	}
 	in.pv = ptrs;
 	in.pvlen = n;
-	int w = hub_info_write(line, sizeof line, &in, NULL);
+	int w = hub_info_write(line, sizeof line, &in, NULL, 0);
 	check(w > 0, "a parsed info does not write");
 	check(hub_line_parse(line, (size_t)w, &again, err, sizeof err) == 0, "info line does not parse");
 	check(hub_info_parse(&again, &back, &pv_back, err, sizeof err) == 0, "written info does not parse");
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hub_msg m, again;
 	char err[256], line[FUZZ_LINE_MAX * 2 + 64], line2[sizeof line];
-	const char *why = NULL;
+	char why[128] = "rewrite failed";
 
 	if (hub_line_parse_max((const char *)data, size, FUZZ_LINE_MAX, &m, err, sizeof err) == -1) {
 		check(err[0] != '\0', "parse failed without a reason");
@@ -120,12 +120,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	/* an escape never grows the text by more than twice, plus quotes and spaces */
-	int n = hub_msg_write(&m, line, sizeof line, &why);
-	check(n >= 0, why != NULL ? why : "rewrite failed");
+	int n = hub_msg_write(&m, line, sizeof line, why, sizeof why);
+	check(n >= 0, why);
 	check(hub_line_parse_max(line, (size_t)n, sizeof line, &again, err, sizeof err) == 0,
 	      "rewrite does not parse");
 	check(same_msg(&m, &again), "rewrite parses to another message");
-	int n2 = hub_msg_write(&again, line2, sizeof line2, &why);
+	int n2 = hub_msg_write(&again, line2, sizeof line2, why, sizeof why);
 	check(n2 == n && memcmp(line, line2, (size_t)n) == 0, "rewrite is not canonical");
 	hub_msg_free(&again);
 

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char line[FUZZ_LINE_MAX * 2 + 64], line2[sizeof line];
 	struct otep_msg m, again;
 	char err[512];
-	const char *why = NULL;
+	char why[128] = "rewrite failed";
 
 	if (size == 0)
 		return 0;
@@ -67,12 +67,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		otep_msg_free(&m);
 		return 0;
 	}
-	int n = otep_msg_format(&m, line, sizeof line, &why);
-	check(n >= 0, why != NULL ? why : "rewrite failed");
+	int n = otep_msg_format(&m, line, sizeof line, why, sizeof why);
+	check(n >= 0, why);
 	check(otep_msg_parse_max(line, (size_t)n, sizeof line, from, &again, err, sizeof err) == 0,
 	      "rewrite does not parse");
 	check(same_msg(&m, &again), "rewrite parses to another message");
-	int n2 = otep_msg_format(&again, line2, sizeof line2, &why);
+	int n2 = otep_msg_format(&again, line2, sizeof line2, why, sizeof why);
 	check(n2 == n && memcmp(line, line2, (size_t)n) == 0, "rewrite is not canonical");
 	otep_msg_free(&again);
 	/* the typed writers agree with the generic one */

@@ -146,8 +146,8 @@ static void test_flags(void)
 
 	/* the canonical rewrite keeps the difference */
 	char buf[128];
-	const char *why = NULL;
-	CU_ASSERT_EQUAL(hub_msg_write(&m, buf, sizeof buf, &why), 24);
+	char why[128] = "";
+	CU_ASSERT_EQUAL(hub_msg_write(&m, buf, sizeof buf, why, sizeof why), 24);
 	CU_ASSERT_STRING_EQUAL(buf, "go think x=\"\" y=1 ponder");
 	hub_msg_free(&m);
 }
@@ -412,7 +412,7 @@ static void test_round_trip(void)
 			     strcmp(m.args[i].value, flags[i] ? "" : values[i]) == 0;
 		/* the canonical rewrite of what we wrote is what we wrote */
 		if (ok)
-			ok = hub_msg_write(&m, again, sizeof again, NULL) == n &&
+			ok = hub_msg_write(&m, again, sizeof again, NULL, 0) == n &&
 			     memcmp(again, line, (size_t)n) == 0;
 		if (!ok && failures++ < 3)
 			fprintf(stderr, "\n  round trip failed on [%s]: %s\n", line, err);
@@ -531,9 +531,9 @@ static int level(const char *line, struct hub_level *lv, char *err, size_t errle
 static void level_round_trip(const struct hub_level *lv, const char *want)
 {
 	char buf[128], err[128];
-	const char *why = NULL;
+	char why[128] = "";
 	struct hub_level back;
-	int n = hub_level_write(buf, sizeof buf, lv, &why);
+	int n = hub_level_write(buf, sizeof buf, lv, why, sizeof why);
 	CU_ASSERT_EQUAL(n, (int)strlen(want));
 	CU_ASSERT_STRING_EQUAL(buf, want);
 	CU_ASSERT_EQUAL(level(buf, &back, err, sizeof err), 0);
@@ -628,16 +628,16 @@ static void test_level(void)
 
 	/* the writer refuses what the parser refuses */
 	char buf[64];
-	const char *why = NULL;
+	char why[128] = "";
 	memset(&lv, 0, sizeof lv);
-	CU_ASSERT_EQUAL(hub_level_write(buf, sizeof buf, &lv, &why), -1);
+	CU_ASSERT_EQUAL(hub_level_write(buf, sizeof buf, &lv, why, sizeof why), -1);
 	CU_ASSERT_STRING_EQUAL(why, "level needs depth, nodes, move-time, time or infinite");
 	lv.infinite = 1;
 	lv.depth = 3;
-	CU_ASSERT_EQUAL(hub_level_write(buf, sizeof buf, &lv, &why), -1);
+	CU_ASSERT_EQUAL(hub_level_write(buf, sizeof buf, &lv, why, sizeof why), -1);
 	memset(&lv, 0, sizeof lv);
 	lv.inc_ms = 100;
-	CU_ASSERT_EQUAL(hub_level_write(buf, sizeof buf, &lv, &why), -1);
+	CU_ASSERT_EQUAL(hub_level_write(buf, sizeof buf, &lv, why, sizeof why), -1);
 	CU_ASSERT_STRING_EQUAL(why, "level moves= or inc= needs time=");
 }
 
@@ -673,8 +673,8 @@ static void test_info_done(void)
 		.has_time = 1, .time_ms = 3906, .pv = pv, .pvlen = 3,
 	};
 	char buf[256], err[128];
-	const char *why = NULL;
-	int n = hub_info_write(buf, sizeof buf, &in, &why);
+	char why[128] = "";
+	int n = hub_info_write(buf, sizeof buf, &in, why, sizeof why);
 	/* 31261613 nodes / 3906 ms = 8003 nodes per ms = 8.003 million per second */
 	const char *want = "info depth=21 score=-0.01 nodes=31261613 time=3.906 nps=8.003 "
 			   "pv=\"wS1;bS1 wS1-;wQ -wS1\"";
@@ -693,10 +693,10 @@ static void test_info_done(void)
 
 	/* only what is set */
 	struct hub_info some = { .has_score = 1, .score_cp = 250 };
-	CU_ASSERT_EQUAL(hub_info_write(buf, sizeof buf, &some, &why), 14);
+	CU_ASSERT_EQUAL(hub_info_write(buf, sizeof buf, &some, why, sizeof why), 14);
 	CU_ASSERT_STRING_EQUAL(buf, "info score=2.5");
 	struct hub_info none = { .has_time = 1, .time_ms = 0, .nodes = 5 };
-	hub_info_write(buf, sizeof buf, &none, &why);
+	hub_info_write(buf, sizeof buf, &none, why, sizeof why);
 	CU_ASSERT_STRING_EQUAL(buf, "info nodes=5 time=0");   /* no nps from zero time */
 
 	/* a malformed known field is an error, and clears the output */
@@ -708,23 +708,23 @@ static void test_info_done(void)
 	hub_msg_free(&m);
 
 	/* done */
-	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "wQ -wS1", "bA1 wQ-", &why), 36);
+	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "wQ -wS1", "bA1 wQ-", why, sizeof why), 36);
 	CU_ASSERT_STRING_EQUAL(buf, "done move=\"wQ -wS1\" ponder=\"bA1 wQ-\"");
-	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "wS1", NULL, &why), 13);
+	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "wS1", NULL, why, sizeof why), 13);
 	CU_ASSERT_STRING_EQUAL(buf, "done move=wS1");
-	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "pass", "", &why), 14);
+	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "pass", "", why, sizeof why), 14);
 	CU_ASSERT_STRING_EQUAL(buf, "done move=pass");
 	/* Hive MoveStrings with backslashes go through untouched, even at the end */
 	struct hub_msg dm;
-	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "bQ bS1\\", "wA1 \\wS1", &why), 37);
+	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "bQ bS1\\", "wA1 \\wS1", why, sizeof why), 37);
 	CU_ASSERT_STRING_EQUAL(buf, "done move=\"bQ bS1\\\" ponder=\"wA1 \\wS1\"");
 	CU_ASSERT_EQUAL_FATAL(parse(buf, &dm, err, sizeof err), 0);
 	CU_ASSERT_STRING_EQUAL(hub_msg_get(&dm, "move"), "bQ bS1\\");
 	CU_ASSERT_STRING_EQUAL(hub_msg_get(&dm, "ponder"), "wA1 \\wS1");
 	hub_msg_free(&dm);
-	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "", NULL, &why), -1);
+	CU_ASSERT_EQUAL(hub_done_write(buf, sizeof buf, "", NULL, why, sizeof why), -1);
 	CU_ASSERT_STRING_EQUAL(why, "done needs a move");
-	CU_ASSERT_EQUAL(hub_done_write(buf, 10, "wQ -wS1", NULL, &why), -1);
+	CU_ASSERT_EQUAL(hub_done_write(buf, 10, "wQ -wS1", NULL, why, sizeof why), -1);
 	CU_ASSERT_STRING_EQUAL(why, "the line does not fit the buffer");
 }
 
@@ -854,7 +854,7 @@ static void test_doc(void)
 		if (dirs[i] == '<') {
 			/* the engine's lines are canonical */
 			CU_ASSERT_EQUAL(rc, 0);
-			if (rc == 0 && (hub_msg_write(&m, out, sizeof out, NULL) < 0 ||
+			if (rc == 0 && (hub_msg_write(&m, out, sizeof out, NULL, 0) < 0 ||
 					strcmp(out, lines[i]) != 0)) {
 				fprintf(stderr, "\n  doc: [%s] is not canonical\n", lines[i]);
 				CU_FAIL("engine line not canonical");

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "adapters/trylobot/trylobot_codec.h"
 #include "adapters/trylobot/trylobot_coords.h"
+#include "adapters/trylobot/trylobot_json.h"
 #include "core/board.h"
 #include "core/game.h"
 
@@ -888,11 +889,11 @@ static void test_parse_next(void)
 }
 
 /*
- * tb_request_parse_next reads most requests without cJSON (a strict reader that
- * hands anything unusual back to the cJSON path): the same result and error as
- * tb_request_parse for good requests, unusual but valid ones, and broken ones.
+ * tb_request_parse_next reads a request past the turn_history text it read before
+ * (the connection's cache): the same result and error as tb_request_parse for good
+ * requests, unusual but valid ones, and broken ones.
  */
-static void test_parse_fast(void)
+static void test_parse_same(void)
 {
 	/* Valid members put right after a '{' (another key, a repeated one, odd values). */
 	static const char *const members[] = {
@@ -1011,12 +1012,82 @@ static void test_parse_cache_bounded(void)
 	CU_ASSERT_EQUAL_FATAL(tb_request_parse(req, len, &a, err, sizeof err), 0);
 	CU_ASSERT_EQUAL(a.state.history.n, k);
 	tb_request_free(&a);
-	size_t kept = c.cap + c.bufcap + c.turns.cap * sizeof *c.turns.v;
+	size_t kept = c.cap + c.turns.cap * sizeof *c.turns.v;
 	CU_ASSERT(kept < len / 4);
 	if (kept >= len / 4)
 		fprintf(stderr, "parse cache keeps %zu bytes after a %zu-byte request\n", kept, len);
 	tb_parse_cache_free(&c);
 	free(req);
+}
+
+/* The one JSON reader (trylobot_json.h): every escape, \uXXXX and surrogate pairs
+ * decoded, JSON's number grammar, nesting bounded, the first of repeated keys. */
+static int json_ok(const char *text)
+{
+	struct tb_json j = { 0 };
+	char err[TB_ERR_MAX];
+	int rc = tb_json_parse(&j, text, strlen(text), NULL, err, sizeof err);
+	tb_json_free(&j);
+	return rc == 0;
+}
+
+static void test_json_reader(void)
+{
+	static const char *const good[] = {
+		"0", "-0", "1.5e-3", "12E+2", "-12.25", "1e400", "[]", "{}", " {\"a\" : [ 1 , 2 ] } ",
+		"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\ud83d\\ude00\"", "\"\\u00e9\\uFFFF\"", "true", "null",
+	};
+	static const char *const bad[] = {
+		"01", "1.", ".5", "+1", "1e", "-", "0x1", "tru", "nul", "\"\\x\"", "\"\\u12\"", "\"\\ud83d\"",
+		"\"\\ude00\"", "\"\\ud83d\\u0041\"", "\"a\x01\"", "\"open", "[1,]", "{\"a\":1,}", "{\"a\"}",
+		"{1:2}", "[1 2]", "{} x", "", "[", "]",
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		CU_ASSERT(json_ok(good[i]));
+		if (!json_ok(good[i]))
+			fprintf(stderr, "refused: %s\n", good[i]);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CU_ASSERT(!json_ok(bad[i]));
+		if (json_ok(bad[i]))
+			fprintf(stderr, "accepted: %s\n", bad[i]);
+	}
+
+	/* Nesting: TB_JSON_DEPTH levels are read, one more is refused. */
+	char *deep = malloc(2 * TB_JSON_DEPTH + 3);
+	CU_ASSERT_FATAL(deep != NULL);
+	for (int extra = 0; extra < 2; extra++) {
+		size_t n = TB_JSON_DEPTH + (size_t)extra;
+		memset(deep, '[', n);
+		memset(deep + n, ']', n);
+		deep[2 * n] = 0;
+		CU_ASSERT_EQUAL(json_ok(deep), !extra);
+	}
+	free(deep);
+
+	/* Decoding: escapes, a surrogate pair to one 4-byte UTF-8 character, \u0000 ends. */
+	struct tb_json j = { 0 };
+	char err[TB_ERR_MAX];
+	static const char obj[] = "{\"\\u0061\":\"x\\ty\\u00e9\\ud83d\\ude00\",\"a\":2,\"n\":-2.5e1,"
+				  "\"z\":\"ab\\u0000cd\",\"list\":[1,[2,3],{\"k\":4}]}";
+	CU_ASSERT_EQUAL_FATAL(tb_json_parse(&j, obj, strlen(obj), NULL, err, sizeof err), 0);
+	size_t a = tb_json_member(&j, 0, "a"), n = tb_json_member(&j, 0, "n"), z = tb_json_member(&j, 0, "z");
+	CU_ASSERT_FATAL(a != 0 && n != 0 && z != 0);
+	CU_ASSERT_EQUAL(tb_json_str(&j, a, buf, sizeof buf), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "x\ty\xc3\xa9\xf0\x9f\x98\x80");     /* the first "a" */
+	CU_ASSERT_EQUAL(tb_json_number(&j, n), -25.0);
+	CU_ASSERT_EQUAL(tb_json_str(&j, z, buf, sizeof buf), 0);
+	CU_ASSERT_STRING_EQUAL(buf, "ab");
+	CU_ASSERT_EQUAL(tb_json_str(&j, a, buf, 4), -1);                  /* too long: cut */
+	CU_ASSERT_STRING_EQUAL(buf, "x\ty");
+	size_t list = tb_json_member(&j, 0, "list"), count = 0;
+	CU_ASSERT_FATAL(list != 0 && j.tok[list].type == TB_JARRAY);
+	TB_JSON_ELEMENTS(&j, list, e)
+		count++;
+	CU_ASSERT_EQUAL(count, 3);
+	CU_ASSERT_EQUAL(tb_json_member(&j, 0, "missing"), 0);
+	tb_json_free(&j);
 }
 
 /* Repeated turns in possible_turns: the first of each is kept, in its place, by both
@@ -1512,7 +1583,8 @@ int main(int argc, char **argv)
 	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
 	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
 	    !CU_add_test(s, "parse cache bounded", test_parse_cache_bounded) ||
-	    !CU_add_test(s, "parse without cJSON: same as with it", test_parse_fast) ||
+	    !CU_add_test(s, "parse past the cached history: same as all of it", test_parse_same) ||
+	    !CU_add_test(s, "the JSON reader: escapes, numbers, nesting", test_json_reader) ||
 	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
 	    !CU_add_test(s, "coordinates", test_coords) ||
 	    !CU_add_test(s, "random games round trip", test_random_games) ||
