@@ -1,0 +1,17 @@
+# match_viewer_client.py: part of match_viewer.sh: a viewer on PORT that touches GATE
+# once connected (the match starts then) and prints all it was sent until the close;
+# with "attach", first junk (an overlong line, an unknown word: ignored, the attach
+# still counts) and "attach 2".
+#   match_viewer_client.py PORT GATE [attach]
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+if sys.argv[3:] == ["attach"]:
+    s.sendall(b"x" * 1000 + b"\nnonsense\nattach two\nattach 2\n")
+open(sys.argv[2], "w").close()
+data = b""
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    data += chunk
+sys.stdout.write(data.decode())
