@@ -1,21 +1,13 @@
 # otep_stdio_game.py: part of otep_stdio.sh;
 # its failure: "full game OTEP host -> bridge -> UHP engine".
 import subprocess, sys
+sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
+from peers_common import referee
 
 hb = sys.argv[1]
 eng = subprocess.Popen([hb, "otep", "--engine", "uhp:%s uhp --engine builtin:depth=1" % hb],
                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-ref = subprocess.Popen([hb, "uhp", "--engine", "builtin:depth=1"],
-                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-
-def ref_ask(cmd):
-    ref.stdin.write(cmd.encode() + b"\n")
-    lines = []
-    while True:
-        l = ref.stdout.readline().decode().rstrip("\n")
-        if l == "ok":
-            return lines
-        lines.append(l)
+ref, ref_ask = referee(hb)
 
 def send(line):
     eng.stdin.write(line.encode() + b"\n")

@@ -2,16 +2,11 @@
 import sys
 sys.dont_write_bytecode = True
 from remote_engines_lib import *  # noqa: F401,F403 (C, SPEC, expect, ...)
+from harness import read_to_close
 # max_spectators_total = 1 on faulty: a second spectator is refused and closed.
 one = C(int(sys.argv[2]), SPEC)
 two = socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=30)
-got = b""
-while True:
-    d = two.recv(4096)
-    if not d:
-        break
-    got += d
-expect(got, b"err Too many spectators (1); try again later.\nok\n", "max_spectators_total")
+expect(read_to_close(two), b"err Too many spectators (1); try again later.\nok\n", "max_spectators_total")
 s = C(int(sys.argv[1]), SPEC)
 expect(s.cmd("list"), ["ok"], "empty list")
 expect(s.cmd("attach 7"), ["err No game 7 is in progress.", "ok"], "attach to nothing")

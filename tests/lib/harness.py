@@ -2,7 +2,7 @@
 the top of the tree, as tests/lib/procs.sh is sourced by the shell parts):
 
     import sys; sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
-    from harness import wait_for, poll, Daemon, proc_status, proc_fds, proc_tasks, proc_state
+    from harness import wait_for, poll, Daemon, exchange, proc_status, proc_fds, proc_tasks, proc_state
 
   wait_for(cond, seconds, what, tick=None, detail=None)
         polls cond() until it returns a true value, and returns that value; past the
@@ -18,6 +18,8 @@ the top of the tree, as tests/lib/procs.sh is sourced by the shell parts):
   proc_status(pid, key), proc_fds(pid), proc_tasks(pid), proc_state(pid)
         /proc/PID/status's value of key (its number, kB for the Vm* keys), the open
         descriptors, the threads and the state letter ("" once gone).
+  read_to_close(sock)
+        all that sock receives until the peer closes it.
   exchange(port, data, timeout=20)
         sends data to 127.0.0.1:port and returns all it got until the peer closed
         (a whole HTTP/1.1 request with "Connection: close", say).
@@ -84,15 +86,19 @@ def proc_state(pid):
         return ""
 
 
-def exchange(port, data, timeout=20):
-    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    s.sendall(data)
+def read_to_close(s):
     buf = b""
     while True:
         d = s.recv(65536)
         if not d:
-            break
+            return buf
         buf += d
+
+
+def exchange(port, data, timeout=20):
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    s.sendall(data)
+    buf = read_to_close(s)
     s.close()
     return buf
 
