@@ -1,17 +1,22 @@
 #!/bin/sh
-# Runs the tests: each unit test binary of each build dir given, and each
-# integration script (tests/integration/*.sh) against that build's binary, JOBS
-# at a time. A script passes only if it exits 0 and its last line is
-# "NAME: ok ..." (a script missing a tool it needs fails: see need in
-# tests/lib/procs.sh). A script with a line "# run.sh: once" tests no build
-# directory (build.sh builds its own copy): it runs with the first BUILD_DIR only.
-#   tests/run.sh [--unit-only] [-j JOBS] [-t NAME]... BUILD_DIR...
-# -t NAME runs only the tests called NAME (a unit test such as test_config, or a
-# script such as match_basic; a shell pattern such as 'web_*' works too), in
-# every BUILD_DIR given. JOBS defaults to $TEST_JOBS, else twice the CPUs: most
-# scripts wait on processes more than they compute.
+# Runs the tests: each unit test binary of each build dir, and each integration
+# script (tests/integration/*.sh) against that build's binary, JOBS at a time.
+#   tests/run.sh [--unit-only] [-j JOBS] [-b BUILD_DIR]... [-t NAME]... [NAME | BUILD_DIR]...
+# A NAME runs only the tests called NAME (a unit test such as test_config, or a
+# script such as match_basic; a shell pattern such as 'web_*' works too; -t NAME
+# says the same); none runs them all. A BUILD_DIR is a directory holding a
+# hivebridge binary (-b says so outright); none means "build". So
+# `tests/run.sh match_basic test_config` runs those two against build/, and
+# `tests/run.sh build build-asan` everything against both (`-t build` names the
+# script build.sh). JOBS defaults to $TEST_JOBS, else three times the CPUs: most
+# scripts wait on processes more than they compute (a whole run of both builds
+# used 9 minutes of CPU in 14 of wall time on 2 CPUs, four at a time).
+# A script passes only if it exits 0 and its last line is "NAME: ok ..." (a
+# script missing a tool it needs fails: see need in tests/lib/procs.sh). A script
+# with a line "# run.sh: once" tests no build directory (build.sh builds its own
+# copy): it runs with the first BUILD_DIR only.
 # Each PASS/FAIL line gives the test's elapsed seconds, as it ends; the output of
-# each failure follows the summary (its last 40 lines; the whole of it is kept in
+# each failure follows the summary in full (it is also kept in
 # BUILD_DIR/test-output/NAME.log). The slowest tests of the last run (kept in
 # BUILD_DIR/test-times) start first. Prints "N passed, N failed" last, alone on
 # its line, and exits non-zero on any failure.
@@ -56,34 +61,48 @@ if [ "${1:-}" = --one ]; then
 	exit 0
 fi
 
-unit_only=0 jobs=${TEST_JOBS:-} names=""
+usage() {
+	echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-b BUILD_DIR]... [-t NAME]... [NAME | BUILD_DIR]..." >&2
+	exit 2
+}
+unit_only=0 jobs=${TEST_JOBS:-} names="" builds=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--unit-only) unit_only=1; shift ;;
-	-j) jobs=$2; shift 2 ;;
+	-j) [ $# -ge 2 ] || usage; jobs=$2; shift 2 ;;
 	-j*) jobs=${1#-j}; shift ;;
-	-t) names="$names $2"; shift 2 ;;
-	--) shift; break ;;
-	-*) echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-t NAME]... BUILD_DIR..." >&2; exit 2 ;;
-	*) break ;;
+	-t) [ $# -ge 2 ] || usage; names="$names $2"; shift 2 ;;
+	-b) [ $# -ge 2 ] || usage; builds="$builds $2"; shift 2 ;;
+	--) shift ;;
+	-*) usage ;;
+	*)
+		# A directory with a daemon in it is a build; anything else names tests.
+		if [ -x "$top/$1/hivebridge" ] && [ -d "$top/$1" ]; then builds="$builds $1"; else names="$names $1"; fi
+		shift ;;
 	esac
 done
-[ $# -gt 0 ] || { echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-t NAME]... BUILD_DIR..." >&2; exit 2; }
-[ -n "$jobs" ] || jobs=$(($(nproc 2>/dev/null || echo 1) * 2))
+case $jobs in '' | *[!0-9]* | 0) [ -z "$jobs" ] || usage ;; esac
+[ -n "$builds" ] || builds=build
+# shellcheck disable=SC2086
+set -- $builds
+[ -n "$jobs" ] || jobs=$(($(nproc 2>/dev/null || echo 1) * 3))
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 read -r t_run _ </proc/uptime
 
 wanted() {   # NAME: true when no -t was given or NAME matches one
 	[ -z "$names" ] && return 0
+	set -f   # the patterns are for the test names, not for the files here
 	for n in $names; do
 		# shellcheck disable=SC2254
-		case $1 in $n) return 0 ;; esac
+		case $1 in $n) set +f; return 0 ;; esac
 	done
+	set +f
 	return 1
 }
 
-# The list, "SECONDS BUILD KIND PATH" a line; the last run's time orders it.
+# The list, "SECONDS BUILD KIND PATH" a line; the last run's time orders it (a test
+# never timed first: it may be long).
 first=$1
 for b in "$@"; do
 	[ -d "$top/$b" ] || { echo "tests/run.sh: no build directory $b" >&2; exit 2; }
@@ -92,7 +111,7 @@ for b in "$@"; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		wanted "$(basename "$t")" || continue
 		s=$(awk -v n="$(basename "$t")" '$2 == n { print $1 }' "$times" 2>/dev/null)
-		echo "${s:-0} $b unit $t"
+		echo "${s:-999} $b unit $t"
 	done
 	[ $unit_only = 1 ] && continue
 	for t in "$top"/tests/integration/*.sh; do
@@ -125,8 +144,8 @@ for f in "$log"/*.fail; do
 	out=${f%.fail}.out
 	n=$(cat "${f%.fail}.name")
 	failures="$failures $n"
-	echo "==== FAIL $n (last 40 lines)"
-	tail -n 40 "$out"
+	echo "==== FAIL $n (all $(wc -l <"$out") lines; also in $(dirname "$n")/test-output/$(basename "$n").log)"
+	cat "$out"
 done
 [ -n "$failures" ] && echo "failed:$failures"
 read -r t_end _ </proc/uptime

@@ -61,15 +61,7 @@ what="otep ok --json"
 timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --positions 1 "otep:$tmp/engines/fake.ini" >"$tmp/ok.json"
 [ $? = 0 ] || fail "$what: exit status"
 schema "$tmp/ok.json" otep yes
-python3 - "$tmp/ok.json" $otep_checks <<'EOF' || fail "$what: content"
-import json, sys
-r = json.load(open(sys.argv[1]))
-c = {c["name"]: c for c in r["checks"]}
-assert r["engine"]["id"] == "Fake OTEP Hive engine", r["engine"]
-for n in sys.argv[2:]:
-    assert c[n]["status"] == "pass", c[n]
-assert c["otep.play"]["required"] and not c["otep.hello-first"]["required"], c
-EOF
+python3 tests/integration/check_otep_ok.py "$tmp/ok.json" $otep_checks || fail "$what: content"
 leftovers "$what"
 
 # --- faults ------------------------------------------------------------------------------
@@ -121,17 +113,7 @@ what="otep --json illegal"
 timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --positions 1 "otep:$fake" --fault illegal >"$tmp/bad.json"
 [ $? = 1 ] || fail "$what: exit status"
 schema "$tmp/bad.json" otep no
-python3 - "$tmp/bad.json" <<'EOF' || fail "$what: content"
-import json, sys
-c = {c["name"]: c for c in json.load(open(sys.argv[1]))["checks"]}["otep.play"]
-assert c["status"] == "fail" and c["required"], c
-assert c["reason"].startswith('illegal move "'), c
-assert c["sent"].startswith("rules Base+MLP | position Base+MLP;NotStarted;White[1] | side white | "
-                            "opponent-move - Base+MLP;NotStarted;White[1] | play white | "), c
-assert c["sent"].endswith("play white | clock 1000* 1000* 1 1 1 | error 2"), c
-assert c["got"].startswith("move "), c
-assert c["expected"].startswith('"move <MoveString>", legal'), c
-EOF
+python3 tests/integration/check_otep_bad.py "$tmp/bad.json" || fail "$what: content"
 leftovers "$what"
 
 # --- optional failures and a non-critical error: exit 0 -----------------------------------

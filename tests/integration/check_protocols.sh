@@ -93,14 +93,7 @@ what="hub one string"
 run 30 --json "hub:$fake --fault illegal-move"
 [ $rc = 1 ] || fail "$what: exit status $rc"
 schema "$report" hub no
-python3 - "$report" <<'EOF' || fail "$what: content"
-import json, sys
-r = json.load(open(sys.argv[1]))
-c = {c["name"]: c for c in r["checks"]}["bestmove.start[Base]"]
-assert c["status"] == "fail" and c["required"], c
-assert "illegal move" in c["reason"] and c["sent"].startswith('pos pos="Base;'), c
-assert c["expected"] == "a legal move", c
-EOF
+python3 tests/integration/check_protocols.py "$report" || fail "$what: content"
 leftovers "$what"
 
 # --- Trylobot modules ----------------------------------------------------------------

@@ -87,10 +87,10 @@ expect 1 "hivebridge match: engine \"trylobot:no-such-host.invalid:1\": host no-
 for sub in uhp hub otep; do
 	expect 1 "hivebridge $sub: engine \"/nonexistent/engine\": /nonexistent/engine: No such file or directory" \
 		"$H" $sub --engine /nonexistent/engine
-	[ ! -s "$tmp/out" ] || fail "$sub with a missing engine printed: $(head -n 2 "$tmp/out")"
+	[ ! -s "$tmp/out" ] || fail "$sub with a missing engine printed: $(cat "$tmp/out")"
 	expect 1 "hivebridge $sub: engine \"$TOOLS/fake_uhp_engine --fault exit-at-start\": exited with status 3 during start" \
 		"$H" $sub --engine "$TOOLS/fake_uhp_engine --fault exit-at-start"
-	[ ! -s "$tmp/out" ] || fail "$sub with an engine that exits at once printed: $(head -n 2 "$tmp/out")"
+	[ ! -s "$tmp/out" ] || fail "$sub with an engine that exits at once printed: $(cat "$tmp/out")"
 done
 
 # --- a config's listeners replace the defaults; --listen takes a name -----------------------
@@ -106,17 +106,7 @@ daemon=$spawned
 wait_listening "$tmp/serve.err" "$daemon" 1 hub
 # Every listener is open before the event loop runs: once a Hub client is greeted,
 # the "listening on" lines are complete.
-timeout 30 python3 - "$(listen_port "$tmp/serve.err" hub)" <<'EOF' || { cat "$tmp/serve.err"; fail "hub client"; }
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
-s.sendall(b"hub\n")
-f = s.makefile("rb")
-while True:
-    l = f.readline()
-    assert l, "closed before wait"
-    if l.strip() == b"wait":
-        break
-EOF
+timeout 30 python3 tests/integration/cli_errors_hub.py "$(listen_port "$tmp/serve.err" hub)" || { cat "$tmp/serve.err"; fail "hub client"; }
 [ "$(count '^listening on' "$tmp/serve.err")" = 2 ] || { cat "$tmp/serve.err"; fail "not exactly the configured listeners"; }
 grep -Eq '^listening on (127\.0\.0\.1|\[::1\]):[0-9]+ \(uhp\)$' "$tmp/serve.err" ||
 	{ cat "$tmp/serve.err"; fail "--listen localhost:0 not applied to the UHP listener"; }
@@ -135,18 +125,7 @@ spawn "$H" serve --config "$tmp/fail.conf" 2>"$tmp/serve.err"
 daemon=$spawned
 wait_listening "$tmp/serve.err" "$daemon" 1 uhp
 port=$(listen_port "$tmp/serve.err" uhp)
-timeout 30 python3 - "$port" <<'EOF' || fail "client"
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
-s.sendall(b"newgame\n")
-buf = b""
-while b"ok\n" not in buf:
-    d = s.recv(4096)
-    if not d:
-        break
-    buf += d
-assert b"err" in buf, buf
-EOF
+timeout 30 python3 tests/integration/cli_errors_client.py "$port" || fail "client"
 wait_for 'grep -q "^hivebridge: engine dies failed: " "$tmp/serve.err"' 30 ||
 	{ cat "$tmp/serve.err"; fail "engine failure not on stderr"; }
 kill "$daemon"
@@ -154,7 +133,7 @@ wait "$daemon" || fail "serve exit status $? after SIGTERM"
 
 # --- check from outside the source tree: the whole suite, and --log traces UHP ----------------
 (cd / && env -u HIVE_DATA -u HIVEBRIDGE_DATA timeout 300 "$H" check --positions 1 --log "$tmp/check.log" builtin) \
-	>"$tmp/check.out" 2>&1 || { tail -n 5 "$tmp/check.out"; fail "check from / failed"; }
+	>"$tmp/check.out" 2>&1 || { cat "$tmp/check.out"; fail "check from / failed"; }
 passed=$(sed -n 's/^summary: \([0-9]*\) passed.*/\1/p' "$tmp/check.out")
 [ "${passed:-0}" -gt 250 ] || fail "check from / ran only ${passed:-0} checks"
 grep -q ' s1 bridge->engine newgame' "$tmp/check.log" || fail "check --log has no UHP traffic"

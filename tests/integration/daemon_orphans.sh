@@ -40,18 +40,7 @@ port=$(listen_port "$tmp/err" uhp)
 # Two clients start a search each and stay connected until the daemon is gone: a
 # client that left would let the daemon stop its engine itself, and the kill
 # below would then prove nothing.
-spawn timeout 120 python3 - "$port" >"$tmp/clients.out" 2>&1 <<'PY'
-import socket, sys
-port = int(sys.argv[1])
-held = []
-for i in range(2):
-    s = socket.create_connection(("127.0.0.1", port), timeout=100)
-    s.sendall(b"newgame Base\nbestmove depth 1\n")
-    held.append(s)
-for s in held:
-    while s.recv(4096):     # until the daemon is gone
-        pass
-PY
+spawn timeout 120 python3 tests/integration/daemon_orphans.py "$port" >"$tmp/clients.out" 2>&1
 clients=$spawned
 wait_for '[ "$(count "bridge->engine bestmove depth 1" "$tmp/trace.log")" -ge 2 ]' 30 ||
 	{ cat "$tmp/clients.out"; fail "the searches never reached the engines"; }

@@ -33,15 +33,7 @@ EOF2
 chmod +x "$evil"
 # no ESC (0x1b), BEL (0x07) or C1 CSI (0xc2 0x9b) in FILE...
 clean() {
-	python3 - "$@" <<'PY'
-import sys
-for f in sys.argv[1:]:
-    b = open(f, "rb").read()
-    for bad in (b"\x1b", b"\x07", b"\xc2\x9b"):
-        if bad in b:
-            i = b.index(bad)
-            sys.exit("%s: byte %r at %d: %r" % (f, bad, i, b[max(0, i - 40):i + 10]))
-PY
+	python3 tests/integration/engine_escapes_client.py "$@"
 }
 
 printf 'info\nnewgame Base\nbestmove depth 1\nplay wS1\nbestmove depth 1\nvalidmoves\n' |
@@ -57,12 +49,5 @@ timeout 120 "$HIVEBRIDGE" match --games 2 --depth 1 --results "$tmp/res.jsonl" b
 	>"$tmp/match.out" 2>"$tmp/match.err" || { cat "$tmp/match.out" "$tmp/match.err"; fail "match: exit status $?"; }
 [ "$(wc -l <"$tmp/res.jsonl")" = 2 ] || fail "match: 2 games not played"
 clean "$tmp/match.out" "$tmp/match.err" "$tmp/res.jsonl" || fail "match: raw engine bytes reached the output"
-python3 - "$tmp/res.jsonl" <<'PY' || fail "match: the results file carries control characters"
-import json, sys
-for l in open(sys.argv[1]):
-    g = json.loads(l)
-    for k, v in g.items():
-        if isinstance(v, str):
-            assert not any(ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f for c in v), (k, v)
-PY
+python3 tests/integration/engine_escapes_results.py "$tmp/res.jsonl" || fail "match: the results file carries control characters"
 echo "engine_escapes: ok"

@@ -36,63 +36,15 @@ cp "$TOOLS/fake_uhp_engine" "$fake" || fail "no fake_uhp_engine in $TOOLS"
 
 # The UHP driver: ask, read up to "ok"; play each answered move. Commands on argv:
 # "stdio CMD..." runs CMD, "tcp PORT" connects. Prints one line per bestmove.
-cat >"$tmp/drive.py" <<'EOF'
-import socket, subprocess, sys, time
-
-def main():
-    mode, rest = sys.argv[1], sys.argv[2:]
-    script = rest[rest.index("--") + 1:]
-    target = rest[:rest.index("--")]
-    if mode == "stdio":
-        p = subprocess.Popen(target, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        w, r = p.stdin, p.stdout
-    else:
-        s = socket.create_connection(("127.0.0.1", int(target[0])), timeout=60)
-        r, w = s.makefile("rb"), s.makefile("wb")
-    def reply():
-        lines = []
-        while True:
-            line = r.readline()
-            if not line:
-                raise SystemExit("connection closed")
-            line = line.rstrip(b"\r\n").decode("ascii", "replace")
-            if line == "ok":
-                return lines
-            lines.append(line)
-    def ask(cmd):
-        w.write(cmd.encode() + b"\n")
-        w.flush()
-        return reply()
-    reply()                                   # the info block
-    bad = 0
-    for cmd in script:
-        t0 = time.monotonic()
-        out = ask(cmd)
-        ms = (time.monotonic() - t0) * 1000
-        if cmd.startswith("bestmove"):
-            ans = out[-1] if out else "(nothing)"
-            print("%s -> %s (%.0f ms)" % (cmd, ans, ms), flush=True)
-            if ans.startswith(("err", "invalidmove")) or not out:
-                bad += 1
-                continue
-            if ask("play " + ans)[-1].startswith(("err", "invalidmove")):
-                print("play %s refused" % ans)
-                bad += 1
-    w.write(b"exit\n")                        # no answer: the session closes
-    w.close()
-    sys.exit(1 if bad else 0)
-
-main()
-EOF
 
 # --- stdio: hivebridge uhp --engine REAL -----------------------------------------
 stdio_real() {   # NAME ENGINE
-	timeout 60 python3 "$tmp/drive.py" stdio "$HIVEBRIDGE" uhp --engine "$2" --log "$tmp/stdio.$1.log" \
+	timeout 60 python3 tests/integration/engine_time_drive.py stdio "$HIVEBRIDGE" uhp --engine "$2" --log "$tmp/stdio.$1.log" \
 		-- "newgame Base" "play wS1" "bestmove time 00:00:01" "bestmove time 00:00:01" \
 		"bestmove time 00:00:01" >"$tmp/stdio.$1.out" 2>"$tmp/stdio.$1.err"
 	rc=$?
 	sed "s/^/stdio $1: /" "$tmp/stdio.$1.out"
-	[ $rc = 0 ] || { tail -n 20 "$tmp/stdio.$1.log"; fail "stdio $1: a timed bestmove failed"; }
+	[ $rc = 0 ] || { cat "$tmp/stdio.$1.log"; fail "stdio $1: a timed bestmove failed"; }
 	[ "$(count ' -> ' "$tmp/stdio.$1.out")" = 3 ] || fail "stdio $1: not three answers"
 	! grep -q 'SIGINT\|killed by signal\|failed' "$tmp/stdio.$1.log" ||
 		{ grep 'SIGINT\|killed by signal\|failed' "$tmp/stdio.$1.log"; fail "stdio $1: interrupted"; }
@@ -104,44 +56,8 @@ stdio_real mzingacpp "$mzinga"
 
 # --- Hub on stdio, go analyze relayed to nokamute: an untimed search of an engine
 # that dies of SIGINT goes in slices of 1 s; stop waits for the slice running.
-cat >"$tmp/hub.py" <<'EOF'
-import subprocess, sys, time
-hb, engine, log = sys.argv[1:]
-p = subprocess.Popen([hb, "hub", "--engine", engine, "--log", log],
-                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-def send(line):
-    p.stdin.write(line.encode() + b"\n")
-    p.stdin.flush()
-def until(prefix):
-    while True:
-        line = p.stdout.readline().decode().rstrip("\n")
-        if not line:
-            sys.exit("hub output ended, waiting for " + prefix)
-        if line.startswith(prefix):
-            return line
-def slices():
-    with open(log) as f:
-        return sum(1 for l in f if l.rstrip("\n").endswith("bridge->engine bestmove time 00:00:01"))
-send("hub")
-until("wait")
-send("init")
-until("ready")
-send('pos pos="Base;InProgress;Black[1];wS1"')
-send("go analyze")
-end = time.monotonic() + 30
-while slices() < 2:                  # the second slice is running
-    if time.monotonic() > end:
-        sys.exit("no second slice")
-    time.sleep(0.05)
-t0 = time.monotonic()
-send("stop")
-done = until("done")
-print("hub: %s, %.0f ms after stop" % (done, (time.monotonic() - t0) * 1000))
-send("quit")
-p.wait(timeout=20)
-EOF
-timeout 60 python3 "$tmp/hub.py" "$HIVEBRIDGE" "$noka" "$tmp/hub.log" >"$tmp/hub.out" 2>&1 ||
-	{ cat "$tmp/hub.out"; tail -n 20 "$tmp/hub.log"; fail "hub go analyze with nokamute"; }
+timeout 60 python3 tests/integration/engine_time_hub.py "$HIVEBRIDGE" "$noka" "$tmp/hub.log" >"$tmp/hub.out" 2>&1 ||
+	{ cat "$tmp/hub.out"; cat "$tmp/hub.log"; fail "hub go analyze with nokamute"; }
 cat "$tmp/hub.out"
 grep -q 'done move=' "$tmp/hub.out" || fail "hub: no move"
 ! grep -q 'SIGINT\|killed by signal\|failed' "$tmp/hub.log" ||
@@ -200,7 +116,7 @@ p_tb=$(port trylobot 1)
 drive_tcp() {   # NAME PORT COMMAND...
 	_n=$1 _p=$2
 	shift 2
-	timeout 60 python3 "$tmp/drive.py" tcp "$_p" -- "$@" >"$tmp/tcp.$_n.out" 2>&1
+	timeout 60 python3 tests/integration/engine_time_drive.py tcp "$_p" -- "$@" >"$tmp/tcp.$_n.out" 2>&1
 	echo $? >"$tmp/tcp.$_n.rc"
 }
 # The real engines and the short overrun at once; the long one on its own below.
@@ -214,7 +130,7 @@ j3=$!
 wait $j1 $j2 $j3
 for n in nokamute mzingacpp short; do
 	sed "s/^/tcp $n: /" "$tmp/tcp.$n.out"
-	[ "$(cat "$tmp/tcp.$n.rc")" = 0 ] || { tail -n 30 "$tmp/serve.log"; fail "tcp $n: a timed bestmove failed"; }
+	[ "$(cat "$tmp/tcp.$n.rc")" = 0 ] || { cat "$tmp/serve.log"; fail "tcp $n: a timed bestmove failed"; }
 done
 [ "$(count ' -> ' "$tmp/tcp.nokamute.out")" = 3 ] || fail "tcp nokamute: not three answers"
 [ "$(count ' -> ' "$tmp/tcp.mzingacpp.out")" = 3 ] || fail "tcp mzingacpp: not three answers"
@@ -225,44 +141,16 @@ awk '/ -> /{ ms = $(NF - 1); sub(/\(/, "", ms); if (ms + 0 < 1500) exit 1 }' "$t
 
 # The long overrun: an engine error once time and grace are gone, then a fresh
 # engine for the next command.
-timeout 60 python3 - "$p_long" >"$tmp/tcp.long.out" 2>&1 <<'EOF' || { cat "$tmp/tcp.long.out"; tail -n 30 "$tmp/serve.log"; fail "tcp long"; }
-import socket, sys, time
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=60)
-r = s.makefile("rb")
-def reply():
-    lines = []
-    while True:
-        line = r.readline().rstrip(b"\r\n").decode()
-        if line == "ok":
-            return lines
-        lines.append(line)
-def ask(cmd):
-    s.sendall(cmd.encode() + b"\n")
-    return reply()
-reply()
-ask("newgame Base")
-t0 = time.monotonic()
-ans = ask("bestmove time 00:00:01")[-1]
-ms = (time.monotonic() - t0) * 1000
-print("long: %s (%.0f ms)" % (ans, ms))
-if not ans.startswith("err ") or "command_timeout" not in ans:
-    sys.exit("not a time-out error: " + ans)
-if ms < 1900:
-    sys.exit("failed before its time and grace: %.0f ms" % ms)
-ans = ask("bestmove depth 1")[-1]
-print("long, restarted: " + ans)
-if ans.startswith("err"):
-    sys.exit("no fresh engine: " + ans)
-EOF
+timeout 60 python3 tests/integration/engine_time_tcp_long.py "$p_long" >"$tmp/tcp.long.out" 2>&1 || { cat "$tmp/tcp.long.out"; cat "$tmp/serve.log"; fail "tcp long"; }
 cat "$tmp/tcp.long.out"
 
 # Trylobot, think_time = 1: two games' first plies, every move nokamute's.
 timeout 120 "$TOOLS/trylobot_client" play "$p_tb" --games 1 --plies 6 --seed 3 >"$tmp/tb.out" 2>&1 ||
-	{ cat "$tmp/tb.out"; tail -n 30 "$tmp/serve.log"; fail "trylobot_client, think_time"; }
+	{ cat "$tmp/tb.out"; cat "$tmp/serve.log"; fail "trylobot_client, think_time"; }
 cat "$tmp/tb.out"
 # With a response_deadline of 1.5 s: whole seconds rounded down, answers in time.
 timeout 120 "$TOOLS/trylobot_client" play "$p_tb" --games 1 --plies 4 --seed 4 --deadline 1500 \
-	>"$tmp/tb2.out" 2>&1 || { cat "$tmp/tb2.out"; tail -n 30 "$tmp/serve.log"; fail "trylobot_client, deadline"; }
+	>"$tmp/tb2.out" 2>&1 || { cat "$tmp/tb2.out"; cat "$tmp/serve.log"; fail "trylobot_client, deadline"; }
 cat "$tmp/tb2.out"
 grep -q ' 0 past the deadline' "$tmp/tb2.out" || fail "trylobot: answers past the deadline"
 kill -TERM "$daemon"

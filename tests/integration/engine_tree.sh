@@ -67,33 +67,10 @@ wait_listening "$tmp/serve.err" "$daemon" 2
 pcrash=$(sed -n 's/^listening on [^ ]*:\([0-9]*\) (uhp)$/\1/p' "$tmp/serve.err" | sed -n 1p)
 ppolite=$(sed -n 's/^listening on [^ ]*:\([0-9]*\) (uhp)$/\1/p' "$tmp/serve.err" | sed -n 2p)
 [ -n "$pcrash" ] && [ -n "$ppolite" ] || { cat "$tmp/serve.err"; fail "serve: no ports"; }
-timeout 60 python3 - "$pcrash" <<'PY' || fail "serve: the crash session"
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=50)
-f = s.makefile("rb")
-s.sendall(b"newgame Base\nbestmove depth 1\n")
-oks, err = 0, False
-while oks < 3:           # info, newgame, bestmove
-    line = f.readline()
-    assert line, "connection closed"
-    err = err or line.startswith(b"err ")
-    oks += line == b"ok\n"
-assert err, "no err after the crash"
-s.sendall(b"info\n")     # the session goes on
-while f.readline() != b"ok\n":
-    pass
-PY
+timeout 60 python3 tests/integration/engine_tree_crash.py "$pcrash" || fail "serve: the crash session"
 n=$(kids)
 [ "$n" = 0 ] || fail "serve: $n process(es) of the crashed engine left while the daemon runs"
-timeout 60 python3 - "$ppolite" <<'PY' || fail "serve: the polite session"
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=50)
-f = s.makefile("rb")
-s.sendall(b"info\n")
-while f.readline() != b"ok\n":
-    pass
-s.close()                # the daemon closes the engine: it leaves on "exit"
-PY
+timeout 60 python3 tests/integration/engine_tree_polite.py "$ppolite" || fail "serve: the polite session"
 wait_for 'grep -q "engine polite started" "$tmp/trace.log"' 10 || fail "serve: the polite engine never started"
 n=$(kids)
 [ "$n" = 0 ] || fail "serve: $n process(es) of the closed engine left while the daemon runs"

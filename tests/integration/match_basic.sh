@@ -15,40 +15,7 @@ top=$(pwd)
 
 # Checks a results file: N lines, games numbered 1..N once each, every field sane.
 check_results() {
-	python3 - "$1" "$2" "$3" <<'EOF' || exit 1
-import json, sys
-path, want, label_a = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-lines = open(path).read().split("\n")
-assert lines[-1] == "", "results file does not end in a newline"
-games = [json.loads(l) for l in lines[:-1]]
-assert len(games) == want, "%d results, want %d" % (len(games), want)
-assert sorted(g["game"] for g in games) == list(range(1, want + 1)), "game numbers"
-for g in games:
-    n = g["game"]
-    a_white = n % 2 == 1
-    assert g["engine_a"] == ("white" if a_white else "black"), "colours of game %d" % n
-    assert (g["white"] if a_white else g["black"]) == label_a, "labels of game %d" % n
-    parts = g["gamestring"].split(";")
-    moves = parts[3:]
-    assert g["plies"] == len(moves), "plies of game %d" % n
-    omoves = g["opening"].split(";")[3:] if "opening" in g else []
-    opening = len(omoves)
-    assert moves[:opening] == omoves, "opening of game %d" % n
-    assert len(g["times_ms"]) == g["plies"] - opening, "timings of game %d" % n
-    assert all(isinstance(t, (int, float)) and t >= 0 for t in g["times_ms"])
-    state = parts[1]
-    want_result = {"WhiteWins": "1-0", "BlackWins": "0-1", "Draw": "1/2-1/2"}.get(state)
-    if want_result:
-        assert g["result"] == want_result, "result of game %d: %s vs %s" % (n, g["result"], state)
-    else:
-        assert state == "InProgress" and g["result"] == "1/2-1/2" and \
-            g["reason"].startswith("adjudicated"), "unfinished game %d: %s" % (n, g["reason"])
-    score = {"1-0": 1.0, "0-1": 0.0}.get(g["result"], 0.5)
-    if not a_white and score != 0.5:
-        score = 1 - score
-    assert g["a_score"] == score, "a_score of game %d" % n
-print("%s: %d games ok" % (path, len(games)))
-EOF
+	python3 tests/integration/match_basic_check.py "$1" "$2" "$3" || exit 1
 	# Every GameString must parse with the core (perft at depth 0 loads it).
 	python3 -c 'import json,sys; [print(json.loads(l)["gamestring"]) for l in open(sys.argv[1])]' "$1" |
 	while IFS= read -r gs; do
@@ -77,14 +44,7 @@ timeout 120 "$HIVEBRIDGE" match --openings "$tmp/openings.txt" --concurrency 2 -
 	{ cat "$tmp/open.out"; fail "openings match failed"; }
 check_results "$tmp/open.jsonl" $((nopen * 2)) builtin:depth=2
 # Each opening twice, colours swapped: games 2k-1 and 2k start from opening k.
-python3 - "$tmp/open.jsonl" <<'EOF' || fail "openings not paired"
-import json, sys
-g = {x["game"]: x for x in map(json.loads, open(sys.argv[1]))}
-for n in range(1, len(g), 2):
-    assert g[n]["opening"] == g[n + 1]["opening"], n
-    assert g[n]["engine_a"] == "white" and g[n + 1]["engine_a"] == "black", n
-assert len({x["opening"] for x in g.values()}) == len(g) // 2
-EOF
+python3 tests/integration/match_basic_openings.py "$tmp/open.jsonl" || fail "openings not paired"
 echo "openings: $(grep '^Score' "$tmp/open.out" | tail -n 1)"
 
 # --- a bad opening is refused before any game ---------------------------------------
@@ -103,21 +63,12 @@ timeout 60 "$HIVEBRIDGE" match --openings "$tmp/swap.txt" --depth 1 --repetition
 	--results "$tmp/swap2.jsonl" builtin builtin >"$tmp/swap2.out" 2>&1 ||
 	{ cat "$tmp/swap2.out"; fail "repetition match failed"; }
 check_results "$tmp/swap2.jsonl" 2 builtin
-python3 - "$tmp/swap2.jsonl" <<'EOF' || fail "--repetition 2: the opening's repetition was not seen"
-import json, sys
-for g in map(json.loads, open(sys.argv[1])):
-    assert g["plies"] == 16 and g["times_ms"] == [], g
-    assert g["reason"] == "adjudicated: position occurred 2 times", g["reason"]
-EOF
+python3 tests/integration/match_basic_repetition2.py "$tmp/swap2.jsonl" || fail "--repetition 2: the opening's repetition was not seen"
 timeout 60 "$HIVEBRIDGE" match --openings "$tmp/swap.txt" --depth 1 --repetition 3 --max-plies 17 \
 	--results "$tmp/swap3.jsonl" builtin builtin >"$tmp/swap3.out" 2>&1 ||
 	{ cat "$tmp/swap3.out"; fail "repetition 3 match failed"; }
 check_results "$tmp/swap3.jsonl" 2 builtin
-python3 - "$tmp/swap3.jsonl" <<'EOF' || fail "--repetition 3: adjudicated too soon"
-import json, sys
-for g in map(json.loads, open(sys.argv[1])):
-    assert g["plies"] == 17 and g["reason"] == "adjudicated: 17 plies played", g
-EOF
+python3 tests/integration/match_basic_repetition3.py "$tmp/swap3.jsonl" || fail "--repetition 3: adjudicated too soon"
 echo "repetition: the opening's swap counts at 2, not at 3"
 
 # --- SPRT: depth 3 against depth 1 is decided long before 400 games -----------------

@@ -34,17 +34,7 @@ run() {
 	timeout 120 "$HIVEBRIDGE" match --config "$conf" --games 4 --results "$tmp/$name.jsonl" "$@" \
 		builtin:depth=1 "$engine" >"$out" 2>&1 ||
 		{ cat "$out"; fail "$name: match exit status $?"; }
-	python3 - "$tmp/$name.jsonl" "$reason" <<'EOF' || { cat "$out"; fail "$name: wrong results"; }
-import json, re, sys
-games = [json.loads(l) for l in open(sys.argv[1])]
-assert sorted(g["game"] for g in games) == [1, 2, 3, 4], "games %r" % [g["game"] for g in games]
-for g in games:
-    assert g["a_score"] == 1, "game %d: the faulty engine did not lose: %s" % (g["game"], g["result"])
-    want = "1-0" if g["engine_a"] == "white" else "0-1"
-    assert g["result"] == want, "game %d: result %s" % (g["game"], g["result"])
-    assert re.search(sys.argv[2], g["reason"]), "game %d: reason %r" % (g["game"], g["reason"])
-print("%s" % games[-1]["reason"])
-EOF
+	python3 tests/integration/match_faults_reason.py "$tmp/$name.jsonl" "$reason" || { cat "$out"; fail "$name: wrong results"; }
 	grep -q '^Score of builtin:depth=1 vs .*: 4 - 0 - 0 ' "$out" || { cat "$out"; fail "$name: score"; }
 	echo "$name: 4 games lost as expected"
 }
@@ -73,14 +63,7 @@ left=$(engines_left "$fake")
 # through, so some game lasts beyond the first moves.
 timeout 120 "$HIVEBRIDGE" match --games 2 --movetime 20 --max-plies 40 --results "$tmp/good.jsonl" \
 	builtin:depth=1 "$fake" >"$tmp/good.out" 2>&1 || { cat "$tmp/good.out"; fail "good engine match"; }
-python3 - "$tmp/good.jsonl" <<'EOF' || { cat "$tmp/good.out"; fail "good engine results"; }
-import json, sys
-games = [json.loads(l) for l in open(sys.argv[1])]
-assert len(games) == 2
-for g in games:
-    assert not g["reason"].startswith(("illegal", "engine", "time")), g["reason"]
-    assert g["plies"] >= 6, g["plies"]
-EOF
+python3 tests/integration/match_faults_good.py "$tmp/good.jsonl" || { cat "$tmp/good.out"; fail "good engine results"; }
 left=$(engines_left "$fake")
 [ "$left" = 0 ] || fail "$left engine processes left after the good match"
 echo "match_faults: ok"

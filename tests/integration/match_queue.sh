@@ -28,24 +28,10 @@ mkdir "$tmp/redis"
 "$HIVEBRIDGE" worker --queue redis://u:secret@127.0.0.1:1/x >"$tmp/pw.out" 2>&1
 [ $? = 2 ] && grep -q HIVEBRIDGE_REDIS_PASSWORD "$tmp/pw.out" || fail "worker: a password in the URL was not refused"
 
-# redis_start: Redis on $port (picked free, once) with its AOF in $tmp/redis.
-port=
-redis_start() {
-	for _try in 1 2 3 4 5; do
-		[ -n "$port" ] || port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		: >"$tmp/redis.log"
-		spawn redis-server --bind 127.0.0.1 --port "$port" --dir "$tmp/redis" --appendonly yes \
-			--appendfsync always --save '' --daemonize no --logfile "$tmp/redis.log"
-		redis=$spawned
-		wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 ||
-			fail "redis-server did not start"
-		procs_alive $redis && return 0
-		grep -q "Address already in use" "$tmp/redis.log" || { cat "$tmp/redis.log" >&2; fail "redis-server died"; }
-		[ "${1:-}" = same ] && sleep 0.2 || port=   # our own port: it frees soon
-	done
-	fail "no port for redis-server after 5 tries"
-}
-redis_start
+# Redis with its AOF in $tmp/redis (fsync'd on every write: a restart loses nothing).
+. tests/lib/redis.sh
+redis_aof() { redis_start "$@" --appendonly yes --appendfsync always; }
+redis_aof
 url=redis://127.0.0.1:$port/m1
 
 # The reference: the same match played locally.
@@ -93,7 +79,7 @@ wait_for 'grep -q "retrying" "$tmp/w2.err" && grep -q "retrying" "$tmp/w3.err" &
 	fail "nobody noticed that Redis was gone"
 wait_for '[ "$(count "^Finished" "$tmp/w2.out")$(count "^Finished" "$tmp/w3.out")" != "$before" ]' 60 ||
 	fail "no game finished while Redis was down"
-redis_start same
+redis_aof same
 
 wait_for '! procs_alive $coord' 240 || fail "the match did not end"
 wait $coord
@@ -101,14 +87,7 @@ st=$?
 [ $st = 0 ] || fail "coordinator exit status $st"
 grep -q "connected again" "$tmp/w2.err" || fail "w2 did not reconnect"
 
-python3 - "$tmp/res.jsonl" "$games" "$killed" <<'PY' || fail "results"
-import json, sys
-res = [json.loads(l) for l in open(sys.argv[1])]
-nums = sorted(r["game"] for r in res)
-assert nums == list(range(1, int(sys.argv[2]) + 1)), "games %r" % nums
-k = [r for r in res if r["game"] == int(sys.argv[3])][0]
-assert k["worker"] in ("w2", "w3"), "game %s was not replayed by another worker: %r" % (sys.argv[3], k)
-PY
+python3 tests/integration/match_queue.py "$tmp/res.jsonl" "$games" "$killed" || fail "results"
 # Exactly once in the file; the summary equals the local match's.
 last() { grep "^$1" "$2" | tail -n 1; }
 for l in "Score of" "Elo difference"; do

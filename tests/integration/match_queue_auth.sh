@@ -23,20 +23,18 @@ fail() { fail_logs "$@"; }
 top=$(pwd)
 games=400
 pw=$(python3 -c 'import secrets; print("hbpw" + secrets.token_hex(12))')
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. tests/lib/redis.sh
+# Redis starts late, on a port everyone is told now: held until then (bound, so
+# that connecting is refused and nothing else takes it; outside the ephemeral range).
+spawn python3 tests/lib/harness.py hold-port "$tmp/port"
+holder=$spawned
+wait_for '[ -s "$tmp/port" ] || ! procs_alive $holder' 10 && [ -s "$tmp/port" ] || fail "no port held"
+port=$(cat "$tmp/port")
 url=redis://127.0.0.1:$port/s1
-mkdir "$tmp/redis"
 # The password lives in files only (mode 600), never on a command line.
 umask 077
 echo "$pw" >"$tmp/pw"    # the pattern of the greps below: their own argv stays clean
 cat >"$tmp/redis.conf" <<EOF
-bind 127.0.0.1
-port $port
-dir $tmp/redis
-save ""
-appendonly no
-daemonize no
-logfile $tmp/redis.log
 requirepass $pw
 EOF
 # The workers' engines: the built-in one at depth 1, and an external UHP engine
@@ -76,10 +74,9 @@ for who in coord w1 w2; do
 done
 procs_alive $coord && procs_alive $w1 && procs_alive $w2 || fail "a process gave up while Redis was down"
 
-spawn redis-server "$tmp/redis.conf"
-redis=$spawned
-wait_for '! procs_alive $redis || grep -qs "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-procs_alive $redis || { cat "$tmp/redis.log" >&2; fail "redis-server died (port $port taken meanwhile?)"; }
+kill $holder
+wait_for '! procs_alive $holder' 10 || fail "the port holder did not exit"
+redis_start same --conf "$tmp/redis.conf"
 for who in coord w1 w2; do
 	wait_for 'grep -q "connected again" "$tmp/$who.err"' 20 || fail "$who did not connect once Redis was up"
 done

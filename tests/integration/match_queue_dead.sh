@@ -12,11 +12,8 @@ set -u
 need python3 redis-server redis-cli timeout
 tmp=$(mktemp -d)
 procs_trap
-fail() {
-	for f in "$tmp"/*.out "$tmp"/*.err "$tmp"/res.jsonl; do [ -f "$f" ] && { echo "== $f"; tail -n 20 "$f"; }; done >&2
-	echo "FAIL: $*" >&2
-	exit 1
-}
+fail_files="$tmp/res.jsonl"
+fail() { fail_logs "$@"; }
 . tests/lib/redis.sh
 redis_start
 rc() { redis-cli -p "$port" "$@"; }

@@ -12,11 +12,8 @@ set -u
 need python3 redis-server redis-cli timeout
 tmp=$(mktemp -d)
 procs_trap
-fail() {
-	for f in "$tmp"/*.out "$tmp"/*.err "$tmp"/res.jsonl; do [ -f "$f" ] && { echo "== $f"; tail -n 20 "$f"; }; done >&2
-	echo "FAIL: $*" >&2
-	exit 1
-}
+fail_files="$tmp/res.jsonl"
+fail() { fail_logs "$@"; }
 . tests/lib/redis.sh
 redis_start
 rc() { redis-cli -p "$port" "$@"; }
@@ -46,14 +43,7 @@ grep -q "refused a result .*not one JSON object" "$tmp/coord.err" || fail "two J
 kill -INT $coord
 wait_for '! procs_alive $coord' 20 || fail "the coordinator did not stop"
 grep -q "^Score of .*: 0 - 0 - 1 " "$tmp/coord.out" || fail "the score does not count exactly the one result"
-python3 - "$tmp/res.jsonl" <<'PY' || fail "the results file"
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-assert len(lines) == 1, lines
-r = json.loads(lines[0])
-assert r["game"] == 1 and r["reason"] == "agreed" and "evil" not in r, r
-assert r["worker"] == "w\\x1b]0;owned\\x07", r["worker"]
-PY
+python3 tests/integration/match_queue_forged.py "$tmp/res.jsonl" || fail "the results file"
 ! grep -q "$(printf '\033')" "$tmp/coord.out" "$tmp/coord.err" || fail "an escape sequence reached the terminal"
 grep -q 'worker w\\x1b\]0;owned\\x07' "$tmp/coord.out" || fail "the worker's name is not shown escaped"
 echo "match_queue_forged: ok (5 forged results refused, 1 counted and rebuilt, names escaped)"

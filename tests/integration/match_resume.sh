@@ -38,22 +38,9 @@ grep -q "^Match builtin vs builtin:depth=2: $games games ($n1 already played)" "
 grep -q "^Match finished: $((games - n1)) games played now, $games of $games" "$tmp/run2.out" ||
 	{ cat "$tmp/run2.out"; fail "the resumed match played the wrong number of games"; }
 head -n "$n1" "$res" | cmp -s - "$tmp/before.jsonl" || fail "the old results changed"
-python3 - "$res" "$games" <<'EOF' || fail "resumed results"
-import json, sys
-games = [json.loads(l) for l in open(sys.argv[1])]
-nums = sorted(g["game"] for g in games)
-assert nums == list(range(1, int(sys.argv[2]) + 1)), "games %r" % nums
-EOF
+python3 tests/integration/match_resume_resumed.py "$res" "$games" || fail "resumed results"
 # The final score counts every game in the file.
-python3 - "$res" "$tmp/run2.out" <<'EOF' || fail "summary does not match the file"
-import json, re, sys
-games = [json.loads(l) for l in open(sys.argv[1])]
-w = sum(g["a_score"] == 1 for g in games)
-l = sum(g["a_score"] == 0 for g in games)
-d = len(games) - w - l
-last = [x for x in open(sys.argv[2]) if x.startswith("Score of")][-1]
-assert re.search(r": %d - %d - %d " % (w, l, d), last), (last, w, l, d)
-EOF
+python3 tests/integration/match_resume_summary.py "$res" "$tmp/run2.out" || fail "summary does not match the file"
 # Resuming a finished match plays nothing.
 timeout 60 "$HIVEBRIDGE" match --openings "$top/conf/openings-base.txt" --games $games --movetime 50 \
 	--results "$res" --resume builtin builtin:depth=2 >"$tmp/run3.out" 2>&1 || fail "third run"

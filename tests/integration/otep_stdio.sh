@@ -60,77 +60,7 @@ printf 'rules Base\nopponent-move - Base;NotStarted;White[1]\nplay white\nclock 
 echo "ok refused twice: $(tail -n 1 "$tmp/ref")"
 
 # --- a full game: OTEP host -> bridge -> UHP engine -------------------------------
-timeout 300 python3 - "$HIVEBRIDGE" <<'PY' || fail "full game OTEP host -> bridge -> UHP engine"
-import subprocess, sys
-
-hb = sys.argv[1]
-eng = subprocess.Popen([hb, "otep", "--engine", "uhp:%s uhp --engine builtin:depth=1" % hb],
-                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-ref = subprocess.Popen([hb, "uhp", "--engine", "builtin:depth=1"],
-                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-
-def ref_ask(cmd):
-    ref.stdin.write(cmd.encode() + b"\n")
-    lines = []
-    while True:
-        l = ref.stdout.readline().decode().rstrip("\n")
-        if l == "ok":
-            return lines
-        lines.append(l)
-
-def send(line):
-    eng.stdin.write(line.encode() + b"\n")
-
-def read():
-    while True:
-        l = eng.stdout.readline()
-        if not l:
-            raise SystemExit("the bridge closed")
-        l = l.decode().rstrip("\n")
-        if not l.startswith("status "):
-            return l
-
-ref_ask("")                      # the id block
-assert read() == "hello"
-assert read() == "simple-moves on"
-gs = ref_ask("newgame Base")[-1]
-send("rules Base")
-me = "white"
-last = "-"
-for ply in range(400):
-    state = gs.split(";")[1]
-    if state not in ("NotStarted", "InProgress"):
-        break
-    side = gs.split(";")[2].split("[")[0].lower()
-    if side == me:
-        send("opponent-move %s %s" % (last, gs.replace(" ", "_")))
-        send("play " + me)
-        send("clock 2000 2000 0 0 0")
-        l = read()
-        if not l.startswith("move "):
-            raise SystemExit("ply %d: %r" % (ply, l))
-        mv = l[5:].replace("_", " ")
-        r = ref_ask("play " + mv)
-        if r[-1].startswith(("err", "invalidmove")):
-            raise SystemExit("the bridge played an illegal move %r: %r" % (mv, r))
-        gs = r[-1]
-        send("move " + gs.replace(" ", "_"))
-    else:
-        mv = ref_ask("bestmove depth 1")[-1]
-        gs = ref_ask("play " + mv)[-1]
-        last = mv.replace(" ", "_")
-state = gs.split(";")[1]
-code = {"WhiteWins": 2, "BlackWins": 3, "Draw": 1}.get(state, 0)
-send("finish %d" % code)
-send("goodbye")
-eng.stdin.close()
-assert eng.wait(10) == 0
-ref.stdin.close()
-ref.wait(10)
-print("ok full game OTEP host -> bridge -> UHP engine: %d plies, %s" % (ply, state))
-if code == 0:
-    raise SystemExit("the game did not end in 400 plies")
-PY
+timeout 300 python3 tests/integration/otep_stdio_game.py "$HIVEBRIDGE" || fail "full game OTEP host -> bridge -> UHP engine"
 
 # --- serve: an otep listener on port 0 --------------------------------------------
 conf=$tmp/otep.conf
@@ -145,31 +75,7 @@ while ! grep -q '(otep)' "$tmp/serve.err" && [ $i -lt 100 ]; do
 done
 port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\) (otep).*/\1/p' "$tmp/serve.err")
 [ -n "$port" ] || { cat "$tmp/serve.err"; fail "no otep listener"; }
-timeout 60 python3 - "$port" <<'PY' || fail "TCP session"
-import socket, sys
-
-port = int(sys.argv[1])
-s = socket.create_connection(("127.0.0.1", port), timeout=20)
-f = s.makefile("rb")
-def read():
-    while True:
-        l = f.readline().decode().rstrip("\r\n")
-        if not l.startswith("status "):
-            return l
-assert read() == "hello"
-assert read() == "simple-moves on"
-# A second client while the first holds the only session: refused in OTEP's words.
-t = socket.create_connection(("127.0.0.1", port), timeout=20)
-got = t.makefile("rb").readline().decode()
-assert got.startswith("error -1 "), got
-t.close()
-s.sendall(b"rules Base+MLP\nopponent-move - Base+MLP;NotStarted;White[1]\nplay white\nclock 5000 5000 0 0 0\n")
-l = read()
-assert l.startswith("move "), l
-s.sendall(b"goodbye\n")
-assert f.readline() == b""
-print("ok tcp: %s; refused: %s" % (l, got.strip()))
-PY
+timeout 60 python3 tests/integration/otep_stdio_tcp.py "$port" || fail "TCP session"
 kill "$daemon"
 wait "$daemon"
 daemon=

@@ -22,15 +22,7 @@ match() {
 	shift 2
 	timeout 120 "$HIVEBRIDGE" match --config "$tmp/conf" --log "$tmp/$_n.log" --results "$tmp/$_n.jsonl" \
 		"$@" nokamute mzinga || { echo "match exited with status $?"; return 1; }
-	python3 - "$tmp/$_n.jsonl" <<'EOP' || return 1
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-assert rows, "no results"
-for r in rows:
-    print("game %d: %s %s, %d plies" % (r["game"], r["result"], r["reason"], r["plies"]))
-    assert r["result"] != "*" and not any(w in r["reason"] for w in
-        ("crash", "illegal", "stall", "on time", "forfeit", "engine", "disconnect")), r
-EOP
+	python3 tests/integration/peers_match.py "$tmp/$_n.jsonl" || return 1
 	peers_trace "$tmp/$_n.log" "$_m"
 }
 peers_case depth match depth 20 --depth 2 --games 2 --max-plies 40

@@ -12,25 +12,7 @@ procs_trap
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # The holder binds what it can; a port already taken by someone else is just as busy.
-spawn python3 - "$tmp/held" <<'EOF'
-import socket, sys, time
-held = []
-for port in (5000, 51337):
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-        s.listen(1)
-        held.append(s)
-        state = "held"
-    except OSError as e:
-        state = "busy already (%s)" % e.strerror
-    print("127.0.0.1:%d %s" % (port, state), flush=True)
-open(sys.argv[1] + ".tmp", "w").write("ready\n")
-import os
-os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-while True:
-    time.sleep(3600)
-EOF
+spawn python3 tests/integration/ports_busy_holder.py "$tmp/held"
 holder=$spawned
 wait_for '[ -s "$tmp/held" ] || ! procs_alive $holder' 30 && [ -s "$tmp/held" ] || fail "the port holder did not start"
 
@@ -51,20 +33,7 @@ port=$(listen_port "$tmp/err" uhp)
 procs_count_listening "$tmp/err"
 [ "$_pn" = 1 ] || { cat "$tmp/err"; fail "$_pn listeners, the configuration defines one"; }
 
-timeout 30 python3 - "$port" <<'EOF' || fail "a UHP client on the configured listener"
-import socket, sys
-s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
-f = s.makefile("rb")
-lines = []
-while True:
-    line = f.readline()
-    assert line, "closed after %r" % lines
-    line = line.rstrip(b"\r\n").decode()
-    if line == "ok":
-        break
-    lines.append(line)
-assert lines[0].startswith("id hivebridge"), lines
-EOF
+timeout 30 python3 tests/integration/ports_busy_client.py "$port" || fail "a UHP client on the configured listener"
 procs_alive "$daemon" || fail "the daemon died"
 kill -TERM "$daemon"
 wait "$daemon"

@@ -45,21 +45,6 @@ done
 [ "$(cat "$tmp"/w?.out | sed -n 's/^Finished game \([0-9]*\) .*/\1/p' | sort -n | tr '\n' ' ')" = "1 3 7 8 9 " ] ||
 	fail "games played: $(cat "$tmp"/w?.out | grep "^Finished")"
 rcli XRANGE hivebridge:p:dead - + >"$tmp/dead.txt"
-python3 - "$tmp/dead.txt" <<'PY' || fail "dead stream: $(cat "$tmp/dead.txt")"
-import sys
-lines = open(sys.argv[1]).read().split("\n")
-got = {}
-while len(lines) >= 9:
-    e = dict(zip(lines[1:9:2], lines[2:9:2]))
-    assert e["id"] not in got, "set aside twice: %r" % e
-    got[e["id"]] = e
-    lines = lines[9:]
-assert sorted(got) == ["0-2", "0-4", "0-5", "0-6"], got
-assert got["0-2"]["game"] == "2" and "opening" in got["0-2"]["reason"], got["0-2"]
-assert got["0-4"]["game"] == "4" and "no engine_b" in got["0-4"]["reason"], got["0-4"]
-assert got["0-5"]["game"] == "5" and "depth" in got["0-5"]["reason"], got["0-5"]
-assert got["0-6"]["game"] == "0-6" and "no game number" in got["0-6"]["reason"], got["0-6"]
-assert all(e["worker"] in ("w1", "w2", "w3") for e in got.values()), got
-PY
+python3 tests/integration/queue_poison_job.py "$tmp/dead.txt" || fail "dead stream: $(cat "$tmp/dead.txt")"
 [ $(cat "$tmp"/w?.err | grep -c "set aside") = 4 ] || fail "not one line per job set aside"
 echo "queue_poison_job: ok (4 bad jobs set aside once each, 5 good games played, 3 workers still running)"

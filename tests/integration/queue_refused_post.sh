@@ -17,12 +17,7 @@ redis_start
 queue_new r
 rcli SET hivebridge:r:dead notastream >/dev/null || fail "SET"
 # 200 jobs whose ENGINE is a command: a plain worker sets each aside.
-python3 - "$port" <<'PY' | redis-cli -p "$port" >/dev/null || fail "XADD jobs"
-import sys
-for i in range(1, 201):
-    print(f"XADD hivebridge:r:jobs * game {i} white a opening \"\" type Base depth 0 movetime 0 "
-          f"clock 0 inc 0 max_plies 12 repetition 3 engine_a uhp:/bin/true engine_b builtin")
-PY
+python3 tests/integration/queue_refused_post.py "$port" | redis-cli -p "$port" >/dev/null || fail "XADD jobs"
 [ "$(rcli XLEN hivebridge:r:jobs)" = 200 ] || fail "jobs: $(rcli XLEN hivebridge:r:jobs)"
 spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/r" --name w1 --claim-after 100 \
 	>"$tmp/w1.out" 2>"$tmp/w1.err"

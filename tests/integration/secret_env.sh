@@ -17,17 +17,8 @@ top=$(pwd)
 umask 077
 pw=$(python3 -c 'import secrets; print("hbpw" + secrets.token_hex(12))')
 echo "$pw" >"$tmp/pw"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-url=redis://127.0.0.1:$port/sec
-mkdir "$tmp/redis" "$tmp/spy"
+mkdir "$tmp/spy"
 cat >"$tmp/redis.conf" <<EOF
-bind 127.0.0.1
-port $port
-dir $tmp/redis
-save ""
-appendonly no
-daemonize no
-logfile $tmp/redis.log
 requirepass $pw
 EOF
 cat >"$tmp/spy.sh" <<EOF
@@ -45,10 +36,9 @@ kind = uhp
 command = $tmp/spy.sh
 EOF
 
-spawn redis-server "$tmp/redis.conf"
-redis=$spawned
-wait_for '! procs_alive $redis || grep -qs "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-procs_alive $redis || fail "redis-server died (port $port taken meanwhile?)"
+. tests/lib/redis.sh
+redis_start --conf "$tmp/redis.conf"
+url=redis://127.0.0.1:$port/sec
 
 export HIVEBRIDGE_REDIS_PASSWORD="$pw"
 spawn "$HIVEBRIDGE" match --games 2 --depth 1 --max-plies 20 --queue "$url" --results "$tmp/res.jsonl" \

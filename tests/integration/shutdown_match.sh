@@ -30,25 +30,7 @@ rc=$?
 [ $rc = 1 ] || { cat "$tmp/run1.err"; fail "exit status $rc after SIGTERM (an interrupted match: 1)"; }
 ! grep -q "Sanitizer" "$tmp/run1.err" || { cat "$tmp/run1.err"; fail "a sanitizer spoke"; }
 grep -q "interrupted" "$tmp/run1.err" || fail "no 'interrupted': $(cat "$tmp/run1.err")"
-python3 - "$res" "$tmp/run1.out" <<'EOF' || { cat "$tmp/run1.out"; fail "the aborted games"; }
-import re, sys
-sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
-from uhp_client import valid_rows
-rows = valid_rows("schemas/match-result.json", sys.argv[1])
-out = open(sys.argv[2]).read()
-started = {int(n) for n in re.findall(r"^Started game (\d+)", out, re.M)}
-finished = {int(n) for n in re.findall(r"^Finished game (\d+)", out, re.M)}
-said = {int(n): int(p) for n, p in
-        re.findall(r"^Aborted game (\d+) \(.*\): \* \{aborted: match interrupted\}, (\d+) plies$", out, re.M)}
-aborted = [r for r in rows if r["result"] == "*"]
-assert started - finished and set(said) == started - finished, (started, finished, said)
-assert {r["game"]: r["plies"] for r in aborted} == said, (aborted, said)
-for r in aborted:
-    assert r["reason"] == "aborted: match interrupted" and "a_score" not in r, r
-    assert ";InProgress;" in r["gamestring"] or ";NotStarted;" in r["gamestring"], r
-assert {r["game"] for r in rows if r["result"] != "*"} == finished, rows
-print(f"interrupted: {len(finished)} finished, {len(said)} aborted at plies {sorted(said.values())}")
-EOF
+python3 tests/integration/shutdown_match_aborted.py "$res" "$tmp/run1.out" || { cat "$tmp/run1.out"; fail "the aborted games"; }
 n1=$(grep -c '"a_score"' "$res")
 na=$(grep -c '"result":"\*"' "$res")
 
@@ -61,10 +43,5 @@ grep -q "^Match builtin vs builtin:depth=2: $games games ($n1 already played)" "
 	{ cat "$tmp/run2.out"; fail "the resumed match counted aborted games"; }
 grep -q "^Match finished: $((games - n1)) games played now, $games of $games" "$tmp/run2.out" ||
 	{ cat "$tmp/run2.out"; fail "the resumed match played the wrong number of games"; }
-python3 - "$res" "$games" <<'EOF' || fail "resumed results"
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-assert sorted(r["game"] for r in rows) == list(range(1, int(sys.argv[2]) + 1)), rows
-assert all(r["result"] != "*" for r in rows), rows
-EOF
+python3 tests/integration/shutdown_match_resumed.py "$res" "$games" || fail "resumed results"
 echo "shutdown_match: ok ($n1 finished and $na aborted at SIGTERM, resumed to $games)"

@@ -31,7 +31,7 @@ web_serve 2 --log "$tmp/trace"
 uhp=$(listen_port "$tmp/err" uhp)
 [ -n "$uhp" ] || fail "ports: uhp '$uhp' http '$http'"
 timeout 400 node tests/browser/web_test.js serve "http://127.0.0.1:$http" "$shots" "$uhp" ||
-	{ tail -n 20 "$tmp/err"; fail "the page against serve"; }
+	{ cat "$tmp/err"; fail "the page against serve"; }
 procs_alive $pid || fail "the daemon died"
 kill -TERM $pid
 wait_for '! procs_alive '$pid 20 || fail "the daemon did not stop"
@@ -54,7 +54,7 @@ mpid=$spawned
 wait_listening "$tmp/merr" $mpid 1 http
 mhttp=$(listen_port "$tmp/merr" http)
 timeout 300 node tests/browser/web_test.js match "http://127.0.0.1:$mhttp" "$shots" "$tmp/gate" ||
-	{ tail -n 20 "$tmp/merr"; fail "the match dashboard"; }
+	{ cat "$tmp/merr"; fail "the match dashboard"; }
 wait_for '[ $(count "played out" "$tmp/merr") -ge 1 ]' 120 || fail "the match did not play out"
 kill -TERM $mpid
 wait $mpid || fail "match exit status $? after SIGTERM"
@@ -64,7 +64,7 @@ mpid=
 web_redis browser
 web_queue_match --games 4 --max-plies 20 --movetime 300 builtin builtin
 timeout 120 node tests/browser/web_test.js queue "http://127.0.0.1:$qhttp" "$shots" w1,w2 ||
-	{ tail -n 20 "$tmp/qerr"; fail "the workers table"; }
+	{ cat "$tmp/qerr"; fail "the workers table"; }
 kill -TERM $qpid
 wait $qpid
 qpid=

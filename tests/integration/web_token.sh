@@ -19,34 +19,6 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # One listener on a free port (the defaults would take 5000, 5002 and 51337).
 lis='[listen u]\nprotocol = uhp\nport = 0\n'
 
-cat >"$tmp/check.py" <<'EOF'
-import json, sys, http.client
-port, token = int(sys.argv[1]), sys.argv[2]
-def req(method, path, body=None, auth=None):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-    h = {"Connection": "close", "Content-Type": "application/json"}
-    if auth:
-        h["Authorization"] = auth
-    c.request(method, path, body=json.dumps(body).encode() if body is not None else None, headers=h)
-    r = c.getresponse()
-    text = r.read()
-    c.close()
-    return r.status, r.getheader("WWW-Authenticate"), (json.loads(text) if text.startswith(b"{") else text)
-for auth in [None, "Bearer " + token[:-1], "Bearer " + token + "x", "Basic " + token, "Bearer", token]:
-    st, wa, e = req("POST", "/api/games", {"depth": 1}, auth)
-    assert st == 401 and wa == "Bearer" and "access token" in e["error"], (auth, st, e)
-    st, wa, e = req("POST", "/api/lobby/join", {"lobby": "x"}, auth)
-    assert st == 401, (auth, st, e)
-# Reads stay open.
-for path in ["/", "/api/games", "/api/engines", "/api/lobbies"]:
-    st, _, _ = req("GET", path)
-    assert st == 200, (path, st)
-st, _, g = req("POST", "/api/games", {"depth": 1}, "Bearer " + token)
-assert st == 201 and g["token"], (st, g)
-st, _, g = req("POST", "/api/games", {"depth": 1}, "bearer  " + token)
-assert st == 201, (st, g)
-print("token: ok")
-EOF
 
 # From the environment: required the same, and no engine inherits it.
 # Nor can an engine read it in the daemon's own /proc/PID/environ.
@@ -55,30 +27,23 @@ chmod +x "$tmp/engine.sh"
 printf "$lis[engine env]\ncommand = %s/engine.sh\n" "$tmp" >"$tmp/conf"
 tok2=$(python3 -c 'import secrets; print(secrets.token_hex(20))')
 HIVEBRIDGE_HTTP_TOKEN=$tok2 web_serve 2
-timeout 60 python3 "$tmp/check.py" "$http" "$tok2" || { tail -n 30 "$tmp/err"; fail "the token from the environment"; }
-python3 - "$http" "$tok2" <<'EOF' || fail "a game against the external engine"
-import json, sys, http.client
-c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=20)
-c.request("POST", "/api/games", body=b'{"engine": "env"}', headers={"Content-Type": "application/json",
-          "Authorization": "Bearer " + sys.argv[2]})
-r = c.getresponse()
-assert r.status == 201, (r.status, r.read())
-EOF
+timeout 60 python3 tests/integration/web_token_check.py "$http" "$tok2" || { cat "$tmp/err"; fail "the token from the environment"; }
+python3 tests/integration/web_token_engine_game.py "$http" "$tok2" || fail "a game against the external engine"
 wait_for '[ -s "$tmp/engine_env" ]' 20 || fail "the engine did not start"
 grep -q HIVEBRIDGE_HTTP_TOKEN "$tmp/engine_env" && fail "the engine inherited HIVEBRIDGE_HTTP_TOKEN"
 grep -q "$tok2" "$tmp/engine_env" && fail "the engine's environment holds the token"
 [ -s "$tmp/daemon_env" ] || fail "the engine could not read the daemon's environ"
 grep -q "$tok2" "$tmp/daemon_env" && fail "/proc/PID/environ of the daemon shows the token"
 kill -TERM $pid
-wait $pid || fail "the daemon's exit status $? after SIGTERM: $(tail -n 30 "$tmp/err")"
+wait $pid || fail "the daemon's exit status $? after SIGTERM: $(cat "$tmp/err")"
 tok=$(python3 -c 'import secrets; print(secrets.token_hex(20))')
 printf '%s\n' "$tok" >"$tmp/token"
 chmod 600 "$tmp/token"
 printf "$lis[daemon]\nhttp_token_file = %s/token\n" "$tmp" >"$tmp/conf"
 web_serve 2
-timeout 60 python3 "$tmp/check.py" "$http" "$tok" || { tail -n 30 "$tmp/err"; fail "the token from its file"; }
+timeout 60 python3 tests/integration/web_token_check.py "$http" "$tok" || { cat "$tmp/err"; fail "the token from its file"; }
 kill -TERM $pid
-wait $pid || fail "the daemon's exit status $? after SIGTERM: $(tail -n 30 "$tmp/err")"
+wait $pid || fail "the daemon's exit status $? after SIGTERM: $(cat "$tmp/err")"
 
 # Beyond loopback without a token: no daemon, a message that says what to set. (Last:
 # a daemon without the rule would listen beyond loopback here.)

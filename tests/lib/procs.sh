@@ -22,8 +22,9 @@
 #   procs_alive PID          true while PID runs (a zombie is not alive).
 #   count PATTERN FILE       matching lines of FILE, 0 while it does not exist yet.
 #   need TOOL...             fail (never skip) when python3, jsonschema, ... is missing.
-#   fail_logs MESSAGE        the last 20 lines of every $tmp/*.out and $tmp/*.err on
-#                            stderr, then "FAIL: MESSAGE", exit 1 (a script's fail).
+#   fail_logs MESSAGE        every $tmp/*.out and $tmp/*.err, and the files named in
+#                            $fail_files, in full on stderr, then "FAIL: MESSAGE",
+#                            exit 1 (a script's fail: a failure says why in full).
 
 procs_fail() {
 	echo "FAIL: tests/lib/procs.sh: $*" >&2
@@ -257,8 +258,8 @@ need() {
 }
 
 fail_logs() {
-	for _pf in "$tmp"/*.out "$tmp"/*.err; do
-		[ -f "$_pf" ] && { echo "== $_pf"; tail -n 20 "$_pf"; }
+	for _pf in "$tmp"/*.out "$tmp"/*.err ${fail_files:-}; do
+		[ -f "$_pf" ] && { echo "== $_pf"; cat "$_pf"; }
 	done >&2
 	echo "FAIL: $*" >&2
 	exit 1

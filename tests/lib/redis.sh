@@ -1,25 +1,34 @@
 # redis.sh: a real redis-server for the integration tests of match --queue (sourced
 # after procs.sh, with $tmp set and fail defined).
 #
-#   redis_start [same] [ARGS...]  redis-server on $port (picked free once; "same": the
-#                                 port it had) with its files in $tmp/redis and ARGS
-#                                 (default: no persistence at all); $redis is its PID.
+#   redis_start [same] [--conf FILE] [ARGS...]
+#       redis-server on $port with its files in $tmp/redis, FILE first (a password
+#       stays off the command line) and ARGS after (default: no persistence at all;
+#       a later option wins); $redis is its PID. $port, when empty, is picked outside
+#       the kernel's ephemeral range (tests/lib/harness.py port), where no outgoing
+#       connection takes it meanwhile; one taken all the same (Address already in use)
+#       is picked again, up to 5 times. "same" keeps the port it had (clients know it;
+#       a caller that holds a port until now sets $port: see hold-port in harness.py):
+#       it is tried again while it frees.
 port=
 redis_start() {
-	_same=
+	_same= _conf=
 	[ "${1:-}" = same ] && { _same=1; shift; }
+	[ "${1:-}" = --conf ] && { _conf=$2; shift 2; }
 	mkdir -p "$tmp/redis"
 	for _try in 1 2 3 4 5; do
-		[ -n "$port" ] || port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		[ -n "$port" ] || port=$(python3 tests/lib/harness.py port) || fail "no free port for redis-server"
 		: >"$tmp/redis.log"
-		spawn redis-server --bind 127.0.0.1 --port "$port" --dir "$tmp/redis" --save '' --appendonly no \
-			--daemonize no --logfile "$tmp/redis.log" "$@"
+		spawn redis-server ${_conf:+"$_conf"} --bind 127.0.0.1 --port "$port" --dir "$tmp/redis" --save '' \
+			--appendonly no --daemonize no --logfile "$tmp/redis.log" "$@"
 		redis=$spawned
 		wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 ||
-			fail "redis-server did not start"
+			{ cat "$tmp/redis.log" >&2; fail "redis-server did not start in 20 s"; }
 		procs_alive $redis && return 0
 		grep -q "Address already in use" "$tmp/redis.log" || { cat "$tmp/redis.log" >&2; fail "redis-server died"; }
+		echo "redis.sh: port $port taken (try $_try): $(grep 'Address already in use' "$tmp/redis.log")" >&2
 		[ -n "$_same" ] && sleep 0.2 || port=   # our own port: it frees soon
 	done
+	cat "$tmp/redis.log" >&2
 	fail "no port for redis-server after 5 tries"
 }

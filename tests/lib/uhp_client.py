@@ -2,19 +2,23 @@
 # from the top of the tree, never run on its own):
 #
 #   import sys; sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
-#   from uhp_client import Conn, connect, reply, close, uhp_process, expect, valid_rows
+#   from uhp_client import Conn, connect, reply, close, uhp_tcp, uhp_process, expect, valid_rows
 #
 #   Conn(port, rcvbuf=None)  a client over TCP: line(), answer() (lines up to "ok",
-#                            "ok" included), send(cmd), cmd(cmd), close(); no greeting
-#                            read, every read timed (30 s).
+#                            "ok" included), send(cmd), cmd(cmd), ok(cmd) (the answer
+#                            without "ok"; err or invalidmove fails), close(); no
+#                            greeting read, every read timed (30 s).
 #   connect(port, src, timeout=20)  (socket, file) from the source address src; reply(f) reads
 #                            an answer from the file: (lines without "ok", whether "ok"
 #                            came before EOF); close(s, f) closes both.
 #   hold(port, n, src)       n such connections, each greeted with an info block.
 #   refused(port, lines, src)  a connection answered lines and "ok", then closed.
-#   uhp_process(argv)        (p, reply, ask): a bridge speaking UHP on its stdio; reply()
-#                            reads an answer (lines without "ok"), ask(cmd) sends cmd
-#                            and reads its answer; a closed pipe is a failure.
+#   uhp_link(r, w)           (reply, ask) over a reader and a writer (a socket's files,
+#                            a child's pipes): reply() reads an answer (its lines
+#                            before "ok"; a closed link raises EOFError), ask(cmd)
+#                            sends cmd and reads its answer.
+#   uhp_tcp(port, timeout=60)  (socket, reply, ask): uhp_link on 127.0.0.1:port.
+#   uhp_process(argv)        (p, reply, ask): uhp_link on a bridge's stdio.
 #   expect(got, want, what)  fails the script unless got == want.
 #   valid_rows(schema, path) the JSON lines of path, each valid against the schema file.
 import json
@@ -54,6 +58,13 @@ class Conn:
     def cmd(s, c):
         s.send(c)
         return s.answer()
+
+    def ok(s, c):
+        """cmd's answer without its "ok"; an err or invalidmove fails the script."""
+        a = s.cmd(c)
+        if a[-1] != "ok" or any(l.startswith(("err", "invalidmove")) for l in a):
+            sys.exit(f"FAIL: {c}: {a}")
+        return a[:-1]
 
     def close(s):
         s.s.close()
@@ -99,25 +110,34 @@ def refused(port, want, src="127.0.0.1"):
     close(s, f)
 
 
-def uhp_process(argv):
-    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-
+def uhp_link(r, w):
     def answer():
         lines = []
         while True:
-            line = p.stdout.readline()
+            line = r.readline()
             if not line:
-                raise SystemExit("bridge closed; got %r" % lines)
-            line = line.decode().rstrip("\n")
+                raise EOFError("the bridge closed the link; got %r" % lines)
+            line = line.rstrip(b"\r\n").decode("utf-8", "replace")
             if line == "ok":
                 return lines
             lines.append(line)
 
     def ask(cmd):
-        p.stdin.write(cmd.encode() + b"\n")
+        w.write(cmd.encode() + b"\n")
+        w.flush()
         return answer()
 
-    return p, answer, ask
+    return answer, ask
+
+
+def uhp_tcp(port, timeout=60):
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    return (s,) + uhp_link(s.makefile("rb"), s.makefile("wb"))
+
+
+def uhp_process(argv):
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    return (p,) + uhp_link(p.stdout, p.stdin)
 
 
 def expect(got, want, what):

@@ -28,14 +28,9 @@ web_serve() {
 }
 
 web_redis() {
-	rport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	mkdir "$tmp/redis"
-	: >"$tmp/redis.log"
-	spawn redis-server --bind 127.0.0.1 --port "$rport" --dir "$tmp/redis" --save '' --appendonly no \
-		--daemonize no --logfile "$tmp/redis.log"
-	redis=$spawned
-	wait_for '! procs_alive $redis || grep -q "Ready to accept" "$tmp/redis.log"' 20 || fail "redis-server did not start"
-	procs_alive $redis || fail "redis-server died: $(cat "$tmp/redis.log")"
+	. tests/lib/redis.sh
+	redis_start
+	rport=$port
 	url=redis://127.0.0.1:$rport/$1
 }
 

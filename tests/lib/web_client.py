@@ -2,19 +2,14 @@
 # the tree, never run on its own):
 #
 #   import sys; sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
-#   from web_client import schema_validator, deadline, fds
+#   from web_client import schema_validator
 #
 #   schema_validator(dir, names)  valid(obj, name): obj checked against dir/name.json
 #                            (one of names; their $refs to each other resolved) and
 #                            returned; works with Debian 12's jsonschema 4.10
 #                            (RefResolver) and with >= 4.18 (referencing).
-#   deadline(cond, secs, what)  polls cond() until it returns something true, which it
-#                            returns; after secs, exits the script "timed out: what".
-#   fds(pid)                 how many descriptors process pid holds (/proc).
+# (waiting and /proc: tests/lib/harness.py)
 import json
-import os
-import sys
-import time
 
 import jsonschema
 try:                        # jsonschema >= 4.18 resolves $ref through referencing;
@@ -42,17 +37,3 @@ def schema_validator(schemas, names):
             jsonschema.Draft202012Validator(s, resolver=resolver).validate(obj)
         return obj
     return valid
-
-
-def deadline(cond, secs, what):
-    end = time.time() + secs
-    while time.time() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    sys.exit(f"timed out: {what}")
-
-
-def fds(pid):
-    return len(os.listdir(f"/proc/{pid}/fd"))

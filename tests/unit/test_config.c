@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bridge/config.h"
+#include "tests/unit/unit.h"
 
 static char tmpdir[] = "/tmp/test_config.XXXXXX";
 static char path[256];
@@ -659,39 +660,49 @@ static void test_game_keys(void)
 	}
 }
 
-int main(void)
+/* The files are written into a directory of their own. */
+static int config_setup(void)
 {
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
-		return 1;
+		return -1;
 	}
 	snprintf(path, sizeof path, "%s/hivebridge.conf", tmpdir);
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("config", NULL, NULL);
-	CU_add_test(s, "defaults", test_defaults);
-	CU_add_test(s, "good file", test_good_file);
-	CU_add_test(s, "bad files", test_bad_files);
-	CU_add_test(s, "too many options", test_too_many_options);
-	CU_add_test(s, "long line", test_long_line);
-	CU_add_test(s, "continuation line", test_continuation);
-	CU_add_test(s, "NUL byte", test_nul);
-	CU_add_test(s, "inline comment", test_inline_comment);
-	CU_add_test(s, "expansions", test_expansions);
-	CU_add_test(s, "missing file", test_missing_file);
-	CU_add_test(s, "add command", test_add_command);
-	CU_add_test(s, "listeners replace the defaults", test_listeners_replace);
-	CU_add_test(s, "engine parse", test_engine_parse);
-	CU_add_test(s, "engine check", test_engine_check);
-	CU_add_test(s, "example conf", test_example_conf);
-	CU_add_test(s, "http limits", test_http_limits);
-	CU_add_test(s, "remote-play keys", test_lobby_keys);
-	CU_add_test(s, "game keys", test_game_keys);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
+	return 0;
+}
+
+static int config_teardown(void)
+{
 	unlink(path);
 	rmdir(tmpdir);
-	return failed ? 1 : 0;
+	return 0;
 }
+
+static const struct unit_test tests[] = {
+	{ "defaults", test_defaults },
+	{ "good file", test_good_file },
+	{ "bad files", test_bad_files },
+	{ "too many options", test_too_many_options },
+	{ "long line", test_long_line },
+	{ "continuation line", test_continuation },
+	{ "NUL byte", test_nul },
+	{ "inline comment", test_inline_comment },
+	{ "expansions", test_expansions },
+	{ "missing file", test_missing_file },
+	{ "add command", test_add_command },
+	{ "listeners replace the defaults", test_listeners_replace },
+	{ "engine parse", test_engine_parse },
+	{ "engine check", test_engine_check },
+	{ "example conf", test_example_conf },
+	{ "http limits", test_http_limits },
+	{ "remote-play keys", test_lobby_keys },
+	{ "game keys", test_game_keys },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "config",
+	.setup = config_setup,
+	.teardown = config_teardown,
+	.tests = tests,
+};

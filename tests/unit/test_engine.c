@@ -13,6 +13,7 @@
 #include <event2/thread.h>
 #include "tests/unit/testutil.h"
 #include "bridge/engine.h"
+#include "tests/unit/unit.h"
 
 #define DEADLINE_S 10
 
@@ -363,18 +364,23 @@ static void test_infos(void)
 	event_base_free(run.base);
 }
 
-int main(void)
+/* engine_kick is safe from a worker thread only on a base made after this. */
+static int engine_setup(void)
 {
-	if (evthread_use_pthreads() < 0 || CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("engine", NULL, NULL);
-	if (!s || !CU_add_test(s, "the move is checked once, before done", test_move_checked) ||
-	    !CU_add_test(s, "one command at a time", test_one_command) ||
-	    !CU_add_test(s, "done from the event, never re-entrantly", test_done_deferred) ||
-	    !CU_add_test(s, "the game is copied", test_game_copied) ||
-	    !CU_add_test(s, "infos before an OK result only", test_infos)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
+	return evthread_use_pthreads() < 0 ? -1 : 0;
 }
+
+static const struct unit_test tests[] = {
+	{ "the move is checked once, before done", test_move_checked },
+	{ "one command at a time", test_one_command },
+	{ "done from the event, never re-entrantly", test_done_deferred },
+	{ "the game is copied", test_game_copied },
+	{ "infos before an OK result only", test_infos },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "engine",
+	.setup = engine_setup,
+	.tests = tests,
+};

@@ -19,6 +19,7 @@
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
 #include "core/game.h"
+#include "tests/unit/unit.h"
 
 #define NS 1000000LL    /* ns a ms */
 
@@ -390,29 +391,38 @@ static void test_go_huge(void)
 	engine_free(e);
 }
 
-int main(void)
+static int builtin_setup(void)
 {
 	if (evthread_use_pthreads() < 0 || !(base = event_base_new()))
-		return 1;
+		return -1;
 	engine_builtin_timing_cpu(1);
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("engine_builtin", NULL, NULL);
-	CU_add_test(s, "budget: movetime", test_budget_movetime);
-	CU_add_test(s, "budget: clock", test_budget_clock);
-	CU_add_test(s, "budget: little time left", test_budget_little_left);
-	CU_add_test(s, "budget: properties over a grid", test_budget_properties);
-	CU_add_test(s, "budget: max_ms, depth, infinite", test_budget_max_ms);
-	CU_add_test(s, "budget: both sides", test_budget_sides);
-	CU_add_test(s, "budget: centuries", test_budget_huge);
-	CU_add_test(s, "go: clock game, one thread", test_go_clock);
-	CU_add_test(s, "go: clock game, two threads", test_go_clock_threads);
-	CU_add_test(s, "go: movetime and time 00:00:00", test_go_movetime);
-	CU_add_test(s, "go: centuries, stopped", test_go_huge);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failures = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	event_base_free(base);
-	return failures ? 1 : 0;
+	return 0;
 }
+
+static int builtin_teardown(void)
+{
+	event_base_free(base);
+	return 0;
+}
+
+static const struct unit_test tests[] = {
+	{ "budget: movetime", test_budget_movetime },
+	{ "budget: clock", test_budget_clock },
+	{ "budget: little time left", test_budget_little_left },
+	{ "budget: properties over a grid", test_budget_properties },
+	{ "budget: max_ms, depth, infinite", test_budget_max_ms },
+	{ "budget: both sides", test_budget_sides },
+	{ "budget: centuries", test_budget_huge },
+	{ "go: clock game, one thread", test_go_clock },
+	{ "go: clock game, two threads", test_go_clock_threads },
+	{ "go: movetime and time 00:00:00", test_go_movetime },
+	{ "go: centuries, stopped", test_go_huge },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "engine_builtin",
+	.setup = builtin_setup,
+	.teardown = builtin_teardown,
+	.tests = tests,
+};

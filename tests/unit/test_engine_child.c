@@ -13,6 +13,7 @@
 
 #include "bridge/engine_child.h"
 #include "bridge/proc.h"
+#include "tests/unit/unit.h"
 
 /* What the callbacks saw. */
 struct seen {
@@ -346,29 +347,34 @@ static void test_spawn_failure(void)
 	check_no_children();
 }
 
-int main(void)
+static int child_setup(void)
 {
 	base = event_base_new();
-	if (!base || CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("engine_child", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "lines, then the exit status", test_lines_then_exit) ||
-	    !CU_add_test(s, "killed by a signal", test_signal_text) ||
-	    !CU_add_test(s, "send, echo, polite close", test_send_echo_and_close) ||
-	    !CU_add_test(s, "line limit and CR slack", test_line_limit) ||
-	    !CU_add_test(s, "command timer", test_timer) ||
-	    !CU_add_test(s, "EOF, then exit or grace", test_eof_then_exit) ||
-	    !CU_add_test(s, "spawn failure", test_spawn_failure) ||
-	    !CU_add_test(s, "close input, wait for the exit", test_close_input_wait) ||
-	    !CU_add_test(s, "pending bytes and overflow", test_pending_and_overflow)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	event_base_free(base);
-	return failed ? 1 : 0;
+	return base ? 0 : -1;
 }
+
+static int child_teardown(void)
+{
+	event_base_free(base);
+	return 0;
+}
+
+static const struct unit_test tests[] = {
+	{ "lines, then the exit status", test_lines_then_exit },
+	{ "killed by a signal", test_signal_text },
+	{ "send, echo, polite close", test_send_echo_and_close },
+	{ "line limit and CR slack", test_line_limit },
+	{ "command timer", test_timer },
+	{ "EOF, then exit or grace", test_eof_then_exit },
+	{ "spawn failure", test_spawn_failure },
+	{ "close input, wait for the exit", test_close_input_wait },
+	{ "pending bytes and overflow", test_pending_and_overflow },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "engine_child",
+	.setup = child_setup,
+	.teardown = child_teardown,
+	.tests = tests,
+};

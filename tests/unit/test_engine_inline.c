@@ -11,6 +11,7 @@
 #include "tests/unit/testutil.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "tests/unit/unit.h"
 
 #define DEADLINE_S 30
 
@@ -181,16 +182,20 @@ static void test_stop_reset_after_go(void)
 	event_base_free(run.base);
 }
 
-int main(void)
+static int inline_setup(void)
 {
-	if (evthread_use_pthreads() < 0 || CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("engine_builtin", NULL, NULL);
-	if (!s || !CU_add_test(s, "depth 1 answers once, on the loop or the pool", test_depth1_answers) ||
-	    !CU_add_test(s, "freed right after go: no answer", test_free_after_go) ||
-	    !CU_add_test(s, "stop and reset right after go", test_stop_reset_after_go)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
+	return evthread_use_pthreads() < 0 ? -1 : 0;
 }
+
+static const struct unit_test tests[] = {
+	{ "depth 1 answers once, on the loop or the pool", test_depth1_answers },
+	{ "freed right after go: no answer", test_free_after_go },
+	{ "stop and reset right after go", test_stop_reset_after_go },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "engine_inline",
+	.setup = inline_setup,
+	.tests = tests,
+};

@@ -7,6 +7,7 @@
  * exactly the generated moves to its cell, in their order, for every cell near the hive.
  */
 #include "tests/unit/testutil.h"
+#include "tests/unit/unit.h"
 
 #define GAMES_PER_TYPE 6
 #define MAX_PLIES      120
@@ -287,16 +288,14 @@ static void test_find_matches_generator(void)
 	CU_ASSERT_EQUAL(bad, 0);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("findmove", NULL, NULL);
-	if (!s || !CU_add_test(s, "find_move agrees with the generator", test_find_matches_generator) ||
-	    !CU_add_test(s, "moves_to agrees with the generator", test_moves_to_matches_generator) ||
-	    !CU_add_test(s, "moves_to agrees on the reference positions", test_moves_to_data)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
-}
+static const struct unit_test tests[] = {
+	{ "find_move agrees with the generator", test_find_matches_generator },
+	{ "moves_to agrees with the generator", test_moves_to_matches_generator },
+	{ "moves_to agrees on the reference positions", test_moves_to_data },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "findmove",
+	.tests = tests,
+};

@@ -7,6 +7,7 @@
  */
 #include "tests/unit/testutil.h"
 #include "bridge/hash_budget.h"
+#include "tests/unit/unit.h"
 
 struct holder {
 	struct hash_budget_entry e;     /* first */
@@ -94,14 +95,12 @@ static void test_take_reclaim(void)
 	CU_ASSERT_EQUAL(hash_budget_figures().idle_s, 7);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("hash_budget", NULL, NULL);
-	if (!s || !CU_add_test(s, "take, reclaim, halve, give", test_take_reclaim)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
-}
+static const struct unit_test tests[] = {
+	{ "take, reclaim, halve, give", test_take_reclaim },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "hash_budget",
+	.tests = tests,
+};

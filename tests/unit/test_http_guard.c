@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bridge/http/http_int.h"
+#include "tests/unit/unit.h"
 
 #define TOKEN "0123456789abcdef0123"
 
@@ -201,24 +202,17 @@ static void test_head(void)
 	CU_ASSERT_EQUAL(head_status(cr, sizeof cr - 1), 400);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("http_guard", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "Host and DNS rebinding", test_host) ||
-	    !CU_add_test(s, "Origin, Sec-Fetch-Site, Content-Type", test_changes) ||
-	    !CU_add_test(s, "the access token", test_token) ||
-	    !CU_add_test(s, "loopback and token compare", test_misc) ||
-	    !CU_add_test(s, "request bodies", test_bodies) ||
-	    !CU_add_test(s, "request heads: NUL and lone CR", test_head)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "Host and DNS rebinding", test_host },
+	{ "Origin, Sec-Fetch-Site, Content-Type", test_changes },
+	{ "the access token", test_token },
+	{ "loopback and token compare", test_misc },
+	{ "request bodies", test_bodies },
+	{ "request heads: NUL and lone CR", test_head },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "http_guard",
+	.tests = tests,
+};

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "adapters/hub/hub_codec.h"
+#include "tests/unit/unit.h"
 
 /* Parses a C string; returns the parse result, the message in *m (caller frees). */
 static int parse(const char *line, struct hub_msg *m, char *err, size_t errlen)
@@ -880,33 +881,26 @@ static void test_doc(void)
 	}
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("hub_codec", NULL, NULL);
-	if (s == NULL ||
-	    !CU_add_test(s, "basic", test_basic) ||
-	    !CU_add_test(s, "quoting", test_quoting) ||
-	    !CU_add_test(s, "flags", test_flags) ||
-	    !CU_add_test(s, "unknown", test_unknown) ||
-	    !CU_add_test(s, "length", test_length) ||
-	    !CU_add_test(s, "errors", test_errors) ||
-	    !CU_add_test(s, "writer_errors", test_writer_errors) ||
-	    !CU_add_test(s, "round_trip", test_round_trip) ||
-	    !CU_add_test(s, "list", test_list) ||
-	    !CU_add_test(s, "decimal", test_decimal) ||
-	    !CU_add_test(s, "level", test_level) ||
-	    !CU_add_test(s, "go", test_go) ||
-	    !CU_add_test(s, "info_done", test_info_done) ||
-	    !CU_add_test(s, "error_line", test_error_line) ||
-	    !CU_add_test(s, "doc", test_doc)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed != 0;
-}
+static const struct unit_test tests[] = {
+	{ "basic", test_basic },
+	{ "quoting", test_quoting },
+	{ "flags", test_flags },
+	{ "unknown", test_unknown },
+	{ "length", test_length },
+	{ "errors", test_errors },
+	{ "writer_errors", test_writer_errors },
+	{ "round_trip", test_round_trip },
+	{ "list", test_list },
+	{ "decimal", test_decimal },
+	{ "level", test_level },
+	{ "go", test_go },
+	{ "info_done", test_info_done },
+	{ "error_line", test_error_line },
+	{ "doc", test_doc },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "hub_codec",
+	.tests = tests,
+};

@@ -8,6 +8,7 @@
  * Mismatches print the position and the moves only one side has.
  */
 #include "tests/unit/testutil.h"
+#include "tests/unit/unit.h"
 
 #define LINE_MAX_LEN 16384
 
@@ -232,18 +233,15 @@ static void test_nokamute_uhp(void)
 	CU_ASSERT(cases >= 20);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("movesets", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "Mzinga real games: exact move sets", test_real_games) ||
-	    !CU_add_test(s, "Mzinga valid moves per bug: subsets", test_valid_for_bug) ||
-	    !CU_add_test(s, "Mzinga invalid moves by rule", test_invalid_by_rule) ||
-	    !CU_add_test(s, "nokamute uhp_tests", test_nokamute_uhp)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
-}
+static const struct unit_test tests[] = {
+	{ "Mzinga real games: exact move sets", test_real_games },
+	{ "Mzinga valid moves per bug: subsets", test_valid_for_bug },
+	{ "Mzinga invalid moves by rule", test_invalid_by_rule },
+	{ "nokamute uhp_tests", test_nokamute_uhp },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "movesets",
+	.tests = tests,
+};

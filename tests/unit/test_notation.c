@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include "tests/unit/testutil.h"
+#include "tests/unit/unit.h"
 
 #define GAMES_PER_TYPE 3
 #define MAX_PLIES      90    /* more than the initial 64 history slots */
@@ -620,22 +621,19 @@ static void test_random_text(void)
 	hive_game_free(&g);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("notation", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "piece names", test_piece_names) ||
-	    !CU_add_test(s, "GameTypeStrings and new games", test_gametypes) ||
-	    !CU_add_test(s, "random games: every move round-trips", test_random_games) ||
-	    !CU_add_test(s, "case, spaces, self-reference, junk", test_tolerance) ||
-	    !CU_add_test(s, "Mzinga's error messages", test_error_messages) ||
-	    !CU_add_test(s, "GameStrings", test_gamestrings) ||
-	    !CU_add_test(s, "stacks", test_stack_notation) ||
-	    !CU_add_test(s, "random text", test_random_text)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
-}
+static const struct unit_test tests[] = {
+	{ "piece names", test_piece_names },
+	{ "GameTypeStrings and new games", test_gametypes },
+	{ "random games: every move round-trips", test_random_games },
+	{ "case, spaces, self-reference, junk", test_tolerance },
+	{ "Mzinga's error messages", test_error_messages },
+	{ "GameStrings", test_gamestrings },
+	{ "stacks", test_stack_notation },
+	{ "random text", test_random_text },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "notation",
+	.tests = tests,
+};

@@ -14,6 +14,7 @@
 #include "adapters/otep/otep_codec.h"
 #include "adapters/otep/otep_hive.h"
 #include "tests/unit/testutil.h"
+#include "tests/unit/unit.h"
 
 #define H OTEP_FROM_HOST
 #define E OTEP_FROM_ENGINE
@@ -635,19 +636,20 @@ static void test_random_games(void)
 	hive_game_free(&g);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("otep_codec", NULL, NULL);
-	CU_add_test(s, "every message, both directions", test_every_message);
-	CU_add_test(s, "fields", test_fields);
-	CU_add_test(s, "bad input", test_bad_input);
-	CU_add_test(s, "overlong lines and lists", test_overlong);
-	CU_add_test(s, "writers", test_writers);
-	CU_add_test(s, "evaluations", test_eval);
-	CU_add_test(s, "engine moves on the board", test_hive_moves);
-	CU_add_test(s, "games from host lines", test_hive_game);
-	CU_add_test(s, "random games round-trip", test_random_games);
-	return tu_run();
-}
+static const struct unit_test tests[] = {
+	{ "every message, both directions", test_every_message },
+	{ "fields", test_fields },
+	{ "bad input", test_bad_input },
+	{ "overlong lines and lists", test_overlong },
+	{ "writers", test_writers },
+	{ "evaluations", test_eval },
+	{ "engine moves on the board", test_hive_moves },
+	{ "games from host lines", test_hive_game },
+	{ "random games round-trip", test_random_games },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "otep_codec",
+	.tests = tests,
+};

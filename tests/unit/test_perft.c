@@ -12,6 +12,7 @@
 #include "bridge/util.h"
 #include "core/board.h"
 #include "core/game.h"
+#include "tests/unit/unit.h"
 
 #define MAX_NODES 6000000ULL
 
@@ -251,20 +252,17 @@ static void test_pool_perft(void)
 	}
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	CU_pSuite s = CU_add_suite("perft", NULL, NULL);
-	CU_add_test(s, "start positions (shared TSV)", test_startpos_tsv);
-	CU_add_test(s, "start positions (Mzinga CSVs)", test_mzinga_csvs);
-	CU_add_test(s, "nokamute perft tests", test_nokamute_perft);
-	CU_add_test(s, "random games keep the board consistent", test_random_games_invariants);
-	CU_add_test(s, "a stop callback stops perft and leaves the board", test_perft_stop);
-	CU_add_test(s, "the pool's perft: counts, max_nodes, deadline, cancel", test_pool_perft);
-	CU_basic_set_mode(CU_BRM_NORMAL);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "start positions (shared TSV)", test_startpos_tsv },
+	{ "start positions (Mzinga CSVs)", test_mzinga_csvs },
+	{ "nokamute perft tests", test_nokamute_perft },
+	{ "random games keep the board consistent", test_random_games_invariants },
+	{ "a stop callback stops perft and leaves the board", test_perft_stop },
+	{ "the pool's perft: counts, max_nodes, deadline, cancel", test_pool_perft },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "perft",
+	.tests = tests,
+};

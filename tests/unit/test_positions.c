@@ -5,6 +5,7 @@
  */
 #include <time.h>
 #include "tests/unit/testutil.h"
+#include "tests/unit/unit.h"
 
 /* perft(4) runs where perft(3) is small enough to stay well under a second (and
  * under 2 s with sanitizers); HIVE_PERFT_DEEP=1 runs it everywhere. */
@@ -303,18 +304,15 @@ static void test_position_key(void)
 	hive_game_free(&g);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("positions", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "perft from mid-game positions", test_perft_positions) ||
-	    !CU_add_test(s, "single positions: counts, moves, end states", test_single_positions) ||
-	    !CU_add_test(s, "undo out of a finished game", test_game_end_prefixes) ||
-	    !CU_add_test(s, "repetition key: bugs, not piece ids", test_position_key)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	return tu_run();
-}
+static const struct unit_test tests[] = {
+	{ "perft from mid-game positions", test_perft_positions },
+	{ "single positions: counts, moves, end states", test_single_positions },
+	{ "undo out of a finished game", test_game_end_prefixes },
+	{ "repetition key: bugs, not piece ids", test_position_key },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "positions",
+	.tests = tests,
+};

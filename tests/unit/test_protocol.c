@@ -9,6 +9,7 @@
 
 #include "bridge/config.h"
 #include "bridge/protocol.h"
+#include "tests/unit/unit.h"
 
 static void test_rows(void)
 {
@@ -110,23 +111,16 @@ static void test_default_listeners(void)
 	config_free(&c);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "every row complete and unambiguous", test_rows) ||
-	    !CU_add_test(s, "refusals", test_refusals) ||
-	    !CU_add_test(s, "ENGINE prefixes", test_engine_prefix) ||
-	    !CU_add_test(s, "names for messages", test_names) ||
-	    !CU_add_test(s, "default listeners", test_default_listeners)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "every row complete and unambiguous", test_rows },
+	{ "refusals", test_refusals },
+	{ "ENGINE prefixes", test_engine_prefix },
+	{ "names for messages", test_names },
+	{ "default listeners", test_default_listeners },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "protocol",
+	.tests = tests,
+};

@@ -12,6 +12,7 @@
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue_job.h"
+#include "tests/unit/unit.h"
 
 /* RESP text into a reply (the caller frees it). */
 static redisReply *resp(const char *text, size_t len)
@@ -180,21 +181,15 @@ static void test_policy(void)
 	config_free(&c);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("queue_job", NULL, NULL);
-	if (!s || !CU_add_test(s, "a good job", test_decode_good) ||
-	    !CU_add_test(s, "jobs that cannot be played", test_decode_refused) ||
-	    !CU_add_test(s, "replies of other shapes", test_shapes) ||
-	    !CU_add_test(s, "the ENGINE policy", test_policy)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "a good job", test_decode_good },
+	{ "jobs that cannot be played", test_decode_refused },
+	{ "replies of other shapes", test_shapes },
+	{ "the ENGINE policy", test_policy },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "queue_job",
+	.tests = tests,
+};

@@ -16,6 +16,7 @@
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue.h"
+#include "tests/unit/unit.h"
 
 /* One reply from RESP text; the caller frees it (freeReplyObject). */
 static redisReply *resp(const char *text)
@@ -245,20 +246,17 @@ static void test_bounded_reader(void)
 	redisReaderFree(rd);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("queue_reply", NULL, NULL);
-	CU_add_test(s, "xread", test_xread);
-	CU_add_test(s, "hmget, integers, xpending, dead", test_others);
-	CU_add_test(s, "escape", test_escape);
-	CU_add_test(s, "results", test_results);
-	CU_add_test(s, "ad-hoc profile names", test_adhoc_names);
-	CU_add_test(s, "bounded reader", test_bounded_reader);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "xread", test_xread },
+	{ "hmget, integers, xpending, dead", test_others },
+	{ "escape", test_escape },
+	{ "results", test_results },
+	{ "ad-hoc profile names", test_adhoc_names },
+	{ "bounded reader", test_bounded_reader },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "queue_reply",
+	.tests = tests,
+};

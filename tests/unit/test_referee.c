@@ -6,7 +6,6 @@
  * Each game runs until the referee's one result; a guard timer fails a game that
  * hangs instead.
  */
-#include <CUnit/Basic.h>
 #include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "bridge/engine.h"
 #include "bridge/referee.h"
 #include "core/game.h"
+#include "tests/unit/unit.h"
 
 /* 13 plies to White's win (tests/integration/remote_play.sh's game). */
 static const char *const win[] = {
@@ -411,24 +411,17 @@ static void test_resign(void)
 	teardown(&h);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("referee", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "a legal game to a queen surrounded", test_queen_surrounded) ||
-	    !CU_add_test(s, "an illegal move refused, an engine's lost", test_illegal_refused) ||
-	    !CU_add_test(s, "the flag", test_flag) ||
-	    !CU_add_test(s, "the ply cap", test_ply_cap) ||
-	    !CU_add_test(s, "repetition", test_repetition) ||
-	    !CU_add_test(s, "resignation", test_resign)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "a legal game to a queen surrounded", test_queen_surrounded },
+	{ "an illegal move refused, an engine's lost", test_illegal_refused },
+	{ "the flag", test_flag },
+	{ "the ply cap", test_ply_cap },
+	{ "repetition", test_repetition },
+	{ "resignation", test_resign },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "referee",
+	.tests = tests,
+};

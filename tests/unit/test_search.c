@@ -14,6 +14,7 @@
 #include "core/board.h"
 #include "core/game.h"
 #include "core/search.h"
+#include "tests/unit/unit.h"
 
 #define TT_BYTES (16u << 20)
 #define MATE_BOUND (HIVE_SCORE_WIN - 2 * HIVE_MAX_PLY)
@@ -524,32 +525,25 @@ static void test_evaluate(void)
 	}
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite suite = CU_add_suite("search", NULL, NULL);
-	if (!suite ||
-	    !CU_add_test(suite, "evaluate", test_evaluate) ||
-	    !CU_add_test(suite, "finished game returns -1", test_finished_game) ||
-	    !CU_add_test(suite, "forced pass", test_forced_pass) ||
-	    !CU_add_test(suite, "win in one", test_win_in_one) ||
-	    !CU_add_test(suite, "random positions: legal moves", test_random_positions_legal) ||
-	    !CU_add_test(suite, "depth limit", test_depth_limit) ||
-	    !CU_add_test(suite, "node limit", test_node_limit) ||
-	    !CU_add_test(suite, "stop callback", test_stop_callback) ||
-	    !CU_add_test(suite, "stop at entry", test_stop_at_entry) ||
-	    !CU_add_test(suite, "deterministic", test_deterministic) ||
-	    !CU_add_test(suite, "lazy smp: helpers share the table", test_lazy_smp) ||
-	    !CU_add_test(suite, "deep search of a shuffle", test_deep_shuffle) ||
-	    !CU_add_test(suite, "Mzinga: block the winning move", test_block_winning_move) ||
-	    !CU_add_test(suite, "Mzinga: force-win puzzles", test_force_win_puzzles)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "evaluate", test_evaluate },
+	{ "finished game returns -1", test_finished_game },
+	{ "forced pass", test_forced_pass },
+	{ "win in one", test_win_in_one },
+	{ "random positions: legal moves", test_random_positions_legal },
+	{ "depth limit", test_depth_limit },
+	{ "node limit", test_node_limit },
+	{ "stop callback", test_stop_callback },
+	{ "stop at entry", test_stop_at_entry },
+	{ "deterministic", test_deterministic },
+	{ "lazy smp: helpers share the table", test_lazy_smp },
+	{ "deep search of a shuffle", test_deep_shuffle },
+	{ "Mzinga: block the winning move", test_block_winning_move },
+	{ "Mzinga: force-win puzzles", test_force_win_puzzles },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "search",
+	.tests = tests,
+};

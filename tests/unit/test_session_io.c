@@ -15,6 +15,7 @@
 
 #include "bridge/log.h"
 #include "bridge/session_io.h"
+#include "tests/unit/unit.h"
 
 /* A toy protocol: echoes every line, answers "toolong" to an over-long one. */
 struct toy {
@@ -267,21 +268,24 @@ static void test_raw_and_finish(void)
 	toy_close(&t);
 }
 
-int main(void)
+static int session_setup(void)
 {
 	if (getenv("TEST_LOG"))
 		log_open("-");      /* the session's notes, for debugging */
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("session_io", NULL, NULL);
-	CU_add_test(s, "lines", test_lines);
-	CU_add_test(s, "busy holds input", test_busy_holds_input);
-	CU_add_test(s, "back-pressure", test_back_pressure);
-	CU_add_test(s, "idle time-out", test_idle_timeout);
-	CU_add_test(s, "raw mode and finish", test_raw_and_finish);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return 0;
 }
+
+static const struct unit_test tests[] = {
+	{ "lines", test_lines },
+	{ "busy holds input", test_busy_holds_input },
+	{ "back-pressure", test_back_pressure },
+	{ "idle time-out", test_idle_timeout },
+	{ "raw mode and finish", test_raw_and_finish },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "session_io",
+	.setup = session_setup,
+	.tests = tests,
+};

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "bridge/match/sprt.h"
+#include "tests/unit/unit.h"
 
 #define NEAR(a, b, eps) CU_ASSERT(fabs((a) - (b)) < (eps))
 
@@ -193,24 +194,17 @@ static void test_llr_logistic(void)
 	CU_ASSERT_EQUAL(sprt_llr_logistic(&draws, &t, &llr), -1);
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("sprt", NULL, NULL);
-	if (!s ||
-	    !CU_add_test(s, "Elo of a score", test_elo_of_score) ||
-	    !CU_add_test(s, "Elo and 95% margin", test_elo_margin) ||
-	    !CU_add_test(s, "--sprt parsing", test_parse) ||
-	    !CU_add_test(s, "Wald bounds", test_bounds) ||
-	    !CU_add_test(s, "BayesElo LLR", test_llr_bayeselo) ||
-	    !CU_add_test(s, "GSPRT logistic LLR", test_llr_logistic)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "Elo of a score", test_elo_of_score },
+	{ "Elo and 95% margin", test_elo_margin },
+	{ "--sprt parsing", test_parse },
+	{ "Wald bounds", test_bounds },
+	{ "BayesElo LLR", test_llr_bayeselo },
+	{ "GSPRT logistic LLR", test_llr_logistic },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "sprt",
+	.tests = tests,
+};

@@ -17,6 +17,7 @@
 #include "adapters/trylobot/trylobot_json.h"
 #include "core/board.h"
 #include "core/game.h"
+#include "tests/unit/unit.h"
 
 /* The worked example of the notes (section 3.2) for the MLP frame. */
 #define MLP_GAMESTRING "Base+MLP;InProgress;White[6];wM;bS1 /wM;wA1 \\wM;bB1 bS1\\;wP wM/;" \
@@ -1560,42 +1561,43 @@ static int dump(const char *dir)
 	return rc ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/* "--dump DIR" makes the binary a tool for schemas.sh. */
+static int trylobot_command(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--dump"))
 		return dump(argv[2]) ? 1 : 0;
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("trylobot", NULL, NULL);
-	if (!s || !CU_add_test(s, "greetings frames", test_greetings_frames) ||
-	    !CU_add_test(s, "first frame", test_first_frame) ||
-	    !CU_add_test(s, "forfeit frame", test_forfeit_frame) ||
-	    !CU_add_test(s, "mlp frame: history, worked translations", test_mlp_frame) ||
-	    !CU_add_test(s, "UTF-16 length", test_utf16_length) ||
-	    !CU_add_test(s, "reader counts UTF-16 units", test_reader_utf16) ||
-	    !CU_add_test(s, "reader: long frames, any alignment", test_reader_long) ||
-	    !CU_add_test(s, "writer is ASCII", test_writer_ascii) ||
-	    !CU_add_test(s, "frames split and glued", test_reader_split) ||
-	    !CU_add_test(s, "bad headers, oversize", test_reader_headers) ||
-	    !CU_add_test(s, "bad messages", test_bad_messages) ||
-	    !CU_add_test(s, "ids after cJSON's other whitespace", test_ids_after_other_space) ||
-	    !CU_add_test(s, "illegal history", test_illegal_history) ||
-	    !CU_add_test(s, "replay kept between requests", test_replay_sync) ||
-	    !CU_add_test(s, "parse with the last history kept", test_parse_next) ||
-	    !CU_add_test(s, "parse cache bounded", test_parse_cache_bounded) ||
-	    !CU_add_test(s, "parse past the cached history: same as all of it", test_parse_same) ||
-	    !CU_add_test(s, "the JSON reader: escapes, numbers, nesting", test_json_reader) ||
-	    !CU_add_test(s, "possible_turns de-duplicated", test_possible_dedup) ||
-	    !CU_add_test(s, "coordinates", test_coords) ||
-	    !CU_add_test(s, "random games round trip", test_random_games) ||
-	    !CU_add_test(s, "throws not sendable", test_throws_not_sendable) ||
-	    !CU_add_test(s, "a history at the ply limit", test_ply_limit)) {
-		CU_cleanup_registry();
-		return 1;
-	}
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
+	return -1;
 }
+
+static const struct unit_test tests[] = {
+	{ "greetings frames", test_greetings_frames },
+	{ "first frame", test_first_frame },
+	{ "forfeit frame", test_forfeit_frame },
+	{ "mlp frame: history, worked translations", test_mlp_frame },
+	{ "UTF-16 length", test_utf16_length },
+	{ "reader counts UTF-16 units", test_reader_utf16 },
+	{ "reader: long frames, any alignment", test_reader_long },
+	{ "writer is ASCII", test_writer_ascii },
+	{ "frames split and glued", test_reader_split },
+	{ "bad headers, oversize", test_reader_headers },
+	{ "bad messages", test_bad_messages },
+	{ "ids after cJSON's other whitespace", test_ids_after_other_space },
+	{ "illegal history", test_illegal_history },
+	{ "replay kept between requests", test_replay_sync },
+	{ "parse with the last history kept", test_parse_next },
+	{ "parse cache bounded", test_parse_cache_bounded },
+	{ "parse past the cached history: same as all of it", test_parse_same },
+	{ "the JSON reader: escapes, numbers, nesting", test_json_reader },
+	{ "possible_turns de-duplicated", test_possible_dedup },
+	{ "coordinates", test_coords },
+	{ "random games round trip", test_random_games },
+	{ "throws not sendable", test_throws_not_sendable },
+	{ "a history at the ply limit", test_ply_limit },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "trylobot",
+	.command = trylobot_command,
+	.tests = tests,
+};

@@ -9,6 +9,7 @@
 
 #include "adapters/uhp/uhp_codec.h"
 #include "core/board.h"
+#include "tests/unit/unit.h"
 
 /* Parses a NUL-terminated line as a command. */
 static struct uhp_command cmd(const char *line)
@@ -385,22 +386,19 @@ static void test_option_lines(void)
 	CU_ASSERT_STRING_EQUAL(uhp_opt_type_name(UHP_OPT_DOUBLE), "double");
 }
 
-int main(void)
-{
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	CU_pSuite s = CU_add_suite("uhp_codec", NULL, NULL);
-	CU_add_test(s, "commands", test_commands);
-	CU_add_test(s, "bestmove", test_bestmove);
-	CU_add_test(s, "bestmove format", test_bestmove_format);
-	CU_add_test(s, "undo and perft", test_undo_perft);
-	CU_add_test(s, "options requests", test_options_request);
-	CU_add_test(s, "engine replies", test_replies);
-	CU_add_test(s, "capabilities", test_caps);
-	CU_add_test(s, "option lines", test_option_lines);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
+static const struct unit_test tests[] = {
+	{ "commands", test_commands },
+	{ "bestmove", test_bestmove },
+	{ "bestmove format", test_bestmove_format },
+	{ "undo and perft", test_undo_perft },
+	{ "options requests", test_options_request },
+	{ "engine replies", test_replies },
+	{ "capabilities", test_caps },
+	{ "option lines", test_option_lines },
+	{ NULL, NULL }
+};
+
+const struct unit_suite unit_suite = {
+	.name = "uhp_codec",
+	.tests = tests,
+};

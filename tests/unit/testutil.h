@@ -283,14 +283,4 @@ static inline int tu_load_relaxed(struct hive_game *g, const char *gs, int *lied
 	return HIVE_OK;
 }
 
-/* Runs the registered suites; the exit status is non-zero on any failure. */
-static inline int tu_run(void)
-{
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
-	CU_cleanup_registry();
-	return failed ? 1 : 0;
-}
-
 #endif
