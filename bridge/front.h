@@ -55,9 +55,9 @@ struct front {
 	size_t (*refusal)(char *buf, size_t len, const char *why);
 	/* Optional: state every session of one listener shares (remote play's lobby),
 	 * made when the listener opens and handed to its sessions as lim->shared. NULL
-	 * with *cause (caller frees) on failure. */
+	 * with the reason in err on failure. */
 	void *(*listener_new)(struct event_base *base, const struct config *c,
-			      const struct listener_conf *lc, char **cause);
+			      const struct listener_conf *lc, char *err, size_t errlen);
 	/* Frees it, after every session of the listener is freed. */
 	void  (*listener_free)(void *shared);
 	/* Optional: the daemon is stopping: end the listener's games in progress

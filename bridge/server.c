@@ -416,11 +416,10 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 		return -1;
 	}
 	if (l->front->listener_new) {
-		char *cause = NULL;
-		l->shared = l->front->listener_new(srv->base, srv->conf, lc, &cause);
+		char err[256] = "";
+		l->shared = l->front->listener_new(srv->base, srv->conf, lc, err, sizeof err);
 		if (!l->shared) {
-			fprintf(stderr, "hivebridge: listener %s: %s\n", lc->name, cause ? cause : "out of memory");
-			free(cause);
+			fprintf(stderr, "hivebridge: listener %s: %s\n", lc->name, err[0] ? err : "out of memory");
 			return -1;
 		}
 		l->limits.shared = l->shared;

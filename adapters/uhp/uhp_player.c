@@ -22,6 +22,7 @@
 #include "bridge/log.h"
 #include "bridge/protocol.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 struct player_listener {
 	struct lobby         *lb;
@@ -176,14 +177,14 @@ static void *player_session_new(struct event_base *base, struct bufferevent *in,
 }
 
 static void *player_listener_new(struct event_base *base, const struct config *c,
-				 const struct listener_conf *lc, char **cause)
+				 const struct listener_conf *lc, char *err, size_t errlen)
 {
 	const struct engine_profile *p = config_profile(c, lc->engine);
 	struct player_listener *pl = calloc(1, sizeof *pl);
 
 	if (!pl || !p) {
 		free(pl);
-		*cause = xstrdup(p ? "out of memory" : "no engine profile");
+		errbuf_set(err, errlen, "%s", p ? "out of memory" : "no engine profile");
 		return NULL;
 	}
 	/* The listener's profile for its timeouts, but no command and no options. */
@@ -192,9 +193,7 @@ static void *player_listener_new(struct event_base *base, const struct config *c
 	pl->prof.start_timeout_ms = p->start_timeout_ms;
 	pl->prof.command_timeout_ms = p->command_timeout_ms;
 	pl->prof.stop_timeout_ms = p->stop_timeout_ms;
-	char err[256];
-	if (!(pl->lb = lobby_new(base, c, lc, err, sizeof err))) {
-		*cause = xstrdup(err);
+	if (!(pl->lb = lobby_new(base, c, lc, err, errlen))) {
 		free(pl);
 		return NULL;
 	}

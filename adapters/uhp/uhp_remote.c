@@ -591,13 +591,9 @@ static void *remote_session_new(struct event_base *base, struct bufferevent *in,
 }
 
 static void *remote_listener_new(struct event_base *base, const struct config *c,
-				 const struct listener_conf *lc, char **cause)
+				 const struct listener_conf *lc, char *err, size_t errlen)
 {
-	char err[256];
-	struct lobby *lb = lobby_new(base, c, lc, err, sizeof err);
-	if (!lb)
-		*cause = xstrdup(err);
-	return lb;
+	return lobby_new(base, c, lc, err, errlen);
 }
 
 static void remote_listener_free(void *lb)

@@ -18,6 +18,7 @@
 #include "bridge/session_io.h"
 #include "bridge/spectate.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 struct watch_listener {
 	char name[64];              /* the watched listener */
@@ -94,24 +95,24 @@ static void *watch_session_new(struct event_base *base, struct bufferevent *in,
 }
 
 static void *watch_listener_new(struct event_base *base, const struct config *c,
-				const struct listener_conf *lc, char **cause)
+				const struct listener_conf *lc, char *err, size_t errlen)
 {
 	const char *w = lc->lobby.watch;
 	struct watch_listener *wl;
 	size_t i;
 
 	if (!w) {
-		*cause = xasprintf("[listen %s]: protocol uhp-spectate needs watch = LISTENER", lc->name);
+		errbuf_set(err, errlen, "[listen %s]: protocol uhp-spectate needs watch = LISTENER", lc->name);
 		return NULL;
 	}
 	for (i = 0; i < c->nlisteners && strcmp(c->listeners[i].name, w); i++)
 		;
 	if (i == c->nlisteners || strlen(w) >= sizeof wl->name) {
-		*cause = xasprintf("[listen %s]: watch: no [listen %s]", lc->name, w);
+		errbuf_set(err, errlen, "[listen %s]: watch: no [listen %s]", lc->name, w);
 		return NULL;
 	}
 	if (!(wl = calloc(1, sizeof *wl))) {
-		*cause = xstrdup("out of memory");
+		errbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	snprintf(wl->name, sizeof wl->name, "%s", w);

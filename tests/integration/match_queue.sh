@@ -35,7 +35,7 @@ redis_aof
 url=redis://127.0.0.1:$port/m1
 
 # The reference: the same match played locally.
-timeout 300 "$HIVEBRIDGE" match $opts $engines >"$tmp/local.out" 2>"$tmp/local.err" || fail "local match"
+timeout 900 "$HIVEBRIDGE" match $opts $engines >"$tmp/local.out" 2>"$tmp/local.err" || fail "local match"
 
 coord() {
 	spawn "$HIVEBRIDGE" match $opts --queue "$url" --results "$tmp/res.jsonl" $engines >>"$tmp/coord.out" 2>>"$tmp/coord.err"

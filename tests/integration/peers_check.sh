@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 peer() {
 	_n=$1 _sig=$2 _want=$3
 	shift 3
-	timeout 240 "$HIVEBRIDGE" check --json --positions 1 "$@" >"$tmp/$_n.json" 2>"$tmp/$_n.err"
+	timeout 600 "$HIVEBRIDGE" check --json --positions 1 "$@" >"$tmp/$_n.json" 2>"$tmp/$_n.err"
 	_rc=$?
 	[ $_rc = 1 ] || { cat "$tmp/$_n.err"; echo "exit status $_rc, expected 1"; return 1; }
 	python3 tests/integration/peers_check.py "$tmp/$_n.json" "$_want" "$_sig"

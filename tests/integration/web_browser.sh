@@ -47,6 +47,8 @@ cat >"$tmp/match.conf" <<EOF
 [engine uhp-depth1]
 kind = uhp
 command = $tmp/gated $tmp/gate
+; held at the gate until the page has looked: its start waits for the browser
+start_timeout = 300
 EOF
 spawn "$HIVEBRIDGE" match --config "$tmp/match.conf" --games 6 --depth 1 --max-plies 150 --repetition 0 \
 	--sprt 0,50 --sprt-min-games 6 --http 127.0.0.1:0 uhp-depth1 builtin:depth=2 >"$tmp/mout" 2>"$tmp/merr"

@@ -2,7 +2,8 @@
 # http_play_move_time = 1 and http_play_max_plies = 2.
 import json, sys, time, http.client
 sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
-from web_client import schema_validator, deadline
+from web_client import schema_validator
+from harness import wait_for
 port, schemas = int(sys.argv[1]), sys.argv[2]
 valid = schema_validator(schemas, ["web-position", "web-game", "web-error"])
 
@@ -30,11 +31,11 @@ def finished(gid):
 st, g = req("POST", "/api/games", {"depth": 1})
 assert st == 201, (st, g)
 gid, tok = g["id"], g["token"]
-deadline(lambda: req("GET", f"/api/games/{gid}", token=tok)[1]["playable"], 20, "the person's turn")
+wait_for(lambda: req("GET", f"/api/games/{gid}", token=tok)[1]["playable"], 20, "the person's turn")
 mv = req("GET", f"/api/games/{gid}")[1]["position"]["legal"][0]["move"]
 st, g = req("POST", f"/api/games/{gid}/move", {"move": mv}, tok)
 assert st == 200 and g["plies"] >= 1, (st, g)
-g = deadline(lambda: finished(gid), 20, "the ply cap")
+g = wait_for(lambda: finished(gid), 20, "the ply cap")
 assert g["plies"] == 2 and g["result"] == "1/2-1/2" and g["reason"] == "adjudicated: 2 plies played", g
 print("ply cap: ok")
 
@@ -43,7 +44,7 @@ t0 = time.time()
 st, g = req("POST", "/api/games", {"depth": 1})
 assert st == 201, (st, g)
 gid, tok = g["id"], g["token"]
-g = deadline(lambda: finished(gid), 20, "the flag")
+g = wait_for(lambda: finished(gid), 20, "the flag")
 assert time.time() - t0 >= 1.0, time.time() - t0
 assert g["plies"] == 0 and g["result"] == "0-1" and g["reason"] == "white lost on time", g
 # Too late for a move now.
