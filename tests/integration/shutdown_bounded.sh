@@ -37,7 +37,7 @@ for phase in hold second read; do
 	wait_listening "$tmp/err" $pid 1 uhp-remote
 	port=$(listen_port "$tmp/err" uhp-remote)
 	timeout 60 python3 - "$port" "$pid" "$phase" "$tmp/results.jsonl" "$tmp/trace" <<'EOF' ||
-import json, os, signal, sys, time
+import json, os, signal, socket, sys, time
 sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
 from uhp_client import Conn, expect
 from web_client import deadline
@@ -101,7 +101,10 @@ assert got[0] == "remote over * aborted: server shutdown" and got[-1] == "ok", g
 rows = [json.loads(l) for l in open(results)]
 assert len(rows) == 1 and rows[0]["result"] == "*", rows
 if phase == "read":
-    # White reads now, inside the grace: all of it, to the end of the stream.
+    # White reads now, inside the grace: all of it, to the end of the stream. Its
+    # receive buffer grows first: through a 4 KB window the megabytes queued for it
+    # would take a loaded machine most of the grace.
+    w.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
     w.s.setblocking(True)
     data = w.buf
     while True:
