@@ -9,7 +9,8 @@
 #   second: a second SIGTERM cuts the grace short;
 #   read:   the client starts reading after the SIGTERM: it gets everything, its
 #           "remote over" last, then the end of the stream (no reset), and the
-#           daemon exits once it has it, every client told.
+#           daemon exits once it has it, every client told;
+#   gone:   the client hangs up after the SIGTERM: it does not hold the daemon.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -29,7 +30,7 @@ clock = 600+5
 results = $tmp/results.jsonl
 EOF
 
-for phase in hold second read; do
+for phase in hold second read gone; do
 	: >"$tmp/results.jsonl"
 	: >"$tmp/trace"
 	spawn "$HIVEBRIDGE" serve --config "$tmp/conf" 2>"$tmp/err"
@@ -118,6 +119,8 @@ if phase == "read":
     last = data.decode().split("\n")[-4:]
     expect(last, ["remote over * aborted: server shutdown", "Base;NotStarted;White[1]", "ok", ""],
            "the end of what White was sent")
+elif phase == "gone":
+    w.close()
 def exited():
     try:
         return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
@@ -139,7 +142,7 @@ EOF
 	case $phase in
 	hold) note='shutdown: 1 sessions still busy after' ;;
 	second) note='SIGTERM again: stopping now' ;;
-	read) note='shutdown: every client told in' ;;
+	read | gone) note='shutdown: every client told in' ;;
 	esac
 	grep -q "$note" "$tmp/trace" || fail "phase $phase: no \"$note\" in the log"
 done
