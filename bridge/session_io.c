@@ -9,6 +9,10 @@
 #include <sys/socket.h>
 #include <stdint.h>
 #include <time.h>
+#ifdef __linux__
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#endif
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
@@ -19,6 +23,11 @@
 #define SESSION_IO_MAX_BUFFER_DEFAULT ((size_t)1 << 20)
 /* Read watermark slack over max_line: room for the CR LF of one maximal line. */
 #define SESSION_IO_LINE_SLACK 64
+/* session_io_shutdown's linger: how often it asks whether the client has everything. */
+#define SESSION_IO_ACKED_POLL_MS 10
+
+static int io_acked(const struct session_io *io);
+static void io_linger(struct session_io *io);
 
 static int io_ready(struct session_io *io)
 {
@@ -49,13 +58,24 @@ void session_io_finish(struct session_io *io, int flush)
 	bufferevent_disable(io->in, EV_READ);
 	if (io->ops->finishing)
 		io->ops->finishing(io->arg);
-	if (flush && evbuffer_get_length(bufferevent_get_output(io->out)) > 0) {
+	size_t queued = evbuffer_get_length(bufferevent_get_output(io->out));
+	if (!flush || (queued == 0 && io_acked(io))) {
+		event_active(io->close_ev, EV_READ, 0);
+	} else if (queued > 0) {
 		/* The write callback fires once the output is empty. */
 		bufferevent_setwatermark(io->out, EV_WRITE, 0, 0);
 		bufferevent_enable(io->out, EV_WRITE);
-		return;
+	} else {
+		/* Sent (a flush took it all) but not yet with the client: the kernel holds
+		 * it, and a close with unread input would throw it away. */
+		io_linger(io);
 	}
-	event_active(io->close_ev, EV_READ, 0);
+}
+
+void session_io_shutdown(struct session_io *io)
+{
+	io->until_acked = 1;
+	session_io_finish(io, 1);
 }
 
 /* The output's EV_WRITE stays off while it is empty (bev_send): what is queued goes
@@ -253,24 +273,59 @@ static void close_event(evutil_socket_t fd, short what, void *arg)
 		io->closed(io->closed_arg);   /* may free the session, io with it */
 }
 
+/* Whether the client's side of a socket acknowledged every byte (and the FIN) sent,
+ * so that a reset no longer takes anything from it; yes where it cannot be told
+ * (stdio, no SIOCOUTQ). */
+static int io_acked(const struct session_io *io)
+{
+	evutil_socket_t fd = io->in == io->out ? bufferevent_getfd(io->in) : -1;
+	int queued = 0;
+#ifdef SIOCOUTQ
+	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &queued) < 0)
+		queued = 0;
+#endif
+	return queued == 0;
+}
+
+/* session_io_shutdown's linger: closes once the client has everything. */
+static void acked_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct session_io *io = arg;
+	if (io_acked(io)) {
+		event_del(io->acked_ev);
+		event_active(io->close_ev, EV_READ, 0);
+	}
+}
+
 /* The answers are out: half-close a socket and drop what the client still sends
  * until it hangs up (or the linger ends), so that closing with unread input never
- * resets the connection before the client has read them. */
+ * resets the connection before the client has read them. After session_io_shutdown
+ * the linger ends once the kernel holds nothing the client has not acknowledged
+ * instead: a client that stopped reading keeps its answers for as long as the
+ * server's shutdown grace lasts. */
 static void io_linger(struct session_io *io)
 {
 	struct timeval tv = { SESSION_IO_LINGER_MS / 1000, (SESSION_IO_LINGER_MS % 1000) * 1000 };
+	struct timeval poll = { 0, SESSION_IO_ACKED_POLL_MS * 1000 };
 	evutil_socket_t fd = io->in == io->out ? bufferevent_getfd(io->in) : -1;
 
-	if (io->lingering || fd < 0 || io->eof || shutdown(fd, SHUT_WR) < 0) {
+	if (io->lingering)
+		return;
+	if (fd < 0 || io->eof || shutdown(fd, SHUT_WR) < 0) {
 		event_active(io->close_ev, EV_READ, 0);
 		return;
 	}
 	io->lingering = 1;
+	/* Nothing more goes out; a half-closed socket polls writable for good. */
+	bufferevent_disable(io->out, EV_WRITE);
 	evbuffer_drain(bufferevent_get_input(io->in), evbuffer_get_length(bufferevent_get_input(io->in)));
 	bufferevent_set_timeouts(io->in, NULL, NULL);
 	bufferevent_setwatermark(io->in, EV_READ, 0, 0);
 	bufferevent_enable(io->in, EV_READ);
-	event_add(io->close_ev, &tv);
+	if (io->until_acked)
+		event_add(io->acked_ev, &poll);
+	else
+		event_add(io->close_ev, &tv);
 }
 
 static void read_cb(struct bufferevent *bev, void *arg)
@@ -409,7 +464,8 @@ int session_io_init(struct session_io *io, struct event_base *base, struct buffe
 	io->process_ev = event_new(base, -1, 0, process_event, io);
 	io->close_ev = event_new(base, -1, 0, close_event, io);
 	io->send_ev = event_new(base, -1, 0, send_event, io);
-	if (!io->process_ev || !io->close_ev || !io->send_ev) {
+	io->acked_ev = event_new(base, -1, EV_PERSIST, acked_event, io);
+	if (!io->process_ev || !io->close_ev || !io->send_ev || !io->acked_ev) {
 		log_note(id, "cannot set the session up: out of memory");
 		return -1;
 	}
@@ -509,7 +565,9 @@ void session_io_free(struct session_io *io)
 		event_free(io->close_ev);
 	if (io->send_ev)
 		event_free(io->send_ev);
+	if (io->acked_ev)
+		event_free(io->acked_ev);
 	session_io_release(io->in, io->out);
-	io->process_ev = io->close_ev = io->send_ev = NULL;
+	io->process_ev = io->close_ev = io->send_ev = io->acked_ev = NULL;
 	io->in = io->out = NULL;
 }

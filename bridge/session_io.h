@@ -99,6 +99,8 @@ struct session_io {
 	struct event          *process_ev;   /* resume taking input */
 	struct event          *close_ev;     /* fire the closed callback */
 	struct event          *send_ev;      /* send what was queued without a flush */
+	struct event          *acked_ev;     /* session_io_shutdown's linger: polls the kernel */
+	int                    until_acked;  /* session_io_shutdown: linger until all acknowledged */
 	int                    send_queued;  /* send_ev is active */
 
 	/* The engine side (session_io_new). */
@@ -151,9 +153,19 @@ void session_io_release(struct bufferevent *in, struct bufferevent *out);
 /* Runs the input loop again from the top of the event loop (after an engine answer). */
 void session_io_schedule(struct session_io *io);
 
-/* Ends the session: with flush, once what is queued for the client is sent. The
- * closed callback then fires once, from its own event. */
+/* Ends the session: with flush, once what is queued for the client is sent; a
+ * socket whose client has not acknowledged all of it yet then half-closes and
+ * lingers, dropping what the client still sends, until the client hangs up or
+ * SESSION_IO_LINGER_MS pass (a close with unread input would reset the connection
+ * and throw away what the kernel still holds). The closed callback then fires once,
+ * from its own event. */
 void session_io_finish(struct session_io *io, int flush);
+
+/* The daemon stops: session_io_finish(io, 1), whose linger then lasts until the
+ * client has acknowledged everything sent (or hangs up), not SESSION_IO_LINGER_MS:
+ * a client that stopped reading keeps its answers for the whole shutdown grace,
+ * which bounds the wait. */
+void session_io_shutdown(struct session_io *io);
 
 /* Queues bytes for the client as they are (the caller logs them). */
 void session_io_write(struct session_io *io, const void *data, size_t len);

@@ -538,8 +538,8 @@ static void remote_session_free(void *arg)
 
 /* The daemon stops (its lobby aborted the games already): a client whose game ended
  * while it was to move, or thinking with a hint, is told as a waiting client is
- * ("remote over", the final GameString, "ok"); then the session closes once its
- * answers are out. */
+ * ("remote over", the final GameString, "ok"); then the session closes once the
+ * client has its answers or hangs up (session_io_shutdown; the grace bounds it). */
 static void remote_session_shutdown(void *arg)
 {
 	struct remote_session *s = arg;
@@ -557,7 +557,7 @@ static void remote_session_shutdown(void *arg)
 		s->untold = 0;
 	}
 	log_note(s->id, "remote-play session closes: the server is shutting down");
-	session_io_finish(&s->io, 1);
+	session_io_shutdown(&s->io);
 }
 
 static void *remote_session_new(struct event_base *base, struct bufferevent *in,

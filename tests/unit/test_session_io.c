@@ -1,7 +1,8 @@
 /*
  * test_session_io.c: the shared session plumbing over a real socketpair: line
  * reading (CR LF, over-long lines, a last line without its newline), the input held
- * while the protocol is busy, back-pressure, idle time-out, raw mode and closing.
+ * while the protocol is busy, back-pressure, idle time-out, raw mode and closing (the
+ * linger while the client has not read what it was sent, and the daemon's stop).
  */
 #include <CUnit/Basic.h>
 #include <event2/buffer.h>
@@ -268,6 +269,50 @@ static void test_raw_and_finish(void)
 	toy_close(&t);
 }
 
+/* Sent, but not read by the client yet: a close would drop it (a reset, on TCP), so
+ * the session lingers; a hang-up ends the linger. */
+static void test_finish_lingers_unread(void)
+{
+	struct session_limits lim = { 0 };
+	struct toy t;
+
+	toy_open(&t, &toy_line_ops, &lim);
+	session_io_write_line(&t.io, "bye", 3);
+	session_io_flush(&t.io);
+	session_io_finish(&t.io, 1);
+	run_for(100);
+	CU_ASSERT_EQUAL(t.closed, 0);
+	close(peer);
+	run_for(1000);
+	CU_ASSERT_EQUAL(t.closed, 1);
+	peer = -1;
+	toy_close(&t);
+}
+
+/* The daemon's stop: the session stays while the client has not read what it was
+ * sent, past SESSION_IO_LINGER_MS (the server's grace bounds it), and goes once it
+ * has. */
+static void test_shutdown_until_read(void)
+{
+	struct session_limits lim = { 0 };
+	struct toy t;
+	char buf[16];
+
+	toy_open(&t, &toy_line_ops, &lim);
+	session_io_write_line(&t.io, "bye", 3);
+	session_io_flush(&t.io);
+	session_io_shutdown(&t.io);
+	run_for(SESSION_IO_LINGER_MS + 300);
+	CU_ASSERT_EQUAL(t.closed, 0);
+	CU_ASSERT_EQUAL(read(peer, buf, sizeof buf), 4);
+	run_for(1000);
+	CU_ASSERT_EQUAL(t.closed, 1);
+	char *got = recv_all(&t);
+	CU_ASSERT_STRING_EQUAL(got, "");          /* then the end of the stream */
+	free(got);
+	toy_close(&t);
+}
+
 static int session_setup(void)
 {
 	if (getenv("TEST_LOG"))
@@ -281,6 +326,8 @@ static const struct unit_test tests[] = {
 	{ "back-pressure", test_back_pressure },
 	{ "idle time-out", test_idle_timeout },
 	{ "raw mode and finish", test_raw_and_finish },
+	{ "finish lingers while unread", test_finish_lingers_unread },
+	{ "shutdown until read", test_shutdown_until_read },
 	{ NULL, NULL }
 };
 
