@@ -68,6 +68,9 @@ seeds() {
 		done >"$B/seed/fuzz_results/r$k"
 		printf '{"game":%d,"a_sc' "$k" >>"$B/seed/fuzz_results/r$k"
 	done
+	# Game records: the real games (PGN and SGF) of tests/data/records.
+	mkdir -p "$B/seed/fuzz_record"
+	cp tests/data/records/*.pgn tests/data/records/*.sgf "$B/seed/fuzz_record/"
 	[ -d "$DATA/trylobot" ] && cp "$DATA"/trylobot/*.frame "$B/seed/fuzz_trylobot/" 2>/dev/null
 	# One connection's requests, 0xFF between them: every real one in turn, and
 	# each one twice (the second read through the parse cache and the kept game).
