@@ -506,6 +506,9 @@ static int pgn_moves(struct rd *rd, struct hive_record *r, int *said)
 			if (piece.s)
 				return fail_at(rd, r, r->game.len + 1, piece.line,
 					       "\"%.*s\" has no position (the record is cut short).", (int)(piece.len > 20 ? 20 : piece.len), piece.s);
+			if (res >= HIVE_DRAW && *said >= HIVE_DRAW && res != *said)
+				return fail_at(rd, r, 0, t.line, "the Result tag says %s but the movetext %s.",
+					       hive_state_name(*said), hive_state_name(res));
 			if (res >= 0)
 				*said = res;
 			return 0;

@@ -384,6 +384,9 @@ static void test_hivegame_dialect(void)
 	CU_ASSERT_FATAL(pgn != NULL);
 	memcpy(strstr(pgn, "[Result \"WhiteWins\"]") + 9, "BlackWins", 9);
 	CU_ASSERT_EQUAL(hive_records_read(pgn, len, &v, &n, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "line 45: the Result tag says BlackWins but the movetext WhiteWins"));
+	memcpy(strstr(pgn, "\nWhiteWins") + 1, "BlackWins", 9);
+	CU_ASSERT_EQUAL(hive_records_read(pgn, len, &v, &n, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "the record says BlackWins but the moves give WhiteWins"));
 	free(pgn);
 }
