@@ -1,7 +1,8 @@
 #!/bin/sh
 # readme_transcripts.sh: the README's transcripts are what the program prints. The
 # UHP, Hub and OTEP transcripts' input is fed to `hivebridge uhp|hub|otep` on stdio
-# (the built-in engine, as the README runs it) and the output compared line by line;
+# (the built-in engine, as the README runs it) and the output compared line by line,
+# as are the commands of the game records' transcript and what they print;
 # figures that vary from run to run (nodes, time, nps) are not compared,
 # and a transcript line "..." stands for any lines. The Hub transcript ends with a go
 # still searching when the input ends: its done must come (queued commands finish).
@@ -12,7 +13,7 @@ need python3 timeout
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 timeout 120 python3 - "$HIVEBRIDGE" README.md <<'EOF' || fail "README transcripts"
-import re, subprocess, sys
+import re, shlex, subprocess, sys
 
 binary, readme = sys.argv[1], sys.argv[2]
 text = open(readme).read()
@@ -79,6 +80,14 @@ match([l for l in t if l.split(" ")[0] not in hub_cmds],
 t = block_after("### OTEP: `hivebridge otep`")
 match([l[2:] if l.startswith("< ") else l for l in t if not l.startswith("> ")],
       run(["otep", "--engine", "builtin:depth=3"], [l[2:] for l in t if l.startswith("> ")]), "OTEP")
+
+# Game records: each "$ hivebridge ..." line is run (its words as a shell splits them), the
+# lines up to the next one are its output.
+t = block_after("### Game records: `hivebridge convert`")
+cmds = [k for k, l in enumerate(t) if l.startswith("$ hivebridge ")] + [len(t)]
+for a, b in zip(cmds, cmds[1:]):
+    args = shlex.split(t[a][len("$ hivebridge "):])
+    match(t[a + 1:b], run(args, []), " ".join(args))
 
 for e in errors:
     print("FAIL:", e)
