@@ -55,6 +55,16 @@ static char *gamestring(const struct hive_game *g)
 	return s;
 }
 
+/* The record as PGN (malloc'd). */
+static char *pgn_of(const struct hive_record *r, enum hive_pgn_dialect d)
+{
+	size_t need = hive_record_write_pgn(r, d, NULL, 0);
+	char *s = malloc(need + 1);
+	CU_ASSERT_EQUAL(hive_record_write_pgn(r, d, s, need + 1), need);
+	CU_ASSERT_EQUAL(strlen(s), need);
+	return s;
+}
+
 /* Reads a text that must hold exactly one game. */
 static int read_one(const char *text, size_t len, struct hive_record **v)
 {
@@ -131,11 +141,9 @@ static void test_sgf_and_pgn_agree(void)
 /* Writes r in a dialect and reads it back: the same game, result, players and date. */
 static void round_trip(const struct hive_record *r, enum hive_pgn_dialect dialect)
 {
-	size_t need = hive_record_write_pgn(r, dialect, NULL, 0);
-	char *text = malloc(need + 1);
+	char *text = pgn_of(r, dialect);
+	size_t need = strlen(text);
 	struct hive_record *back;
-	CU_ASSERT_EQUAL_FATAL(hive_record_write_pgn(r, dialect, text, need + 1), need);
-	CU_ASSERT_EQUAL(strlen(text), need);
 	CU_ASSERT_EQUAL(hive_record_detect(text, need), HIVE_RECORD_PGN);
 	if (read_one(text, need, &back) != 0) {
 		fprintf(stderr, "%s\n", text);
@@ -202,9 +210,7 @@ static void test_comments(void)
 		snprintf(note, sizeof note, "%dms score %d depth %d }{", 10 * i, i - 6, i % 4);
 		CU_ASSERT_EQUAL(hive_record_play(&r, moves[(i * 7) % n], i % 3 ? note : NULL), HIVE_OK);
 	}
-	size_t need = hive_record_write_pgn(&r, HIVE_PGN_MZINGA, NULL, 0);
-	char *text = malloc(need + 1);
-	hive_record_write_pgn(&r, HIVE_PGN_MZINGA, text, need + 1);
+	char *text = pgn_of(&r, HIVE_PGN_MZINGA);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "[White \"builtin \\\"depth=3\\\"\"]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "[TimeControl \"60+1\"]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n2. "));
@@ -347,17 +353,13 @@ static void test_hivegame_dialect(void)
 	CU_ASSERT_EQUAL(hive_record_date(hive_record_tag(r, "Date"), date), 0);
 	CU_ASSERT_STRING_EQUAL(date, "2018.10.28");
 
-	size_t need = hive_record_write_pgn(r, HIVE_PGN_HIVEGAME, NULL, 0);
-	char *out = malloc(need + 1);
-	hive_record_write_pgn(r, HIVE_PGN_HIVEGAME, out, need + 1);
+	char *out = pgn_of(r, HIVE_PGN_HIVEGAME);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[Date \"28-Oct-2018_20:07:42\"]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[Result \"0-1\"]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n2. wA1 \\wS1 bB1 -bL\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n\n0-1\n"));
 	free(out);
-	need = hive_record_write_pgn(r, HIVE_PGN_MZINGA, NULL, 0);
-	out = malloc(need + 1);
-	hive_record_write_pgn(r, HIVE_PGN_MZINGA, out, need + 1);
+	out = pgn_of(r, HIVE_PGN_MZINGA);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[Date \"2018.10.28\"]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "[Result \"BlackWins\"]\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n3. wA1 \\wS1\n4. bB1 -bL\n"));
