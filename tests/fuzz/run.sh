@@ -7,8 +7,8 @@
 # which reaches the protocol table and through it the whole runtime; the openings and
 # results targets need only bridge/match/match_parse.c; the Redis reply target
 # (fuzz_redis_reply) links hiredis for its reader. Seeds are written into
-# build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
-# conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
+# build-fuzz/seed/<target>/ at each run from ../shared/data (never committed), from
+# conf/ and from the game records of tests/data/records; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
 # Fails with the apt-get line when clang or libFuzzer is missing (scripts/deps.sh).
 # Crashes land in build-fuzz/crash-<target>-*; replay one with the gcc build:
 # cc -I. tests/fuzz/X.c ...
