@@ -2,7 +2,7 @@
  * main.c: the hivebridge command line. One binary; its subcommands are the rows of
  * one table (cmds, tmux's cmd_entry being the model): each protocol served on stdio
  * (uhp, hub, otep: from the protocol table), then serve, check, match, worker, perft,
- * help and version. `hivebridge --help` is printed from the two tables, and a test
+ * convert, help and version. `hivebridge --help` is printed from the two tables, and a test
  * (tests/integration/docs_tables.sh) checks the man page against it.
  */
 #include <event2/bufferevent.h>
@@ -24,9 +24,11 @@
 
 #include "bridge/check/check.h"
 #include "bridge/config.h"
+#include "bridge/convert.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
 #include "bridge/protocol.h"
+#include "bridge/record_file.h"
 #include "bridge/proc.h"
 #include "bridge/server.h"
 #include "bridge/util.h"
@@ -72,8 +74,11 @@ static const struct cmd_entry cmds[] = {
 	  "refereed games between two engines", match_main, 0 },
 	{ "worker", { NULL }, "worker --queue redis://HOST:PORT/NAME [OPTIONS]",
 	  "play the games of a match --queue on this machine", worker_main, 0 },
-	{ "perft", { NULL }, "perft [--type GAMETYPE | --game GAMESTRING] DEPTH",
+	{ "perft", { NULL }, "perft [--type GAMETYPE | --game GAMESTRING|FILE] DEPTH",
 	  "print perft(d) for d = 0..DEPTH with timings", cmd_perft, 0 },
+	{ "convert", { NULL }, "convert [--to pgn|hivegame|gamestring|json] FILE...",
+	  "convert game records (PGN, BoardSpace SGF, GameStrings), every move checked",
+	  convert_main, 0 },
 	{ "help", { "--help", "-h", NULL }, "help [config [--markdown | --man]]",
 	  "print this text, or every configuration key with its default and meaning\n"
 	  "(--markdown: the README's table, --man: the man page's)", cmd_help, 0 },
@@ -140,7 +145,10 @@ static const char usage_perft[] =
 	"  print perft(d) for d = 0..DEPTH (at most 20) with timings\n"
 	"  --type GAMETYPE     Base, Base+MLP, ... (default Base)\n"
 	"  --game GAMESTRING   from this position\n"
-	"  exit status: 0 success, 2 on a usage error\n";
+	"  --game FILE         from the end of the one game of a record (PGN, BoardSpace\n"
+	"                      SGF or a GameString line: hivebridge convert --help)\n"
+	"  exit status: 0 success, 1 when FILE cannot be read or holds an illegal move,\n"
+	"  2 on a usage error\n";
 
 /* "UHP on 5000, Hub on 5002, ...": the embedded default listeners. */
 static void usage_listeners(FILE *f)
@@ -503,6 +511,31 @@ out:
 	return status;
 }
 
+/* g (inited, empty) becomes the end of the one game of a record file; else the
+ * exit status after saying why. */
+static int perft_game_file(const char *path, struct hive_game *g)
+{
+	struct hive_record *v;
+	size_t n;
+	char err[768];
+
+	if (record_file_read(path, &v, &n, err, sizeof err) != 0) {
+		fprintf(stderr, "hivebridge perft: --game %s\n", err);
+		hive_game_free(g);
+		return EXIT_FAIL;
+	}
+	if (n != 1) {
+		hive_records_free(v, n);
+		hive_game_free(g);
+		return usage_error("perft", "--game %s: holds more than one game", path);
+	}
+	hive_game_free(g);
+	*g = v[0].game;
+	hive_game_init(&v[0].game, 0);
+	hive_records_free(v, n);
+	return 0;
+}
+
 static int cmd_perft(int argc, char **argv)
 {
 	struct cli cli;
@@ -530,8 +563,13 @@ static int cmd_perft(int argc, char **argv)
 		return usage_error("perft", "unknown game type %s", cli.type);
 	hive_game_init(&g, type);
 	if (cli.game && hive_game_parse(&g, cli.game, err, sizeof err) != HIVE_OK) {
-		hive_game_free(&g);
-		return usage_error("perft", "--game: %s", err);
+		/* Not a GameString: a record's file, when there is one by that name. */
+		if (access(cli.game, F_OK) != 0) {
+			hive_game_free(&g);
+			return usage_error("perft", "--game: %s", err);
+		}
+		if ((rc = perft_game_file(cli.game, &g)) != 0)
+			return rc;
 	}
 	/* On this thread, unstoppable (^C ends the process); each line as it is counted. */
 	for (int d = 0; d <= depth; d++) {

@@ -275,6 +275,32 @@ void check_random_game(struct checker *ck, struct hive_game *g, unsigned type, i
 }
 
 /* A game type the engine declares, at random. */
+int check_position(struct checker *ck, int i, struct hive_game *g)
+{
+	if (!ck->positions_from) {
+		unsigned t = check_random_type(ck);
+		check_random_game(ck, g, t, (int)(check_random(ck) % 41));
+		return 0;
+	}
+	size_t total = ck->from_positions, n = (size_t)ck->positions < total ? (size_t)ck->positions : total;
+	if ((size_t)i >= n)
+		return -1;
+	size_t k = (size_t)i * total / n;
+	for (size_t j = 0; j < ck->nfrom; j++) {
+		const struct hive_game *src = &ck->from[j].game;
+		size_t here = src->len - (src->len > 0 && hive_game_over(&src->board));
+		if (k >= here) {
+			k -= here;
+			continue;
+		}
+		if (hive_game_copy(g, src) != HIVE_OK)
+			return -1;
+		hive_game_undo(g, g->len - (k + 1));
+		return 0;
+	}
+	return -1;
+}
+
 unsigned check_random_type(struct checker *ck)
 {
 	unsigned types[8], n = 0;

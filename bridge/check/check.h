@@ -28,6 +28,7 @@
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "core/record.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -77,6 +78,10 @@ struct checker {
 	int          margin_ms;
 	int          positions;
 	uint64_t     seed;
+	const char  *positions_from;    /* --positions-from FILE, or NULL */
+	struct hive_record *from;       /* its games (owned), nfrom of them */
+	size_t       nfrom;
+	size_t       from_positions;    /* their positions after each ply, game not over */
 	uint64_t     rng;
 	const char  *data;
 	const char  *config_path;       /* --config, or NULL */
@@ -163,6 +168,10 @@ int   check_starts_with(const char *s, const char *prefix);
 uint64_t check_random(struct checker *ck);
 /* Up to plies random legal moves of type, stopping before the game would end. */
 void  check_random_game(struct checker *ck, struct hive_game *g, unsigned type, int plies);
+/* Position i (0-based) of the --positions loops into g (inited here): one of the
+ * --positions-from games' positions, spread evenly over them, when given (-1 past
+ * the last), else a random game of a random type the engine declares. */
+int   check_position(struct checker *ck, int i, struct hive_game *g);
 /* A game type the engine declares, at random. */
 unsigned check_random_type(struct checker *ck);
 /* The capability line: the expansions it names into ck; unknown flags listed. */

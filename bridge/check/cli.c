@@ -15,6 +15,7 @@
 #include "bridge/config.h"
 #include "bridge/log.h"
 #include "bridge/protocol.h"
+#include "bridge/record_file.h"
 
 #define CHECK_TIMEOUT_MS    5000        /* default deadline of a command's "ok" */
 #define CHECK_MARGIN_MS     500         /* default grace over a bestmove time limit */
@@ -48,6 +49,9 @@ static const char check_usage_options[] =
 	"  --time-margin-ms N   grace over a bestmove time limit (default 500)\n"
 	"  --positions N        random positions for move generation or bestmove (default 20)\n"
 	"  --seed S             seed of the random positions (default 1)\n"
+	"  --positions-from FILE  the positions after each ply of FILE's games (PGN,\n"
+	"                       BoardSpace SGF or GameStrings), --positions of them spread\n"
+	"                       evenly, instead of random ones\n"
 	"  --data DIR           reference data; without it: $HIVEBRIDGE_DATA (or\n"
 	"                       $HIVE_DATA), then " HIVEBRIDGE_DATADIR "/data, then\n"
 	"                       ../../shared/data from this program's folder (a build tree);\n"
@@ -100,7 +104,7 @@ static int parse_args(struct checker *ck, int argc, char **argv)
 		{ "--timeout-ms", 3600 * 1000 }, { "--time-margin-ms", 3600 * 1000 },
 		{ "--positions", 100000 }, { "--seed", UINT64_MAX },
 	};
-	static const char *const strings[] = { "--data", "--config", "--profile", "--log" };
+	static const char *const strings[] = { "--data", "--config", "--profile", "--log", "--positions-from" };
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -132,7 +136,8 @@ static int parse_args(struct checker *ck, int argc, char **argv)
 				fprintf(stderr, "hivebridge check: %s needs a value\n", strings[k]);
 				return -1;
 			}
-			const char **dst[] = { &ck->data, &ck->config_path, &ck->profile_name, &ck->log_path };
+			const char **dst[] = { &ck->data, &ck->config_path, &ck->profile_name, &ck->log_path,
+					       &ck->positions_from };
 			*dst[k] = val;
 			i += !eq;
 			continue;
@@ -431,6 +436,15 @@ int check_main(int argc, char **argv)
 		logging = 1;
 	}
 	ck.rng = ck.seed;
+	if (ck.positions_from) {
+		if (record_file_read(ck.positions_from, &ck.from, &ck.nfrom, err, sizeof err) != 0) {
+			fprintf(stderr, "hivebridge check: --positions-from %s\n", err);
+			goto out;
+		}
+		for (size_t i = 0; i < ck.nfrom; i++)
+			ck.from_positions += ck.from[i].game.len - (ck.from[i].game.len > 0 &&
+								    hive_game_over(&ck.from[i].game.board));
+	}
 
 	/* A dead engine must not kill the checker when it writes. */
 	signal(SIGPIPE, SIG_IGN);
@@ -449,6 +463,7 @@ int check_main(int argc, char **argv)
 	fflush(stdout);
 	status = check_tally(&ck).required_failures ? 1 : 0;
 out:
+	hive_records_free(ck.from, ck.nfrom);
 	check_free(&ck);
 	cmdline_free(&cl);
 	config_free(&cfg);

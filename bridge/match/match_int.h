@@ -41,6 +41,7 @@ struct match_opts {
 	int                   games_set;
 	unsigned              concurrency;
 	const char           *openings_path;
+	unsigned              opening_plies;  /* --opening-plies: of a record's game; 0 all */
 	int                   depth;
 	uint64_t              movetime_ms;
 	uint64_t              clock_ms;

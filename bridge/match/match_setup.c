@@ -12,6 +12,7 @@
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
 #include "bridge/referee.h"
+#include "bridge/record_file.h"
 #include "bridge/util.h"
 #include "core/game.h"
 
@@ -98,6 +99,10 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->concurrency = (unsigned)v;
 		} else if (!strcmp(name, "--openings")) {
 			o->openings_path = val;
+		} else if (!strcmp(name, "--opening-plies")) {
+			if (parse_uint(val, 1, MATCH_PLY_CAP, &v) < 0)
+				goto bad;
+			o->opening_plies = (unsigned)v;
 		} else if (!strcmp(name, "--depth")) {
 			if (parse_uint(val, 1, MATCH_MAX_DEPTH, &v) < 0)
 				goto bad;
@@ -229,11 +234,50 @@ out:
 	return rc;
 }
 
-/* Reads the openings: one GameString per line; blank lines and '#' comments skipped. */
+/* The openings of a PGN or SGF file: each game's first --opening-plies plies (all by
+ * default) as a GameString; a game over by then, or of another --type, is refused. */
+static int openings_from_records(struct match *m)
+{
+	struct hive_record *v;
+	size_t n;
+	char err[768];
+
+	if (record_file_read(m->o.openings_path, &v, &n, err, sizeof err) != 0) {
+		fprintf(stderr, "hivebridge match: --openings %s\n", err);
+		return -1;
+	}
+	m->openings = calloc(n, sizeof *m->openings);
+	for (size_t i = 0; m->openings && i < n; i++) {
+		struct hive_game *g = &v[i].game;
+		char name[160];
+		hive_record_name(&v[i], i + 1, name, sizeof name);
+		if (m->o.opening_plies && g->len > m->o.opening_plies)
+			hive_game_undo(g, g->len - m->o.opening_plies);
+		if (hive_game_over(&g->board) || (m->o.type_set && g->type != m->o.type)) {
+			fprintf(stderr, "hivebridge match: --openings %s: %s: %s\n", m->o.openings_path, name,
+				hive_game_over(&g->board) ? "the game is over at its last ply (see --opening-plies)" :
+				"not of the match's --type");
+			break;
+		}
+		size_t need = hive_game_format(g, NULL, 0);
+		if (!(m->openings[i] = malloc(need + 1)))
+			break;
+		hive_game_format(g, m->openings[i], need + 1);
+		m->nopenings++;
+	}
+	int rc = m->openings && m->nopenings == n ? 0 : -1;
+	if (rc != 0 && !m->openings)
+		fprintf(stderr, "hivebridge match: out of memory\n");
+	hive_records_free(v, n);
+	return rc;
+}
+
+/* Reads the openings: one GameString per line, blank lines and '#' comments skipped;
+ * or, told by content, the games of a PGN or BoardSpace SGF file. */
 int match_openings_load(struct match *m)
 {
 	FILE *f = fopen(m->o.openings_path, "r");
-	char *line = NULL, err[256];
+	char *line = NULL, err[256], head[4096];
 	size_t cap = 0, capo = 0;
 	ssize_t n;
 	int lineno = 0, rc = 0;
@@ -242,6 +286,13 @@ int match_openings_load(struct match *m)
 		fprintf(stderr, "hivebridge match: %s: %s\n", m->o.openings_path, strerror(errno));
 		return -1;
 	}
+	size_t headlen = fread(head, 1, sizeof head, f);
+	enum hive_record_format fmt = hive_record_detect(head, headlen);
+	if (fmt == HIVE_RECORD_PGN || fmt == HIVE_RECORD_SGF) {
+		fclose(f);
+		return openings_from_records(m);
+	}
+	rewind(f);
 	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
 		char *s;
 		lineno++;

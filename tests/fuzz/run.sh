@@ -7,8 +7,8 @@
 # which reaches the protocol table and through it the whole runtime; the openings and
 # results targets need only bridge/match/match_parse.c; the Redis reply target
 # (fuzz_redis_reply) links hiredis for its reader. Seeds are written into
-# build-fuzz/seed/<target>/ at each run from ../shared/data (never committed) and from
-# conf/; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
+# build-fuzz/seed/<target>/ at each run from ../shared/data (never committed), from
+# conf/ and from the game records of tests/data/records; -max_len is ${FUZZ_MAX_LEN:-65536} so that long game histories are reached.
 # Fails with the apt-get line when clang or libFuzzer is missing (scripts/deps.sh).
 # Crashes land in build-fuzz/crash-<target>-*; replay one with the gcc build:
 # cc -I. tests/fuzz/X.c ...
@@ -68,6 +68,9 @@ seeds() {
 		done >"$B/seed/fuzz_results/r$k"
 		printf '{"game":%d,"a_sc' "$k" >>"$B/seed/fuzz_results/r$k"
 	done
+	# Game records: the real games (PGN and SGF) of tests/data/records.
+	mkdir -p "$B/seed/fuzz_record"
+	cp tests/data/records/*.pgn tests/data/records/*.sgf "$B/seed/fuzz_record/"
 	[ -d "$DATA/trylobot" ] && cp "$DATA"/trylobot/*.frame "$B/seed/fuzz_trylobot/" 2>/dev/null
 	# One connection's requests, 0xFF between them: every real one in turn, and
 	# each one twice (the second read through the parse cache and the kept game).

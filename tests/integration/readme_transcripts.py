@@ -1,5 +1,5 @@
 # readme_transcripts.py: part of readme_transcripts.sh (its failure: "README transcripts").
-import re, subprocess, sys
+import re, shlex, subprocess, sys
 
 binary, readme = sys.argv[1], sys.argv[2]
 text = open(readme).read()
@@ -66,6 +66,14 @@ match([l for l in t if l.split(" ")[0] not in hub_cmds],
 t = block_after("### OTEP: `hivebridge otep`")
 match([l[2:] if l.startswith("< ") else l for l in t if not l.startswith("> ")],
       run(["otep", "--engine", "builtin:depth=3"], [l[2:] for l in t if l.startswith("> ")]), "OTEP")
+
+# Game records: each "$ hivebridge ..." line is run (its words as a shell splits them), the
+# lines up to the next one are its output.
+t = block_after("### Game records: `hivebridge convert`")
+cmds = [k for k, l in enumerate(t) if l.startswith("$ hivebridge ")] + [len(t)]
+for a, b in zip(cmds, cmds[1:]):
+    args = shlex.split(t[a][len("$ hivebridge "):])
+    match(t[a + 1:b], run(args, []), " ".join(args))
 
 for e in errors:
     print("FAIL:", e)
