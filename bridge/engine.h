@@ -56,7 +56,8 @@ struct engine_limits {
  * share of a clock: every back end's time comes from it. */
 uint64_t engine_limits_budget(const struct engine_limits *l, int side);
 
-/* Result of one command; pointers are valid only during the callback. */
+/* Result of one command; pointers are valid only during the callback, and r itself
+ * (the engine's own) only until the callback frees the engine: read it first. */
 struct engine_result {
 	enum engine_status status;
 	const char        *message;   /* why, for INVALID/ERROR/FAILED */

@@ -312,11 +312,12 @@ static void hint_done(void *arg, const struct engine_result *r)
 		hive_move_format(&s->hint_game.board, r->move, mv, sizeof mv);
 		uhp_out_str(&s->io, mv);
 	} else {
+		uhp_out_printf(&s->io, "err No hint: %s", r->message ? r->message : "the engine failed");
+		/* After r is read: the result is the engine's own, freed with it. */
 		if (r->status == ENGINE_FAILED) {
 			engine_free(s->hint);
 			s->hint = NULL;
 		}
-		uhp_out_printf(&s->io, "err No hint: %s", r->message ? r->message : "the engine failed");
 	}
 	/* The game may have ended meanwhile (the clock runs during a hint). */
 	answer_done(s, s->seat ? R_TURN : R_IDLE);
