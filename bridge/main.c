@@ -57,6 +57,7 @@ struct cmd_entry {
 static int cmd_serve(int argc, char **argv);
 static int cmd_perft(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
+static int cmd_stdio(const struct protocol *pr, int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 static int usage_error(const char *cmd, const char *fmt, const char *arg);
 
@@ -79,9 +80,10 @@ static const struct cmd_entry cmds[] = {
 	{ "convert", { NULL }, "convert [--to pgn|hivegame|gamestring|json] FILE...",
 	  "convert game records (PGN, BoardSpace SGF, GameStrings), every move checked",
 	  convert_main, 0 },
-	{ "help", { "--help", "-h", NULL }, "help [config [--markdown | --man]]",
-	  "print this text, or every configuration key with its default and meaning\n"
-	  "(--markdown: the README's table, --man: the man page's)", cmd_help, 0 },
+	{ "help", { "--help", "-h", NULL }, "help [COMMAND | config [--markdown | --man]]",
+	  "print this text, a command's --help, or every configuration key with its\n"
+	  "default and meaning (--markdown: the README's table, --man: the man page's)",
+	  cmd_help, 0 },
 	{ "version", { "--version", "-V", NULL }, "version",
 	  "print the version", cmd_version, 0 },
 };
@@ -206,11 +208,18 @@ static int usage(FILE *f, int status)
 	return status;
 }
 
-/* `hivebridge help [config [--markdown | --man]]`. */
+/* `hivebridge help [COMMAND | config [--markdown | --man]]`: a command's own
+ * --help, as git does. */
 static int cmd_help(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stdout, 0);
+	const struct protocol *pr = protocol_find(argv[1]);
+	const struct cmd_entry *c = cmd_find(argv[1]);
+	if (argc == 2 && ((pr && pr->stdio) || (c && c->exec != cmd_help))) {
+		char *sub[] = { argv[1], (char *)"--help", NULL };
+		return pr && pr->stdio ? cmd_stdio(pr, 2, sub) : c->exec(2, sub);
+	}
 	if (strcmp(argv[1], "config"))
 		return usage_error("help", "unknown topic %s", argv[1]);
 	if (argc > 3)

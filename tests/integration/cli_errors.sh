@@ -36,6 +36,10 @@ done
 [ "$("$H" -V)" = "$("$H" --version)" ] || fail "-V differs from --version"
 [ "$("$H" version)" = "$("$H" --version)" ] || fail "version differs from --version"
 "$H" --help | grep -q '^Exit status: 0 success, 1 ' || fail "exit statuses not documented"
+# help COMMAND is that command's --help, exit 0.
+for sub in match uhp convert; do
+	[ "$("$H" help $sub)" = "$("$H" $sub --help)" ] || fail "help $sub is not $sub --help"
+done
 
 # --- usage errors: 2 ----------------------------------------------------------------------
 expect 2 "hivebridge perft: DEPTH is missing" "$H" perft
