@@ -822,10 +822,8 @@ static void builtin_free(struct engine *e)
 	/* No worker reaches the engine now: its event may go (event_free also takes a
 	 * pending activation off the queue: no callback after). */
 	engine_release(&b->e);
-	if (b->expire_ev)
-		event_free(b->expire_ev);
-	if (b->idle_ev)
-		event_free(b->idle_ev);
+	util_event_free(&b->expire_ev);
+	util_event_free(&b->idle_ev);
 	table_drop(b);
 	helpers_drop(b);
 	free(b->helpers);

@@ -103,25 +103,6 @@ struct server {
 	int64_t             stop_us;           /* when the signal came */
 };
 
-static void conn_link(struct conn **head, struct conn *c)
-{
-	c->prev = NULL;
-	c->next = *head;
-	if (*head)
-		(*head)->prev = c;
-	*head = c;
-}
-
-static void conn_unlink(struct conn **head, struct conn *c)
-{
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		*head = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-}
-
 /* The address of sa as a peer key; 0, or -1 for a family without addresses. */
 static int peer_key(const struct sockaddr *sa, uint8_t *family, uint8_t addr[16])
 {
@@ -191,7 +172,7 @@ static void peer_put(struct server *srv, struct peer *p)
 /* Unlinks and frees a live session, its peer count with it. */
 static void session_drop(struct server *srv, struct conn *c)
 {
-	conn_unlink(&srv->sessions, c);
+	DLIST_UNLINK(srv->sessions, c);
 	srv->nsessions--;
 	if (c->peer) {
 		c->peer->n--;
@@ -211,12 +192,10 @@ static void session_closed(void *arg)
 
 static void refused_free(struct conn *c)
 {
-	conn_unlink(&c->srv->refused, c);
+	DLIST_UNLINK(c->srv->refused, c);
 	c->srv->nrefused--;
-	if (c->bev)
-		bufferevent_free(c->bev);
-	if (c->linger)
-		event_free(c->linger);
+	util_bev_free(&c->bev);
+	util_event_free(&c->linger);
 	free(c);
 }
 
@@ -267,7 +246,7 @@ static void server_refuse(struct server *srv, const struct front *front, evutil_
 	}
 	c->srv = srv;
 	c->id = id;
-	conn_link(&srv->refused, c);
+	DLIST_PUSH(srv->refused, c);
 	srv->nrefused++;
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->linger = evtimer_new(srv->base, refused_timeout, c);
@@ -347,7 +326,7 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 		free(c);
 		return;
 	}
-	conn_link(&srv->sessions, c);
+	DLIST_PUSH(srv->sessions, c);
 	srv->nsessions++;
 	c->peer = peer;
 	if (peer)
@@ -563,8 +542,7 @@ static void server_teardown(struct server *srv)
 	for (size_t i = 0; i < srv->nlisteners; i++) {
 		if (srv->listeners[i].lev)
 			evconnlistener_free(srv->listeners[i].lev);
-		if (srv->listeners[i].resume)
-			event_free(srv->listeners[i].resume);
+		util_event_free(&srv->listeners[i].resume);
 	}
 	while (srv->sessions)
 		session_drop(srv, srv->sessions);
@@ -579,15 +557,10 @@ static void server_teardown(struct server *srv)
 	srv->http = NULL;
 	while (srv->refused)
 		refused_free(srv->refused);
-	if (srv->sigint)
-		event_free(srv->sigint);
-	if (srv->sigterm)
-		event_free(srv->sigterm);
-	if (srv->sighup)
-		event_free(srv->sighup);
-	if (srv->grace)
-		event_free(srv->grace);
-	srv->grace = NULL;
+	util_event_free(&srv->sigint);
+	util_event_free(&srv->sigterm);
+	util_event_free(&srv->sighup);
+	util_event_free(&srv->grace);
 	if (srv->base) {
 		proc_drain(srv->base, drain_ms(srv->conf));
 		event_base_free(srv->base);

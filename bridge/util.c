@@ -300,3 +300,17 @@ char *util_scrub_text(char *s)
 	}
 	return s;
 }
+
+void util_event_free(struct event **ev)
+{
+	if (*ev)
+		event_free(*ev);
+	*ev = NULL;
+}
+
+void util_bev_free(struct bufferevent **bev)
+{
+	if (*bev)
+		bufferevent_free(*bev);
+	*bev = NULL;
+}

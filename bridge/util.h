@@ -67,6 +67,34 @@ void bev_flush_now(struct bufferevent *bev);
 void bev_send(struct bufferevent *bev);
 void bev_send_idle(struct bufferevent *bev);
 
+/* Frees *ev (an event) or *bev (a bufferevent) if set, and clears the pointer:
+ * a teardown that may run at any point of a constructor's setup. */
+struct event;
+void util_event_free(struct event **ev);
+void util_bev_free(struct bufferevent **bev);
+
+/* The bridge's intrusive doubly linked lists (utlist's DL_ idea): a node has `prev`
+ * and `next` pointers to its own type, the list is a pointer to its first node (NULL
+ * when empty). DLIST_PUSH puts n first; DLIST_UNLINK takes n out (its own pointers
+ * are left as they were). Each argument is evaluated more than once. */
+#define DLIST_PUSH(head, n)                                                             \
+	do {                                                                            \
+		(n)->prev = NULL;                                                       \
+		(n)->next = (head);                                                     \
+		if (head)                                                               \
+			(head)->prev = (n);                                             \
+		(head) = (n);                                                           \
+	} while (0)
+#define DLIST_UNLINK(head, n)                                                           \
+	do {                                                                            \
+		if ((n)->prev)                                                          \
+			(n)->prev->next = (n)->next;                                    \
+		else                                                                    \
+			(head) = (n)->next;                                             \
+		if ((n)->next)                                                          \
+			(n)->next->prev = (n)->prev;                                    \
+	} while (0)
+
 /* The bridge's one monotonic clock (CLOCK_MONOTONIC, from an arbitrary origin) in
  * nanoseconds, microseconds and milliseconds: every deadline, timeout and elapsed
  * time reads it here (the core takes time from its callers). */

@@ -954,8 +954,7 @@ void http_free(struct http_server *h)
 		h->streams = s->next;
 		free(s);
 	}
-	if (h->ping)
-		event_free(h->ping);
+	util_event_free(&h->ping);
 	live_enable(0);
 	guard_free(h->guard);
 	free(h);

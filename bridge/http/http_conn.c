@@ -48,6 +48,7 @@
 
 #include "bridge/http/http_int.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 #include "core/errbuf.h"
 
 #define ACCEPT_PAUSE_MS  200       /* after EMFILE and friends */
@@ -142,18 +143,11 @@ static void req_reset(struct http_req *r)
 static void req_free(struct http_req *r)
 {
 	struct http_listener *l = r->l;
-	if (r->prev)
-		r->prev->next = r->next;
-	else
-		l->conns = r->next;
-	if (r->next)
-		r->next->prev = r->prev;
+	DLIST_UNLINK(l->conns, r);
 	l->nconns--;
 	req_reset(r);
-	if (r->bev)
-		bufferevent_free(r->bev);
-	if (r->timer)
-		event_free(r->timer);
+	util_bev_free(&r->bev);
+	util_event_free(&r->timer);
 	free(r);
 	/* After a crowd (most of it gone), the heap's free chunks go back to the system. */
 	if (l->peak >= TRIM_AFTER && l->nconns <= l->peak / 4) {
@@ -695,10 +689,7 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 	TAILQ_INIT(&r->out_headers);
 	r->bev = bufferevent_socket_new(l->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	r->timer = evtimer_new(l->base, timer_cb, r);
-	r->next = l->conns;
-	if (l->conns)
-		l->conns->prev = r;
-	l->conns = r;
+	DLIST_PUSH(l->conns, r);
 	if (++l->nconns > l->peak)
 		l->peak = l->nconns;
 	if (!r->bev || !r->timer) {
@@ -800,7 +791,6 @@ void http_listener_free(struct http_listener *l)
 		}
 		req_free(r);
 	}
-	if (l->resume)
-		event_free(l->resume);
+	util_event_free(&l->resume);
 	free(l);
 }

@@ -812,17 +812,13 @@ int match_queue_run(struct match *m)
 out:
 	coord_live_drop_all(&c);
 	queue_close(&c.q);
-	if (c.retry)
-		event_free(c.retry);
-	if (c.watch)
-		event_free(c.watch);
+	util_event_free(&c.retry);
+	util_event_free(&c.watch);
 	free(c.jobs);
 	free(c.dead);
 	free(c.seen);
-	if (c.bound)
-		event_free(c.bound);
-	if (c.poll)
-		event_free(c.poll);
+	util_event_free(&c.bound);
+	util_event_free(&c.poll);
 	/* c is gone when match.c frees the page: nothing may ask it any more. */
 	match_web_free(m);
 	m->web_workers = NULL;

@@ -918,12 +918,9 @@ out:
 		w.jobs = j->next;
 		job_free(j);
 	}
-	if (w.beat)
-		event_free(w.beat);
-	if (w.bound)
-		event_free(w.bound);
-	if (w.repost)
-		event_free(w.repost);
+	util_event_free(&w.beat);
+	util_event_free(&w.bound);
+	util_event_free(&w.repost);
 	match_free(m);
 	queue_job_clear(&w.match);
 	return status;
