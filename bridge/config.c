@@ -45,7 +45,7 @@ static void profile_clear(struct engine_profile *p)
 {
 	free(p->name);
 	free(p->kind);
-	config_argv_free(p->argv);
+	lines_free(p->argv);
 	free(p->workdir);
 	free(p->host);
 	for (size_t i = 0; i < p->noptions; i++) {

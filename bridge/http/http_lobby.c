@@ -411,7 +411,7 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 		return do_join(w, b, peer, status);
 	const char *tok;
 	char bad[128];
-	if (body_seat(b, &tok, status, bad, sizeof bad) < 0)
+	if (body_need_str(b, "token", BODY_WANT_TOKEN, &tok, status, bad, sizeof bad) < 0)
 		return err(status, *status, bad);
 	struct wseat *ws = wseat_find(w, tok);
 	if (!ws)
