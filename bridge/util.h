@@ -95,6 +95,13 @@ void util_bev_free(struct bufferevent **bev);
 			(n)->next->prev = (n)->prev;                                    \
 	} while (0)
 
+/* name's first address (getaddrinfo for a stream socket with flags, e.g. AI_PASSIVE)
+ * as numeric text into host (UTIL_HOST_MAX bytes will do): 0, or -1 with err
+ * "NAME: cannot resolve: WHY" (NULL name: "(none)"). It may block: call it before
+ * the event loop runs. */
+#define UTIL_HOST_MAX 46    /* INET6_ADDRSTRLEN */
+int util_resolve(const char *name, int flags, char *host, size_t hostlen, char *err, size_t errlen);
+
 /* The bridge's one monotonic clock (CLOCK_MONOTONIC, from an arbitrary origin) in
  * nanoseconds, microseconds and milliseconds: every deadline, timeout and elapsed
  * time reads it here (the core takes time from its callers). */
