@@ -44,7 +44,6 @@
 #define REFUSE_LINGER_MS 2000    /* how long a refused client may take to hang up */
 #define REFUSED_MAX      256     /* refusals lingering at once; beyond, closed at once */
 #define PEER_BUCKETS     1024    /* the per-address session count table */
-#define ACCEPT_PAUSE_MS  200     /* after EMFILE and friends */
 #define DRAIN_EXTRA_MS   1000
 #define SHUTDOWN_REASON  "aborted: server shutdown"
 /* How long the clients get to read how their games ended: a session's linger, and a
@@ -333,22 +332,13 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 		peer->n++;
 }
 
-static void listener_resume(evutil_socket_t fd, short what, void *arg)
-{
-	struct listener *l = arg;
-	evconnlistener_enable(l->lev);
-}
-
 static void listener_error(struct evconnlistener *lev, void *arg)
 {
 	struct listener *l = arg;
 	int err = EVUTIL_SOCKET_ERROR();
-	struct timeval tv = { 0, ACCEPT_PAUSE_MS * 1000 };
 
-	/* Out of descriptors: stop accepting for a moment rather than spin. */
 	log_note(0, "accept on %s: %s", l->conf->name, evutil_socket_error_to_string(err));
-	evconnlistener_disable(lev);
-	evtimer_add(l->resume, &tv);
+	util_accept_pause(lev, l->resume, UTIL_ACCEPT_PAUSE_MS);
 }
 
 /* "127.0.0.1:5000" or "[::1]:5000" into buf. */
@@ -426,7 +416,7 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 		fprintf(stderr, "hivebridge: cannot listen on %s: %s\n", where, strerror(errno));
 		return -1;
 	}
-	l->resume = evtimer_new(srv->base, listener_resume, l);
+	l->resume = evtimer_new(srv->base, util_accept_resume, &l->lev);
 	if (!l->resume) {
 		fprintf(stderr, "hivebridge: out of memory\n");
 		return -1;

@@ -6,6 +6,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <event2/listener.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -340,4 +341,18 @@ int util_resolve(const char *name, int flags, char *host, size_t hostlen, char *
 		errbuf_set(err, errlen, "%s: cannot resolve: %s", name, strerror(errno));
 	freeaddrinfo(res);
 	return rc;
+}
+
+void util_accept_pause(struct evconnlistener *lev, struct event *resume, unsigned ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+
+	evconnlistener_disable(lev);
+	evtimer_add(resume, &tv);
+}
+
+void util_accept_resume(evutil_socket_t fd, short what, void *lev_slot)
+{
+	struct evconnlistener **lev = lev_slot;
+	evconnlistener_enable(*lev);
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <event2/util.h>
+
 /* printf into a new string; aborts when memory is out (the caller frees). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
@@ -72,6 +74,15 @@ void bev_send_idle(struct bufferevent *bev);
 struct event;
 void util_event_free(struct event **ev);
 void util_bev_free(struct bufferevent **bev);
+
+/* Out of descriptors, an accept fails and goes on failing: util_accept_pause stops lev
+ * accepting for ms rather than spin, and starts resume, an evtimer made with the
+ * callback util_accept_resume and the address of the listener's pointer, which
+ * accepts again. */
+struct evconnlistener;
+#define UTIL_ACCEPT_PAUSE_MS 200      /* after EMFILE and friends */
+void util_accept_pause(struct evconnlistener *lev, struct event *resume, unsigned ms);
+void util_accept_resume(evutil_socket_t fd, short what, void *lev_slot);
 
 /* The bridge's intrusive doubly linked lists (utlist's DL_ idea): a node has `prev`
  * and `next` pointers to its own type, the list is a pointer to its first node (NULL
