@@ -45,7 +45,7 @@ static void profile_clear(struct engine_profile *p)
 {
 	free(p->name);
 	free(p->kind);
-	config_argv_free(p->argv);
+	lines_free(p->argv);
 	free(p->workdir);
 	free(p->host);
 	for (size_t i = 0; i < p->noptions; i++) {
@@ -536,23 +536,10 @@ int config_engine_check(struct config *c, const struct engine_profile *cp, char 
 	}
 	if (pr && pr->target == PROTOCOL_ADDRESS) {
 		/* Resolved once, here: a name never blocks the event loop later. */
-		struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG };
-		struct addrinfo *res = NULL;
-		char host[INET6_ADDRSTRLEN];
-		int rc = p->host ? getaddrinfo(p->host, NULL, &hints, &res) : EAI_NONAME;
-		if (rc != 0 || !res) {
-			errbuf_set(err, errlen, "host %s: cannot resolve: %s", p->host ? p->host : "(none)",
-					   rc ? gai_strerror(rc) : "no address");
-			if (res)
-				freeaddrinfo(res);
-			return -1;
-		}
-		const void *a = res->ai_family == AF_INET6 ?
-			(const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr :
-			(const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
-		if (inet_ntop(res->ai_family, a, host, sizeof host))
-			config_str_set(&p->host, host);
-		freeaddrinfo(res);
+		char host[UTIL_HOST_MAX], unresolved[256];
+		if (util_resolve(p->host, AI_ADDRCONFIG, host, sizeof host, unresolved, sizeof unresolved) < 0)
+			return errbuf_set(err, errlen, "host %s", unresolved);
+		config_str_set(&p->host, host);
 	}
 	return 0;
 }

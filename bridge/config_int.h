@@ -26,9 +26,8 @@ void config_section_defaults(enum config_section sec, void *obj);
 void config_str_set(char **dst, const char *v);
 /* Splits a command line on blanks. Single quotes are literal, double quotes allow \"
  * and \\, a backslash outside quotes escapes the next byte. NULL-terminated result
- * (caller frees with config_argv_free); NULL with err on error. */
+ * (caller frees with lines_free); NULL with err on error. */
 char **config_command_split(const char *s, char *err, size_t errlen);
-void config_argv_free(char **argv);
 /* "builtin", or the kind of a protocol with a back end. */
 int  config_kind_known(const char *s);
 

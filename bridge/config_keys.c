@@ -25,15 +25,6 @@ void config_str_set(char **dst, const char *v)
 	*dst = xstrdup(v);
 }
 
-void config_argv_free(char **argv)
-{
-	if (!argv)
-		return;
-	for (char **a = argv; *a; a++)
-		free(*a);
-	free(argv);
-}
-
 char **config_command_split(const char *s, char *err, size_t errlen)
 {
 	size_t n = 0, cap = 4;
@@ -68,7 +59,7 @@ char **config_command_split(const char *s, char *err, size_t errlen)
 			errbuf_set(err, errlen, "unbalanced %c quote in command", quote);
 			free(word);
 			argv[n] = NULL;
-			config_argv_free(argv);
+			lines_free(argv);
 			return NULL;
 		}
 		word[len] = 0;
@@ -81,7 +72,7 @@ char **config_command_split(const char *s, char *err, size_t errlen)
 	free(word);
 	argv[n] = NULL;
 	if (n == 0) {
-		config_argv_free(argv);
+		lines_free(argv);
 		errbuf_set(err, errlen, "empty command");
 		return NULL;
 	}
@@ -143,7 +134,7 @@ static int set_command(void *obj, const char *k, const char *v, char *err, size_
 	char **argv = config_command_split(v, err, errlen);
 	if (!argv)
 		return -1;
-	config_argv_free(p->argv);
+	lines_free(p->argv);
 	p->argv = argv;
 	return 0;
 }

@@ -682,17 +682,6 @@ static void hash_put(struct builtin *b, long long v)
 	b->hash_mb = (size_t)v;
 }
 
-/* The option table's setters: the value as written, -1 with msg when it is none. */
-static int set_hash(struct builtin *b, const char *value, char *msg, size_t msglen)
-{
-	long long v;
-
-	if (option_int("HashMB", value, &v, msg, msglen) < 0)
-		return -1;
-	hash_put(b, v);
-	return 0;
-}
-
 static void option_threads(const struct builtin *b, struct engine_option *o)
 {
 	unsigned pool = search_pool_threads();
@@ -714,16 +703,6 @@ static void threads_put(struct builtin *b, long long v)
 	b->threads = (int)(v < 1 ? 1 : v > max ? max : v);
 }
 
-static int set_threads(struct builtin *b, const char *value, char *msg, size_t msglen)
-{
-	long long v;
-
-	if (option_int("Threads", value, &v, msg, msglen) < 0)
-		return -1;
-	threads_put(b, v);
-	return 0;
-}
-
 static int set_report(struct builtin *b, const char *value, char *msg, size_t msglen)
 {
 	if (strcasecmp(value, "true") == 0)
@@ -738,17 +717,33 @@ static int set_report(struct builtin *b, const char *value, char *msg, size_t ms
 	return 0;
 }
 
+/* An option: an integer one has put (its value read by option_int, then clamped by
+ * put), any other its own set (the value as written, -1 with msg when it is none). */
 static const struct builtin_option {
 	const char *name;
 	void (*get)(const struct builtin *b, struct engine_option *o);
 	int  (*set)(struct builtin *b, const char *value, char *msg, size_t msglen);
+	void (*put)(struct builtin *b, long long v);
 } builtin_options[] = {
-	{ "HashMB", option_hash, set_hash },
-	{ "ReportIntermediateBestMoves", option_report, set_report },
-	{ "Threads", option_threads, set_threads },
+	{ "HashMB", option_hash, NULL, hash_put },
+	{ "ReportIntermediateBestMoves", option_report, set_report, NULL },
+	{ "Threads", option_threads, NULL, threads_put },
 };
 
 #define NOPTIONS (sizeof builtin_options / sizeof builtin_options[0])
+
+static int option_set(struct builtin *b, const struct builtin_option *opt, const char *value,
+		      char *msg, size_t msglen)
+{
+	long long v;
+
+	if (!opt->put)
+		return opt->set(b, value, msg, msglen);
+	if (option_int(opt->name, value, &v, msg, msglen) < 0)
+		return -1;
+	opt->put(b, v);
+	return 0;
+}
 
 static const struct builtin_option *option_find(const char *name)
 {
@@ -795,7 +790,7 @@ static int builtin_options_cmd(struct engine *e)
 		engine_job_unknown_option(e);
 		return 0;
 	}
-	if (j->argc == 3 && opt->set(b, j->value, msg, sizeof msg) < 0) {
+	if (j->argc == 3 && option_set(b, opt, j->value, msg, sizeof msg) < 0) {
 		lines_free(lines);
 		engine_job_finish(e, ENGINE_ERROR, msg, NULL);
 		return 0;
@@ -822,10 +817,8 @@ static void builtin_free(struct engine *e)
 	/* No worker reaches the engine now: its event may go (event_free also takes a
 	 * pending activation off the queue: no callback after). */
 	engine_release(&b->e);
-	if (b->expire_ev)
-		event_free(b->expire_ev);
-	if (b->idle_ev)
-		event_free(b->idle_ev);
+	util_event_free(&b->expire_ev);
+	util_event_free(&b->idle_ev);
 	table_drop(b);
 	helpers_drop(b);
 	free(b->helpers);
@@ -909,7 +902,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 			builtin_free(&b->e);
 			return NULL;
 		}
-		if (opt->set(b, p->options[i][1], msg, sizeof msg) < 0) {
+		if (option_set(b, opt, p->options[i][1], msg, sizeof msg) < 0) {
 			errbuf_set(err, errlen, "profile %s: %s", p->name ? p->name : "?", msg);
 			builtin_free(&b->e);
 			return NULL;

@@ -60,9 +60,7 @@ static int ec_live(const struct engine_child *c)
 /* Stops reading the engine's output: before its bufferevent is freed or handed over. */
 static void ec_stop_reading(struct engine_child *c)
 {
-	if (c->rd)
-		event_free(c->rd);
-	c->rd = NULL;
+	util_event_free(&c->rd);
 }
 
 static void ec_drop_sock(struct engine_child *c)

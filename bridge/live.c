@@ -29,12 +29,7 @@ static void live_changed(struct live_game *lg)
 
 static void live_unlink(struct live_game *lg)
 {
-	if (lg->prev)
-		lg->prev->next = lg->next;
-	else
-		live.head = lg->next;
-	if (lg->next)
-		lg->next->prev = lg->prev;
+	DLIST_UNLINK(live.head, lg);
 }
 
 static void live_free(struct live_game *lg)
@@ -90,10 +85,7 @@ struct live_game *live_open(const char *kind, const char *white, const char *bla
 	copy_name(lg->black, sizeof lg->black, black);
 	lg->clock_running = -1;
 	lg->owner = owner;
-	lg->next = live.head;
-	if (live.head)
-		live.head->prev = lg;
-	live.head = lg;
+	DLIST_PUSH(live.head, lg);
 	live_changed(lg);
 	return lg;
 }

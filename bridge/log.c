@@ -175,24 +175,31 @@ void log_proto(unsigned session, enum log_dir dir, const char *line, size_t len)
 	pthread_mutex_unlock(&log_lock);
 }
 
+/* fmt with ap into buf, cut to fit (NUL included); the length written. */
+static size_t format_cut(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, size, fmt, ap);
+
+	if (n < 0) {
+		buf[0] = 0;
+		return 0;
+	}
+	return (size_t)n < size ? (size_t)n : size - 1;
+}
+
 void log_note(unsigned session, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	int n;
 
 	if (!log_enabled())
 		return;
 	pthread_mutex_lock(&log_lock);
 	if (log_file) {
 		va_start(ap, fmt);
-		n = vsnprintf(buf, sizeof buf, fmt, ap);
+		size_t n = format_cut(buf, sizeof buf, fmt, ap);
 		va_end(ap);
-		if (n < 0)
-			n = 0;
-		if ((size_t)n >= sizeof buf)
-			n = sizeof buf - 1;
-		write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
+		write_line(session, dir_names[LOG_NOTE], buf, n);
 	}
 	pthread_mutex_unlock(&log_lock);
 }
@@ -208,18 +215,13 @@ void log_warn(unsigned session, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	size_t n = format_cut(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n >= sizeof buf)
-		n = sizeof buf - 1;
 	pthread_mutex_lock(&log_lock);
 	if (log_file)
-		write_line(session, dir_names[LOG_NOTE], buf, (size_t)n);
+		write_line(session, dir_names[LOG_NOTE], buf, n);
 	/* An engine failing for every client must not flood the journal. */
 	if (warn_stderr && log_file != stderr) {
 		time_t now = time(NULL);
@@ -231,7 +233,7 @@ void log_warn(unsigned session, const char *fmt, ...)
 		}
 		if (warn_count++ < LOG_WARN_PER_SECOND) {
 			fputs("hivebridge: ", stderr);
-			for (int i = 0; i < n; i++)
+			for (size_t i = 0; i < n; i++)
 				fputc(buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?', stderr);
 			fprintf(stderr, " (session %u)\n", session);
 		} else {

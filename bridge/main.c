@@ -622,23 +622,11 @@ static int apply_listen(struct config *c, const char *spec, char *err, size_t er
 	char *name = alen ? strndup(a, alen) : strdup("127.0.0.1");
 	if (!name)
 		return errbuf_set(err, errlen, "out of memory");
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-	struct addrinfo *res = NULL;
-	int rc = getaddrinfo(name, NULL, &hints, &res);
-	if (rc != 0 || !res) {
-		errbuf_set(err, errlen, "%s: cannot resolve: %s", name, rc ? gai_strerror(rc) : "no address");
-		free(name);
-		if (res)
-			freeaddrinfo(res);
-		return -1;
-	}
-	const void *addr = res->ai_family == AF_INET6 ?
-		(const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr :
-		(const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
-	const char *numeric = inet_ntop(res->ai_family, addr, host, sizeof host);
-	freeaddrinfo(res);
+	int rc = util_resolve(name, AI_PASSIVE, host, sizeof host, err, errlen);
 	free(name);
-	if (!numeric || !(name = strdup(numeric)))
+	if (rc < 0)
+		return -1;
+	if (!(name = strdup(host)))
 		return errbuf_set(err, errlen, "out of memory");
 	free(l->address);
 	l->address = name;

@@ -132,9 +132,7 @@ static int registry_join(struct event_base *base, struct proc *p, char *err, siz
 	if (!registry.sigchld) {
 		registry.sigchld = evsignal_new(base, SIGCHLD, proc_sigchld, NULL);
 		if (!registry.sigchld || evsignal_add(registry.sigchld, NULL) < 0) {
-			if (registry.sigchld)
-				event_free(registry.sigchld);
-			registry.sigchld = NULL;
+			util_event_free(&registry.sigchld);
 			errbuf_set(err, errlen, "cannot watch SIGCHLD");
 			return -1;
 		}
@@ -142,10 +140,7 @@ static int registry_join(struct event_base *base, struct proc *p, char *err, siz
 		/* A write to a dead engine must be an error, not the end of the daemon. */
 		signal(SIGPIPE, SIG_IGN);
 	}
-	p->next = registry.head;
-	if (registry.head)
-		registry.head->prev = p;
-	registry.head = p;
+	DLIST_PUSH(registry.head, p);
 	registry.count++;
 	p->registered = 1;
 	return 0;
@@ -165,12 +160,7 @@ static void registry_leave(struct proc *p)
 {
 	if (!p->registered)
 		return;
-	if (p->prev)
-		p->prev->next = p->next;
-	else
-		registry.head = p->next;
-	if (p->next)
-		p->next->prev = p->prev;
+	DLIST_UNLINK(registry.head, p);
 	p->registered = 0;
 	registry_release();
 }
@@ -265,12 +255,9 @@ static unsigned proc_orphan_grace(const struct proc *p)
 /* Releases everything; safe at any point of proc_spawn. */
 static void proc_destroy(struct proc *p)
 {
-	if (p->io)
-		bufferevent_free(p->io);
-	if (p->err)
-		bufferevent_free(p->err);
-	if (p->timer)
-		event_free(p->timer);
+	util_bev_free(&p->io);
+	util_bev_free(&p->err);
+	util_event_free(&p->timer);
 	registry_leave(p);
 	free(p);
 }
@@ -567,8 +554,7 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 		while (registry.count && !expired)
 			event_base_loop(base, EVLOOP_ONCE);
 	}
-	if (t)
-		event_free(t);
+	util_event_free(&t);
 	struct proc *p = registry.head, *next;
 	while (p) {
 		next = p->next;

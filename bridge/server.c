@@ -44,7 +44,6 @@
 #define REFUSE_LINGER_MS 2000    /* how long a refused client may take to hang up */
 #define REFUSED_MAX      256     /* refusals lingering at once; beyond, closed at once */
 #define PEER_BUCKETS     1024    /* the per-address session count table */
-#define ACCEPT_PAUSE_MS  200     /* after EMFILE and friends */
 #define DRAIN_EXTRA_MS   1000
 #define SHUTDOWN_REASON  "aborted: server shutdown"
 /* How long the clients get to read how their games ended: a session's linger, and a
@@ -102,25 +101,6 @@ struct server {
 	struct event       *grace;             /* polls for the end of the shutdown */
 	int64_t             stop_us;           /* when the signal came */
 };
-
-static void conn_link(struct conn **head, struct conn *c)
-{
-	c->prev = NULL;
-	c->next = *head;
-	if (*head)
-		(*head)->prev = c;
-	*head = c;
-}
-
-static void conn_unlink(struct conn **head, struct conn *c)
-{
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		*head = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-}
 
 /* The address of sa as a peer key; 0, or -1 for a family without addresses. */
 static int peer_key(const struct sockaddr *sa, uint8_t *family, uint8_t addr[16])
@@ -191,7 +171,7 @@ static void peer_put(struct server *srv, struct peer *p)
 /* Unlinks and frees a live session, its peer count with it. */
 static void session_drop(struct server *srv, struct conn *c)
 {
-	conn_unlink(&srv->sessions, c);
+	DLIST_UNLINK(srv->sessions, c);
 	srv->nsessions--;
 	if (c->peer) {
 		c->peer->n--;
@@ -211,12 +191,10 @@ static void session_closed(void *arg)
 
 static void refused_free(struct conn *c)
 {
-	conn_unlink(&c->srv->refused, c);
+	DLIST_UNLINK(c->srv->refused, c);
 	c->srv->nrefused--;
-	if (c->bev)
-		bufferevent_free(c->bev);
-	if (c->linger)
-		event_free(c->linger);
+	util_bev_free(&c->bev);
+	util_event_free(&c->linger);
 	free(c);
 }
 
@@ -267,7 +245,7 @@ static void server_refuse(struct server *srv, const struct front *front, evutil_
 	}
 	c->srv = srv;
 	c->id = id;
-	conn_link(&srv->refused, c);
+	DLIST_PUSH(srv->refused, c);
 	srv->nrefused++;
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->linger = evtimer_new(srv->base, refused_timeout, c);
@@ -347,29 +325,20 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 		free(c);
 		return;
 	}
-	conn_link(&srv->sessions, c);
+	DLIST_PUSH(srv->sessions, c);
 	srv->nsessions++;
 	c->peer = peer;
 	if (peer)
 		peer->n++;
 }
 
-static void listener_resume(evutil_socket_t fd, short what, void *arg)
-{
-	struct listener *l = arg;
-	evconnlistener_enable(l->lev);
-}
-
 static void listener_error(struct evconnlistener *lev, void *arg)
 {
 	struct listener *l = arg;
 	int err = EVUTIL_SOCKET_ERROR();
-	struct timeval tv = { 0, ACCEPT_PAUSE_MS * 1000 };
 
-	/* Out of descriptors: stop accepting for a moment rather than spin. */
 	log_note(0, "accept on %s: %s", l->conf->name, evutil_socket_error_to_string(err));
-	evconnlistener_disable(lev);
-	evtimer_add(l->resume, &tv);
+	util_accept_pause(lev, l->resume, UTIL_ACCEPT_PAUSE_MS);
 }
 
 /* "127.0.0.1:5000" or "[::1]:5000" into buf. */
@@ -446,7 +415,7 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 		fprintf(stderr, "hivebridge: cannot listen on %s: %s\n", where, strerror(errno));
 		return -1;
 	}
-	l->resume = evtimer_new(srv->base, listener_resume, l);
+	l->resume = evtimer_new(srv->base, util_accept_resume, &l->lev);
 	if (!l->resume) {
 		fprintf(stderr, "hivebridge: out of memory\n");
 		return -1;
@@ -562,8 +531,7 @@ static void server_teardown(struct server *srv)
 	for (size_t i = 0; i < srv->nlisteners; i++) {
 		if (srv->listeners[i].lev)
 			evconnlistener_free(srv->listeners[i].lev);
-		if (srv->listeners[i].resume)
-			event_free(srv->listeners[i].resume);
+		util_event_free(&srv->listeners[i].resume);
 	}
 	while (srv->sessions)
 		session_drop(srv, srv->sessions);
@@ -578,15 +546,10 @@ static void server_teardown(struct server *srv)
 	srv->http = NULL;
 	while (srv->refused)
 		refused_free(srv->refused);
-	if (srv->sigint)
-		event_free(srv->sigint);
-	if (srv->sigterm)
-		event_free(srv->sigterm);
-	if (srv->sighup)
-		event_free(srv->sighup);
-	if (srv->grace)
-		event_free(srv->grace);
-	srv->grace = NULL;
+	util_event_free(&srv->sigint);
+	util_event_free(&srv->sigterm);
+	util_event_free(&srv->sighup);
+	util_event_free(&srv->grace);
 	if (srv->base) {
 		proc_drain(srv->base, drain_ms(srv->conf));
 		event_base_free(srv->base);

@@ -556,18 +556,11 @@ void session_io_arm_stop(struct session_io *io, uint64_t ms)
 void session_io_free(struct session_io *io)
 {
 	session_io_drop_engine(io);
-	if (io->stop_ev)
-		event_free(io->stop_ev);
-	io->stop_ev = NULL;
-	if (io->process_ev)
-		event_free(io->process_ev);
-	if (io->close_ev)
-		event_free(io->close_ev);
-	if (io->send_ev)
-		event_free(io->send_ev);
-	if (io->acked_ev)
-		event_free(io->acked_ev);
+	util_event_free(&io->stop_ev);
+	util_event_free(&io->process_ev);
+	util_event_free(&io->close_ev);
+	util_event_free(&io->send_ev);
+	util_event_free(&io->acked_ev);
 	session_io_release(io->in, io->out);
-	io->process_ev = io->close_ev = io->send_ev = io->acked_ev = NULL;
 	io->in = io->out = NULL;
 }

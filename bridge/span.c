@@ -81,3 +81,16 @@ int span_uint(struct span s, uint64_t max, uint64_t *v)
 	*v = x;
 	return 0;
 }
+
+void span_put(struct span_writer *w, const char *s, size_t n)
+{
+	if (w->error != NULL)
+		return;
+	if (w->cap == 0 || n >= w->cap - w->len) {
+		w->error = "the line does not fit the buffer";
+		return;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len] = '\0';
+}

@@ -59,12 +59,7 @@ static void spectator_unlink(struct spectator *c)
 	struct spectate *sp = c->sp;
 	if (!sp)
 		return;
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		sp->list = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
+	DLIST_UNLINK(sp->list, c);
 	c->prev = c->next = NULL;
 	c->sp = NULL;
 	sp->n--;
@@ -85,10 +80,8 @@ void spectator_free(struct spectator *c)
 		return;
 	struct spectate *sp = c->sp;
 	spectator_unlink(c);
-	if (c->bev)
-		bufferevent_free(c->bev);
-	if (c->close_ev)
-		event_free(c->close_ev);
+	util_bev_free(&c->bev);
+	util_event_free(&c->close_ev);
 	free(c);
 	if (sp)
 		spectate_maybe_done(sp);
@@ -305,10 +298,7 @@ static struct spectator *spectator_link(struct spectate *sp, struct bufferevent 
 	c->bev = bev;
 	c->log_id = log_id;
 	c->all = sp->l.all_by_default;
-	c->next = sp->list;
-	if (sp->list)
-		sp->list->prev = c;
-	sp->list = c;
+	DLIST_PUSH(sp->list, c);
 	sp->n++;
 	bufferevent_setcb(bev, spectator_read, NULL, spectator_event, c);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);

@@ -1,16 +1,21 @@
 /*
  * util.c: small helpers the bridge's modules share.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <event2/listener.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 extern char **environ;
 
@@ -299,4 +304,55 @@ char *util_scrub_text(char *s)
 			p[0] = p[1] = '?';
 	}
 	return s;
+}
+
+void util_event_free(struct event **ev)
+{
+	if (*ev)
+		event_free(*ev);
+	*ev = NULL;
+}
+
+void util_bev_free(struct bufferevent **bev)
+{
+	if (*bev)
+		bufferevent_free(*bev);
+	*bev = NULL;
+}
+
+int util_resolve(const char *name, int flags, char *host, size_t hostlen, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = flags };
+	struct addrinfo *res = NULL;
+	int rc = name ? getaddrinfo(name, NULL, &hints, &res) : EAI_NONAME;
+
+	if (rc != 0 || !res) {
+		errbuf_set(err, errlen, "%s: cannot resolve: %s", name ? name : "(none)",
+			   rc ? gai_strerror(rc) : "no address");
+		if (res)
+			freeaddrinfo(res);
+		return -1;
+	}
+	const void *a = res->ai_family == AF_INET6 ?
+		(const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr :
+		(const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
+	rc = inet_ntop(res->ai_family, a, host, (socklen_t)hostlen) ? 0 : -1;
+	if (rc < 0)
+		errbuf_set(err, errlen, "%s: cannot resolve: %s", name, strerror(errno));
+	freeaddrinfo(res);
+	return rc;
+}
+
+void util_accept_pause(struct evconnlistener *lev, struct event *resume, unsigned ms)
+{
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+
+	evconnlistener_disable(lev);
+	evtimer_add(resume, &tv);
+}
+
+void util_accept_resume(evutil_socket_t fd, short what, void *lev_slot)
+{
+	struct evconnlistener **lev = lev_slot;
+	evconnlistener_enable(*lev);
 }

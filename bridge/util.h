@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <event2/util.h>
+
 /* printf into a new string; aborts when memory is out (the caller frees). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
@@ -66,6 +68,50 @@ void bev_flush_now(struct bufferevent *bev);
  * the bufferevent's write callback, disables EV_WRITE again once the output is empty. */
 void bev_send(struct bufferevent *bev);
 void bev_send_idle(struct bufferevent *bev);
+
+/* Frees *ev (an event) or *bev (a bufferevent) if set, and clears the pointer:
+ * a teardown that may run at any point of a constructor's setup. */
+struct event;
+void util_event_free(struct event **ev);
+void util_bev_free(struct bufferevent **bev);
+
+/* Out of descriptors, an accept fails and goes on failing: util_accept_pause stops lev
+ * accepting for ms rather than spin, and starts resume, an evtimer made with the
+ * callback util_accept_resume and the address of the listener's pointer, which
+ * accepts again. */
+struct evconnlistener;
+#define UTIL_ACCEPT_PAUSE_MS 200      /* after EMFILE and friends */
+void util_accept_pause(struct evconnlistener *lev, struct event *resume, unsigned ms);
+void util_accept_resume(evutil_socket_t fd, short what, void *lev_slot);
+
+/* The bridge's intrusive doubly linked lists (utlist's DL_ idea): a node has `prev`
+ * and `next` pointers to its own type, the list is a pointer to its first node (NULL
+ * when empty). DLIST_PUSH puts n first; DLIST_UNLINK takes n out (its own pointers
+ * are left as they were). Each argument is evaluated more than once. */
+#define DLIST_PUSH(head, n)                                                             \
+	do {                                                                            \
+		(n)->prev = NULL;                                                       \
+		(n)->next = (head);                                                     \
+		if (head)                                                               \
+			(head)->prev = (n);                                             \
+		(head) = (n);                                                           \
+	} while (0)
+#define DLIST_UNLINK(head, n)                                                           \
+	do {                                                                            \
+		if ((n)->prev)                                                          \
+			(n)->prev->next = (n)->next;                                    \
+		else                                                                    \
+			(head) = (n)->next;                                             \
+		if ((n)->next)                                                          \
+			(n)->next->prev = (n)->prev;                                    \
+	} while (0)
+
+/* name's first address (getaddrinfo for a stream socket with flags, e.g. AI_PASSIVE)
+ * as numeric text into host (UTIL_HOST_MAX bytes will do): 0, or -1 with err
+ * "NAME: cannot resolve: WHY" (NULL name: "(none)"). It may block: call it before
+ * the event loop runs. */
+#define UTIL_HOST_MAX 46    /* INET6_ADDRSTRLEN */
+int util_resolve(const char *name, int flags, char *host, size_t hostlen, char *err, size_t errlen);
 
 /* The bridge's one monotonic clock (CLOCK_MONOTONIC, from an arbitrary origin) in
  * nanoseconds, microseconds and milliseconds: every deadline, timeout and elapsed

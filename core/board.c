@@ -216,6 +216,16 @@ static inline void emit(struct gen *g, unsigned piece, uint16_t from, uint16_t t
 	m->to = to;
 }
 
+/* emit, once per destination: seen holds the ones this piece already has. */
+static inline void emit_new(struct gen *g, unsigned piece, uint16_t from, uint16_t to,
+			    struct cellset *seen)
+{
+	if (cellset_has(seen, to))
+		return;
+	cellset_add(seen, to);
+	emit(g, piece, from, to);
+}
+
 /* The ground graph's articulation points (Tarjan), by ground piece. */
 struct cuts {
 	const struct hive_board *b;
@@ -336,10 +346,7 @@ static void gen_slides_1(struct gen *g, unsigned p, uint16_t c, struct cellset *
 {
 	for (unsigned m = slide_dirs(g, c); m; m &= m - 1) {
 		uint16_t to = hive_cell_step(c, __builtin_ctz(m));
-		if (!cellset_has(seen, to)) {
-			cellset_add(seen, to);
-			emit(g, p, c, to);
-		}
+		emit_new(g, p, c, to, seen);
 	}
 }
 
@@ -348,10 +355,8 @@ static void gen_beetle(struct gen *g, unsigned p, uint16_t c, struct cellset *se
 	int cur = ht(g, c);
 	for (int d = 0; d < HIVE_DIRS; d++) {
 		uint16_t to = hive_cell_step(c, d);
-		if (can_climb(g, c, d, cur) && !cellset_has(seen, to)) {
-			cellset_add(seen, to);
-			emit(g, p, c, to);
-		}
+		if (can_climb(g, c, d, cur))
+			emit_new(g, p, c, to, seen);
 	}
 }
 
@@ -364,10 +369,7 @@ static void gen_grasshopper(struct gen *g, unsigned p, uint16_t c, struct cellse
 		do
 			to = hive_cell_step(to, d);
 		while (ht(g, to));
-		if (!cellset_has(seen, to)) {
-			cellset_add(seen, to);
-			emit(g, p, c, to);
-		}
+		emit_new(g, p, c, to, seen);
 	}
 }
 
@@ -401,10 +403,7 @@ static void gen_ant(struct gen *g, unsigned p, uint16_t c, struct cellset *seen)
 				continue;
 			cellset_add(&visited, to);
 			queue[tail++] = to;
-			if (!cellset_has(seen, to)) {
-				cellset_add(seen, to);
-				emit(g, p, c, to);
-			}
+			emit_new(g, p, c, to, seen);
 			if (to == g->target)
 				return;
 		}
@@ -424,10 +423,7 @@ static void gen_spider(struct gen *g, unsigned p, uint16_t c, struct cellset *se
 				uint16_t to = hive_cell_step(bb, __builtin_ctz(m3));
 				if (to == a || to == c)
 					continue;
-				if (!cellset_has(seen, to)) {
-					cellset_add(seen, to);
-					emit(g, p, c, to);
-				}
+				emit_new(g, p, c, to, seen);
 			}
 		}
 	}
@@ -449,10 +445,7 @@ static void gen_ladybug(struct gen *g, unsigned p, uint16_t c, struct cellset *s
 				uint16_t to = hive_cell_step(bb, d3);
 				if (to == c || ht(g, to) || !can_climb(g, bb, d3, ht(g, bb)))
 					continue;
-				if (!cellset_has(seen, to)) {
-					cellset_add(seen, to);
-					emit(g, p, c, to);
-				}
+				emit_new(g, p, c, to, seen);
 			}
 		}
 	}

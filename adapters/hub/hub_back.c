@@ -115,7 +115,7 @@ static void he_failed(void *arg, const char *why)
 		engine_job_finish(&h->el.e, ENGINE_FAILED, why, NULL);
 }
 
-static int he_send_writer(struct hub_back *h, struct hub_writer *w)
+static int he_send_writer(struct hub_back *h, struct span_writer *w)
 {
 	if (hub_writer_end(w) < 0) {
 		engine_child_fail(h->el.child, "cannot write a '%.16s' line: %s", w->buf, w->error);
@@ -162,7 +162,7 @@ static void param_set_value(struct hub_back *h, const char *name, const char *va
 static void he_configure(struct hub_back *h)
 {
 	const struct engine_profile *p = h->el.e.profile;
-	struct hub_writer w;
+	struct span_writer w;
 	char line[4096];
 
 	for (size_t i = 0; i < p->noptions; i++) {
@@ -230,7 +230,7 @@ static void he_level(const struct hub_back *h, struct hub_level *lv, uint64_t *b
 static void he_send_setup(struct hub_back *h)
 {
 	const struct engine_profile *p = h->el.e.profile;
-	struct hub_writer w;
+	struct span_writer w;
 	struct hub_level lv;
 	uint64_t budget;
 	char why[128];
@@ -340,7 +340,7 @@ static void he_advance(struct engine *e)
 {
 	struct hub_back *h = e->priv;
 	const struct engine_profile *p = h->el.e.profile;
-	struct hub_writer w;
+	struct span_writer w;
 	char line[4096];
 
 	enum engine_line_next next = engine_line_next(&h->el, h->wait != HE_W_NONE,

@@ -200,20 +200,7 @@ int hub_msg_has(const struct hub_msg *m, const char *name)
 
 /* ---- writer ---- */
 
-static void put(struct hub_writer *w, const char *s, size_t n)
-{
-	if (w->error != NULL)
-		return;
-	if (w->cap - w->len <= n) {
-		w->error = "the line does not fit the buffer";
-		return;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = '\0';
-}
-
-static void put_name(struct hub_writer *w, const char *name)
+static void put_name(struct span_writer *w, const char *name)
 {
 	if (w->error != NULL)
 		return;
@@ -227,7 +214,7 @@ static void put_name(struct hub_writer *w, const char *name)
 			return;
 		}
 	}
-	put(w, name, strlen(name));
+	span_put(w, name, strlen(name));
 }
 
 /* 1 if the value has to be quoted, -1 if it cannot be written at all. */
@@ -245,20 +232,20 @@ static int value_needs_quotes(const char *v, size_t n)
 }
 
 /* Appends v (n bytes) inside quotes, doubling each '"'. */
-static void put_escaped(struct hub_writer *w, const char *v, size_t n)
+static void put_escaped(struct span_writer *w, const char *v, size_t n)
 {
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (v[i] == '"') {
-			put(w, v + run, i - run);
-			put(w, "\"", 1);
+			span_put(w, v + run, i - run);
+			span_put(w, "\"", 1);
 			run = i;   /* the quote itself starts the next run */
 		}
 	}
-	put(w, v + run, n - run);
+	span_put(w, v + run, n - run);
 }
 
-void hub_writer_begin(struct hub_writer *w, char *buf, size_t cap, const char *cmd)
+void hub_writer_begin(struct span_writer *w, char *buf, size_t cap, const char *cmd)
 {
 	w->buf = buf;
 	w->cap = cap;
@@ -272,13 +259,13 @@ void hub_writer_begin(struct hub_writer *w, char *buf, size_t cap, const char *c
 	put_name(w, cmd);
 }
 
-void hub_writer_add_flag(struct hub_writer *w, const char *name)
+void hub_writer_add_flag(struct span_writer *w, const char *name)
 {
-	put(w, " ", 1);
+	span_put(w, " ", 1);
 	put_name(w, name);
 }
 
-void hub_writer_add(struct hub_writer *w, const char *name, const char *value)
+void hub_writer_add(struct span_writer *w, const char *name, const char *value)
 {
 	if (value == NULL) {
 		hub_writer_add_flag(w, name);
@@ -288,19 +275,19 @@ void hub_writer_add(struct hub_writer *w, const char *name, const char *value)
 	int quote = value_needs_quotes(value, n);
 	if (quote < 0 && w->error == NULL)
 		w->error = "a value cannot contain CR or LF";
-	put(w, " ", 1);
+	span_put(w, " ", 1);
 	put_name(w, name);
-	put(w, "=", 1);
+	span_put(w, "=", 1);
 	if (quote) {
-		put(w, "\"", 1);
+		span_put(w, "\"", 1);
 		put_escaped(w, value, n);
-		put(w, "\"", 1);
+		span_put(w, "\"", 1);
 	} else {
-		put(w, value, n);
+		span_put(w, value, n);
 	}
 }
 
-void hub_writer_addf(struct hub_writer *w, const char *name, const char *fmt, ...)
+void hub_writer_addf(struct span_writer *w, const char *name, const char *fmt, ...)
 {
 	char    tmp[256];
 	va_list ap;
@@ -315,7 +302,7 @@ void hub_writer_addf(struct hub_writer *w, const char *name, const char *fmt, ..
 	hub_writer_add(w, name, tmp);
 }
 
-void hub_writer_add_list(struct hub_writer *w, const char *name, const char *const *items,
+void hub_writer_add_list(struct span_writer *w, const char *name, const char *const *items,
 			 size_t n)
 {
 	int quote = n == 0;
@@ -333,24 +320,24 @@ void hub_writer_add_list(struct hub_writer *w, const char *name, const char *con
 			w->error = "a list item cannot start or end with a space";
 		quote |= q;
 	}
-	put(w, " ", 1);
+	span_put(w, " ", 1);
 	put_name(w, name);
-	put(w, "=", 1);
+	span_put(w, "=", 1);
 	if (quote)
-		put(w, "\"", 1);
+		span_put(w, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
-			put(w, ";", 1);
+			span_put(w, ";", 1);
 		if (quote)
 			put_escaped(w, items[i], strlen(items[i]));
 		else
-			put(w, items[i], strlen(items[i]));
+			span_put(w, items[i], strlen(items[i]));
 	}
 	if (quote)
-		put(w, "\"", 1);
+		span_put(w, "\"", 1);
 }
 
-int hub_writer_end(struct hub_writer *w)
+int hub_writer_end(struct span_writer *w)
 {
 	if (w->error != NULL) {
 		if (w->cap > 0)
@@ -365,7 +352,7 @@ int hub_writer_end(struct hub_writer *w)
 }
 
 /* Ends w and passes its reason on. */
-static int writer_finish(struct hub_writer *w, char *err, size_t errlen)
+static int writer_finish(struct span_writer *w, char *err, size_t errlen)
 {
 	int n = hub_writer_end(w);
 	if (n < 0)
@@ -375,7 +362,7 @@ static int writer_finish(struct hub_writer *w, char *err, size_t errlen)
 
 int hub_msg_write(const struct hub_msg *m, char *buf, size_t len, char *err, size_t errlen)
 {
-	struct hub_writer w;
+	struct span_writer w;
 	if (m->cmd[0] == '\0' && m->nargs == 0) {
 		/* a blank line */
 		if (len == 0)
@@ -625,7 +612,7 @@ int hub_level_parse(const struct hub_msg *m, struct hub_level *lv, char *err, si
 }
 
 /* Adds name=seconds from milliseconds. */
-static void add_seconds(struct hub_writer *w, const char *name, uint64_t ms)
+static void add_seconds(struct span_writer *w, const char *name, uint64_t ms)
 {
 	char tmp[32];
 	hub_decimal_format(tmp, sizeof tmp, ms > INT64_MAX ? INT64_MAX : (int64_t)ms, 3);
@@ -634,7 +621,7 @@ static void add_seconds(struct hub_writer *w, const char *name, uint64_t ms)
 
 int hub_level_write(char *buf, size_t len, const struct hub_level *lv, char *err, size_t errlen)
 {
-	struct hub_writer w;
+	struct span_writer w;
 	int limits = (lv->depth > 0) + (lv->nodes > 0) + (lv->has_move_time != 0) +
 		     (lv->has_time != 0);
 
@@ -691,7 +678,7 @@ const char *hub_go_name(enum hub_go_mode mode)
 
 int hub_info_write(char *buf, size_t len, const struct hub_info *in, char *err, size_t errlen)
 {
-	struct hub_writer w;
+	struct span_writer w;
 	char tmp[32];
 
 	hub_writer_begin(&w, buf, len, "info");
@@ -749,7 +736,7 @@ bad:
 
 int hub_done_write(char *buf, size_t len, const char *move, const char *ponder, char *err, size_t errlen)
 {
-	struct hub_writer w;
+	struct span_writer w;
 	hub_writer_begin(&w, buf, len, "done");
 	if (move == NULL || move[0] == '\0')
 		w.error = "done needs a move";

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bridge/span.h"
+
 #define HUB_LINE_MAX 65536   /* default bound on a line, newline excluded */
 #define HUB_MAX_ARGS 32      /* arguments per line; more is a syntax error */
 
@@ -53,27 +55,22 @@ const char *hub_msg_get(const struct hub_msg *m, const char *name);
 /* 1 when name is present, as a flag or with a value (even an empty one). */
 int hub_msg_has(const struct hub_msg *m, const char *name);
 
-/* Builds one line into a caller buffer, NUL-terminated, without the newline. The
- * first failure sticks: later calls do nothing and hub_writer_end() reports it. */
-struct hub_writer {
-	char       *buf;
-	size_t      cap;
-	size_t      len;
-	const char *error;   /* static reason of the first failure, or NULL */
-};
+/* Builds one line into a caller buffer (a span_writer), NUL-terminated, without the
+ * newline. The first failure sticks: later calls do nothing and hub_writer_end()
+ * reports it. */
 
-void hub_writer_begin(struct hub_writer *w, char *buf, size_t cap, const char *cmd);
+void hub_writer_begin(struct span_writer *w, char *buf, size_t cap, const char *cmd);
 /* name=value, quoted and escaped as needed. value NULL adds a flag. */
-void hub_writer_add(struct hub_writer *w, const char *name, const char *value);
-void hub_writer_add_flag(struct hub_writer *w, const char *name);
+void hub_writer_add(struct span_writer *w, const char *name, const char *value);
+void hub_writer_add_flag(struct span_writer *w, const char *name);
 /* name=<printf-formatted value>, at most 255 bytes. */
-void hub_writer_addf(struct hub_writer *w, const char *name, const char *fmt, ...)
+void hub_writer_addf(struct span_writer *w, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* name="a;b;c": items must not contain ';'. An empty list gives name="". */
-void hub_writer_add_list(struct hub_writer *w, const char *name, const char *const *items,
+void hub_writer_add_list(struct span_writer *w, const char *name, const char *const *items,
 			 size_t n);
 /* Length of the line, or -1 (w->error says why: bad name, bad value, no room). */
-int hub_writer_end(struct hub_writer *w);
+int hub_writer_end(struct span_writer *w);
 
 /* Re-writes a parsed message in canonical form; parsing the result gives the same
  * message. Returns the length or -1 with the reason in err (err may be NULL); so do

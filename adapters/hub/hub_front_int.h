@@ -83,7 +83,7 @@ static inline void out_str(struct hub_front *s, const char *line)
 }
 
 /* Ends a hub_writer line: sends it, or logs why it could not be built. */
-static inline void out_writer(struct hub_front *s, struct hub_writer *w)
+static inline void out_writer(struct hub_front *s, struct span_writer *w)
 {
 	int n = hub_writer_end(w);
 	if (n < 0) {

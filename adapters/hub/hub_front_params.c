@@ -168,7 +168,7 @@ void hub_params_started(void *arg, const struct engine_result *r)
 static void out_param_option(struct hub_front *s, const struct engine_option *o)
 {
 	char line[4096], values[ENGINE_OPT_MAX_VALUES * (ENGINE_OPT_VALUE_MAX + 1)];
-	struct hub_writer w;
+	struct span_writer w;
 	size_t n = 0;
 
 	hub_writer_begin(&w, line, sizeof line, "param");
@@ -215,7 +215,7 @@ void hub_params_variants(char *buf, size_t len, const char *sep, const char *las
 
 void hub_params_cmd_hub(struct hub_front *s, const struct hub_msg *m)
 {
-	struct hub_writer w;
+	struct span_writer w;
 	char line[4096], values[256];
 	const struct engine_option *hash = option_find(s, HF_OPT_HASH);
 

@@ -483,9 +483,7 @@ static void ob_reset(struct engine *e)
 static void ob_paths_free(struct ob *h)
 {
 	if (h->own_argv) {
-		for (char **a = h->argv; a && *a; a++)
-			free(*a);
-		free(h->argv);
+		lines_free(h->argv);
 		free(h->workdir);
 	}
 	free(h->filename);

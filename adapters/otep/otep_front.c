@@ -25,6 +25,7 @@
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
+#include "bridge/util.h"
 #include "core/game.h"
 
 /* How long "play" waits for its "clock" before searching with the last one. */
@@ -668,8 +669,7 @@ void otep_front_free(void *session)
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	if (s->clock_ev)
-		event_free(s->clock_ev);
+	util_event_free(&s->clock_ev);
 	live_close(s->lg);
 	if (s->have_game)
 		hive_game_free(&s->game);

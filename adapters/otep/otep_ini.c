@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <ini.h>
+#include "bridge/util.h"
 #include "core/errbuf.h"
 
 /* Longest value kept; inih itself bounds a line. */
@@ -94,9 +95,7 @@ void otep_ini_free(struct otep_ini *ini)
 		return;
 	free(ini->directory);
 	free(ini->filename);
-	for (char **a = ini->argv; a && *a; a++)
-		free(*a);
-	free(ini->argv);
+	lines_free(ini->argv);
 	free(ini->name);
 	memset(ini, 0, sizeof *ini);
 }

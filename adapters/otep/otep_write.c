@@ -12,40 +12,19 @@
 #include "bridge/span.h"
 #include "core/errbuf.h"
 
-/* Builds one line; the first failure sticks. */
-struct writer {
-	char       *buf;
-	size_t      cap;
-	size_t      len;
-	const char *error;
-};
-
-static void w_bytes(struct writer *w, const char *s, size_t n)
+static void w_str(struct span_writer *w, const char *s)
 {
-	if (w->error != NULL)
-		return;
-	if (w->cap == 0 || n >= w->cap - w->len) {
-		w->error = "the line does not fit the buffer";
-		return;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
-	w->buf[w->len] = '\0';
+	span_put(w, s, strlen(s));
 }
 
-static void w_str(struct writer *w, const char *s)
-{
-	w_bytes(w, s, strlen(s));
-}
-
-static void w_fail(struct writer *w, const char *why)
+static void w_fail(struct span_writer *w, const char *why)
 {
 	if (w->error == NULL)
 		w->error = why;
 }
 
 /* " <token>": Hive text with each space written '_'. */
-static void w_hive(struct writer *w, const char *s, const char *bad)
+static void w_hive(struct span_writer *w, const char *s, const char *bad)
 {
 	if (s == NULL || s[0] == '\0' || strpbrk(s, "_|\t\r\n\v\f") != NULL) {
 		w_fail(w, bad);
@@ -53,12 +32,12 @@ static void w_hive(struct writer *w, const char *s, const char *bad)
 	}
 	w_str(w, " ");
 	for (const char *c = s; *c; c++)
-		w_bytes(w, *c == ' ' ? "_" : c, 1);
+		span_put(w, *c == ' ' ? "_" : c, 1);
 }
 
 /* The message's Hive text as w_hive writes it, after the check the parser makes
  * (need: the reason when it fails it). */
-static void w_checked(struct writer *w, const char *s, int (*check)(const char *, char *, size_t),
+static void w_checked(struct span_writer *w, const char *s, int (*check)(const char *, char *, size_t),
 		      const char *need, const char *bad)
 {
 	if (s == NULL || check(s, NULL, 0) < 0)
@@ -66,14 +45,14 @@ static void w_checked(struct writer *w, const char *s, int (*check)(const char *
 	w_hive(w, s, bad);
 }
 
-static void w_int(struct writer *w, int64_t v)
+static void w_int(struct span_writer *w, int64_t v)
 {
 	char num[32];
 	snprintf(num, sizeof num, " %" PRId64, v);
 	w_str(w, num);
 }
 
-static void w_moves(struct writer *w, const struct otep_moves *ln, int allow_empty)
+static void w_moves(struct span_writer *w, const struct otep_moves *ln, int allow_empty)
 {
 	if (ln->n == 0) {
 		if (allow_empty)
@@ -95,13 +74,13 @@ static void w_moves(struct writer *w, const struct otep_moves *ln, int allow_emp
 		}
 		w_str(w, i ? "|" : " ");
 		for (const char *c = mv; *c; c++)
-			w_bytes(w, *c == ' ' ? "_" : c, 1);
+			span_put(w, *c == ' ' ? "_" : c, 1);
 	}
 }
 
 /* " <text>": free text, leading blanks dropped, NUL/CR/LF impossible (they become
  * spaces), cut to fit without splitting a UTF-8 character. */
-static void w_text(struct writer *w, const char *s)
+static void w_text(struct span_writer *w, const char *s)
 {
 	if (w->error != NULL || s == NULL)
 		return;
@@ -125,7 +104,7 @@ static void w_text(struct writer *w, const char *s)
 	w->buf[w->len] = '\0';
 }
 
-static int w_clock(struct writer *w, const struct otep_clock *c)
+static int w_clock(struct span_writer *w, const struct otep_clock *c)
 {
 	for (int s = 0; s < 2; s++) {
 		if (c->ms[s] < 0 || c->ms[s] > OTEP_MS_MAX)
@@ -150,7 +129,7 @@ static int w_clock(struct writer *w, const struct otep_clock *c)
 
 int otep_msg_format(const struct otep_msg *m, char *buf, size_t len, char *err, size_t errlen)
 {
-	struct writer w = { buf, len, 0, NULL };
+	struct span_writer w = { buf, len, 0, NULL };
 	const char *name = otep_cmd_name(m->cmd);
 
 	if (len > 0)

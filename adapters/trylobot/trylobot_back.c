@@ -434,10 +434,8 @@ static void te_free(struct engine *e)
 {
 	struct trylobot_back *t = e->priv;
 
-	if (t->bev)
-		bufferevent_free(t->bev);
-	if (t->timer)
-		event_free(t->timer);
+	util_bev_free(&t->bev);
+	util_event_free(&t->timer);
 	tb_reader_free(&t->rd);
 	te_forget_game(t);
 	hive_game_free(&t->last);

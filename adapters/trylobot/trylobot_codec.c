@@ -166,6 +166,16 @@ static int add_str(cJSON *obj, const char *key, const char *s)
 	return cJSON_AddStringToObject(obj, key, s) ? 0 : -1;
 }
 
+/* k (NULL: out of memory) into object to under key, or into array to when key is
+ * NULL; on failure k is deleted: -1. */
+static int add_owned(cJSON *to, const char *key, cJSON *k)
+{
+	if (k && (key ? cJSON_AddItemToObject(to, key, k) : cJSON_AddItemToArray(to, k)))
+		return 0;
+	cJSON_Delete(k);
+	return -1;
+}
+
 static int add_pos(cJSON *obj, const char *key, struct tb_pos p)
 {
 	char buf[24];
@@ -357,10 +367,8 @@ static cJSON *keyed(cJSON *obj, struct tb_pos p, int array)
 	if (j)
 		return j;
 	j = array ? cJSON_CreateArray() : cJSON_CreateObject();
-	if (j && !cJSON_AddItemToObject(obj, buf, j)) {
-		cJSON_Delete(j);
+	if (add_owned(obj, buf, j) < 0)
 		return NULL;
-	}
 	return j;
 }
 
@@ -464,7 +472,7 @@ static cJSON *state_json(const struct tb_state *st)
 			goto fail;
 		for (int h = 0; h < s->height; h++) {
 			cJSON *pc = cJSON_CreateObject();
-			if (!pc || !cJSON_AddItemToArray(arr, pc) ||
+			if (add_owned(arr, NULL, pc) < 0 ||
 			    s->piece[h].color > 1 || s->piece[h].bug >= HIVE_BUGS ||
 			    add_str(pc, "color", color_names[s->piece[h].color]) ||
 			    add_str(pc, "type", bug_names[s->piece[h].bug]))
@@ -495,18 +503,11 @@ static cJSON *state_json(const struct tb_state *st)
 		goto fail;
 	if (!(j = cJSON_AddArrayToObject(gs, "turn_history")))
 		goto fail;
-	for (size_t i = 0; i < st->history.n; i++) {
-		k = tb_turn_json(&st->history.v[i]);
-		if (!k || !cJSON_AddItemToArray(j, k)) {
-			cJSON_Delete(k);
+	for (size_t i = 0; i < st->history.n; i++)
+		if (add_owned(j, NULL, tb_turn_json(&st->history.v[i])) < 0)
 			goto fail;
-		}
-	}
-	k = tb_possible_json(&st->possible);
-	if (!k || !cJSON_AddItemToObject(gs, "possible_turns", k)) {
-		cJSON_Delete(k);
+	if (add_owned(gs, "possible_turns", tb_possible_json(&st->possible)) < 0)
 		goto fail;
-	}
 	return gs;
 fail:
 	cJSON_Delete(gs);
@@ -515,7 +516,7 @@ fail:
 
 cJSON *tb_request_json(const struct tb_request *rq)
 {
-	cJSON *o = cJSON_CreateObject(), *gs;
+	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
 	if (rq->type == TB_REQ_GREETINGS) {
@@ -530,11 +531,8 @@ cJSON *tb_request_json(const struct tb_request *rq)
 							      (double)rq->response_deadline)
 				    : cJSON_AddNullToObject(o, "response_deadline")))
 		goto fail;
-	gs = state_json(&rq->state);
-	if (!gs || !cJSON_AddItemToObject(o, "game_state", gs)) {
-		cJSON_Delete(gs);
+	if (add_owned(o, "game_state", state_json(&rq->state)) < 0)
 		goto fail;
-	}
 	return o;
 fail:
 	cJSON_Delete(o);

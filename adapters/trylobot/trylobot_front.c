@@ -40,6 +40,7 @@
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "bridge/version.h"
+#include "bridge/util.h"
 #include "core/game.h"
 #include "core/search.h"
 
@@ -605,8 +606,7 @@ void trylobot_front_free(void *session)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	live_close(s->lg);
-	if (s->abandon_ev)
-		event_free(s->abandon_ev);
+	util_event_free(&s->abandon_ev);
 	tb_reader_free(&s->rd);
 	tb_parse_cache_free(&s->pc);
 	tb_request_free(&s->rq);

@@ -131,10 +131,8 @@ static void player_session_free(void *arg)
 	else if (s->seat)
 		seat_detach(s->seat);
 	engine_free(s->e);
-	if (s->close_ev)
-		event_free(s->close_ev);
-	if (s->gone_ev)
-		event_free(s->gone_ev);
+	util_event_free(&s->close_ev);
+	util_event_free(&s->gone_ev);
 	free(s);
 }
 

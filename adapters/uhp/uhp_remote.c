@@ -529,8 +529,7 @@ static void remote_session_free(void *arg)
 	engine_free(s->hint);
 	if (s->have_hint_game)
 		hive_game_free(&s->hint_game);
-	if (s->stop_ev)
-		event_free(s->stop_ev);
+	util_event_free(&s->stop_ev);
 	session_io_free(&s->io);
 	free(s->last_end);
 	free(s->final_gs);

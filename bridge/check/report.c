@@ -58,6 +58,25 @@ static int same_run(const struct result *a, const struct result *b, size_t base)
 	return !strncmp(a->name, b->name, base + 1);
 }
 
+/* What a failed check shows of its exchange (beside its reason and lists), in this
+ * order, in both reports: the number of details put into d. */
+struct fail_detail {
+	const char *key;
+	const char *value;
+};
+static size_t fail_details(const struct result *r, struct fail_detail d[3])
+{
+	size_t n = 0;
+
+	if (r->sent.len)
+		d[n++] = (struct fail_detail){ "sent", r->sent.s };
+	if (r->got.len)
+		d[n++] = (struct fail_detail){ "got", r->got.s };
+	if (r->expected)
+		d[n++] = (struct fail_detail){ "expected", r->expected };
+	return n;
+}
+
 void check_report_text(const struct checker *ck, FILE *f)
 {
 	static const char *const labels[] = { "????", "PASS", "FAIL", "SKIP" };
@@ -92,12 +111,9 @@ void check_report_text(const struct checker *ck, FILE *f)
 		if (r->reason)
 			fprintf(f, "%s%s", r->st == ST_SKIP ? "    " : "  ", r->reason);
 		if (r->st == ST_FAIL) {
-			if (r->sent.len)
-				fprintf(f, "  sent: %s", r->sent.s);
-			if (r->got.len)
-				fprintf(f, "  got: %s", r->got.s);
-			if (r->expected)
-				fprintf(f, "  expected: %s", r->expected);
+			struct fail_detail d[3];
+			for (size_t k = 0, n = fail_details(r, d); k < n; k++)
+				fprintf(f, "  %s: %s", d[k].key, d[k].value);
 			print_list(f, "only-engine", &r->only_engine);
 			print_list(f, "only-core", &r->only_core);
 		}
@@ -158,12 +174,9 @@ int check_report_json(const struct checker *ck, FILE *f)
 		if (r->reason)
 			cJSON_AddStringToObject(c, "reason", r->reason);
 		if (r->st == ST_FAIL) {
-			if (r->sent.len)
-				cJSON_AddStringToObject(c, "sent", r->sent.s);
-			if (r->got.len)
-				cJSON_AddStringToObject(c, "got", r->got.s);
-			if (r->expected)
-				cJSON_AddStringToObject(c, "expected", r->expected);
+			struct fail_detail d[3];
+			for (size_t k = 0, n = fail_details(r, d); k < n; k++)
+				cJSON_AddStringToObject(c, d[k].key, d[k].value);
 			json_list(c, "only_engine", &r->only_engine);
 			json_list(c, "only_core", &r->only_core);
 		}

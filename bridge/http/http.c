@@ -587,7 +587,7 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 			return;
 		const char *mv;
 		char bad[128];
-		int rc = body_move(b, &mv, &status, bad, sizeof bad);
+		int rc = body_need_str(b, "move", BODY_WANT_MOVE, &mv, &status, bad, sizeof bad);
 		if (rc < 0)
 			why = bad;
 		else if ((rc = play_move(h->play, id, game_token(req), mv, &status, err, sizeof err)) < 0)
@@ -954,8 +954,7 @@ void http_free(struct http_server *h)
 		h->streams = s->next;
 		free(s);
 	}
-	if (h->ping)
-		event_free(h->ping);
+	util_event_free(&h->ping);
 	live_enable(0);
 	guard_free(h->guard);
 	free(h);

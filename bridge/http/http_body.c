@@ -64,12 +64,13 @@ int body_start(const cJSON *b, struct start_req *r, int *status, char *err, size
 	return 0;
 }
 
-int body_move(const cJSON *b, const char **move, int *status, char *err, size_t errlen)
+int body_need_str(const cJSON *b, const char *key, const char *want, const char **out, int *status,
+		  char *err, size_t errlen)
 {
-	*move = body_str(b, "move");
-	if (!*move) {
+	*out = body_str(b, key);
+	if (!*out) {
 		*status = 400;
-		errbuf_set(err, errlen, "%s", "want {\"move\": MOVESTRING}");
+		errbuf_set(err, errlen, "%s", want);
 		return -1;
 	}
 	return 0;
@@ -107,16 +108,5 @@ int body_join(const cJSON *b, struct join_req *r, int *status, char *err, size_t
 	if (n == 4)
 		n += (size_t)snprintf(r->name + 4, sizeof r->name - 4, "guest");
 	r->name[n] = 0;
-	return 0;
-}
-
-int body_seat(const cJSON *b, const char **token, int *status, char *err, size_t errlen)
-{
-	*token = body_str(b, "token");
-	if (!*token) {
-		*status = 400;
-		errbuf_set(err, errlen, "%s", "want {\"token\": TOKEN, ...}");
-		return -1;
-	}
 	return 0;
 }

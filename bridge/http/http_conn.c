@@ -10,7 +10,7 @@
  *   - at accept: at most max_conns connections, at most max_conns_per_addr of them
  *     from one address (at most half of max_conns: room is kept for the others);
  *     beyond, a 503 is sent if the socket takes it and the descriptor is closed at
- *     once. Out of descriptors, accepting pauses ACCEPT_PAUSE_MS;
+ *     once. Out of descriptors, accepting pauses UTIL_ACCEPT_PAUSE_MS;
  *   - a request's head and body must be in within head_timeout_ms of its first byte
  *     (408), a kept-alive connection may be silent idle_timeout_ms between requests;
  *   - the head is at most max_head bytes (431) and HEAD_MAX_LINES lines, the body
@@ -48,9 +48,9 @@
 
 #include "bridge/http/http_int.h"
 #include "bridge/log.h"
+#include "bridge/util.h"
 #include "core/errbuf.h"
 
-#define ACCEPT_PAUSE_MS  200       /* after EMFILE and friends */
 #define LINGER_MS        2000      /* a closing connection waits this long for the hang-up */
 #define HEAD_MAX_LINES   100       /* request line and header lines */
 #define OUT_MAX          (256 * 1024)  /* unread answers before pipelined requests wait */
@@ -142,18 +142,11 @@ static void req_reset(struct http_req *r)
 static void req_free(struct http_req *r)
 {
 	struct http_listener *l = r->l;
-	if (r->prev)
-		r->prev->next = r->next;
-	else
-		l->conns = r->next;
-	if (r->next)
-		r->next->prev = r->prev;
+	DLIST_UNLINK(l->conns, r);
 	l->nconns--;
 	req_reset(r);
-	if (r->bev)
-		bufferevent_free(r->bev);
-	if (r->timer)
-		event_free(r->timer);
+	util_bev_free(&r->bev);
+	util_event_free(&r->timer);
 	free(r);
 	/* After a crowd (most of it gone), the heap's free chunks go back to the system. */
 	if (l->peak >= TRIM_AFTER && l->nconns <= l->peak / 4) {
@@ -695,10 +688,7 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 	TAILQ_INIT(&r->out_headers);
 	r->bev = bufferevent_socket_new(l->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	r->timer = evtimer_new(l->base, timer_cb, r);
-	r->next = l->conns;
-	if (l->conns)
-		l->conns->prev = r;
-	l->conns = r;
+	DLIST_PUSH(l->conns, r);
 	if (++l->nconns > l->peak)
 		l->peak = l->nconns;
 	if (!r->bev || !r->timer) {
@@ -716,20 +706,12 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 	(void)lev;
 }
 
-static void resume_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct http_listener *l = arg;
-	evconnlistener_enable(l->lev);
-}
-
 static void accept_error(struct evconnlistener *lev, void *arg)
 {
 	struct http_listener *l = arg;
 	int err = EVUTIL_SOCKET_ERROR();
-	/* Out of descriptors: stop accepting for a moment rather than spin. */
-	note(l, "accept: %s: paused %d ms", evutil_socket_error_to_string(err), ACCEPT_PAUSE_MS);
-	evconnlistener_disable(lev);
-	timer_add_ms(l->resume, ACCEPT_PAUSE_MS);
+	note(l, "accept: %s: paused %d ms", evutil_socket_error_to_string(err), UTIL_ACCEPT_PAUSE_MS);
+	util_accept_pause(lev, l->resume, UTIL_ACCEPT_PAUSE_MS);
 }
 
 /* The caps as they apply: the descriptors the process may open bound them too. */
@@ -762,7 +744,7 @@ struct http_listener *http_listen(struct event_base *base, const struct sockaddr
 	l->handler = handler;
 	l->closed = closed;
 	l->arg = arg;
-	l->resume = evtimer_new(base, resume_cb, l);
+	l->resume = evtimer_new(base, util_accept_resume, &l->lev);
 	l->lev = evconnlistener_new_bind(base, accept_cb, l,
 					 LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
 					 511, sa, salen);
@@ -800,7 +782,6 @@ void http_listener_free(struct http_listener *l)
 		}
 		req_free(r);
 	}
-	if (l->resume)
-		event_free(l->resume);
+	util_event_free(&l->resume);
 	free(l);
 }

@@ -112,12 +112,16 @@ struct join_req {
 /* n bytes of body into a JSON object ({} if empty); NULL with the status (400, 413). */
 cJSON *body_parse(const char *buf, size_t n, int *status, char *err, size_t errlen);
 const char *body_str(const cJSON *o, const char *key);
-/* POST /api/games, /api/games/ID/move, /api/lobby/join, /api/lobby/<other>: 0, or
- * -1 with the status and why in err. Strings point into b. */
+/* POST /api/games, /api/lobby/join: 0, or -1 with the status and why in err. Strings
+ * point into b. */
 int body_start(const cJSON *b, struct start_req *r, int *status, char *err, size_t errlen);
-int body_move(const cJSON *b, const char **move, int *status, char *err, size_t errlen);
 int body_join(const cJSON *b, struct join_req *r, int *status, char *err, size_t errlen);
-int body_seat(const cJSON *b, const char **token, int *status, char *err, size_t errlen);
+/* The string b's key must hold (POST /api/games/ID/move: "move", /api/lobby/<other>:
+ * "token"): 0, or -1 with status 400 and want (what the body should be) in err. */
+#define BODY_WANT_MOVE  "want {\"move\": MOVESTRING}"
+#define BODY_WANT_TOKEN "want {\"token\": TOKEN, ...}"
+int body_need_str(const cJSON *b, const char *key, const char *want, const char **out, int *status,
+		  char *err, size_t errlen);
 
 /* http_guard.c: which requests may reach the routes (docs/web.md, "Who may do what"). */
 #define GUARD_NAME_MAX  256

@@ -73,15 +73,9 @@ static int is_active(const struct wseat *ws)
 static void wseat_free(struct wseat *ws)
 {
 	struct weblobby *w = ws->w;
-	if (ws->prev)
-		ws->prev->next = ws->next;
-	else
-		w->seats = ws->next;
-	if (ws->next)
-		ws->next->prev = ws->prev;
+	DLIST_UNLINK(w->seats, ws);
 	w->nseats--;
-	if (ws->absent)
-		event_free(ws->absent);
+	util_event_free(&ws->absent);
 	free(ws);
 }
 
@@ -395,10 +389,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	snprintf(ws->lobby, sizeof ws->lobby, "%s", lobby_name(lb));
 	snprintf(ws->peer, sizeof ws->peer, "%s", peer);
 	random_token(ws->token, WEB_TOKEN_LEN);
-	ws->next = w->seats;
-	if (w->seats)
-		w->seats->prev = ws;
-	w->seats = ws;
+	DLIST_PUSH(w->seats, ws);
 	w->nseats++;
 	if (lobby_join(lb, r.type, r.name, ws, &web_ops, why, sizeof why) < 0) {
 		cJSON *o = err(status, 503, why[0] ? why : "the lobby is full");
@@ -420,7 +411,7 @@ cJSON *weblobby_request(struct weblobby *w, const char *action, const cJSON *b, 
 		return do_join(w, b, peer, status);
 	const char *tok;
 	char bad[128];
-	if (body_seat(b, &tok, status, bad, sizeof bad) < 0)
+	if (body_need_str(b, "token", BODY_WANT_TOKEN, &tok, status, bad, sizeof bad) < 0)
 		return err(status, *status, bad);
 	struct wseat *ws = wseat_find(w, tok);
 	if (!ws)

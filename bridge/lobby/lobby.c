@@ -205,12 +205,7 @@ static void on_grace(evutil_socket_t fd, short what, void *arg)
 static void game_free(struct rgame *g)
 {
 	struct lobby *lb = g->lb;
-	if (g->prev)
-		g->prev->next = g->next;
-	else
-		lb->games = g->next;
-	if (g->next)
-		g->next->prev = g->prev;
+	DLIST_UNLINK(lb->games, g);
 	lb->ngames--;
 	/* First: it frees an engine busy with a search. */
 	referee_free(g->ref);
@@ -329,10 +324,7 @@ static struct rgame *game_new(struct lobby *lb, unsigned type)
 		g->seat[c].colour = c;
 		g->seat[c].grace = evtimer_new(lb->base, on_grace, &g->seat[c]);
 	}
-	g->next = lb->games;
-	if (lb->games)
-		lb->games->prev = g;
-	lb->games = g;
+	DLIST_PUSH(lb->games, g);
 	lb->ngames++;
 	if (!g->kick || !g->seat[0].grace || !g->seat[1].grace) {
 		game_free(g);
@@ -370,12 +362,7 @@ static void seat_waiter(struct seat *s, struct waiter *w)
 static void waiter_free(struct waiter *w)
 {
 	struct lobby *lb = w->lb;
-	if (w->prev)
-		w->prev->next = w->next;
-	else
-		lb->waiters = w->next;
-	if (w->next)
-		w->next->prev = w->prev;
+	DLIST_UNLINK(lb->waiters, w);
 	lb->nwaiting--;
 	if (w->timer)
 		event_free(w->timer);
@@ -462,10 +449,7 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 				  lb->o->max_waiting);
 	}
 	me->engine = e;
-	me->next = lb->waiters;
-	if (lb->waiters)
-		lb->waiters->prev = me;
-	lb->waiters = me;
+	DLIST_PUSH(lb->waiters, me);
 	lb->nwaiting++;
 	unsigned ms = lb->house && lb->o->house_wait_ms < lb->o->wait_ms ? lb->o->house_wait_ms
 									  : lb->o->wait_ms;

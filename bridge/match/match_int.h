@@ -161,6 +161,12 @@ int  match_queue_run(struct match *m);
 /* match_setup.c */
 /* The command line into o: 0, 1 for --help, -1 after saying what is wrong. */
 int  match_parse_args(int argc, char **argv, struct match_opts *o);
+/* The value of option argv[*i]: "--opt value" (*i then moves past the value) or
+ * "--opt=value"; the option's name into name (size n). NULL, said on stderr as
+ * "hivebridge CMD: ...", when the name is too long (too_long: the words for it) or
+ * the value is missing. */
+const char *match_option_value(const char *cmd, const char *too_long, int argc, char **argv,
+			       int *i, char *name, size_t n);
 /* ENGINE_A and ENGINE_B to profiles of m->conf: 0, 2 for a bad ENGINE, -1 for one
  * that cannot work. */
 int  match_players_resolve(struct match *m);

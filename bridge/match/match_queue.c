@@ -130,6 +130,12 @@ void coord_stop(struct coord *c, const char *value)
 
 /* A reply or an entry of the wrong shape: said on stderr the first times, then only
  * logged; it is skipped. */
+void coord_fail(struct coord *c)
+{
+	c->m->failed = 1;
+	coord_stop(c, "paused");
+}
+
 void coord_bad(struct coord *c, const char *what)
 {
 	c->bad++;
@@ -390,8 +396,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 	if (!text || (m->results && (fprintf(m->results, "%s\n", text) < 0 || fflush(m->results) != 0))) {
 		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
 			text ? strerror(errno) : "no memory");
-		m->failed = 1;
-		coord_stop(c, "paused");
+		coord_fail(c);
 		goto out;
 	}
 	m->done[game] = 1;
@@ -505,8 +510,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 		return;                      /* lost: on_ready reads again from the cursors */
 	if (r->type == REDIS_REPLY_ERROR) {
 		fprintf(stderr, "hivebridge match: redis: %s\n", queue_escape(why, sizeof why, r->str));
-		m->failed = 1;
-		coord_stop(c, "paused");
+		coord_fail(c);
 		return;
 	}
 	if (!queue_xread_answer(r)) {
@@ -812,17 +816,13 @@ int match_queue_run(struct match *m)
 out:
 	coord_live_drop_all(&c);
 	queue_close(&c.q);
-	if (c.retry)
-		event_free(c.retry);
-	if (c.watch)
-		event_free(c.watch);
+	util_event_free(&c.retry);
+	util_event_free(&c.watch);
 	free(c.jobs);
 	free(c.dead);
 	free(c.seen);
-	if (c.bound)
-		event_free(c.bound);
-	if (c.poll)
-		event_free(c.poll);
+	util_event_free(&c.bound);
+	util_event_free(&c.poll);
 	/* c is gone when match.c frees the page: nothing may ask it any more. */
 	match_web_free(m);
 	m->web_workers = NULL;

@@ -127,6 +127,8 @@ void coord_exit(struct coord *c);
 void coord_pump(struct coord *c);
 /* The stop key set to value (the workers drop what is left). */
 void coord_stop(struct coord *c, const char *value);
+/* The match failed (its exit status says so): the workers are paused, as coord_stop. */
+void coord_fail(struct coord *c);
 /* A reply that makes no sense: said (up to COORD_BAD_SAY), counted. */
 void coord_bad(struct coord *c, const char *what);
 /* A write refused: sent again after the back-off (coord_backoff). */

@@ -173,8 +173,7 @@ static void on_scan(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	}
 	if (!c->seen && !(c->seen = calloc((size_t)m->o.games + 1, 1))) {
-		m->failed = 1;
-		coord_stop(c, "paused");
+		coord_fail(c);
 		return;
 	}
 	for (size_t i = 0; i < r->elements; i++) {

@@ -36,6 +36,25 @@ static int parse_clock(const char *s, uint64_t *ms, uint64_t *inc)
 	return 0;
 }
 
+const char *match_option_value(const char *cmd, const char *too_long, int argc, char **argv,
+			       int *i, char *name, size_t n)
+{
+	const char *a = argv[*i];
+	const char *eq = strchr(a, '=');
+	size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
+
+	if (nlen >= n) {
+		fprintf(stderr, "hivebridge %s: %s %s\n", cmd, too_long, a);
+		return NULL;
+	}
+	memcpy(name, a, nlen);
+	name[nlen] = 0;
+	const char *val = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
+	if (!val)
+		fprintf(stderr, "hivebridge %s: %s needs a value\n", cmd, name);
+	return val;
+}
+
 int match_parse_args(int argc, char **argv, struct match_opts *o)
 {
 	int nspec = 0;
@@ -67,21 +86,12 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->keep = 1;
 			continue;
 		}
-		/* Every other option takes a value: "--opt value" or "--opt=value". */
-		const char *eq = strchr(a, '=');
+		/* Every other option takes a value. */
 		char name[32];
-		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-		if (nlen >= sizeof name) {
-			fprintf(stderr, "hivebridge match: unknown option %s\n", a);
+		const char *val = match_option_value("match", "unknown option", argc, argv, &i, name,
+						     sizeof name);
+		if (!val)
 			return -1;
-		}
-		memcpy(name, a, nlen);
-		name[nlen] = 0;
-		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val) {
-			fprintf(stderr, "hivebridge match: %s needs a value\n", name);
-			return -1;
-		}
 		if (!strcmp(name, "--type")) {
 			if (hive_gametype_parse(val, &o->type) != 0) {
 				fprintf(stderr, "hivebridge match: unknown game type %s\n", val);

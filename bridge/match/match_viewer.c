@@ -13,6 +13,7 @@
 #include "bridge/match/match_int.h"
 #include "bridge/referee.h"
 #include "bridge/spectate.h"
+#include "bridge/util.h"
 
 /* A viewer whose unread output passes this is dropped: it cannot slow a match. */
 #define VIEWER_MAX_PENDING        (1024 * 1024)
@@ -130,9 +131,7 @@ int viewer_listen(struct match *m, const char *spec)
 
 void viewer_free_all(struct match *m)
 {
-	if (m->flush_ev)
-		event_free(m->flush_ev);
-	m->flush_ev = NULL;
+	util_event_free(&m->flush_ev);
 	spectate_free(m->spectate);
 	m->spectate = NULL;
 }

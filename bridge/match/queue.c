@@ -340,9 +340,7 @@ void queue_close(struct queue_conn *q)
 		q->ac = NULL;
 		redisAsyncFree(ac);
 	}
-	if (q->retry)
-		event_free(q->retry);
-	q->retry = NULL;
+	util_event_free(&q->retry);
 	free(q->password);
 	q->password = NULL;
 	free(q->user);

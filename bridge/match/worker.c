@@ -779,20 +779,15 @@ static int worker_parse(struct worker *w, int argc, char **argv)
 			w->allow_commands = 1;
 			continue;
 		}
-		const char *eq = strchr(a, '=');
-		char name[32];
-		size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-		if (a[0] != '-' || nlen >= sizeof name) {
+		if (a[0] != '-') {
 			fprintf(stderr, "hivebridge worker: unexpected argument %s\n", a);
 			return -1;
 		}
-		memcpy(name, a, nlen);
-		name[nlen] = 0;
-		const char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-		if (!val) {
-			fprintf(stderr, "hivebridge worker: %s needs a value\n", name);
+		char name[32];
+		const char *val = match_option_value("worker", "unexpected argument", argc, argv, &i,
+						     name, sizeof name);
+		if (!val)
 			return -1;
-		}
 		if (!strcmp(name, "--queue")) {
 			o->queue = val;
 		} else if (!strcmp(name, "--config")) {
@@ -918,12 +913,9 @@ out:
 		w.jobs = j->next;
 		job_free(j);
 	}
-	if (w.beat)
-		event_free(w.beat);
-	if (w.bound)
-		event_free(w.bound);
-	if (w.repost)
-		event_free(w.repost);
+	util_event_free(&w.beat);
+	util_event_free(&w.bound);
+	util_event_free(&w.repost);
 	match_free(m);
 	queue_job_clear(&w.match);
 	return status;

@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct join_req j;
 		const char *str;
 		int rc = route == 0 ? body_start(b, &s, &status, why, sizeof why) :
-			route == 1 ? body_move(b, &str, &status, why, sizeof why) :
-			route == 2 ? body_join(b, &j, &status, why, sizeof why) : body_seat(b, &str, &status, why, sizeof why);
+			route == 1 ? body_need_str(b, "move", BODY_WANT_MOVE, &str, &status, why, sizeof why) :
+			route == 2 ? body_join(b, &j, &status, why, sizeof why) : body_need_str(b, "token", BODY_WANT_TOKEN, &str, &status, why, sizeof why);
 		if (rc < 0 && (status != 400 || !why[0]))
 			abort();
 		if (rc == 0 && route == 0 && (s.depth < 0 || s.depth > PLAY_MAX_DEPTH || !s.engine ||

@@ -300,7 +300,7 @@ static int cmd_go(struct fake *f)
 		loose[n] = 0;
 		snprintf(mv, sizeof mv, "%s", loose);
 	}
-	struct hub_writer w;
+	struct span_writer w;
 	hub_writer_begin(&w, line, sizeof line, "done");
 	hub_writer_add(&w, "move", mv);
 	if (hub_writer_end(&w) >= 0)

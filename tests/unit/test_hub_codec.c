@@ -105,7 +105,7 @@ static void test_quoting(void)
 
 	/* and the writer quotes exactly what needs it */
 	char buf[256];
-	struct hub_writer w;
+	struct span_writer w;
 	hub_writer_begin(&w, buf, sizeof buf, "id");
 	hub_writer_add(&w, "name", "Hive Bridge");
 	hub_writer_add(&w, "eq", "a=b");
@@ -281,7 +281,7 @@ static void test_errors(void)
 static void test_writer_errors(void)
 {
 	char buf[64];
-	struct hub_writer w;
+	struct span_writer w;
 
 	hub_writer_begin(&w, buf, sizeof buf, "go");
 	hub_writer_add(&w, "x", "a\nb");
@@ -392,7 +392,7 @@ static void test_round_trip(void)
 
 	for (int iter = 0; iter < 3000; iter++) {
 		size_t nargs = rng() % (HUB_MAX_ARGS + 1);
-		struct hub_writer w;
+		struct span_writer w;
 		random_name(cmd, sizeof cmd);
 		hub_writer_begin(&w, line, sizeof line, cmd);
 		for (size_t i = 0; i < nargs; i++) {
@@ -435,7 +435,7 @@ static void test_round_trip(void)
 			} while (items[i][0] == '\0');
 			ptrs[i] = items[i];
 		}
-		struct hub_writer w;
+		struct span_writer w;
 		hub_writer_begin(&w, line, sizeof line, "info");
 		hub_writer_add_list(&w, "pv", ptrs, n);
 		int len = hub_writer_end(&w);
@@ -827,7 +827,7 @@ static void test_doc(void)
 			in_table = 0;
 		if (in_table && (sscanf(buf, " | `%127[^`]` | `%127[^`]` |", v, wr) == 2 ||
 		    (sscanf(buf, " | (empty) | `%127[^`]` |", wr) == 1 && (v[0] = '\0', 1)))) {
-			struct hub_writer w;
+			struct span_writer w;
 			char out[256], want[256];
 			hub_writer_begin(&w, out, sizeof out, "x");
 			hub_writer_add(&w, "v", v);
