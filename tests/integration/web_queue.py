@@ -18,9 +18,12 @@ def in_progress():
 
 # A worker's game appears, with the match's engines, and grows move by move.
 wait_for(lambda: running("w1") and running("w2"), 60, "a game of each worker in /api/match")
-g2 = running("w2")[0]
-gid = g2["live_id"]
-wait_for(lambda: any(g["id"] == gid for g in in_progress()), 10, "w2's game in /api/games")
+# A game of w2's that /api/games lists as well (one may end between the two reads: then
+# its next one is taken).
+def listed():
+    ids = {r["live_id"] for r in running("w2")}
+    return next((g["id"] for g in in_progress() if g["id"] in ids), None)
+gid = wait_for(listed, 60, "w2's game in /api/games")
 seen = []
 def grew():
     g = valid(get(f"/api/games/{gid}"), "web-game")
