@@ -113,12 +113,13 @@ static void drop_engine(struct referee *r, int colour)
  * logged, the game goes on to its end regardless. */
 static void referee_archive(const struct referee *r, int state, const char *reason)
 {
+	char event[64], tc[64], err[256];
 	struct game_record_tags t = {
 		.white = r->c.seat[HIVE_WHITE].name, .black = r->c.seat[HIVE_BLACK].name,
-		.event = r->c.live_kind, .result = state, .termination = reason,
+		.event = event, .site = "hivebridge", .result = state, .termination = reason,
 	};
-	char tc[64], err[256];
 
+	snprintf(event, sizeof event, "hivebridge %s", r->c.live_kind ? r->c.live_kind : "game");
 	if (game_record_time_control(&r->c.seat[0], tc, sizeof tc))
 		t.time_control = tc;
 	if (game_record_append_referee(r->c.archive, r, &t, err, sizeof err) < 0)

@@ -14,8 +14,11 @@
 #       a daemon's page: a game against the built-in engine, downloaded as PGN while
 #       it runs and once resigned (headers, strict format, the moves of its JSON; a
 #       stranger may, reads being open).
-#   pgnout.py archived ARCHIVE HIVEBRIDGE WHITE BLACK PLIES
-#       that game, the one game of ARCHIVE ([daemon] games), whole.
+#   pgnout.py remote PORT
+#       a remote-play game on a uhp-remote listener: the client white against the
+#       house engine, one move each, then it resigns.
+#   pgnout.py archived ARCHIVE HIVEBRIDGE
+#       those two games, the two of ARCHIVE ([daemon] games), whole.
 import json, re, subprocess, sys, http.client
 sys.path.insert(0, "tests/lib"); sys.dont_write_bytecode = True
 from harness import wait_for
@@ -75,6 +78,14 @@ def convert(h, path):
     return [json.loads(l) for l in out.stdout.splitlines()]
 
 
+def legal_moves(h, typ, moves):
+    """The legal moves after moves, as `hivebridge uhp` lists them."""
+    cmds = f"newgame {typ}\n" + "".join(f"play {m}\n" for m in moves) + "validmoves\n"
+    out = subprocess.run([h, "uhp"], input=cmds, capture_output=True, text=True, timeout=60)
+    blocks = out.stdout.split("ok\n")
+    return blocks[-2].strip().split(";")
+
+
 WORD = {"1-0": "WhiteWins", "0-1": "BlackWins", "1/2-1/2": "Draw"}
 COMMENT = re.compile(r"^(?:([+-]\d+)/(\d+) )?(\d+)\.(\d{3})s$")
 
@@ -106,10 +117,15 @@ def check(h, pgn, results, maxdepth):
             assert m, f"game {tags['Round']} ply {ply + 1}: comment {cm!r}"
             assert int(m.group(3)) * 1000 + int(m.group(4)) == r["times_ms"][k], (cm, r["times_ms"][k])
             mover = tags["White"] if ply % 2 == 0 else tags["Black"]
-            if mover.startswith("hivebridge"):
-                assert m.group(1) and 1 <= int(m.group(2)) <= maxdepth, \
-                    f"game {tags['Round']} ply {ply + 1}: no score/depth from the built-in engine: {cm!r}"
+            if not mover.startswith("hivebridge"):
+                continue
+            if m.group(1):
+                assert 1 <= int(m.group(2)) <= maxdepth, f"game {tags['Round']} ply {ply + 1}: depth {cm!r}"
                 scored += 1
+            else:
+                # The built-in engine searches nothing when the move is forced.
+                assert legal_moves(h, c["type"], moves[:ply]) == [mv], \
+                    f"game {tags['Round']} ply {ply + 1}: no score/depth from the built-in engine: {cm!r}"
     assert scored, "no move with a score"
     print(f"pgnout check: {len(games)} games, {scored} moves with score and depth")
 
@@ -168,17 +184,40 @@ def web(port):
     print(f"web download: ok (game {gid})")
 
 
-def archived(archive, h, white, black, nplies):
+def remote(port):
+    from uhp_client import Conn
+    c = Conn(port)
+    c.answer()
+    kv = c.cmd("newgame")
+    assert kv[0].startswith("remote ") and "color=White" in kv[0], kv
+    c.send("play wS1")
+    c.line()
+    r = c.answer()
+    assert len(r) == 3 and r[2] == "ok", r
+    r = c.cmd("resign")
+    assert r[0].startswith("Base;BlackWins;White[2];wS1;") and r[1] == "ok", r
+    c.close()
+    print("remote game: ok")
+
+
+def archived(archive, h):
+    """The page's game (the person white, resigned after one move each) and the
+    remote-play game (the client white against the house engine, the same), whole."""
     games = strict(open(archive).read())
-    assert len(games) == 1, len(games)
-    (tags, plies), = games
-    assert tags["White"] == white and tags["Black"] == black, tags
-    assert tags["Result"] == "BlackWins" and tags["Termination"] == "resigned", tags
-    assert len(plies) == nplies, plies
-    # Every move has its time (the page's engine is not asked for reports).
-    assert all(cm and COMMENT.match(cm) for _, cm in plies), plies
-    c = convert(h, archive)
-    assert c[0]["moves"] == [m for m, _ in plies], c
+    assert len(games) == 2, len(games)
+    conv = convert(h, archive)
+    events = sorted(t["Event"] for t, _ in games)
+    assert events == ["hivebridge uhp-remote", "hivebridge web"], events
+    for (tags, plies), c in zip(games, conv):
+        assert tags["Result"] == "BlackWins" and "resigned" in tags["Termination"], tags
+        assert len(plies) == 2 and c["moves"] == [m for m, _ in plies], (plies, c)
+        # Every move has its time (these engines are not asked for reports).
+        assert all(cm and COMMENT.match(cm) for _, cm in plies), plies
+        if tags["Event"] == "hivebridge web":
+            assert (tags["White"], tags["Black"]) == ("you", "builtin"), tags
+        else:
+            assert tags["White"] and tags["Black"].startswith("house:"), tags
+        assert tags["TimeControl"], tags
     print("archive: ok")
 
 
@@ -190,7 +229,9 @@ if __name__ == "__main__":
         spoil(sys.argv[2], int(sys.argv[3]))
     elif cmd == "web":
         web(int(sys.argv[2]))
+    elif cmd == "remote":
+        remote(int(sys.argv[2]))
     elif cmd == "archived":
-        archived(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
+        archived(sys.argv[2], sys.argv[3])
     else:
         sys.exit(f"pgnout.py: unknown command {cmd}")

@@ -7,7 +7,8 @@
 # A match killed mid-way and resumed keeps each game once: a game written just before
 # the kill that the results lack, and a write torn by a crash, are cut and played
 # again. The daemon's `[daemon] games` archive gets a page's finished game, which
-# the page downloads as PGN while it runs and once over (GET /api/games/ID.pgn).
+# the page downloads as PGN while it runs and once over (GET /api/games/ID.pgn), and
+# a remote-play game against a house engine.
 set -u
 : "${HIVEBRIDGE:?}"
 H=$HIVEBRIDGE
@@ -60,10 +61,16 @@ $P check "$H" "$tmp/r.pgn" "$tmp/r.jsonl" 64 || fail "resumed match's PGN"
 cat >"$tmp/conf" <<EOC
 [daemon]
 games = $tmp/games.pgn
+[listen house]
+protocol = uhp-remote
+port = 0
+house_engine = builtin
+clock = 60+1
 EOC
-web_serve 4
+web_serve 2
 timeout 120 $P web "$http" || { cat "$tmp/err"; fail "the page's PGN"; }
+timeout 120 $P remote "$(listen_port "$tmp/err" uhp-remote)" || { cat "$tmp/err"; fail "the remote game"; }
 kill -TERM $pid
 wait $pid || fail "the daemon's exit status $? after SIGTERM: $(cat "$tmp/err")"
-$P archived "$tmp/games.pgn" "$H" you builtin 2 || fail "the archive"
+$P archived "$tmp/games.pgn" "$H" || { cat "$tmp/games.pgn"; fail "the archive"; }
 echo "pgnout: ok ($n1 games before the kill)"
