@@ -64,16 +64,18 @@ static int has_clock(const struct referee *r)
 /* A move's time, with the mover's last search info, on the record: -1 when memory is out. */
 static int record_time(struct referee *r, uint64_t ms)
 {
-	if (r->ntimes == r->capevals) {
-		size_t c = r->capevals ? r->capevals * 2 : 64;
-		struct referee_eval *e = realloc(r->evals, c * sizeof *e);
-		if (!e)
-			return -1;
-		r->evals = e;
-		r->capevals = c;
-	}
 	if (push_u64(&r->times_ms, &r->ntimes, &r->captimes, ms) < 0)
 		return -1;
+	/* The evals follow the times' capacity; without them the time is taken back. */
+	if (r->capevals < r->captimes) {
+		struct referee_eval *e = realloc(r->evals, r->captimes * sizeof *e);
+		if (!e) {
+			r->ntimes--;
+			return -1;
+		}
+		r->evals = e;
+		r->capevals = r->captimes;
+	}
 	r->evals[r->ntimes - 1] = r->info;
 	return 0;
 }
