@@ -129,6 +129,7 @@ void config_free(struct config *c)
 	free(c->http);
 	free(c->http_token_file);
 	free(c->http_hosts);
+	free(c->games_path);
 	memset(c, 0, sizeof *c);
 }
 

@@ -56,6 +56,7 @@ struct config {
 	char   *http;                  /* web page ADDR:PORT, NULL = none */
 	char   *http_token_file;       /* its access token, NULL = none */
 	char   *http_hosts;            /* more names for its Host header, NULL = none */
+	char   *games_path;            /* the finished games' PGN archive, NULL = none */
 	size_t  max_sessions;
 	size_t  max_sessions_per_peer; /* per client IP address, over all listeners */
 	unsigned http_max_connections;  /* HTTP connections open at once, all addresses */

@@ -270,6 +270,10 @@ static const struct config_key config_keys[] = {
 	  .help = "more names a request's `Host` may give, spaces between (besides the address, "
 		  "and `localhost` on loopback); any other `Host` is refused with 421, as DNS "
 		  "rebinding sends" },
+	{ CONFIG_DAEMON, "games", KEY_STR, D(games_path), .shown = "none",
+	  .help = "a PGN file (Mzinga's) every finished game of the web page and of remote play "
+		  "is appended to as it ends, one write each (`match` has `--pgnout`); created if "
+		  "missing" },
 	{ CONFIG_DAEMON, "max_sessions", KEY_UINT, 1, 1000000, "1..1000000", "1000", D(max_sessions),
 	  .help = "concurrent sessions; more are refused with an error" },
 	{ CONFIG_DAEMON, "max_sessions_per_peer", KEY_UINT, 1, 1000000, "1..1000000", "32",

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bridge/engine.h"
+#include "bridge/game_record.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/referee.h"
@@ -34,6 +35,10 @@ struct referee {
 	size_t               nkeys, capkeys;
 	uint64_t            *times_ms;        /* the time each move took */
 	size_t               ntimes, captimes;
+	struct referee_eval *evals;           /* with each time: the mover's last search info */
+	size_t               capevals;
+	struct referee_eval  info;            /* the side to move's, so far (depth 0: none) */
+	size_t               start_plies;
 	struct live_game    *lg;
 };
 
@@ -54,6 +59,25 @@ static int push_u64(uint64_t **a, size_t *n, size_t *cap, uint64_t v)
 static int has_clock(const struct referee *r)
 {
 	return r->c.seat[0].clock_ms || r->c.seat[1].clock_ms;
+}
+
+/* A move's time, with the mover's last search info, on the record: -1 when memory is out. */
+static int record_time(struct referee *r, uint64_t ms)
+{
+	if (push_u64(&r->times_ms, &r->ntimes, &r->captimes, ms) < 0)
+		return -1;
+	/* The evals follow the times' capacity; without them the time is taken back. */
+	if (r->capevals < r->captimes) {
+		struct referee_eval *e = realloc(r->evals, r->captimes * sizeof *e);
+		if (!e) {
+			r->ntimes--;
+			return -1;
+		}
+		r->evals = e;
+		r->capevals = r->captimes;
+	}
+	r->evals[r->ntimes - 1] = r->info;
+	return 0;
 }
 
 /* The clocks on the live record; running is the colour whose time runs, -1 none. */
@@ -87,6 +111,23 @@ static void drop_engine(struct referee *r, int colour)
 
 /* --- the end ----------------------------------------------------------------------- */
 
+/* A finished game onto the archive (the daemon's [daemon] games); a failure is
+ * logged, the game goes on to its end regardless. */
+static void referee_archive(const struct referee *r, int state, const char *reason)
+{
+	char event[64], tc[64], err[256];
+	struct game_record_tags t = {
+		.white = r->c.seat[HIVE_WHITE].name, .black = r->c.seat[HIVE_BLACK].name,
+		.event = event, .site = "hivebridge", .result = state, .termination = reason,
+	};
+
+	snprintf(event, sizeof event, "hivebridge %s", r->c.live_kind ? r->c.live_kind : "game");
+	if (game_record_time_control(&r->c.seat[0], tc, sizeof tc))
+		t.time_control = tc;
+	if (game_record_append_referee(r->c.archive, r, &t, err, sizeof err) < 0)
+		log_note(0, "%s: not archived: %s", r->c.log_prefix, err);
+}
+
 /* The one end of a game; the caller's last act (ended may free r). */
 static void referee_end(struct referee *r, int state, const char *reason, int loser)
 {
@@ -105,6 +146,8 @@ static void referee_end(struct referee *r, int state, const char *reason, int lo
 		live_abort(r->lg, reason);
 	log_note(0, "%s: %s (%s)", r->c.log_prefix, state == HIVE_WHITE_WINS ? "1-0" :
 		 state == HIVE_BLACK_WINS ? "0-1" : state == HIVE_DRAW ? "1/2-1/2" : "*", reason);
+	if (r->c.archive && state >= HIVE_DRAW)
+		referee_archive(r, state, reason);
 	r->c.ops->ended(r->c.arg, &res);
 }
 
@@ -195,7 +238,7 @@ static int turn_end(struct referee *r, int side)
 	int64_t used = (now_us() - r->t0_us), budget = turn_budget_us(r, side);
 
 	evtimer_del(r->flag);
-	if (push_u64(&r->times_ms, &r->ntimes, &r->captimes, (uint64_t)(used + 500) / 1000) < 0) {
+	if (record_time(r, (uint64_t)(used + 500) / 1000) < 0) {
 		referee_abort(r, "aborted: out of memory");
 		return -1;
 	}
@@ -239,6 +282,8 @@ static int referee_apply(struct referee *r, struct hive_move legal)
 static void on_info(void *arg, const struct hive_search_info *info)
 {
 	struct referee *r = arg;
+	if (info && info->depth > 0)
+		r->info = (struct referee_eval){ info->depth, info->score };
 	live_analysis(r->lg, info);
 }
 
@@ -306,6 +351,7 @@ static void turn_begin(struct referee *r)
 	int64_t us = turn_budget_us(r, side);
 
 	r->t0_us = now_us();
+	r->info = (struct referee_eval){ 0, 0 };
 	if (us >= 0) {
 		us += 1000;
 		struct timeval tv = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) };
@@ -338,7 +384,7 @@ static void on_flag(evutil_socket_t fd, short what, void *arg)
 	if (r->c.seat[side].clock_ms)
 		r->clock_us[side] = 0;
 	/* The record just lacks this time when memory is out. */
-	(void)push_u64(&r->times_ms, &r->ntimes, &r->captimes, (uint64_t)((now_us() - r->t0_us) + 500) / 1000);
+	(void)record_time(r, (uint64_t)((now_us() - r->t0_us) + 500) / 1000);
 	if (r->thinking == side)
 		drop_engine(r, side);   /* its search is abandoned with it */
 	lose_on_time(r, side);
@@ -363,6 +409,7 @@ struct referee *referee_new(const struct referee_conf *c, unsigned type, const s
 	if ((start && hive_game_copy(&r->game, start) != HIVE_OK) ||
 	    !(r->flag = evtimer_new(c->base, on_flag, r)))
 		goto nomem;
+	r->start_plies = r->game.len;
 	for (int i = 0; i < 2; i++)
 		r->clock_us[i] = (int64_t)c->seat[i].clock_ms * 1000;
 	/* The start's positions count towards a repetition, as they would over a board. */
@@ -422,6 +469,7 @@ void referee_free(struct referee *r)
 	hive_game_free(&r->game);
 	free(r->keys);
 	free(r->times_ms);
+	free(r->evals);
 	free(r);
 }
 
@@ -449,6 +497,22 @@ const uint64_t *referee_times(const struct referee *r, size_t *n)
 {
 	*n = r->ntimes;
 	return r->times_ms;
+}
+
+const struct referee_eval *referee_evals(const struct referee *r, size_t *n)
+{
+	*n = r->ntimes;
+	return r->evals;
+}
+
+size_t referee_start_plies(const struct referee *r)
+{
+	return r->start_plies;
+}
+
+const char *referee_seat_name(const struct referee *r, int colour)
+{
+	return r->c.seat[colour].name;
 }
 
 struct live_game *referee_live(const struct referee *r)

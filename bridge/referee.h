@@ -89,6 +89,8 @@ struct referee_conf {
 	                                             ("match", "web", ...); NULL = not */
 	void                       *live_owner;   /* its owner tag (live_owned) */
 	const char                 *log_prefix;   /* trace log lines start so ("match: game 3") */
+	const char                 *archive;      /* a finished game is appended to this PGN
+	                                             file (bridge/game_record.h); NULL = not */
 	const struct referee_ops   *ops;
 	void                       *arg;
 };
@@ -128,6 +130,17 @@ int  referee_over(const struct referee *r);
 int64_t referee_clock_ms(const struct referee *r, int colour);
 /* The time each move took, in ms, by ply from the start: *n entries. */
 const uint64_t *referee_times(const struct referee *r, size_t *n);
+/* What an engine reported of each move's search (its last info): by ply from the
+ * start, as referee_times; depth 0 when it reported none (a remote seat). */
+struct referee_eval {
+	int             depth;
+	int             score;        /* the mover's view */
+};
+const struct referee_eval *referee_evals(const struct referee *r, size_t *n);
+/* The plies the game had at its start (an opening): times[0] is ply start's. */
+size_t referee_start_plies(const struct referee *r);
+/* colour's seat name (referee_seat.name). */
+const char *referee_seat_name(const struct referee *r, int colour);
 /* The game's live record (bridge/live.h), NULL if none. */
 struct live_game *referee_live(const struct referee *r);
 

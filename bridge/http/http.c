@@ -31,6 +31,7 @@
 #include <event2/keyvalq_struct.h>
 
 #include "bridge/config.h"
+#include "bridge/game_record.h"
 #include "bridge/http/http.h"
 #include "bridge/http/http_int.h"
 #include "bridge/live.h"
@@ -557,6 +558,61 @@ static void route_start(struct http_server *h, struct http_req *req)
 	reply_json(req, 201, o);
 }
 
+/* A game as Mzinga's PGN, live or finished, as a download: the same reads as its JSON. */
+static void reply_pgn(struct http_req *req, const struct live_game *lg)
+{
+	struct hive_record rec;
+	char event[32], name[64], err[128];
+	int state = lg->finished ? lg->state : lg->game.board.state;
+	struct game_record_tags t = {
+		.white = lg->white, .black = lg->black, .event = event, .site = "hivebridge",
+		.termination = lg->finished || lg->aborted ? lg->reason : NULL, .result = state,
+	};
+	size_t len;
+	char *text = NULL;
+	struct evbuffer *b = evbuffer_new();
+
+	snprintf(event, sizeof event, "hivebridge %s", lg->kind);
+	if (!b || game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
+		if (b)
+			evbuffer_free(b);
+		reply_error(req, 500, "out of memory");
+		return;
+	}
+	text = game_record_pgn(&rec, &len);
+	hive_record_free(&rec);
+	if (!text || evbuffer_add(b, text, len) < 0) {
+		free(text);
+		evbuffer_free(b);
+		reply_error(req, 500, "out of memory");
+		return;
+	}
+	free(text);
+	struct evkeyvalq *hd = http_req_output_headers(req);
+	snprintf(name, sizeof name, "attachment; filename=\"hivebridge-game-%u.pgn\"", lg->id);
+	evhttp_add_header(hd, "Content-Type", "application/x-chess-pgn; charset=utf-8");
+	evhttp_add_header(hd, "Content-Disposition", name);
+	evhttp_add_header(hd, "Cache-Control", "no-store");
+	http_send_reply(req, 200, b);
+	evbuffer_free(b);
+}
+
+/* GET /api/games/ID?format=pgn */
+static int wants_pgn(struct http_req *req)
+{
+	const char *query = http_req_query(req);
+	struct evkeyvalq q;
+	int pgn = 0;
+
+	TAILQ_INIT(&q);
+	if (query && evhttp_parse_query_str(query, &q) == 0) {
+		const char *f = evhttp_find_header(&q, "format");
+		pgn = f && !strcmp(f, "pgn");
+	}
+	evhttp_clear_headers(&q);
+	return pgn;
+}
+
 static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 		       const char *action)
 {
@@ -565,7 +621,7 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 	const char *why;
 	char err[256];
 
-	if (!*action) {
+	if (!*action || !strcmp(action, ".pgn")) {
 		if (cmd != HTTP_GET) {
 			reply_error(req, 405, "GET only");
 			return;
@@ -573,6 +629,8 @@ static void route_game(struct http_server *h, struct http_req *req, unsigned id,
 		const struct live_game *lg = live_find(id);
 		if (!lg)
 			reply_error(req, 404, "no such game");
+		else if (*action || wants_pgn(req))
+			reply_pgn(req, lg);
 		else
 			reply_json(req, 200, game_full(h, lg, game_token(req)));
 		return;

@@ -154,6 +154,7 @@ static int pgame_referee(struct pgame *pg, const struct engine_profile *prof, co
 		.live_kind = "web",
 		.live_owner = pg->p,
 		.log_prefix = pg->log_prefix,
+		.archive = c->games_path,
 		.ops = &pgame_referee_ops,
 		.arg = pg,
 	};

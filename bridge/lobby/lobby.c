@@ -251,6 +251,7 @@ static int game_go_live(struct rgame *g)
 		.rules = { .max_plies = o->max_plies, .repetition = o->repetition, .side_names = 1 },
 		.live_kind = g->lb->lc->protocol ? g->lb->lc->protocol : "remote",
 		.log_prefix = g->log_prefix,
+		.archive = g->lb->conf->games_path,
 		.ops = &game_referee_ops,
 		.arg = g,
 	};

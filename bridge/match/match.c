@@ -65,8 +65,11 @@ static const char match_usage[] =
 	"                         the opening's included; the same bugs on the same\n"
 	"                         cells, whichever Ant is which (default 3, 0 = never)\n"
 	"  --results FILE         one JSON line per finished game\n"
+	"  --pgnout FILE          every finished game appended as PGN (Mzinga's), with\n"
+	"                         the time, score and depth of each move as comments\n"
 	"  --resume               skip the games already in --results FILE; the games a\n"
-	"                         signal aborted (result \"*\") are played again\n"
+	"                         signal aborted (result \"*\") are played again; --pgnout\n"
+	"                         FILE keeps the games --results has and is continued\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
 	"  --sprt-min-games N     no SPRT verdict before N games (default 0): over a\n"
 	"                         few games the LLR's variance estimate is too rough\n"
@@ -208,7 +211,9 @@ static void slot_ended(void *arg, const struct referee_result *res)
 		slot_kick(s);
 		return;
 	}
-	if (results_write(m, s, state, reason) < 0) {
+	/* The PGN first: a kill between the two leaves a game the results lack, which
+	 * --resume cuts from the PGN and plays again. */
+	if (pgnout_write(m, s, state, reason) < 0 || results_write(m, s, state, reason) < 0) {
 		match_fail(m);
 		return;
 	}
@@ -255,6 +260,19 @@ static const struct referee_ops slot_referee_ops = {
 	.ended = slot_ended,
 };
 
+/* The engine's reports are set (or refused: its moves go without score and depth). */
+static void on_reporting(void *arg, const struct engine_result *r)
+{
+	struct slot *s = arg;
+	int p = s->starting;
+
+	s->starting = -1;
+	if (p < 0 || !s->game_no)
+		return;
+	s->ready[p] = 1;
+	slot_kick(s);
+}
+
 static void on_started(void *arg, const struct engine_result *r)
 {
 	struct slot *s = arg;
@@ -276,9 +294,18 @@ static void on_started(void *arg, const struct engine_result *r)
 		return;
 	}
 	s->m->pl[p].started = 1;
-	s->ready[p] = 1;
 	snprintf(s->engine_id[p], sizeof s->engine_id[p], "%s", s->eng[p]->id);
 	log_note(0, "match: slot %u: %s is \"%s\"", s->id, s->m->pl[p].label, s->eng[p]->id);
+	/* --pgnout writes each move's score and depth: the built-in engine reports its
+	 * iterations only when asked to (the others that can, do on their own). */
+	if (s->m->o.pgnout_path && !strcmp(s->eng[p]->ops->name, "builtin")) {
+		static const char *const report[] = { "set", "ReportIntermediateBestMoves", "True" };
+		s->starting = p;
+		if (engine_options(s->eng[p], 3, (const char **)report, on_reporting, s) == 0)
+			return;
+		s->starting = -1;
+	}
+	s->ready[p] = 1;
 	slot_kick(s);
 }
 
@@ -609,7 +636,7 @@ int match_main(int argc, char **argv)
 		status = match_queue_run(&m);
 		goto out;
 	}
-	if (results_open(&m) < 0)
+	if (results_open(&m) < 0 || pgnout_open(&m) < 0)
 		goto out;
 
 	/* The built-in engine hands its results over from a worker thread. */

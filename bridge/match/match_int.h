@@ -49,6 +49,7 @@ struct match_opts {
 	unsigned              max_plies;
 	unsigned              repetition;
 	const char           *results_path;
+	const char           *pgnout_path;   /* --pgnout: every finished game as PGN */
 	int                   resume;
 	int                   sprt_set;
 	struct sprt_test      sprt;
@@ -225,6 +226,15 @@ const char *results_llr(const struct match *m, double *llr);
 enum sprt_verdict results_verdict(const struct match *m, double *llr);
 /* The score line, the Elo line and the SPRT line on stdout. */
 void results_print_score(const struct match *m);
+
+/* match_pgn.c: --pgnout */
+/* Readies --pgnout (after results_open): empties it, or with --resume keeps its whole
+ * games that the results file has and cuts the rest (a game torn by a kill, a game
+ * written just before the kill and so not in the results: both are played again);
+ * -1 after saying why. */
+int  pgnout_open(struct match *m);
+/* Appends slot s's finished game; -1 after saying why. */
+int  pgnout_write(struct match *m, const struct slot *s, int state, const char *reason);
 
 /* match_web.c: the dashboard of --http */
 /* Starts the web page on --http; -1 after saying why. */

@@ -134,6 +134,8 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->repetition = (unsigned)v;
 		} else if (!strcmp(name, "--results")) {
 			o->results_path = val;
+		} else if (!strcmp(name, "--pgnout")) {
+			o->pgnout_path = val;
 		} else if (!strcmp(name, "--sprt")) {
 			if (sprt_parse(val, &o->sprt, err, sizeof err) < 0) {
 				fprintf(stderr, "hivebridge match: %s\n", err);
@@ -190,6 +192,11 @@ bad:
 	if (o->games_set && o->sprt_min_games > o->games) {
 		fprintf(stderr, "hivebridge match: --sprt-min-games %u is more than --games %u: "
 			"the test could never decide\n", o->sprt_min_games, o->games);
+		return -1;
+	}
+	if (o->pgnout_path && o->queue) {
+		fprintf(stderr, "hivebridge match: --pgnout is not with --queue (the workers' games "
+			"are in --results)\n");
 		return -1;
 	}
 	if (o->resume && !o->results_path) {

@@ -75,6 +75,9 @@ static int fake_go(struct engine *e)
 		return 0;
 	}
 	struct hive_move pass = { .piece = HIVE_PASS_PIECE };
+	/* Its search's last iteration first, as a back end reports it: depth ply + 1. */
+	struct hive_search_info info = { .depth = (int)e->job.game.len + 1, .score = 10 * (int)e->job.game.len };
+	engine_job_info(e, &info, 1);
 	int rc = !strcmp(mv, ILLEGAL) ? engine_job_move(e, &pass, NULL, err, sizeof err) :
 		 engine_job_move(e, NULL, mv, err, sizeof err);
 	CU_ASSERT_EQUAL(rc, !strcmp(mv, ILLEGAL) ? -1 : 0);
@@ -235,6 +238,14 @@ static void test_queen_surrounded(void)
 	CU_ASSERT_EQUAL(referee_game(h.r)->len, 13);
 	CU_ASSERT_EQUAL(h.moved, 13);
 	CU_ASSERT(referee_times(h.r, &n) != NULL && n == 13);
+	/* Each engine move has its search's last info, the remote seat's none. */
+	const struct referee_eval *ev = referee_evals(h.r, &n);
+	CU_ASSERT_FATAL(ev != NULL && n == 13);
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(ev[i].depth, i % 2 == 0 ? (int)i + 1 : 0);
+		CU_ASSERT_EQUAL(ev[i].score, i % 2 == 0 ? 10 * (int)i : 0);
+	}
+	CU_ASSERT_EQUAL(referee_start_plies(h.r), 0);
 	CU_ASSERT(referee_over(h.r));
 	CU_ASSERT(!referee_to_move(h.r, HIVE_BLACK));
 	/* A working engine stays the client's. */

@@ -241,6 +241,9 @@ function renderInfo() {
   if (!g) return;
   $("title").textContent = view.id !== null ? `Game #${view.id} (${g.kind}, ${g.type})` : (view.title || "Game");
   $("pw").textContent = g.white || ""; $("pb").textContent = g.black || "";
+  // The server's games download as PGN, live or finished (GET /api/games/ID.pgn).
+  $("pgn").hidden = view.id === null;
+  if (view.id !== null) $("pgn").href = `/api/games/${view.id}.pgn`;
   for (const c of ["w", "b"]) {
     const e = $("clock" + c);
     if (g.clocks) {
