@@ -67,15 +67,22 @@ void hash_put(struct builtin *b, long long v)
 	b->hash_mb = (size_t)v;
 }
 
-/* The option table's setters: the value as written, -1 with msg when it is none. */
-static int set_hash(struct builtin *b, const char *value, char *msg, size_t msglen)
+/* An integer option's setter: the value as written, put (clamped) by put. */
+static int set_int(struct builtin *b, const char *name, void (*put)(struct builtin *b, long long v),
+		   const char *value, char *msg, size_t msglen)
 {
 	long long v;
 
-	if (option_int("HashMB", value, &v, msg, msglen) < 0)
+	if (option_int(name, value, &v, msg, msglen) < 0)
 		return -1;
-	hash_put(b, v);
+	put(b, v);
 	return 0;
+}
+
+/* The option table's setters: the value as written, -1 with msg when it is none. */
+static int set_hash(struct builtin *b, const char *value, char *msg, size_t msglen)
+{
+	return set_int(b, "HashMB", hash_put, value, msg, msglen);
 }
 
 static void option_threads(const struct builtin *b, struct engine_option *o)
@@ -101,12 +108,7 @@ void threads_put(struct builtin *b, long long v)
 
 static int set_threads(struct builtin *b, const char *value, char *msg, size_t msglen)
 {
-	long long v;
-
-	if (option_int("Threads", value, &v, msg, msglen) < 0)
-		return -1;
-	threads_put(b, v);
-	return 0;
+	return set_int(b, "Threads", threads_put, value, msg, msglen);
 }
 
 static int set_report(struct builtin *b, const char *value, char *msg, size_t msglen)
