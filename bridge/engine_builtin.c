@@ -30,8 +30,11 @@
  * smaller, and `options` shows the size really in use. With an idle timeout (engine_builtin_configure), a table no search
  * has used for that long is given back too: the pages a search touched stay resident,
  * and a thousand idle sessions of a protocol with no newgame would keep them.
+ *
+ * Options (HashMB, Threads, ReportIntermediateBestMoves) are engine_builtin_options.c's:
+ * the option table, its setters' clamps and the options command; what both files
+ * share is engine_builtin_int.h.
  */
-#include <errno.h>
 #include <sys/mman.h>
 #include <event2/event.h>
 #include <pthread.h>
@@ -39,14 +42,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/engine_builtin.h"
+#include "bridge/engine_builtin_int.h"
 #include "bridge/version.h"
-#include "bridge/engine_options.h"
 #include "bridge/hash_budget.h"
 #include "bridge/log.h"
 #include "bridge/search_pool.h"
@@ -54,10 +56,6 @@
 #include "core/errbuf.h"
 #include "core/search.h"
 
-#define HASH_MB_MIN     1
-#define HASH_MB_MAX     256          /* when the profile does not say (hash_mb_max) */
-#define HASH_MB_DEFAULT 16
-#define THREADS_MAX     64           /* Threads option; also capped at the pool size */
 /* A queued search whose time is up gets the busy error, but never sooner than this:
  * a search a worker takes in time plays at least depth 1 (time 00:00:00 included). */
 #define EXPIRE_MIN_MS   50
@@ -72,65 +70,6 @@
 
 /* Why a go produced no move (b->rc). */
 #define RC_EXPIRED   (-2)     /* still queued when its time was up */
-
-
-struct builtin;
-
-/* A Lazy SMP helper: a job and searcher of its own on the main searcher's table. */
-struct helper {
-	struct pool_job     job;
-	struct builtin     *owner;
-	struct hive_search *search;       /* in the owner's helpers_mem */
-	struct hive_search_limits limits;
-};
-
-struct builtin {
-	struct engine       e;            /* first: the engine handed out is this struct */
-	struct hive_search *search;       /* lives in mem; NULL while unmapped */
-	void               *mem;          /* the searcher's mapping and board, mem_size bytes */
-	size_t              mem_size;
-	size_t              table_mb;     /* taken from the budget while mapped */
-	struct hash_budget_entry budget;  /* its part of the budget (held while mapped) */
-	size_t              hash_mb;      /* asked for */
-	size_t              hash_mb_default;
-	size_t              hash_mb_max;  /* the most a client may ask for */
-	int                 report;       /* ReportIntermediateBestMoves */
-	int                 threads;      /* Threads: asked for (capped at the pool size) */
-	int                 threads_default;
-	struct helper      *helpers;      /* nhelpers of them, for the running go */
-	int                 nhelpers;
-	void               *helpers_mem;  /* their searchers: one mapping, helpers_size bytes */
-	size_t              helpers_size;
-	int                 helpers_cap;  /* searchers the mapping holds */
-
-	/* The go in the pool (the job is the interface's). */
-	int                 searching;    /* queued or running: a worker may be in mem */
-	struct event       *expire_ev;    /* a queued search's deadline */
-	struct event       *idle_ev;      /* the table is given back when this fires */
-
-	/* Search state shared with the worker. */
-	struct pool_job     job;          /* its stop flag is the search's (and its helpers') */
-	atomic_int          main_done;    /* the main search ended: helpers stop */
-	int                 has_deadline;
-	int64_t             deadline_ns;  /* now_ns(): the search stops here */
-	int64_t             soft_ns;      /* under a clock: no iteration starts after this (0: none) */
-	atomic_int          soft_stop;    /* no iteration is to start any more */
-	int64_t             iter_end_ns;  /* the worker's: when the last iteration ended (or go) */
-	int64_t             iter_len_ns;  /* ... and how long it took (0: none yet) */
-	int64_t             late_ns;      /* the loop's: how late answers come (late_note) */
-	int64_t             cpu_seen_ns;  /* the search thread's CPU clock when it saw the deadline */
-	struct engine_builtin_timing timing;  /* of the last go; the worker's until done */
-	struct hive_board  *board;        /* the position searched: at the end of mem, so that an
-					   * idle session holds no board of its own */
-	struct hive_search_limits limits;
-
-	pthread_mutex_t     lock;         /* guards what follows */
-	int                 ended;        /* the search is over (or expired): rc and best */
-	int                 rc;
-	struct hive_move    best;
-	int                 info_ready;
-	struct hive_search_info last_info;
-};
 
 static const struct engine_ops builtin_ops;
 
@@ -259,7 +198,7 @@ static void table_forget(struct builtin *b)
 }
 
 /* Gives the searcher's mapping back to the kernel and its table to the budget. */
-static void table_drop(struct builtin *b)
+void table_drop(struct builtin *b)
 {
 	if (!b->mem)
 		return;
@@ -630,181 +569,6 @@ static void builtin_stop(struct engine *e)
 		atomic_store(&b->job.stop, 1);
 }
 
-/* The option table: each entry formats its line from the engine's state. */
-static void option_hash(const struct builtin *b, struct engine_option *o)
-{
-	memset(o, 0, sizeof *o);
-	snprintf(o->name, sizeof o->name, "HashMB");
-	o->type = ENGINE_OPT_INT;
-	snprintf(o->value, sizeof o->value, "%zu", b->mem ? b->table_mb : b->hash_mb);
-	snprintf(o->def, sizeof o->def, "%zu", b->hash_mb_default);
-	snprintf(o->min, sizeof o->min, "%d", HASH_MB_MIN);
-	snprintf(o->max, sizeof o->max, "%zu", b->hash_mb_max);
-}
-
-static void option_report(const struct builtin *b, struct engine_option *o)
-{
-	memset(o, 0, sizeof *o);
-	snprintf(o->name, sizeof o->name, "ReportIntermediateBestMoves");
-	o->type = ENGINE_OPT_BOOL;
-	snprintf(o->value, sizeof o->value, "%s", b->report ? "True" : "False");
-	snprintf(o->def, sizeof o->def, "False");
-}
-
-/* An integer option's value as a client or a profile option writes it; -1 with msg
- * when it is not one. */
-static int option_int(const char *name, const char *value, long long *v, char *msg, size_t msglen)
-{
-	char *end;
-	errno = 0;
-	*v = strtoll(value, &end, 10);
-	if (end == value || *end || errno) {
-		snprintf(msg, msglen, "The value \"%s\" is not valid for option \"%s\".", value, name);
-		return -1;
-	}
-	return 0;
-}
-
-/* HashMB, clamped like Mzinga does (and to the process's budget). */
-static void hash_put(struct builtin *b, long long v)
-{
-	if (v < HASH_MB_MIN)
-		v = HASH_MB_MIN;
-	if (v > (long long)b->hash_mb_max)
-		v = (long long)b->hash_mb_max;
-	size_t total = hash_budget_figures().total_mb;
-	if (v > (long long)total)
-		v = (long long)total;
-	if ((size_t)v == b->hash_mb)
-		return;
-	/* Mapped again, at the new size, by the next search. */
-	table_drop(b);
-	b->hash_mb = (size_t)v;
-}
-
-static void option_threads(const struct builtin *b, struct engine_option *o)
-{
-	unsigned pool = search_pool_threads();
-	memset(o, 0, sizeof *o);
-	snprintf(o->name, sizeof o->name, "Threads");
-	o->type = ENGINE_OPT_INT;
-	snprintf(o->value, sizeof o->value, "%d", b->threads);
-	snprintf(o->def, sizeof o->def, "%d", b->threads_default);
-	snprintf(o->min, sizeof o->min, "1");
-	snprintf(o->max, sizeof o->max, "%u", pool < THREADS_MAX ? pool : THREADS_MAX);
-}
-
-/* Threads, clamped to 1..the pool size (like HashMB). */
-static void threads_put(struct builtin *b, long long v)
-{
-	unsigned pool = search_pool_threads();
-	long long max = pool < THREADS_MAX ? pool : THREADS_MAX;
-
-	b->threads = (int)(v < 1 ? 1 : v > max ? max : v);
-}
-
-static int set_report(struct builtin *b, const char *value, char *msg, size_t msglen)
-{
-	if (strcasecmp(value, "true") == 0)
-		b->report = 1;
-	else if (strcasecmp(value, "false") == 0)
-		b->report = 0;
-	else {
-		snprintf(msg, msglen, "The value \"%s\" is not valid for option "
-			 "\"ReportIntermediateBestMoves\".", value);
-		return -1;
-	}
-	return 0;
-}
-
-/* An option: an integer one has put (its value read by option_int, then clamped by
- * put), any other its own set (the value as written, -1 with msg when it is none). */
-static const struct builtin_option {
-	const char *name;
-	void (*get)(const struct builtin *b, struct engine_option *o);
-	int  (*set)(struct builtin *b, const char *value, char *msg, size_t msglen);
-	void (*put)(struct builtin *b, long long v);
-} builtin_options[] = {
-	{ "HashMB", option_hash, NULL, hash_put },
-	{ "ReportIntermediateBestMoves", option_report, set_report, NULL },
-	{ "Threads", option_threads, NULL, threads_put },
-};
-
-#define NOPTIONS (sizeof builtin_options / sizeof builtin_options[0])
-
-static int option_set(struct builtin *b, const struct builtin_option *opt, const char *value,
-		      char *msg, size_t msglen)
-{
-	long long v;
-
-	if (!opt->put)
-		return opt->set(b, value, msg, msglen);
-	if (option_int(opt->name, value, &v, msg, msglen) < 0)
-		return -1;
-	opt->put(b, v);
-	return 0;
-}
-
-static const struct builtin_option *option_find(const char *name)
-{
-	for (size_t i = 0; i < NOPTIONS; i++)
-		if (strcasecmp(builtin_options[i].name, name) == 0)
-			return &builtin_options[i];
-	return NULL;
-}
-
-/* Appends the formatted line of opt to lines (which has room). */
-static int lines_add(char **lines, size_t *n, const struct builtin *b, const struct builtin_option *opt)
-{
-	struct engine_option o;
-	char buf[512];
-	opt->get(b, &o);
-	engine_option_format(&o, buf, sizeof buf);
-	if (!(lines[*n] = strdup(buf)))
-		return -1;
-	(*n)++;
-	return 0;
-}
-
-/* An options job, answered at once (the interface delivers it). */
-static int builtin_options_cmd(struct engine *e)
-{
-	struct builtin *b = (struct builtin *)e;
-	const struct engine_job *j = &e->job;
-	const struct builtin_option *opt;
-	char msg[256] = "";
-	char **lines = calloc(NOPTIONS + 1, sizeof *lines);
-	size_t n = 0;
-
-	if (!lines)
-		return -1;
-	if (j->argc == 0) {
-		for (size_t i = 0; i < NOPTIONS; i++)
-			if (lines_add(lines, &n, b, &builtin_options[i]) < 0)
-				goto nomem;
-		engine_job_finish(e, ENGINE_OK, NULL, lines);
-		return 0;
-	}
-	if (!(opt = option_find(j->name))) {
-		lines_free(lines);
-		engine_job_unknown_option(e);
-		return 0;
-	}
-	if (j->argc == 3 && option_set(b, opt, j->value, msg, sizeof msg) < 0) {
-		lines_free(lines);
-		engine_job_finish(e, ENGINE_ERROR, msg, NULL);
-		return 0;
-	}
-	if (lines_add(lines, &n, b, opt) < 0)
-		goto nomem;
-	engine_job_finish(e, ENGINE_OK, NULL, lines);
-	return 0;
-nomem:
-	lines_free(lines);
-	engine_job_finish(e, ENGINE_ERROR, "Out of memory.", NULL);
-	return 0;
-}
-
 static void builtin_free(struct engine *e)
 {
 	struct builtin *b = (struct builtin *)e;
@@ -902,7 +666,7 @@ struct engine *engine_builtin_new(struct event_base *base, const struct engine_p
 			builtin_free(&b->e);
 			return NULL;
 		}
-		if (option_set(b, opt, p->options[i][1], msg, sizeof msg) < 0) {
+		if (opt->set(b, p->options[i][1], msg, sizeof msg) < 0) {
 			errbuf_set(err, errlen, "profile %s: %s", p->name ? p->name : "?", msg);
 			builtin_free(&b->e);
 			return NULL;

@@ -280,10 +280,15 @@ static void te_answered(struct trylobot_back *t, const struct tb_response *rs)
 		te_fail(t, "module answered Choose Turn with a Greetings answer");
 		return;
 	}
-	/* The turn in core terms; the interface checks the move. */
-	if (tb_replay_turn_move(&t->rp, &rs->turn, &m, err, sizeof err) < 0 ||
-	    engine_job_move(&t->e, &m, NULL, err, sizeof err) < 0) {
+	/* The turn in core terms, unchecked: the interface checks the move, once. */
+	if (tb_replay_turn_candidate(&t->rp, &rs->turn, &m, err, sizeof err) < 0) {
 		te_fail(t, "module chose an illegal turn: %s", err);
+		return;
+	}
+	if (engine_job_move(&t->e, &m, NULL, err, sizeof err) < 0) {
+		char what[96];
+		te_fail(t, "module chose an illegal turn: %s: %s",
+			tb_turn_format(&rs->turn, what, sizeof what), err);
 		return;
 	}
 	evtimer_del(t->timer);

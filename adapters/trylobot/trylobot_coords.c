@@ -110,7 +110,7 @@ static int can_throw(const struct hive_board *b, int u, struct hive_move m)
 	return 0;
 }
 
-static const char *turn_str(const struct tb_turn *t, char *buf, size_t len)
+const char *tb_turn_format(const struct tb_turn *t, char *buf, size_t len)
 {
 	char a[24], s[24], d[24];
 	switch (t->type) {
@@ -131,8 +131,8 @@ static const char *turn_str(const struct tb_turn *t, char *buf, size_t len)
 	return buf;
 }
 
-int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, struct hive_move *m,
-			char *err, size_t errlen)
+int tb_replay_turn_candidate(const struct tb_replay *r, const struct tb_turn *t, struct hive_move *m,
+			     char *err, size_t errlen)
 {
 	const struct hive_board *b = &r->game.board;
 	int side = hive_side_to_move(b);
@@ -140,10 +140,6 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	struct hive_move mv = { .piece = HIVE_PASS_PIECE, .from = HIVE_NOWHERE, .to = HIVE_NOWHERE };
 	int user = HIVE_NO_PIECE;
 
-	if (hive_game_over(b)) {
-		errbuf_set(err, errlen, "%s: the game is over", turn_str(t, what, sizeof what));
-		return -1;
-	}
 	switch (t->type) {
 	case TB_PLACEMENT: {
 		int p = HIVE_NO_PIECE;
@@ -154,7 +150,7 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 				p = q;
 		}
 		if (p == HIVE_NO_PIECE) {
-			errbuf_set(err, errlen, "%s: no %s left in hand", turn_str(t, what, sizeof what), tb_bug_name(t->bug));
+			errbuf_set(err, errlen, "%s: no %s left in hand", tb_turn_format(t, what, sizeof what), tb_bug_name(t->bug));
 			return -1;
 		}
 		mv.piece = (uint8_t)p;
@@ -164,17 +160,17 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 	case TB_ABILITY: {
 		int p = top_at(r, t->src);
 		if (p == HIVE_NO_PIECE) {
-			errbuf_set(err, errlen, "%s: no piece at the source", turn_str(t, what, sizeof what));
+			errbuf_set(err, errlen, "%s: no piece at the source", tb_turn_format(t, what, sizeof what));
 			return -1;
 		}
 		if (t->type == TB_MOVEMENT && HIVE_PIECE_COLOR(p) != side) {
-			errbuf_set(err, errlen, "%s: the piece there is the opponent's", turn_str(t, what, sizeof what));
+			errbuf_set(err, errlen, "%s: the piece there is the opponent's", tb_turn_format(t, what, sizeof what));
 			return -1;
 		}
 		if (t->type == TB_ABILITY) {
 			user = top_at(r, t->user);
 			if (user == HIVE_NO_PIECE || HIVE_PIECE_COLOR(user) != side) {
-				errbuf_set(err, errlen, "%s: no own piece at the ability user's cell", turn_str(t, what, sizeof what));
+				errbuf_set(err, errlen, "%s: no own piece at the ability user's cell", tb_turn_format(t, what, sizeof what));
 				return -1;
 			}
 		}
@@ -189,16 +185,34 @@ int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, stru
 		return -1;
 	}
 	if (t->type != TB_FORFEIT && pos_cell(r, t->dst, &mv.to)) {
-		errbuf_set(err, errlen, "%s: the destination is not next to the hive", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: the destination is not next to the hive", tb_turn_format(t, what, sizeof what));
 		return -1;
 	}
+	/* The user is the turn's word the core move drops: it is read here, where it goes. */
+	if (user != HIVE_NO_PIECE && !can_throw(b, user, mv)) {
+		errbuf_set(err, errlen, "%s: that piece cannot throw it", tb_turn_format(t, what, sizeof what));
+		return -1;
+	}
+	*m = mv;
+	return 0;
+}
+
+int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, struct hive_move *m,
+			char *err, size_t errlen)
+{
+	const struct hive_board *b = &r->game.board;
+	char what[96];   /* the turn as text, built only for an error */
+	struct hive_move mv;
+
+	if (hive_game_over(b)) {
+		errbuf_set(err, errlen, "%s: the game is over", tb_turn_format(t, what, sizeof what));
+		return -1;
+	}
+	if (tb_replay_turn_candidate(r, t, &mv, err, errlen))
+		return -1;
 	if (!hive_board_find_move(b, mv, m)) {
-		errbuf_set(err, errlen, "%s: illegal for %s at turn %u", turn_str(t, what, sizeof what), side ? "Black" : "White",
-			   (unsigned)b->ply);
-		return -1;
-	}
-	if (user != HIVE_NO_PIECE && !can_throw(b, user, *m)) {
-		errbuf_set(err, errlen, "%s: that piece cannot throw it", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: illegal for %s at turn %u", tb_turn_format(t, what, sizeof what),
+			   hive_side_to_move(b) ? "Black" : "White", (unsigned)b->ply);
 		return -1;
 	}
 	return 0;
@@ -415,21 +429,17 @@ int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *er
 int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible, struct hive_move m,
 		     struct tb_turn *t, char *err, size_t errlen)
 {
-	struct hive_move legal;
 	char what[96];
-	if (!hive_board_find_move(&r->game.board, m, &legal)) {
-		errbuf_set(err, errlen, "not a legal move");
-		return -1;
-	}
-	if (tb_replay_move_turn(r, legal, t, err, errlen))
+	/* m is legal (its caller's word): the turn it is, no second look by the core. */
+	if (tb_replay_move_turn(r, m, t, err, errlen))
 		return -1;
 	if (t->type == TB_ABILITY) {
 		errbuf_set(err, errlen, "%s: the Trylobot core rejects every Special Ability",
-			   turn_str(t, what, sizeof what));
+			   tb_turn_format(t, what, sizeof what));
 		return 0;
 	}
 	if (possible && !tb_turns_has(possible, t)) {
-		errbuf_set(err, errlen, "%s: not listed in possible_turns", turn_str(t, what, sizeof what));
+		errbuf_set(err, errlen, "%s: not listed in possible_turns", tb_turn_format(t, what, sizeof what));
 		return 0;
 	}
 	return 1;

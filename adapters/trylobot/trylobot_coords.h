@@ -46,10 +46,20 @@ int tb_replay_sync(struct tb_replay *r, int have, const struct tb_state *st, cha
 /* Replays a core game (for building requests from it); same ownership as load. */
 int tb_replay_from_game(struct tb_replay *r, const struct hive_game *g, char *err, size_t errlen);
 
-/* A Trylobot turn as a legal core move on the current position; -1 (reason in err)
- * if it names nothing sensible or the core says it is illegal. */
+/* A Trylobot turn as the core move it names on the current position, not checked
+ * with the core (the engine interface checks an engine's move once): -1 (reason in
+ * err) if it names nothing (no such piece in hand or at the source, an opponent's
+ * piece moved, a destination not next to the hive) or a Special Ability's user that
+ * cannot throw the piece (the one word of the turn the core move drops). */
+int tb_replay_turn_candidate(const struct tb_replay *r, const struct tb_turn *t, struct hive_move *m,
+			     char *err, size_t errlen);
+/* tb_replay_turn_candidate checked with the core: a legal move; -1 (reason in err)
+ * if the game is over or the core says the move is illegal. For turns nobody else
+ * checks (a game's history, a peer's list). */
 int tb_replay_turn_move(const struct tb_replay *r, const struct tb_turn *t, struct hive_move *m,
 			char *err, size_t errlen);
+/* The turn as text for messages ("Movement (r, c) -> (r, c)", ...); returns buf. */
+const char *tb_turn_format(const struct tb_turn *t, char *buf, size_t len);
 /* A legal core move as a Trylobot turn: Forfeit, Placement, Movement (own piece), or
  * Special Ability (opponent piece thrown) with the first user able to throw it. */
 int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb_turn *t,
@@ -58,10 +68,12 @@ int tb_replay_move_turn(const struct tb_replay *r, struct hive_move m, struct tb
 int tb_replay_play(struct tb_replay *r, struct hive_move m, char *err, size_t errlen);
 int tb_replay_play_turn(struct tb_replay *r, const struct tb_turn *t, char *err, size_t errlen);
 
-/* What the Trylobot core would accept as the answer m: 1 = sendable, *t is the
- * answer (Placement, Movement or Forfeit listed in possible, which may be NULL to
- * skip that check); 0 = not sendable (err says why: a Special Ability, which the
- * real core always rejects, or a turn it does not list); -1 = m is not legal. */
+/* What the Trylobot core would accept as the answer m, a legal move (checked by the
+ * engine interface, or one of hive_board_moves: not checked again here): 1 =
+ * sendable, *t is the answer (Placement, Movement or Forfeit listed in possible, which
+ * may be NULL to skip that check); 0 = not sendable (err says why: a Special Ability,
+ * which the real core always rejects, or a turn it does not list); -1 = m is no turn
+ * (an opponent's piece no own pillbug can throw: not legal). */
 int tb_replay_answer(const struct tb_replay *r, const struct tb_turns *possible, struct hive_move m,
 		     struct tb_turn *t, char *err, size_t errlen);
 

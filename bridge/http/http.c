@@ -1,15 +1,15 @@
 /*
  * http.c: the routes over the transport of http_conn.c: the routes' shares of the
- * connections, JSON answers and the Server-Sent Events stream of changes to the live
- * registry.
+ * connections and JSON answers (the Server-Sent Events stream of changes to the live
+ * registry is http_events.c's).
  *
  * The transport bounds every connection from its first byte (caps at accept, a
  * deadline for each request, heads and bodies). Here: at most HTTP_MAX_CONNS
  * connections that have made a request (one more gets 503 and is closed), at most
  * HTTP_MAX_STREAMS event streams, and an event stream whose unread output passes
- * HTTP_STREAM_MAX_BUFFER is dropped (the page reconnects and reloads). One peer
- * address holds at most half of each (memcached's per-client share), so one client
- * cannot shut the others out; and the stream of a live web seat comes from a reserve
+ * HTTP_STREAM_MAX_BUFFER is dropped (the page reconnects and reloads), in
+ * http_events.c. One peer address holds at most half of each (memcached's
+ * per-client share), so one client cannot shut the others out; and the stream of a live web seat comes from a reserve
  * beyond both caps (one per seat, WEB_MAX_ACTIVE in all), so spectators never push a
  * person off their game. A GameString is at most HTTP_MAX_GAMESTRING bytes: parsing
  * one costs the loop time in proportion. Every route answers bad input with a JSON
@@ -39,45 +39,14 @@
 #include "bridge/util.h"
 #include "core/errbuf.h"
 
-#define HTTP_MAX_CONNS          64
-#define HTTP_MAX_STREAMS        32
 #define HTTP_MAX_CONNS_PER_PEER (HTTP_MAX_CONNS / 2)
-#define HTTP_MAX_STREAMS_PER_PEER (HTTP_MAX_STREAMS / 2)
-#define HTTP_STREAM_RESERVE     WEB_MAX_ACTIVE
 #define HTTP_MAX_GAMESTRING     16384   /* about 1,800 plies: match adjudicates at 1,000 */
 #define HTTP_STR_(x)            #x
 #define HTTP_STR(x)             HTTP_STR_(x)
 #define HTTP_TIMEOUT_S          30
-#define HTTP_STREAM_MAX_BUFFER  (256 * 1024)
 #define HTTP_PING_S             15
 #define HTTP_MAX_PLAY_GAMES     16
 #define HTTP_PLAY_THINK_MS      1000
-
-struct stream {
-	char                      seat[WEB_TOKEN_LEN + 1];  /* a web seat's page, "" if none */
-	int                       reserved;                 /* from the seats' reserve */
-	struct http_req          *req;
-	struct stream            *next;
-};
-
-struct http_server {
-	struct event_base          *base;
-	const struct config        *conf;
-	struct http_listener       *lst;
-	struct play                *play;
-	struct weblobby            *lobby;
-	struct http_guard          *guard;     /* who may ask what (http_guard.c) */
-	/* The reserve's connections count here too: a seat's stream gets one when the
-	 * shared ones are taken. */
-	struct http_req            *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
-	unsigned                    nconns;
-	struct stream              *streams;
-	unsigned                    nstreams;   /* the shared ones */
-	unsigned                    nreserved;  /* the seats' reserve */
-	struct event               *ping;
-	struct cJSON             *(*match_summary)(void *arg);
-	void                       *match_arg;
-};
 
 /* --- answers ---------------------------------------------------------------------- */
 
@@ -102,7 +71,7 @@ static void reply_json(struct http_req *req, int code, cJSON *o)
 	evbuffer_free(b);
 }
 
-static void reply_error(struct http_req *req, int code, const char *why)
+void reply_error(struct http_req *req, int code, const char *why)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "error", why);
@@ -116,7 +85,7 @@ static const char *result_text(int state)
 	return state == HIVE_WHITE_WINS ? "1-0" : state == HIVE_BLACK_WINS ? "0-1" : "1/2-1/2";
 }
 
-static cJSON *game_summary(const struct live_game *lg)
+cJSON *game_summary(const struct live_game *lg)
 {
 	cJSON *o = cJSON_CreateObject();
 	char ms[HIVE_MOVESTR_MAX];
@@ -216,170 +185,6 @@ static unsigned conns_of(const struct http_server *h, const char *peer)
 	for (unsigned i = 0; i < h->nconns; i++)
 		n += !strcmp(http_req_peer(h->conns[i]), peer);
 	return n;
-}
-
-/* The shared streams of peer (a seat's reserved one is not its share). */
-static unsigned streams_of(const struct http_server *h, const char *peer)
-{
-	unsigned n = 0;
-	for (const struct stream *s = h->streams; s; s = s->next)
-		n += !s->reserved && !strcmp(http_req_peer(s->req), peer);
-	return n;
-}
-
-/* Whether a stream naming seat may come from the reserve: a live seat without a
- * reserved stream yet, and room left in the reserve. */
-static int stream_reserve_ok(const struct http_server *h, const char *seat)
-{
-	if (!seat || h->nreserved >= HTTP_STREAM_RESERVE || !weblobby_seat_live(h->lobby, seat))
-		return 0;
-	for (const struct stream *s = h->streams; s; s = s->next)
-		if (s->reserved && !strcmp(s->seat, seat))
-			return 0;
-	return 1;
-}
-
-/* --- event streams ---------------------------------------------------------------- */
-
-static void stream_drop_conn(struct http_server *h, struct http_req *req)
-{
-	for (struct stream **sp = &h->streams; *sp;) {
-		struct stream *s = *sp;
-		if (s->req == req) {
-			*sp = s->next;
-			if (s->reserved)
-				h->nreserved--;
-			else
-				h->nstreams--;
-			if (s->seat[0] && h->lobby)
-				weblobby_stream_closed(h->lobby, s->seat);
-			free(s);
-		} else {
-			sp = &s->next;
-		}
-	}
-}
-
-/* Sends one event to every stream; a stream whose reader lags too far is closed. */
-static void stream_send(struct http_server *h, const char *event, const char *data)
-{
-	struct stream *next;
-	for (struct stream *s = h->streams; s; s = next) {
-		next = s->next;
-		if (http_req_unsent(s->req) > HTTP_STREAM_MAX_BUFFER) {
-			log_note(0, "http: an event stream lags: closed");
-			/* conn_closed unlinks s (only s: one stream per connection). */
-			http_req_close(s->req);
-			continue;
-		}
-		struct evbuffer *b = evbuffer_new();
-		if (!b)
-			continue;
-		evbuffer_add_printf(b, "event: %s\ndata: %s\n\n", event, data);
-		http_send_reply_chunk(s->req, b);
-		evbuffer_free(b);
-	}
-}
-
-static void on_live(void *arg, const struct live_game *lg)
-{
-	struct http_server *h = arg;
-	if (!h->streams)
-		return;
-	cJSON *o = lg ? game_summary(lg) : cJSON_CreateObject();
-	if (lg && lg->closed && !live_find(lg->id))
-		cJSON_AddBoolToObject(o, "gone", 1);
-	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
-	cJSON_Delete(o);
-	if (s)
-		stream_send(h, lg ? "game" : "match", s);
-	cJSON_free(s);
-}
-
-/* A "seat" event to the streams of one web seat. */
-static void on_seat(void *arg, const char *token, const char *json)
-{
-	struct http_server *h = arg;
-	for (struct stream *s = h->streams; s; s = s->next) {
-		if (strcmp(s->seat, token))
-			continue;
-		struct evbuffer *b = evbuffer_new();
-		if (!b)
-			continue;
-		evbuffer_add_printf(b, "event: seat\ndata: %s\n\n", json);
-		http_send_reply_chunk(s->req, b);
-		evbuffer_free(b);
-	}
-}
-
-static void on_ping(evutil_socket_t fd, short what, void *arg)
-{
-	struct http_server *h = arg;
-	struct stream *next;
-	/* A comment line: keeps proxies quiet and finds peers that went away. */
-	for (struct stream *s = h->streams; s; s = next) {
-		next = s->next;
-		struct evbuffer *b = evbuffer_new();
-		if (!b)
-			continue;
-		evbuffer_add_printf(b, ": ping\n\n");
-		http_send_reply_chunk(s->req, b);
-		evbuffer_free(b);
-	}
-}
-
-static void route_events(struct http_server *h, struct http_req *req, const char *query)
-{
-	struct evkeyvalq q;
-	const char *seat = NULL;
-	TAILQ_INIT(&q);
-	if (query && evhttp_parse_query_str(query, &q) == 0)
-		seat = evhttp_find_header(&q, "seat");
-
-	const char *full = h->nstreams >= HTTP_MAX_STREAMS ? "too many event streams" :
-		streams_of(h, http_req_peer(req)) >= HTTP_MAX_STREAMS_PER_PEER ?
-		"too many event streams from your address" : NULL;
-	int reserved = full && stream_reserve_ok(h, seat);
-	if (full && !reserved) {
-		evhttp_clear_headers(&q);
-		reply_error(req, 503, full);
-		return;
-	}
-	struct stream *s = calloc(1, sizeof *s);
-	struct evbuffer *b = evbuffer_new();
-	if (!s || !b) {
-		free(s);
-		if (b)
-			evbuffer_free(b);
-		evhttp_clear_headers(&q);
-		reply_error(req, 500, "out of memory");
-		return;
-	}
-	/* A web seat's page: present while the stream is open. */
-	int seat_ok = seat && weblobby_stream_open(h->lobby, seat) == 0;
-	if (seat_ok)
-		snprintf(s->seat, sizeof s->seat, "%s", seat);
-	evhttp_clear_headers(&q);
-	s->req = req;
-	s->reserved = reserved;
-	s->next = h->streams;
-	h->streams = s;
-	if (reserved)
-		h->nreserved++;
-	else
-		h->nstreams++;
-	struct evkeyvalq *hd = http_req_output_headers(req);
-	evhttp_add_header(hd, "Content-Type", "text/event-stream");
-	evhttp_add_header(hd, "Cache-Control", "no-store");
-	/* The stream lives as long as the page: no time-out on it. */
-	http_send_reply_start(req, 200);
-	evbuffer_add_printf(b, "retry: 1000\nevent: hello\ndata: {}\n\n");
-	if (seat && !seat_ok)
-		evbuffer_add_printf(b, "event: seat\ndata: {\"state\":\"unknown\"}\n\n");
-	http_send_reply_chunk(req, b);
-	evbuffer_free(b);
-	if (seat_ok)
-		weblobby_request_seat_event(h->lobby, s->seat);
 }
 
 /* --- connections ------------------------------------------------------------------ */
@@ -911,8 +716,8 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		return NULL;
 	}
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
-	h->lobby = weblobby_new(base, on_seat, h);
-	h->ping = event_new(base, -1, EV_PERSIST, on_ping, h);
+	h->lobby = weblobby_new(base, stream_on_seat, h);
+	h->ping = event_new(base, -1, EV_PERSIST, stream_on_ping, h);
 	if (!h->play || !h->lobby || !h->ping) {
 		errbuf_set(err, errlen, "out of memory");
 		http_free(h);
@@ -961,7 +766,7 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	struct timeval tv = { HTTP_PING_S, 0 };
 	event_add(h->ping, &tv);
 	live_enable(1);
-	live_watch(on_live, h);
+	live_watch(stream_on_live, h);
 	/* Port 0: the guard learns the port taken, which a Host must name. */
 	guard_set_port(h->guard, ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) :
 		       ntohs(((struct sockaddr_in *)&ss)->sin_port));
@@ -986,14 +791,6 @@ void http_shutdown(struct http_server *h, const char *reason)
 {
 	if (h)
 		play_shutdown(h->play, reason);
-}
-
-int http_pending(const struct http_server *h)
-{
-	for (const struct stream *s = h ? h->streams : NULL; s; s = s->next)
-		if (s->req && http_req_unsent(s->req) > 0)
-			return 1;
-	return 0;
 }
 
 void http_free(struct http_server *h)

@@ -1,7 +1,7 @@
 /*
- * http_int.h: what the files of bridge/http/ share (http.c the server, routes and
- * Server-Sent Events; http_pos.c positions as JSON; http_play.c games against an
- * engine; http_assets.c the page). Not for use outside bridge/http/.
+ * http_int.h: what the files of bridge/http/ share (http.c the server and routes;
+ * http_events.c the Server-Sent Events; http_pos.c positions as JSON; http_play.c
+ * games against an engine; http_assets.c the page). Not for use outside bridge/http/.
  */
 #ifndef BRIDGE_HTTP_INT_H
 #define BRIDGE_HTTP_INT_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cJSON.h>
 #include <event2/keyvalq_struct.h>
+#include <event2/util.h>
 #include "core/game.h"
 
 struct event_base;
@@ -204,5 +205,55 @@ struct http_asset {
 	size_t len;
 };
 const struct http_asset *assets_find(const char *path);
+
+/* http.c (the server, its routes and connections) and http_events.c (the event streams). */
+#define HTTP_MAX_CONNS          64
+#define HTTP_MAX_STREAMS        32
+#define HTTP_MAX_STREAMS_PER_PEER (HTTP_MAX_STREAMS / 2)
+#define HTTP_STREAM_RESERVE     WEB_MAX_ACTIVE
+#define HTTP_STREAM_MAX_BUFFER  (256 * 1024)
+
+struct stream {
+	char                      seat[WEB_TOKEN_LEN + 1];  /* a web seat's page, "" if none */
+	int                       reserved;                 /* from the seats' reserve */
+	struct http_req          *req;
+	struct stream            *next;
+};
+
+struct http_server {
+	struct event_base          *base;
+	const struct config        *conf;
+	struct http_listener       *lst;
+	struct play                *play;
+	struct weblobby            *lobby;
+	struct http_guard          *guard;     /* who may ask what (http_guard.c) */
+	/* The reserve's connections count here too: a seat's stream gets one when the
+	 * shared ones are taken. */
+	struct http_req            *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
+	unsigned                    nconns;
+	struct stream              *streams;
+	unsigned                    nstreams;   /* the shared ones */
+	unsigned                    nreserved;  /* the seats' reserve */
+	struct event               *ping;
+	struct cJSON             *(*match_summary)(void *arg);
+	void                       *match_arg;
+};
+
+/* http.c: a JSON answer {"error": why} with status code; a live game's summary. */
+void   reply_error(struct http_req *req, int code, const char *why);
+cJSON *game_summary(const struct live_game *lg);
+
+/* http_events.c: GET /api/events, a stream of Server-Sent Events. */
+void route_events(struct http_server *h, struct http_req *req, const char *query);
+/* Whether a stream naming seat may come from the reserve: a live seat without a
+ * reserved stream yet, and room left in the reserve. */
+int  stream_reserve_ok(const struct http_server *h, const char *seat);
+/* The connection req closed: its stream, if any, goes. */
+void stream_drop_conn(struct http_server *h, struct http_req *req);
+/* The callbacks of the live registry (live_watch), of the web seats (weblobby_new)
+ * and of the ping timer; arg is the server. */
+void stream_on_live(void *arg, const struct live_game *lg);
+void stream_on_seat(void *arg, const char *token, const char *json);
+void stream_on_ping(evutil_socket_t fd, short what, void *arg);
 
 #endif

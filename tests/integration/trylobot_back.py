@@ -105,6 +105,7 @@ def engine_err(u, what, limit):
     dt = time.time() - t0
     check(len(r) == 1 and r[0].startswith("err Engine failed:"), "%s: expected err, got %r" % (what, r))
     print("%-10s err after %.2f s: %s" % (what, dt, r[0] if r else "?"))
+    return r[0] if r else ""
 
 # 0. A module is announced with the expansions its profile gives, Base only by
 #    default, and a game of another type is an engine error, not the module's.
@@ -150,7 +151,7 @@ m.stop()
 
 # 2. One fault on the third request, then a good module again: err, then recovery.
 for mode, extra, limit in [("garbage", [], 5), ("badjson", [], 5), ("error", [], 5),
-                           ("illegal", [], 5), ("greeting", [], 5), ("close", [], 5),
+                           ("illegal", [], 5), ("rules", [], 5), ("greeting", [], 5), ("close", [], 5),
                            ("silence", [], COMMAND_TIMEOUT + 3), ("slow", ["--slow-ms", "2500"], COMMAND_TIMEOUT + 3)]:
     m = Module(mode, "--mode", mode, "--after", "2", "--count", "1", *extra)
     u = Uhp(mode, m.port, start_timeout=5)
@@ -158,7 +159,15 @@ for mode, extra, limit in [("garbage", [], 5), ("badjson", [], 5), ("error", [],
     u.ask("newgame Base")
     good_move(u, mode + " 1")
     good_move(u, mode + " 2")
-    engine_err(u, mode, limit)
+    why = engine_err(u, mode, limit)
+    # A turn naming nothing is refused when read; one naming a move the rules forbid
+    # by the engine interface's one check (the back end does not check it first).
+    if mode == "illegal":
+        check("module chose an illegal turn: Placement Queen Bee at 40,40" in why and "not next to the hive" in why,
+              "illegal: %r" % why)
+    if mode == "rules":
+        check("module chose an illegal turn: Placement" in why and ": illegal move: w" in why,
+              "rules: %r" % why)
     # The back end reconnects; the module answers well again.
     good_move(u, mode + " after the fault")
     u.close()

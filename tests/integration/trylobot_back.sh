@@ -3,7 +3,8 @@
 # --profile fake` with a kind = trylobot profile talks to tools/fake_trylobot_module,
 # which checks every request the bridge builds (it must replay and list exactly the
 # core's possible_turns). A UHP client plays a game through it; then each fault of
-# the module (garbage, bad JSON, error frame, illegal turn, a Greetings answer,
+# the module (garbage, bad JSON, error frame, a turn naming nothing, a turn the
+# rules forbid (refused by the engine interface's one check), a Greetings answer,
 # closing, silence, slowness, an extra frame, an inactive or mute module, nothing
 # listening) must give the UHP client "err ..." and "ok" in bounded time, never a
 # hang, and the next bestmove must work again when the module does; a module that

@@ -21,6 +21,8 @@
  *   slow      a good answer after --slow-ms  extra    a good answer, then another
  *   greeting  a Greetings answer to Choose Turn
  *   ability   a listed Special Ability when there is one, else a good answer
+ *   rules     a readable turn the rules forbid (a Placement beside the opponent,
+ *             or on a piece): a move the engine interface must refuse
  * and for Greetings (every one): inactive (active false), mute (no answer).
  */
 #include <arpa/inet.h>
@@ -132,6 +134,30 @@ static struct tb_turn good_turn(const struct tb_request *rq)
 	return t;
 }
 
+/* A Placement that names a move (a bug in hand, a cell next to the hive) the core
+ * refuses; -1 if there is none (an empty board). */
+static int rules_turn(const struct tb_replay *rp, struct tb_turn *t)
+{
+	struct hive_move c, m;
+	char err[TB_ERR_MAX];
+
+	for (int p = 0; p < HIVE_PIECES; p++) {
+		if (rp->game.board.pos[p] == HIVE_NOWHERE)
+			continue;
+		for (int d = 0; d < HIVE_DIRS; d++)
+			for (int bug = HIVE_QUEEN; bug <= HIVE_ANT; bug++) {
+				memset(t, 0, sizeof *t);
+				t->type = TB_PLACEMENT;
+				t->bug = (uint8_t)bug;
+				t->dst = tb_pos_step(rp->pos[p], d);
+				if (tb_replay_turn_candidate(rp, t, &c, err, sizeof err) == 0 &&
+				    !hive_board_find_move(&rp->game.board, c, &m))
+					return 0;
+			}
+	}
+	return -1;
+}
+
 /* Answers one Choose Turn; -1 to drop the connection. */
 static int choose_turn(struct fake *f, int fd, const struct tb_request *rq)
 {
@@ -187,6 +213,10 @@ static int choose_turn(struct fake *f, int fd, const struct tb_request *rq)
 	} else if (is(f, "greeting")) {
 		struct tb_identity id = { .name = "fake", .version = "0.0.1" };
 		rc = send_msg(fd, tb_greetings_answer_json(&id, rq->request_id));
+	} else if (is(f, "rules")) {
+		if (rules_turn(&rp, &t) < 0)
+			fprintf(stderr, "fake_trylobot_module: no turn the rules forbid here\n");
+		rc = send_msg(fd, tb_turn_answer_json(&t, rq->request_id, rq->game_id));
 	} else if (is(f, "ability")) {
 		for (size_t i = 0; i < rq->state.possible.n; i++)
 			if (rq->state.possible.v[i].type == TB_ABILITY) {

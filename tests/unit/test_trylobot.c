@@ -1462,6 +1462,53 @@ static void test_ply_limit(void)
 	tb_replay_free(&r);
 }
 
+/* The back end's conversion: a turn that names a move becomes that move unchecked
+ * (the engine interface checks it once); the checked one refuses what the core does. */
+static void test_turn_candidate(void)
+{
+	struct tb_replay r;
+	struct hive_move c, m, ws, bs;
+	struct tb_turn t;
+	char err[TB_ERR_MAX];
+
+	tb_replay_init(&r, 0);
+	ws = uhp(&r, "wS1");
+	CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, ws, err, sizeof err), 0);
+	bs = uhp(&r, "bS1 wS1-");
+	CU_ASSERT_EQUAL_FATAL(tb_replay_play(&r, bs, err, sizeof err), 0);
+
+	/* wS1 to a cell beside bS1 before White's queen is down: a move, not a legal one. */
+	memset(&t, 0, sizeof t);
+	t.type = TB_MOVEMENT;
+	t.src = r.pos[ws.piece];
+	for (int d = 0; d < HIVE_DIRS; d++) {
+		t.dst = tb_pos_step(r.pos[bs.piece], d);
+		if (!tb_pos_eq(t.dst, r.pos[ws.piece]))
+			break;
+	}
+	CU_ASSERT_EQUAL(tb_replay_turn_candidate(&r, &t, &c, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(c.piece, ws.piece);
+	CU_ASSERT_EQUAL(c.from, r.game.board.pos[ws.piece]);
+	CU_ASSERT_FALSE(hive_board_find_move(&r.game.board, c, &m));
+	CU_ASSERT_EQUAL(tb_replay_turn_move(&r, &t, &m, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, ": illegal for White at turn 2"));
+
+	/* A turn naming nothing: refused by both in the same words. */
+	t.src = (struct tb_pos){ 40, 40 };
+	CU_ASSERT_EQUAL(tb_replay_turn_candidate(&r, &t, &c, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no piece at the source"));
+	CU_ASSERT_EQUAL(tb_replay_turn_move(&r, &t, &m, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no piece at the source"));
+
+	/* A legal turn: the candidate is the core's move. */
+	CU_ASSERT_EQUAL_FATAL(tb_replay_move_turn(&r, uhp(&r, "wQ -wS1"), &t, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(tb_replay_turn_candidate(&r, &t, &c, err, sizeof err), 0);
+	CU_ASSERT_EQUAL(tb_replay_turn_move(&r, &t, &m, err, sizeof err), 0);
+	CU_ASSERT(same_move(c, m));
+	CU_ASSERT(same_move(m, uhp(&r, "wQ -wS1")));
+	tb_replay_free(&r);
+}
+
 static void test_throws_not_sendable(void)
 {
 	int found = 0;
@@ -1591,6 +1638,7 @@ static const struct unit_test tests[] = {
 	{ "possible_turns de-duplicated", test_possible_dedup },
 	{ "coordinates", test_coords },
 	{ "random games round trip", test_random_games },
+	{ "turn candidates: converted, not checked", test_turn_candidate },
 	{ "throws not sendable", test_throws_not_sendable },
 	{ "a history at the ply limit", test_ply_limit },
 	{ NULL, NULL }
