@@ -93,7 +93,9 @@ def stopped_mid_game():
     out = open(sys.argv[6]).read()
     started = [int(l.split()[2]) for l in out.splitlines() if l.startswith("Started game ")]
     done = {int(l.split()[2]) for l in out.splitlines() if l.startswith("Finished game ")}
-    r = [x for x in running("w1") if started and x["game"] == started[-1] and started[-1] not in done]
+    # With a move shown: a record with none goes at once, not as "abandoned".
+    r = [x for x in running("w1") if started and x["game"] == started[-1] and started[-1] not in done
+         and x["plies"] > 0]
     if r:
         return r[0]
     os.kill(w1pid, signal.SIGCONT)
