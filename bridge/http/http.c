@@ -381,7 +381,7 @@ static void reply_pgn(struct http_req *req, const struct live_game *lg)
 	if (!b || game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
 		if (b)
 			evbuffer_free(b);
-		reply_error(req, 500, "out of memory");
+		reply_error(req, 500, b ? err : "out of memory");
 		return;
 	}
 	text = game_record_pgn(&rec, &len);
