@@ -27,7 +27,7 @@ done
 [ "$(rcli XREADGROUP GROUP workers live COUNT 12 STREAMS hivebridge:r:jobs '>' | grep -c '^0-')" = 12 ] ||
 	fail "the live consumer did not take its twelve jobs"
 # The live consumer's heartbeat: its jobs never go idle.
-spawn sh -c "while :; do redis-cli -p $port XCLAIM hivebridge:r:jobs workers live 0$ids JUSTID >/dev/null; sleep 0.2; done"
+spawn sh -c "while :; do redis-cli -p $port XCLAIM hivebridge:r:jobs workers live 0$ids JUSTID >/dev/null 2>&1; sleep 0.2; done"
 job_add r 0-13 13 "" $e $e
 [ "$(rcli XREADGROUP GROUP workers gone COUNT 1 STREAMS hivebridge:r:jobs '>' | grep -c '^0-13$')" = 1 ] ||
 	fail "the vanishing consumer did not take job 13"
