@@ -53,6 +53,7 @@ static const struct check_engine_spec trylobot_check_spec = {
 	.id_required = 0,
 	.started = "the answer",
 	.pass_name = "Forfeit",
+	.no_opponent_moves = 1,     /* the real core rejects every Special Ability */
 	.pass_expect = "a Forfeit turn",
 	.no_stop = "a Trylobot module cannot be interrupted",
 	.note_start = trylobot_check_note_start,

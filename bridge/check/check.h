@@ -242,6 +242,9 @@ struct check_engine_spec {
 	const char *pass_expect;         /* and as the report expects it */
 	const char *no_stop;             /* why stop is not checked, or NULL */
 	uint64_t    default_movetime_ms; /* the time the back end gives a go without one, or 0 */
+	/* The protocol cannot send a move of an opponent's piece (a Pillbug throw): a
+	 * self-play game ends where every legal move is one. */
+	int         no_opponent_moves;
 	/* What start-up sends and expects, noted in r. */
 	void (*note_start)(struct checker *ck, struct result *r);
 	/* What a search of gs with l sends, noted in r. */

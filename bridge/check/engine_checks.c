@@ -361,6 +361,18 @@ static void egroup_bestmove(struct checker *ck)
 	check_skip(r, "the %s protocol never asks for a move in a finished game", ck->spec->title);
 }
 
+/* Whether every legal move of b moves a piece of the side not to move (a throw). */
+static int only_opponent_moves(const struct hive_board *b)
+{
+	struct hive_move moves[HIVE_MAX_MOVES];
+	size_t n = hive_board_moves(b, moves);
+	for (size_t i = 0; i < n; i++)
+		if (moves[i].piece >= HIVE_PIECES ||
+		    HIVE_PIECE_COLOR(moves[i].piece) == hive_side_to_move(b))
+			return 0;
+	return n > 0;
+}
+
 /* The engine plays a game against itself, every move legal; the back end sends
  * each position as the continuation of the previous one. */
 static void egroup_gameflow(struct checker *ck)
@@ -374,13 +386,20 @@ static void egroup_gameflow(struct checker *ck)
 	if (!r)
 		return;
 	hive_game_init(&g, ck->caps_type & 7);
+	int stuck = 0;
 	for (ply = 0; ply < CHECK_SELFPLAY && !hive_game_over(&g.board); ply++) {
+		if (ck->spec->no_opponent_moves && only_opponent_moves(&g.board)) {
+			stuck = 1;
+			break;
+		}
 		sbuf_free(&r->sent);      /* the report shows the ply that failed */
 		if (expect_emove(ck, r, &g, &depth1, 0, &m) < 0 || hive_game_play(&g, m) != HIVE_OK)
 			break;
 	}
 	if (r->st == ST_RUN)
-		r->reason = xasprintf("%d plies%s", ply, hive_game_over(&g.board) ? " to the end" : "");
+		r->reason = xasprintf("%d plies%s", ply, hive_game_over(&g.board) ? " to the end" :
+				      stuck ? ", to a position whose only moves throw an opponent's piece,"
+				      " which the protocol cannot send" : "");
 	hive_game_free(&g);
 	check_end(r);
 }
