@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/sockios.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -375,6 +377,16 @@ size_t engine_child_pending(const struct engine_child *c, char *buf, size_t len)
 size_t engine_child_unsent(const struct engine_child *c)
 {
 	return ec_live(c) ? evbuffer_get_length(bufferevent_get_output(ec_io(c))) : 0;
+}
+
+size_t engine_child_unread(const struct engine_child *c)
+{
+	size_t n = engine_child_unsent(c);
+	int queued = 0;
+	evutil_socket_t fd = ec_live(c) ? bufferevent_getfd(ec_io(c)) : -1;
+	if (fd >= 0 && ioctl(fd, SIOCOUTQ, &queued) == 0 && queued > 0)
+		n += (size_t)queued;
+	return n;
 }
 
 int engine_child_close_input(struct engine_child *c)

@@ -65,6 +65,10 @@ int  engine_child_send(struct engine_child *c, const char *line);
 size_t engine_child_pending(const struct engine_child *c, char *buf, size_t len);
 /* Bytes written to the child that it has not taken yet (0 without a child). */
 size_t engine_child_unsent(const struct engine_child *c);
+/* Nonzero while the child has not read all that was written to it: the unsent
+ * bytes plus what the socket still holds (SIOCOUTQ: on a socketpair, the memory
+ * its buffers take, more than the bytes); 0 without a child. */
+size_t engine_child_unread(const struct engine_child *c);
 /* Ends the child's input (what was sent is still delivered); -1 without a child. */
 int  engine_child_close_input(struct engine_child *c);
 /* Runs the event loop until the child has exited (1, *status as from waitpid()) or

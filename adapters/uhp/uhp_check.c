@@ -560,13 +560,17 @@ static void check_sigint(struct checker *ck, const struct hive_game *g)
 	ck->sigint = "untested";
 	if (uhp_load_game(ck, r, g) < 0)
 		goto out;
-	check_expect(r, "a legal move within %d ms of SIGINT, sent %d ms into \"bestmove time 00:00:%02d\"",
+	check_expect(r, "a legal move within %d ms of SIGINT, sent %d ms after the engine read "
+		     "\"bestmove time 00:00:%02d\"",
 		     SIGINT_STOP_MS, SIGINT_AFTER_MS, SIGINT_SEARCH_S);
 	snprintf(line, sizeof line, "bestmove time 00:00:%02d", SIGINT_SEARCH_S);
 	int64_t start = now_ms();
 	if (uhp_cmd_write(ck, r, line) < 0)
 		goto out;
-	check_child_reply(ck->child, "ok", start, SIGINT_AFTER_MS, &rep);
+	/* Timed from its reading the command: a loaded machine may leave it unread for
+	 * longer than SIGINT_AFTER_MS, and a signal then finds it idle. */
+	check_child_wait_read(ck->child, ck->timeout_ms);
+	check_child_reply(ck->child, "ok", now_ms(), SIGINT_AFTER_MS, &rep);
 	if (rep.end != RD_LINE && rep.end != RD_TIMEOUT) {
 		/* Ended or flooded before any signal: what uhp_cmd_read says. */
 		reply_free(&rep);

@@ -217,6 +217,9 @@ int  check_child_send(struct check_child *k, const char *line);
  * reads the next line, which is then the reply's only line (OTEP has no terminator). */
 void check_child_reply(struct check_child *k, const char *term, int64_t start, int timeout_ms,
 		       struct reply *r);
+/* Runs the loop until the child has read all that was sent to it, ms at the most:
+ * 0 once it has, -1 if not (or it is gone). */
+int  check_child_wait_read(struct check_child *k, int ms);
 /* How the child ended, for a report ("exited with status 3", ...). */
 void check_child_describe_end(struct check_child *k, char *buf, size_t len);
 /* Ends its input and waits up to ms: 1 when it exited (*status), 0 if it runs on,

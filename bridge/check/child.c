@@ -246,6 +246,19 @@ int check_child_wait_exit(struct check_child *k, unsigned ms, int *status)
 	return engine_child_wait_exit(k->ec, ms, status);
 }
 
+int check_child_wait_read(struct check_child *k, int ms)
+{
+	int64_t end = now_ms() + ms;
+	while (engine_child_unread(k->ec)) {
+		struct timeval tick = { 0, 5000 };
+		if (!engine_child_running(k->ec) || now_ms() >= end)
+			return -1;
+		event_base_loopexit(k->base, &tick);
+		event_base_dispatch(k->base);
+	}
+	return engine_child_running(k->ec) ? 0 : -1;
+}
+
 int check_child_signal(struct check_child *k, int sig)
 {
 	return engine_child_signal(k->ec, sig);

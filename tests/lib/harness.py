@@ -18,6 +18,13 @@ the top of the tree, as tests/lib/procs.sh is sourced by the shell parts):
   proc_status(pid, key), proc_fds(pid), proc_tasks(pid), proc_state(pid)
         /proc/PID/status's value of key (its number, kB for the Vm* keys), the open
         descriptors, the threads and the state letter ("" once gone).
+  Starvation(root=None)
+        the time a test's processes spent runnable but waiting for a CPU (a loaded
+        machine): .mark() starts a span, .seconds() is the most any one thread of root
+        and its descendants waited since (from /proc/*/task/*/schedstat). root is
+        $TEST_ROOT_PID (the test script's shell: procs.sh exports it), else the parent.
+        A time limit is checked as elapsed - seconds() <= limit + slack: a bridge that
+        passes on the wrong budget still fails on an idle machine and a starved one.
   read_to_close(sock)
         all that sock receives until the peer closes it.
   exchange(port, data, timeout=20)
@@ -84,6 +91,48 @@ def proc_state(pid):
             return f.read().rsplit(")", 1)[1].split()[0]
     except FileNotFoundError:
         return ""
+
+
+def _tree_delays(root):
+    """Run-queue delay in ns of every thread of root and its descendants, by thread id."""
+    kids = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(d))
+    delays, todo = {}, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(kids.get(pid, []))
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                    delays[int(t)] = int(f.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    return delays
+
+
+class Starvation:
+    def __init__(self, root=None):
+        self.root = root or int(os.environ.get("TEST_ROOT_PID") or os.getppid())
+        self.mark()
+
+    def mark(self):
+        self.before = _tree_delays(self.root)
+
+    def seconds(self):
+        after = _tree_delays(self.root)
+        return max([after[t] - self.before.get(t, 0) for t in after] + [0]) / 1e9
 
 
 def read_to_close(s):

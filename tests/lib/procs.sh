@@ -37,6 +37,10 @@ read -r _pl 2>/dev/null </proc/$$/stat || procs_fail "/proc is not readable: no 
 [ "${_pl%% *}" = "$$" ] || procs_fail "/proc/$$/stat does not describe this shell: no leak check can run"
 [ -r /proc/uptime ] || procs_fail "/proc/uptime is not readable"
 
+# The test's root process, for the Python parts' Starvation (tests/lib/harness.py).
+TEST_ROOT_PID=$$
+export TEST_ROOT_PID
+
 # procs_now: $procs_cs, a monotonic clock in centiseconds (no fork).
 procs_now() {
 	read -r _pu _ </proc/uptime || procs_fail "/proc/uptime is not readable"

@@ -328,6 +328,39 @@ static void test_pending_and_overflow(void)
 	check_no_children();
 }
 
+/* What was sent counts as unread until the child reads it, in our buffer or in
+ * the socket (the check times its SIGINT from the engine's reading the command). */
+static void test_unread(void)
+{
+	char *deaf[] = { "sh", "-c", "echo start; exec sleep 30", NULL };
+	char *reader[] = { "sh", "-c", "echo start; read a; echo \"got $a\"; exec sleep 30", NULL };
+	struct seen s;
+
+	memset(&s, 0, sizeof s);
+	s.c = engine_child_new(base, "test", 100, 0, &seen_ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.c);
+	CU_ASSERT_EQUAL(engine_child_spawn(s.c, deaf, NULL), 0);
+	s.stop_on_line = 1;
+	run_loop();                                   /* "start": it runs */
+	CU_ASSERT_EQUAL(engine_child_send(s.c, "hello"), 0);
+	CU_ASSERT_EQUAL(engine_child_unsent(s.c), 0); /* written at once... */
+	CU_ASSERT(engine_child_unread(s.c) >= 6);    /* ...and never read */
+	engine_child_free(s.c);
+
+	memset(&s, 0, sizeof s);
+	s.c = engine_child_new(base, "test", 100, 0, &seen_ops, &s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.c);
+	CU_ASSERT_EQUAL(engine_child_spawn(s.c, reader, NULL), 0);
+	s.stop_on_line = 1;
+	run_loop();
+	CU_ASSERT_EQUAL(engine_child_send(s.c, "hello"), 0);
+	run_loop();                                   /* "got hello": it read it */
+	CU_ASSERT_STRING_EQUAL(s.lines[1], "got hello");
+	CU_ASSERT_EQUAL(engine_child_unread(s.c), 0);
+	engine_child_free(s.c);
+	check_no_children();
+}
+
 static void test_spawn_failure(void)
 {
 	struct seen s;
@@ -369,6 +402,7 @@ static const struct unit_test tests[] = {
 	{ "spawn failure", test_spawn_failure },
 	{ "close input, wait for the exit", test_close_input_wait },
 	{ "pending bytes and overflow", test_pending_and_overflow },
+	{ "unread bytes", test_unread },
 	{ NULL, NULL }
 };
 
