@@ -2,8 +2,8 @@
  * fuzz_record.c: libFuzzer target for the game record reader (core/record.c), which
  * `convert`, `perft --game`, `check --positions-from` and `match --openings` feed with
  * files from anywhere. The input is the file. Whatever reads is written back as PGN in
- * both dialects and must read again to the same games (moves and result); a refusal
- * must say why.
+ * both dialects and as BoardSpace SGF and must read again to the same games (moves and
+ * result); a refusal must say why.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,24 @@
 #include <string.h>
 
 #include "core/record.h"
+
+/* The same as BoardSpace SGF, unless the game leaves its board. */
+static void sgf_round_trip(const struct hive_record *r)
+{
+	size_t need = hive_record_write_sgf(r, NULL, 0), n;
+	if (!need)
+		return;
+	char *sgf = malloc(need + 1), err[512] = "";
+	struct hive_record *back;
+	check(sgf != NULL, "no memory");
+	check(hive_record_write_sgf(r, sgf, need + 1) == need, "SGF length");
+	check(hive_records_read(sgf, need, &back, &n, err, sizeof err) == 0, "written SGF does not read back");
+	check(n == 1, "written SGF is not one game");
+	check(hive_game_is_prefix(&r->game, &back[0].game) && back[0].game.len == r->game.len, "SGF moves round trip");
+	check(back[0].result == r->result, "SGF result round trip");
+	hive_records_free(back, n);
+	free(sgf);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,6 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < n; i++) {
 		round_trip(&v[i], HIVE_PGN_MZINGA);
 		round_trip(&v[i], HIVE_PGN_HIVEGAME);
+		sgf_round_trip(&v[i]);
 	}
 	hive_records_free(v, n);
 	return 0;

@@ -3,7 +3,8 @@
  * of tests/data/records, each as BoardSpace's SGF and Mzinga's PGN: both read to the
  * same legal moves and final GameString; PGN written in either dialect reads back to
  * the same game; broken records (an illegal 20th ply, cut short, not UTF-8) are refused
- * with the ply and the line, giving nothing back; hivegame.com's dialect.
+ * with the ply and the line, giving nothing back; hivegame.com's dialect; BoardSpace
+ * SGF written reads back to the same game, result and players.
  */
 #include "testutil.h"
 
@@ -188,6 +189,78 @@ static void test_write_read_back(void)
 			hive_records_free(r, 1);
 			free(text);
 		}
+	}
+}
+
+/* The record as SGF (malloc'd), read back to the same game, result and players. */
+static void sgf_round_trip(const struct hive_record *r)
+{
+	size_t need = hive_record_write_sgf(r, NULL, 0);
+	CU_ASSERT_FATAL(need > 0);
+	char *text = malloc(need + 1);
+	CU_ASSERT_EQUAL(hive_record_write_sgf(r, text, need + 1), need);
+	CU_ASSERT_EQUAL(strlen(text), need);
+	CU_ASSERT_EQUAL(hive_record_detect(text, need), HIVE_RECORD_SGF);
+	struct hive_record *back;
+	if (read_one(text, need, &back) != 0) {
+		fprintf(stderr, "%s\n", text);
+		CU_FAIL("written SGF does not read back");
+		free(text);
+		return;
+	}
+	char *a = gamestring(&r->game), *b = gamestring(&back->game);
+	CU_ASSERT_STRING_EQUAL(a, b);
+	CU_ASSERT_EQUAL(r->result, back->result);
+	for (int p = 0; p < 2; p++) {
+		const char *n1 = hive_record_tag(r, p ? "Black" : "White"), *n2 = hive_record_tag(back, p ? "Black" : "White");
+		CU_ASSERT_STRING_EQUAL(n1 && *n1 ? n1 : p ? "Black" : "White", n2);
+	}
+	free(a);
+	free(b);
+	hive_records_free(back, 1);
+	free(text);
+}
+
+static void test_sgf_written(void)
+{
+	for (size_t i = 0; i < NGAMES; i++) {
+		for (int ext = 0; ext < 2; ext++) {
+			size_t len;
+			char *text = slurp(games[i], ext ? "sgf" : "pgn", &len);
+			struct hive_record *r;
+			if (!text || read_one(text, len, &r) != 0) {
+				CU_FAIL(games[i]);
+				free(text);
+				continue;
+			}
+			sgf_round_trip(r);
+			hive_records_free(r, 1);
+			free(text);
+		}
+	}
+	/* Results the board does not show: a resignation, an accepted draw, none; names
+	 * with SGF's special bytes; every expansion's letters in SU. */
+	static const int results[] = { HIVE_WHITE_WINS, HIVE_BLACK_WINS, HIVE_DRAW, HIVE_IN_PROGRESS };
+	struct hive_move moves[HIVE_MAX_MOVES];
+	for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
+		struct hive_record r;
+		hive_record_init(&r, k == 3 ? 0 : HIVE_EXP_M | HIVE_EXP_P);
+		CU_ASSERT_EQUAL(hive_record_set_tag(&r, "White", "a]b\\c"), 0);
+		for (int i = 0; i < 9 + (int)k; i++) {
+			size_t n = hive_board_moves(&r.game.board, moves);
+			CU_ASSERT_FATAL(n > 0);
+			CU_ASSERT_EQUAL(hive_record_play(&r, moves[(i * 5) % n], NULL), HIVE_OK);
+		}
+		r.result = results[k];
+		sgf_round_trip(&r);
+		char text[8192];
+		CU_ASSERT(hive_record_write_sgf(&r, text, sizeof text) < sizeof text);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "P0[id \"a\\]b\\\\c\"]"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, k == 3 ? "SU[Hive]" : "SU[Hive-PM]"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "; P0[1 Move W "));
+		CU_ASSERT((strstr(text, "Resign]") != NULL) == (k < 2));
+		CU_ASSERT((strstr(text, "AcceptDraw]") != NULL) == (k == 2));
+		hive_record_free(&r);
 	}
 }
 
@@ -441,6 +514,7 @@ static const struct unit_test tests[] = {
 	{ "13 real games: SGF and PGN agree, every move legal", test_sgf_and_pgn_agree },
 	{ "PGN written in both dialects reads back", test_write_read_back },
 	{ "per-move comments and tags written", test_comments },
+	{ "BoardSpace SGF written reads back, results and names included", test_sgf_written },
 	{ "illegal 20th ply, cut short, not UTF-8: refused with ply and line", test_broken_records },
 	{ "hivegame.com's dialect", test_hivegame_dialect },
 	{ "GameString lines, detection, dates", test_gamestrings_and_detection },
