@@ -5,7 +5,8 @@
  * offset from the first piece's cell (BoardSpace's E is letter + 1, its NW is
  * number + 1), and the move is then looked up among the core's legal moves. A move
  * is played at its Done; a piece picked up and put back, or dropped and picked up
- * again, before Done is a move taken back.
+ * again, before Done is a move taken back. Games are written back in the same cells
+ * as BoardSpace's robots write them (hive_record_write_sgf, at the end).
  *
  * Pure library: no I/O, no globals.
  */
