@@ -75,8 +75,8 @@ size_t hive_record_write_pgn(const struct hive_record *r, enum hive_pgn_dialect 
  * piece of the other colour thrown by a Pillbug, "PMove", then "Done", per ply; "Pass";
  * a result the board does not show as the loser's "Resign" or an accepted
  * "OfferDraw"), the first piece at N 13 unless the game would leave BoardSpace's 26
- * by 26 board; returns the length it needs (like snprintf), 0 when the game spans
- * more than that board. */
+ * by 26 board (players' names without '"', as '\''); returns the length it needs
+ * (like snprintf), 0 when the game spans more than that board. */
 size_t hive_record_write_sgf(const struct hive_record *r, char *buf, size_t len);
 
 #endif

@@ -444,11 +444,12 @@ int record_sgf_read(struct record_rd *rd)
 #define SGF_COL0   13              /* where it puts the first piece: N 13 */
 #define SGF_ROW0   13
 
-/* An SGF value: ']' and '\' escaped, control bytes as spaces. */
-static void sgf_out_text(struct record_out *o, const char *s)
+/* An SGF value: ']' and '\' escaped, control bytes as spaces; in a player's
+ * id "NAME", '"' as '\'' (BoardSpace's ids hold none; a reader trims them). */
+static void sgf_out_text(struct record_out *o, const char *s, int id)
 {
 	for (; *s; s++) {
-		char c = (unsigned char)*s < 0x20 || *s == 0x7F ? ' ' : *s;
+		char c = (unsigned char)*s < 0x20 || *s == 0x7F ? ' ' : id && *s == '"' ? '\'' : *s;
 		if (c == ']' || c == '\\')
 			record_out_mem(o, "\\", 1);
 		record_out_mem(o, &c, 1);
@@ -508,7 +509,7 @@ static void sgf_out_action(struct record_out *o, int player, size_t *n, const ch
 	char head[48];
 	snprintf(head, sizeof head, "; P%d[%zu ", player, (*n)++);
 	record_out_str(o, head);
-	sgf_out_text(o, text);
+	sgf_out_text(o, text, 0);
 	record_out_str(o, "]\n");
 }
 
@@ -571,7 +572,7 @@ size_t hive_record_write_sgf(const struct hive_record *r, char *buf, size_t len)
 		    !(i == 3 && r->result < HIVE_DRAW)) {
 			record_out_str(&o, props[i][0]);
 			record_out_str(&o, "[");
-			sgf_out_text(&o, v);
+			sgf_out_text(&o, v, 0);
 			record_out_str(&o, "]\n");
 		}
 	}
@@ -579,7 +580,7 @@ size_t hive_record_write_sgf(const struct hive_record *r, char *buf, size_t len)
 		snprintf(text, sizeof text, "P%d[id \"", p);
 		record_out_str(&o, text);
 		v = p ? black : white;
-		sgf_out_text(&o, v && *v ? v : p ? "Black" : "White");
+		sgf_out_text(&o, v && *v ? v : p ? "Black" : "White", 1);
 		record_out_str(&o, "\"]\n");
 	}
 	sgf_out_action(&o, 0, &n, "Start P0");
