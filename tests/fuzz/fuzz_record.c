@@ -12,24 +12,6 @@
 
 #include "core/record.h"
 
-/* The same as BoardSpace SGF, unless the game leaves its board. */
-static void sgf_round_trip(const struct hive_record *r)
-{
-	size_t need = hive_record_write_sgf(r, NULL, 0), n;
-	if (!need)
-		return;
-	char *sgf = malloc(need + 1), err[512] = "";
-	struct hive_record *back;
-	check(sgf != NULL, "no memory");
-	check(hive_record_write_sgf(r, sgf, need + 1) == need, "SGF length");
-	check(hive_records_read(sgf, need, &back, &n, err, sizeof err) == 0, "written SGF does not read back");
-	check(n == 1, "written SGF is not one game");
-	check(hive_game_is_prefix(&r->game, &back[0].game) && back[0].game.len == r->game.len, "SGF moves round trip");
-	check(back[0].result == r->result, "SGF result round trip");
-	hive_records_free(back, n);
-	free(sgf);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check(int ok, const char *what)
@@ -53,6 +35,24 @@ static void round_trip(const struct hive_record *r, enum hive_pgn_dialect dialec
 	check(back[0].result == r->result, "PGN result round trip");
 	hive_records_free(back, n);
 	free(pgn);
+}
+
+/* The same as BoardSpace SGF, unless the game leaves its board. */
+static void sgf_round_trip(const struct hive_record *r)
+{
+	size_t need = hive_record_write_sgf(r, NULL, 0), n;
+	if (!need)
+		return;
+	char *sgf = malloc(need + 1), err[512] = "";
+	struct hive_record *back;
+	check(sgf != NULL, "no memory");
+	check(hive_record_write_sgf(r, sgf, need + 1) == need, "SGF length");
+	check(hive_records_read(sgf, need, &back, &n, err, sizeof err) == 0, "written SGF does not read back");
+	check(n == 1, "written SGF is not one game");
+	check(hive_game_is_prefix(&r->game, &back[0].game) && back[0].game.len == r->game.len, "SGF moves round trip");
+	check(back[0].result == r->result, "SGF result round trip");
+	hive_records_free(back, n);
+	free(sgf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
