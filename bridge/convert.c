@@ -14,12 +14,13 @@
 #include "bridge/record_file.h"
 #include "core/record.h"
 
-enum convert_to { TO_PGN, TO_HIVEGAME, TO_GAMESTRING, TO_JSON };
+enum convert_to { TO_PGN, TO_HIVEGAME, TO_GAMESTRING, TO_JSON, TO_SGF, TO_SGF_MOVES };
 
-static const char *const to_names[] = { "pgn", "hivegame", "gamestring", "json" };
+/* "sgf-moves" is issue 30's name of "sgf": the same. */
+static const char *const to_names[] = { "pgn", "hivegame", "gamestring", "json", "sgf", "sgf-moves" };
 
 static const char usage[] =
-	"usage: hivebridge convert [--to pgn|hivegame|gamestring|json] FILE...\n"
+	"usage: hivebridge convert [--to pgn|hivegame|gamestring|json|sgf] FILE...\n"
 	"  convert game records, one output per game; a FILE (\"-\": standard input) holds\n"
 	"  PGN (Mzinga's or hivegame.com's), BoardSpace SGF or GameString lines, told\n"
 	"  apart by content, and every move of it is checked\n"
@@ -28,9 +29,12 @@ static const char usage[] =
 	"  --to gamestring  one GameString line per game\n"
 	"  --to json        one JSON object per game and line: file, game, type, result,\n"
 	"                   tags, moves, gamestring\n"
+	"  --to sgf         BoardSpace's SGF, the actions its robots write: a Move (or a\n"
+	"                   Pillbug's PMove) and Done per ply, Pass, Resign; sgf-moves\n"
+	"                   is the same\n"
 	"  exit status: 0 when every game converted, 1 at the first file that cannot be\n"
 	"  read or whose move is illegal or unreadable (file, game, ply and line said on\n"
-	"  stderr), 2 on a usage error\n";
+	"  stderr) or game too wide for BoardSpace's board, 2 on a usage error\n";
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -55,6 +59,17 @@ static char *pgn_text(const struct hive_record *r, enum hive_pgn_dialect d)
 	char *s = malloc(need + 1);
 	if (s)
 		hive_record_write_pgn(r, d, s, need + 1);
+	return s;
+}
+
+/* The game as SGF; NULL with *wide set when it leaves BoardSpace's board. */
+static char *sgf_text(const struct hive_record *r, int *wide)
+{
+	size_t need = hive_record_write_sgf(r, NULL, 0);
+	char *s = need ? malloc(need + 1) : NULL;
+	*wide = !need;
+	if (s)
+		hive_record_write_sgf(r, s, need + 1);
 	return s;
 }
 
@@ -120,7 +135,7 @@ int convert_main(int argc, char **argv)
 		while (k < sizeof to_names / sizeof to_names[0] && strcmp(to_names[k], v) != 0)
 			k++;
 		if (k == sizeof to_names / sizeof to_names[0])
-			return usage_error("--to takes pgn, hivegame, gamestring or json, not %s", v);
+			return usage_error("--to takes pgn, hivegame, gamestring, json or sgf, not %s", v);
 		to = (enum convert_to)k;
 	}
 	if (i == argc)
@@ -136,16 +151,25 @@ int convert_main(int argc, char **argv)
 			return 1;
 		}
 		for (size_t k = 0; k < n; k++) {
+			int wide = 0;
 			char *s = to == TO_GAMESTRING ? game_text(&v[k].game) :
 				  to == TO_JSON ? json_text(argv[i], k + 1, &v[k]) :
+				  to >= TO_SGF ? sgf_text(&v[k], &wide) :
 				  pgn_text(&v[k], to == TO_HIVEGAME ? HIVE_PGN_HIVEGAME : HIVE_PGN_MZINGA);
 			if (!s) {
+				char name[256] = "";
+				hive_record_name(&v[k], k + 1, name, sizeof name);
 				hive_records_free(v, n);
-				fprintf(stderr, "hivebridge convert: out of memory\n");
+				fflush(stdout);
+				if (wide)
+					fprintf(stderr, "hivebridge convert: %s: %s spans more than BoardSpace's "
+						"26 by 26 board\n", argv[i], name);
+				else
+					fprintf(stderr, "hivebridge convert: out of memory\n");
 				return 1;
 			}
-			/* PGN games are parted by a blank line; the others are one line each. */
-			if (to == TO_PGN || to == TO_HIVEGAME)
+			/* PGN and SGF games are parted by a blank line; the others are one line each. */
+			if (to == TO_PGN || to == TO_HIVEGAME || to >= TO_SGF)
 				printf("%s%s", first ? "" : "\n", s);
 			else
 				printf("%s\n", s);

@@ -692,27 +692,21 @@ int hive_records_read(const char *buf, size_t len, struct hive_record **out, siz
  * Writing PGN.
  */
 
-struct out {
-	char  *buf;
-	size_t len;
-	size_t n;
-};
-
-static void out_mem(struct out *o, const char *s, size_t l)
+void record_out_mem(struct record_out *o, const char *s, size_t l)
 {
 	if (o->n < o->len)
 		memcpy(o->buf + o->n, s, o->n + l < o->len ? l : o->len - o->n);
 	o->n += l;
 }
 
-static void out_str(struct out *o, const char *s)
+void record_out_str(struct record_out *o, const char *s)
 {
-	out_mem(o, s, strlen(s));
+	record_out_mem(o, s, strlen(s));
 }
 
 /* Text inside "..." or {...}: quotes and backslashes escaped in a tag, a '}' turned
  * into ')' in a comment, control bytes into spaces: one line, always readable back. */
-static void out_text(struct out *o, const char *s, int in_comment)
+static void out_text(struct record_out *o, const char *s, int in_comment)
 {
 	for (; *s; s++) {
 		char c = *s;
@@ -721,23 +715,23 @@ static void out_text(struct out *o, const char *s, int in_comment)
 		if (in_comment && c == '}')
 			c = ')';
 		if (!in_comment && (c == '"' || c == '\\'))
-			out_mem(o, "\\", 1);
-		out_mem(o, &c, 1);
+			record_out_mem(o, "\\", 1);
+		record_out_mem(o, &c, 1);
 	}
 }
 
-static void out_tag(struct out *o, const char *name, const char *value)
+static void out_tag(struct record_out *o, const char *name, const char *value)
 {
-	out_str(o, "[");
-	out_str(o, name);
-	out_str(o, " \"");
+	record_out_str(o, "[");
+	record_out_str(o, name);
+	record_out_str(o, " \"");
 	out_text(o, value ? value : "", 0);
-	out_str(o, "\"]\n");
+	record_out_str(o, "\"]\n");
 }
 
 /* The Date tag as the dialect writes it: "2018.10.28", or hivegame.com's
  * "28-Oct-2018_00:00:00" (a time of day is kept when the source had one of its own). */
-static void out_date(struct out *o, const char *date, enum hive_pgn_dialect dialect)
+static void out_date(struct record_out *o, const char *date, enum hive_pgn_dialect dialect)
 {
 	char ymd[11], buf[32];
 	if (!date || hive_record_date(date, ymd) != 0) {
@@ -768,7 +762,7 @@ size_t hive_record_write_pgn(const struct hive_record *r, enum hive_pgn_dialect 
 			     char *buf, size_t len)
 {
 	static const char *const fixed[] = { "GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result" };
-	struct out o = { buf, len, 0 };
+	struct record_out o = { buf, len, 0 };
 	struct hive_board b;
 	char num[32], move[HIVE_MOVESTR_MAX];
 
@@ -788,7 +782,7 @@ size_t hive_record_write_pgn(const struct hive_record *r, enum hive_pgn_dialect 
 		if (k == sizeof fixed / sizeof fixed[0])
 			out_tag(&o, r->tags[i].name, r->tags[i].value);
 	}
-	out_str(&o, "\n");
+	record_out_str(&o, "\n");
 
 	hive_board_init(&b, r->game.type);
 	for (size_t i = 0; i < r->game.len; i++) {
@@ -796,24 +790,24 @@ size_t hive_record_write_pgn(const struct hive_record *r, enum hive_pgn_dialect 
 		int pair = dialect == HIVE_PGN_HIVEGAME;
 		if (!pair || i % 2 == 0) {
 			snprintf(num, sizeof num, "%zu. ", pair ? i / 2 + 1 : i + 1);
-			out_str(&o, num);
+			record_out_str(&o, num);
 		} else {
-			out_str(&o, " ");
+			record_out_str(&o, " ");
 		}
 		hive_move_format(&b, r->game.hist[i].move, move, sizeof move);
-		out_str(&o, move);
+		record_out_str(&o, move);
 		if (r->comments && r->comments[i]) {
-			out_str(&o, " {");
+			record_out_str(&o, " {");
 			out_text(&o, r->comments[i], 1);
-			out_str(&o, "}");
+			record_out_str(&o, "}");
 		}
 		if (!pair || i % 2 == 1 || i + 1 == r->game.len)
-			out_str(&o, "\n");
+			record_out_str(&o, "\n");
 		hive_board_do(&b, r->game.hist[i].move, &u);
 	}
-	out_str(&o, "\n");
-	out_str(&o, result_text(r->result, dialect));
-	out_str(&o, "\n");
+	record_out_str(&o, "\n");
+	record_out_str(&o, result_text(r->result, dialect));
+	record_out_str(&o, "\n");
 	if (len > 0)
 		buf[o.n < len ? o.n : len - 1] = '\0';
 	return o.n;

@@ -2,7 +2,7 @@
  * record.h: game records as players keep them in files. PGN is read and written in
  * Mzinga's dialect (one numbered line per ply, results WhiteWins|BlackWins|Draw) and
  * hivegame.com's (one numbered line per move pair, results 1-0|0-1|1/2-1/2, its Date
- * "%d-%b-%Y_%H:%M:%S"); BoardSpace SGF (GM[27]) is read. A record is a canonical game,
+ * "%d-%b-%Y_%H:%M:%S"); BoardSpace SGF (GM[27]) is read and written. A record is a canonical game,
  * every move checked by the core, with its tags (players, date, result, site, event,
  * time control where known) and a comment per ply for a writer (time used, score,
  * depth). GameString lines are records too, so a caller takes any of the three.
@@ -71,5 +71,12 @@ int  hive_record_date(const char *s, char out[11]);
 /* Writes one game as PGN in a dialect; returns the length it needs (like snprintf). */
 size_t hive_record_write_pgn(const struct hive_record *r, enum hive_pgn_dialect dialect,
 			     char *buf, size_t len);
+/* Writes one game as BoardSpace SGF, the actions its robots write (a "Move" or, a
+ * piece of the other colour thrown by a Pillbug, "PMove", then "Done", per ply; "Pass";
+ * a result the board does not show as the loser's "Resign" or an accepted
+ * "OfferDraw"), the first piece at N 13 unless the game would leave BoardSpace's 26
+ * by 26 board (players' names without '"', as '\''); returns the length it needs
+ * (like snprintf), 0 when the game spans more than that board. */
+size_t hive_record_write_sgf(const struct hive_record *r, char *buf, size_t len);
 
 #endif

@@ -51,6 +51,15 @@ void record_skip_blank(struct record_rd *rd);
 /* The result of a game read: the board's when it has ended (said, a state or -1, may
  * not contradict it), else said. -1 on a contradiction. */
 int  record_settle(struct record_rd *rd, struct hive_record *r, int said, size_t line);
+/* What a writer writes into: like snprintf, n counts what it needs past len. */
+struct record_out {
+	char  *buf;
+	size_t len;
+	size_t n;
+};
+void record_out_mem(struct record_out *o, const char *s, size_t l);
+void record_out_str(struct record_out *o, const char *s);
+
 /* Every game of a BoardSpace SGF text (record_sgf.c). */
 int  record_sgf_read(struct record_rd *rd);
 

@@ -5,7 +5,8 @@
  * offset from the first piece's cell (BoardSpace's E is letter + 1, its NW is
  * number + 1), and the move is then looked up among the core's legal moves. A move
  * is played at its Done; a piece picked up and put back, or dropped and picked up
- * again, before Done is a move taken back.
+ * again, before Done is a move taken back. Games are written back in the same cells
+ * as BoardSpace's robots write them (hive_record_write_sgf, at the end).
  *
  * Pure library: no I/O, no globals.
  */
@@ -430,3 +431,180 @@ int record_sgf_read(struct record_rd *rd)
 	return rc;
 }
 
+
+/*
+ * Writing SGF: what BoardSpace's robots write, one "Move" (or "PMove": a piece of
+ * the other colour, thrown by a Pillbug) and its "Done" per ply, "Pass" and "Done"
+ * for a pass; a result the board does not show is the loser's "Resign", or an
+ * "OfferDraw" accepted. Cells are BoardSpace's letter and number, the first piece's
+ * at N 13 as BoardSpace puts it, unless the game would leave its 26 by 26 board.
+ */
+
+#define SGF_SIDE   26              /* BoardSpace's board: columns A to Z, rows 1 to 26 */
+#define SGF_COL0   13              /* where it puts the first piece: N 13 */
+#define SGF_ROW0   13
+
+/* An SGF value: ']' and '\' escaped, control bytes as spaces; in a player's
+ * id "NAME", '"' as '\'' (BoardSpace's ids hold none; a reader trims them). */
+static void sgf_out_text(struct record_out *o, const char *s, int id)
+{
+	for (; *s; s++) {
+		char c = (unsigned char)*s < 0x20 || *s == 0x7F ? ' ' : id && *s == '"' ? '\'' : *s;
+		if (c == ']' || c == '\\')
+			record_out_mem(o, "\\", 1);
+		record_out_mem(o, &c, 1);
+	}
+}
+
+/* Cell's offset from the first piece's (origin), as sgf_cell reads it back: the
+ * column (our q) and BoardSpace's row (our -r), each in [-16, 15]. */
+static void sgf_offset(uint16_t origin, uint16_t cell, int *dc, int *dr)
+{
+	int d = ((int)cell - (int)origin + HIVE_CELLS) % HIVE_CELLS;
+	*dc = (d % 32 + 48) % 32 - 16;
+	*dr = (((-(d - *dc) / 32) % 32) + 48) % 32 - 16;
+}
+
+/* The piece as BoardSpace names it in an action: "wS1", "wQ", "bP1". */
+static void sgf_piece_name(int piece, char *buf, size_t len)
+{
+	const char *n = hive_piece_name(piece);
+	snprintf(buf, len, "%s%s", n, strlen(n) == 2 && n[1] != 'Q' ? "1" : "");
+}
+
+/* Where the game's moves put the first piece so that all stay on BoardSpace's board:
+ * 0, or -1 when they span more than it has. */
+static int sgf_origin(const struct hive_record *r, int *col0, int *row0)
+{
+	struct hive_board b;
+	int lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
+	uint16_t origin = HIVE_NOWHERE;
+
+	hive_board_init(&b, r->game.type);
+	for (size_t i = 0; i < r->game.len; i++) {
+		struct hive_move m = r->game.hist[i].move;
+		struct hive_undo u;
+		if (m.piece != HIVE_PASS_PIECE) {
+			int d[2];
+			if (origin == HIVE_NOWHERE)
+				origin = m.to;
+			sgf_offset(origin, m.to, &d[0], &d[1]);
+			for (int k = 0; k < 2; k++) {
+				lo[k] = d[k] < lo[k] ? d[k] : lo[k];
+				hi[k] = d[k] > hi[k] ? d[k] : hi[k];
+			}
+		}
+		hive_board_do(&b, m, &u);
+	}
+	if (hi[0] - lo[0] >= SGF_SIDE || hi[1] - lo[1] >= SGF_SIDE)
+		return -1;
+	*col0 = SGF_COL0 + lo[0] < 0 ? -lo[0] : SGF_COL0 + hi[0] >= SGF_SIDE ? SGF_SIDE - 1 - hi[0] : SGF_COL0;
+	*row0 = SGF_ROW0 + lo[1] < 1 ? 1 - lo[1] : SGF_ROW0 + hi[1] > SGF_SIDE ? SGF_SIDE - hi[1] : SGF_ROW0;
+	return 0;
+}
+
+/* One action node: "; P0[7 Move W wQ M 13 \\wS1]". */
+static void sgf_out_action(struct record_out *o, int player, size_t *n, const char *text)
+{
+	char head[48];
+	snprintf(head, sizeof head, "; P%d[%zu ", player, (*n)++);
+	record_out_str(o, head);
+	sgf_out_text(o, text, 0);
+	record_out_str(o, "]\n");
+}
+
+/* The ply's action: "Move W wQ M 13 \wS1" (unescaped), or "Pass". */
+static void sgf_move_text(const struct hive_board *b, struct hive_move m, uint16_t origin, int col0, int row0,
+			  char *buf, size_t len)
+{
+	char name[8], uhp[HIVE_MOVESTR_MAX];
+	int dc, dr;
+
+	if (m.piece == HIVE_PASS_PIECE) {
+		snprintf(buf, len, "Pass");
+		return;
+	}
+	int color = hive_piece_name(m.piece)[0] == 'b';
+	sgf_piece_name(m.piece, name, sizeof name);
+	sgf_offset(origin, m.to, &dc, &dr);
+	/* Its notation after the cell: UHP's reference, "." for the first piece and a
+	 * climb, as BoardSpace writes them. */
+	hive_move_format(b, m, uhp, sizeof uhp);
+	const char *ref = strchr(uhp, ' ');
+	if (!ref || b->height[m.to] > 0)
+		ref = " .";
+	snprintf(buf, len, "%s %c %s %c %d%s", color != hive_side_to_move(b) ? "PMove" : "Move", color ? 'B' : 'W',
+		 name, 'A' + col0 + dc, row0 + dr, ref);
+}
+
+size_t hive_record_write_sgf(const struct hive_record *r, char *buf, size_t len)
+{
+	struct record_out o = { buf, len, 0 };
+	struct hive_board b;
+	char text[96];
+	size_t n = 0;
+	int col0, row0;
+	uint16_t origin = HIVE_NOWHERE;
+	const char *white = hive_record_tag(r, "White"), *black = hive_record_tag(r, "Black");
+	const char *v;
+
+	if (sgf_origin(r, &col0, &row0) < 0) {
+		if (len > 0)
+			buf[0] = '\0';
+		return 0;
+	}
+	record_out_str(&o, "(;\nGM[27]VV[1]\nSU[Hive");
+	if (r->game.type)
+		record_out_str(&o, "-");
+	if (r->game.type & HIVE_EXP_P)
+		record_out_str(&o, "P");
+	if (r->game.type & HIVE_EXP_L)
+		record_out_str(&o, "L");
+	if (r->game.type & HIVE_EXP_M)
+		record_out_str(&o, "M");
+	record_out_str(&o, "]\n");
+	static const char *const props[][2] = { { "DT", "SgfDate" }, { "DT", "Date" }, { "GN", "SgfGameName" },
+						 { "RE", "SgfResult" } };
+	for (size_t i = 0; i < sizeof props / sizeof props[0]; i++) {
+		/* DT once: BoardSpace's own date if the game came from it, else ours; RE only
+		 * with a result (a reader takes the winner from it). */
+		if ((v = hive_record_tag(r, props[i][1])) && !(i == 1 && hive_record_tag(r, "SgfDate")) &&
+		    !(i == 3 && r->result < HIVE_DRAW)) {
+			record_out_str(&o, props[i][0]);
+			record_out_str(&o, "[");
+			sgf_out_text(&o, v, 0);
+			record_out_str(&o, "]\n");
+		}
+	}
+	for (int p = 0; p < 2; p++) {
+		snprintf(text, sizeof text, "P%d[id \"", p);
+		record_out_str(&o, text);
+		v = p ? black : white;
+		sgf_out_text(&o, v && *v ? v : p ? "Black" : "White", 1);
+		record_out_str(&o, "\"]\n");
+	}
+	sgf_out_action(&o, 0, &n, "Start P0");
+	hive_board_init(&b, r->game.type);
+	for (size_t i = 0; i < r->game.len; i++) {
+		struct hive_move m = r->game.hist[i].move;
+		struct hive_undo u;
+		if (origin == HIVE_NOWHERE && m.piece != HIVE_PASS_PIECE)
+			origin = m.to;
+		sgf_move_text(&b, m, origin, col0, row0, text, sizeof text);
+		sgf_out_action(&o, (int)(i & 1), &n, text);
+		sgf_out_action(&o, (int)(i & 1), &n, "Done");
+		hive_board_do(&b, m, &u);
+	}
+	/* A result the board does not show: said by its players' actions. */
+	int side = hive_side_to_move(&b);
+	if (b.state < HIVE_DRAW && (r->result == HIVE_WHITE_WINS || r->result == HIVE_BLACK_WINS)) {
+		sgf_out_action(&o, r->result == HIVE_WHITE_WINS ? 1 : 0, &n, "Resign");
+	} else if (b.state < HIVE_DRAW && r->result == HIVE_DRAW) {
+		sgf_out_action(&o, side, &n, "OfferDraw");
+		sgf_out_action(&o, !side, &n, "AcceptDraw");
+	}
+	record_out_str(&o, ")\n");
+	if (len > 0)
+		buf[o.n < len ? o.n : len - 1] = '\0';
+	return o.n;
+}

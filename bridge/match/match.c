@@ -296,9 +296,10 @@ static void on_started(void *arg, const struct engine_result *r)
 	s->m->pl[p].started = 1;
 	snprintf(s->engine_id[p], sizeof s->engine_id[p], "%s", s->eng[p]->id);
 	log_note(0, "match: slot %u: %s is \"%s\"", s->id, s->m->pl[p].label, s->eng[p]->id);
-	/* --pgnout writes each move's score and depth: the built-in engine reports its
-	 * iterations only when asked to (the others that can, do on their own). */
-	if (s->m->o.pgnout_path && !strcmp(s->eng[p]->ops->name, "builtin")) {
+	/* --pgnout writes each move's score and depth, and a worker (game_ended set)
+	 * sends them for its coordinator's: the built-in engine reports its iterations
+	 * only when asked to (the others that can, do on their own). */
+	if ((s->m->o.pgnout_path || s->m->game_ended) && !strcmp(s->eng[p]->ops->name, "builtin")) {
 		static const char *const report[] = { "set", "ReportIntermediateBestMoves", "True" };
 		s->starting = p;
 		if (engine_options(s->eng[p], 3, (const char **)report, on_reporting, s) == 0)

@@ -31,6 +31,12 @@ struct referee;
 #define MATCH_MAX_DEPTH           64
 /* The most --max-plies may be (the defaults: REFEREE_MAX_PLIES, REFEREE_REPETITION). */
 #define MATCH_PLY_CAP             60000
+/* The bounds of a result's per-move [score, depth] (match --queue: from a worker). */
+#define MATCH_SCORE_MAX           1000000000
+#define MATCH_MAX_DEPTH_REPORTED  1000
+/* The longest result line a worker may send: a GameString of 1 MiB, one time and
+ * one [score, depth] per ply of MATCH_PLY_CAP, and room to spare. */
+#define MATCH_RESULT_MAX          (4 << 20)
 
 enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
 
@@ -199,7 +205,8 @@ struct match_result_rules {
  * games, this match's engines with ENGINE_A white in odd games, a result and an
  * a_score that agree (with each other and with a finished gamestring), integer
  * plies >= 0 equal to the gamestring's, which parses and starts with the game's own
- * opening, short strings, one integer time per move. Returns the line rebuilt from
+ * opening, short strings, at most MATCH_RESULT_MAX bytes, one integer time per move and at most one [score, depth]
+ * of integers (|score| <= MATCH_SCORE_MAX) per time. Returns the line rebuilt from
  * those fields alone (the caller frees it with cJSON_Delete), with the game number
  * and ENGINE_A's score; NULL with why. Pure (fuzzed). */
 struct cJSON *match_result_check(const char *line, const struct match_result_rules *rr, unsigned *game,
@@ -228,13 +235,16 @@ enum sprt_verdict results_verdict(const struct match *m, double *llr);
 void results_print_score(const struct match *m);
 
 /* match_pgn.c: --pgnout */
-/* Readies --pgnout (after results_open): empties it, or with --resume keeps its whole
+/* Readies --pgnout (after results_open): empties it (always with --queue), or with --resume keeps its whole
  * games that the results file has and cuts the rest (a game torn by a kill, a game
  * written just before the kill and so not in the results: both are played again);
  * -1 after saying why. */
 int  pgnout_open(struct match *m);
 /* Appends slot s's finished game; -1 after saying why. */
 int  pgnout_write(struct match *m, const struct slot *s, int state, const char *reason);
+/* --queue: appends the game of a worker's result o as match_result_check rebuilt it
+ * (the same tags and comments as pgnout_write's); -1 after saying why. */
+int  pgnout_write_result(struct match *m, const struct cJSON *o);
 
 /* match_web.c: the dashboard of --http */
 /* Starts the web page on --http; -1 after saying why. */

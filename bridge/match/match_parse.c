@@ -92,15 +92,20 @@ static const char *str_member(const cJSON *o, const char *k, size_t max, int *ba
 	return v->valuestring;
 }
 
-/* An integer member in [lo, hi]; -1 if absent or anything else. */
-static int int_member(const cJSON *o, const char *k, double lo, double hi, double *out)
+/* v: an integer in [lo, hi]; -1 if absent or anything else. */
+static int int_value(const cJSON *v, double lo, double hi, double *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
 	if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) ||
 	    v->valuedouble != floor(v->valuedouble))
 		return -1;
 	*out = v->valuedouble;
 	return 0;
+}
+
+/* An integer member in [lo, hi]; -1 if absent or anything else. */
+static int int_member(const cJSON *o, const char *k, double lo, double hi, double *out)
+{
+	return int_value(cJSON_GetObjectItemCaseSensitive(o, k), lo, hi, out);
 }
 
 #define REFUSE(...) do { snprintf(why, whylen, __VA_ARGS__); goto out; } while (0)
@@ -109,7 +114,9 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 				 double *a_score, char *why, size_t whylen)
 {
 	const char *end = NULL;
-	cJSON *o = line ? cJSON_ParseWithOpts(line, &end, 1) : NULL;
+	/* Not parsed at all when too long: whoever writes to Redis chooses its length. */
+	int too_long = line && strlen(line) > MATCH_RESULT_MAX;
+	cJSON *o = line && !too_long ? cJSON_ParseWithOpts(line, &end, 1) : NULL;
 	cJSON *out = NULL, *t;
 	struct hive_game hg, start;
 	char err[128];
@@ -122,6 +129,8 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	hive_game_init(&start, rr->type);
 	if (!line)
 		REFUSE("no line");
+	if (too_long)
+		REFUSE("longer than %d bytes", MATCH_RESULT_MAX);
 	/* One JSON object and nothing after it. */
 	if (!cJSON_IsObject(o))
 		REFUSE("not one JSON object");
@@ -177,6 +186,9 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	const cJSON *times = cJSON_GetObjectItemCaseSensitive(o, "times_ms");
 	if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) > (int)plies + 1)
 		REFUSE("times_ms is not one time per move");
+	const cJSON *evals = cJSON_GetObjectItemCaseSensitive(o, "evals");
+	if (evals && (!cJSON_IsArray(evals) || cJSON_GetArraySize(evals) > cJSON_GetArraySize(times)))
+		REFUSE("evals is not one [score, depth] per time");
 	/* Rebuilt from what was checked, in results_line's order: never the line as sent. */
 	if (!(out = cJSON_CreateObject()))
 		REFUSE("no memory");
@@ -203,6 +215,17 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 			REFUSE("times_ms is not one time per move");
 		ms = x->valuedouble;
 		cJSON_AddItemToArray(t, cJSON_CreateNumber(ms));
+	}
+	if (evals && !(t = cJSON_AddArrayToObject(out, "evals")))
+		REFUSE("no memory");
+	for (const cJSON *x = evals ? evals->child : NULL; x; x = x->next) {
+		double score, depth;
+		if (!cJSON_IsArray(x) || cJSON_GetArraySize(x) != 2 ||
+		    int_value(cJSON_GetArrayItem(x, 0), -MATCH_SCORE_MAX, MATCH_SCORE_MAX, &score) < 0 ||
+		    int_value(cJSON_GetArrayItem(x, 1), 0, MATCH_MAX_DEPTH_REPORTED, &depth) < 0)
+			REFUSE("evals is not one [score, depth] per time");
+		int pair[2] = { (int)score, (int)depth };
+		cJSON_AddItemToArray(t, cJSON_CreateIntArray(pair, 2));
 	}
 	if (rr->worker)
 		cJSON_AddStringToObject(out, "worker", rr->worker);

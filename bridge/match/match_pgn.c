@@ -2,7 +2,11 @@
  * match_pgn.c: `match --pgnout FILE`: every finished game appended as Mzinga's PGN
  * as it ends (bridge/game_record.h: one write with O_APPEND, then fsync), and with
  * --resume the file made to agree with the results file before the match goes on.
+ * With --queue, each worker's result as the coordinator accepts it (its moves
+ * replayed, its times and scores checked by match_result_check): the streams are
+ * the record, so the file is written again from them when a coordinator starts.
  */
+#include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +18,7 @@
 #include "bridge/game_record.h"
 #include "bridge/match/match_int.h"
 #include "bridge/referee.h"
+#include "bridge/util.h"
 #include "core/errbuf.h"
 
 #define PGN_GAME_START "\n\n[GameType "
@@ -156,7 +161,8 @@ int pgnout_open(struct match *m)
 
 	if (!m->o.pgnout_path)
 		return 0;
-	if (m->o.resume) {
+	/* With --queue the streams are the record: the file is written again from them. */
+	if (m->o.resume && !m->o.queue) {
 		rc = pgnout_resume(m, err, sizeof err);
 	} else {
 		int fd = open(m->o.pgnout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -170,34 +176,138 @@ int pgnout_open(struct match *m)
 	return rc;
 }
 
-int pgnout_write(struct match *m, const struct slot *s, int state, const char *reason)
+/* What game g's tags and comments come from, beside its moves. */
+struct pgnout_game {
+	unsigned    game_no;
+	const char *id[2];            /* by colour: the engines' ids, else their labels */
+	const char *opening;          /* its GameString, NULL = none */
+	int         state;
+	const char *reason;
+	int         depth[2];         /* by player: a fixed depth (builtin:depth=N), 0 none */
+};
+
+/* Appends game g with plies' comments; -1 after saying why. */
+static int pgnout_append(struct match *m, const struct pgnout_game *pg, const struct hive_game *g,
+			 const struct game_record_plies *plies)
 {
-	const char *id[2];
 	char round[16], site[128] = "", tc[64] = "-", err[512];
 	struct referee_seat clock = {
 		.clock_ms = m->o.clock_ms, .inc_ms = m->o.inc_ms, .movetime_ms = m->o.movetime_ms,
 	};
+	struct hive_record rec;
+
+	if (!m->o.depth && !m->o.movetime_ms && !m->o.clock_ms && !(pg->depth[0] && pg->depth[1]))
+		clock.movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
+	game_record_time_control(&clock, tc, sizeof tc);
+	snprintf(round, sizeof round, "%u", pg->game_no);
+	gethostname(site, sizeof site - 1);
+	struct game_record_tags t = {
+		.white = pg->id[HIVE_WHITE], .black = pg->id[HIVE_BLACK],
+		.event = "hivebridge match", .site = site, .round = round,
+		.opening = pg->opening, .termination = pg->reason, .time_control = tc,
+		.result = pg->state,
+	};
+	int rc = game_record_build(&rec, g, &t, plies, err, sizeof err);
+	if (rc == 0) {
+		rc = game_record_append(m->o.pgnout_path, &rec, err, sizeof err);
+		hive_record_free(&rec);
+	}
+	if (rc < 0)
+		fprintf(stderr, "hivebridge match: cannot write %s\n", err);
+	return rc;
+}
+
+int pgnout_write(struct match *m, const struct slot *s, int state, const char *reason)
+{
+	struct pgnout_game pg = {
+		.game_no = s->game_no, .opening = s->opening_gs, .state = state, .reason = reason,
+		.depth = { m->pl[0].depth, m->pl[1].depth },
+	};
+	struct game_record_plies p;
+	size_t nevals;
 
 	if (!m->o.pgnout_path)
 		return 0;
 	for (int c = 0; c < 2; c++) {
-		int p = c == HIVE_WHITE ? s->white : 1 - s->white;
-		id[c] = s->engine_id[p][0] ? s->engine_id[p] : m->pl[p].label;
+		int pl = c == HIVE_WHITE ? s->white : 1 - s->white;
+		pg.id[c] = s->engine_id[pl][0] ? s->engine_id[pl] : m->pl[pl].label;
 	}
-	if (!m->o.depth && !m->o.movetime_ms && !m->o.clock_ms && !(m->pl[0].depth && m->pl[1].depth))
-		clock.movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
-	game_record_time_control(&clock, tc, sizeof tc);
-	snprintf(round, sizeof round, "%u", s->game_no);
-	gethostname(site, sizeof site - 1);
-	struct game_record_tags t = {
-		.white = id[HIVE_WHITE], .black = id[HIVE_BLACK],
-		.event = "hivebridge match", .site = site, .round = round,
-		.opening = s->opening_gs, .termination = reason, .time_control = tc,
-		.result = state,
+	p.first = referee_start_plies(s->ref);
+	p.times = referee_times(s->ref, &p.n);
+	p.evals = referee_evals(s->ref, &nevals);
+	return pgnout_append(m, &pg, referee_game(s->ref), &p);
+}
+
+/* ENGINE's fixed depth when it is builtin:depth=N, else 0 (a profile's is the
+ * workers' to know). */
+static int spec_depth(const char *spec)
+{
+	unsigned long long v;
+	return !strncmp(spec, "builtin:depth=", 14) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0 ?
+	       (int)v : 0;
+}
+
+static const char *json_str(const cJSON *o, const char *k)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+int pgnout_write_result(struct match *m, const cJSON *o)
+{
+	struct pgnout_game pg = {
+		.opening = json_str(o, "opening"), .reason = json_str(o, "reason"),
+		.depth = { spec_depth(m->o.spec[0]), spec_depth(m->o.spec[1]) },
 	};
-	if (game_record_append_referee(m->o.pgnout_path, s->ref, &t, err, sizeof err) < 0) {
-		fprintf(stderr, "hivebridge match: cannot write %s\n", err);
-		return -1;
+	const char *gs = json_str(o, "gamestring"), *res = json_str(o, "result");
+	const cJSON *times = cJSON_GetObjectItemCaseSensitive(o, "times_ms");
+	const cJSON *evals = cJSON_GetObjectItemCaseSensitive(o, "evals");
+	struct hive_game g, start;
+	struct game_record_plies p = { 0 };
+	uint64_t *tv = NULL;
+	struct referee_eval *ev = NULL;
+	char err[256];
+	int rc = -1;
+
+	if (!m->o.pgnout_path)
+		return 0;
+	hive_game_init(&g, 0);
+	hive_game_init(&start, 0);
+	pg.game_no = (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "game"));
+	int a_white = pg.game_no % 2 == 1;
+	pg.id[HIVE_WHITE] = json_str(o, "white_id") ? json_str(o, "white_id") : m->pl[a_white ? 0 : 1].label;
+	pg.id[HIVE_BLACK] = json_str(o, "black_id") ? json_str(o, "black_id") : m->pl[a_white ? 1 : 0].label;
+	pg.state = !strcmp(res, "1-0") ? HIVE_WHITE_WINS : !strcmp(res, "0-1") ? HIVE_BLACK_WINS : HIVE_DRAW;
+	/* match_result_check replayed both; they are replayed again for the record, and a
+	 * failure here is only memory. */
+	if (hive_game_parse(&g, gs, err, sizeof err) != HIVE_OK ||
+	    (pg.opening && hive_game_parse(&start, pg.opening, err, sizeof err) != HIVE_OK)) {
+		fprintf(stderr, "hivebridge match: cannot write %s: game %u: %s\n", m->o.pgnout_path,
+			pg.game_no, err);
+		goto out;
 	}
-	return 0;
+	p.first = pg.opening ? start.len : 0;
+	p.n = (size_t)cJSON_GetArraySize(times);
+	tv = calloc(p.n + 1, sizeof *tv);
+	ev = calloc(p.n + 1, sizeof *ev);
+	if (!tv || !ev) {
+		fprintf(stderr, "hivebridge match: cannot write %s: out of memory\n", m->o.pgnout_path);
+		goto out;
+	}
+	size_t i = 0;
+	for (const cJSON *x = times->child; x && i < p.n; x = x->next)
+		tv[i++] = (uint64_t)x->valuedouble;
+	i = 0;
+	for (const cJSON *x = evals ? evals->child : NULL; x && i < p.n; x = x->next, i++) {
+		ev[i].score = (int)cJSON_GetNumberValue(cJSON_GetArrayItem(x, 0));
+		ev[i].depth = (int)cJSON_GetNumberValue(cJSON_GetArrayItem(x, 1));
+	}
+	p.times = tv;
+	p.evals = ev;
+	rc = pgnout_append(m, &pg, &g, &p);
+out:
+	free(tv);
+	free(ev);
+	hive_game_free(&g);
+	hive_game_free(&start);
+	return rc;
 }

@@ -392,6 +392,12 @@ static void coord_result(struct coord *c, const redisReply *e)
 		log_note(0, "match: game %u: second result from %s ignored", game, who);
 		goto out;
 	}
+	/* The PGN first, as a local match writes it: both files are written again from
+	 * the streams when a coordinator starts, so no kill leaves them apart. */
+	if (pgnout_write_result(m, o) < 0) {
+		coord_fail(c);
+		goto out;
+	}
 	text = cJSON_PrintUnformatted(o);
 	if (!text || (m->results && (fprintf(m->results, "%s\n", text) < 0 || fflush(m->results) != 0))) {
 		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,

@@ -79,7 +79,7 @@ struct coord {
 	int               first_setup;
 	int               reading;       /* a read is outstanding */
 	int               stop_sent;
-	int               opened;        /* --results is open (after the checks) */
+	int               opened;        /* --results and --pgnout are open (after the checks) */
 	const char       *stop_value;
 	unsigned          dupes;
 	struct event     *bound;

@@ -96,9 +96,10 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 	if (c->first_setup && !m->stopping)
 		queue_cmd(&c->q, on_setup_write, c, "DEL %s", c->q.k_stop);   /* a paused match goes on */
 	/* The streams are the record: the file is written again from them. */
-	if (!c->opened && m->o.results_path) {
-		if (!(m->results = fopen(m->o.results_path, "w"))) {
+	if (!c->opened) {
+		if (m->o.results_path && !(m->results = fopen(m->o.results_path, "w")))
 			fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path, strerror(errno));
+		if ((m->o.results_path && !m->results) || pgnout_open(m) < 0) {
 			m->failed = 1;
 			coord_exit(c);
 			return;

@@ -77,6 +77,17 @@ char *results_line(const struct match *m, const struct slot *s, int state, const
 	cJSON *t = cJSON_AddArrayToObject(o, "times_ms");
 	for (size_t i = 0; t && i < ntimes; i++)
 		cJSON_AddItemToArray(t, cJSON_CreateNumber((double)times[i]));
+	/* With each time, the mover's last [score, depth] ([0, 0]: none), where an
+	 * engine reported any: --pgnout's comments, a worker's for its coordinator. */
+	size_t nevals, reported = 0;
+	const struct referee_eval *ev = referee_evals(s->ref, &nevals);
+	for (size_t i = 0; i < nevals; i++)
+		reported += ev[i].depth > 0;
+	cJSON *e = reported ? cJSON_AddArrayToObject(o, "evals") : NULL;
+	for (size_t i = 0; e && i < nevals; i++) {
+		int pair[2] = { ev[i].depth > 0 ? ev[i].score : 0, ev[i].depth > 0 ? ev[i].depth : 0 };
+		cJSON_AddItemToArray(e, cJSON_CreateIntArray(pair, 2));
+	}
 	if (worker)
 		cJSON_AddStringToObject(o, "worker", worker);
 	line = cJSON_PrintUnformatted(o);

@@ -194,11 +194,6 @@ bad:
 			"the test could never decide\n", o->sprt_min_games, o->games);
 		return -1;
 	}
-	if (o->pgnout_path && o->queue) {
-		fprintf(stderr, "hivebridge match: --pgnout is not with --queue (the workers' games "
-			"are in --results)\n");
-		return -1;
-	}
 	if (o->resume && !o->results_path) {
 		fprintf(stderr, "hivebridge match: --resume needs --results FILE\n");
 		return -1;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # convert.sh: game records through the binary. `convert` reads each of the 13 real
 # games of tests/data/records alike from its BoardSpace .sgf and Mzinga's .pgn, tells
-# the formats by content (not by name), writes PGN in both dialects and JSON that read
-# back to the same games, and refuses a record with an illegal 20th ply, a cut-short
+# the formats by content (not by name), writes PGN in both dialects, JSON and
+# BoardSpace SGF that read back to the same games (the SGF with BoardSpace's own cells,
+# ply by ply, and only its robots' actions), and refuses a record with an illegal 20th ply, a cut-short
 # or a non-UTF-8 one with exit status 1, naming the file, the game, the ply and the
 # line and printing nothing of it. `perft --game FILE` counts from the end of a
 # record's game as from its GameString; `match --openings FILE.pgn --opening-plies N`
@@ -33,6 +34,10 @@ for pgn in "$R"/*.pgn; do
 	[ "$("$H" convert --to gamestring "$tmp/h.pgn")" = "$a" ] || fail "$sgf: hivegame PGN does not read back"
 	grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]$' "$tmp/h.pgn" || fail "$sgf: hivegame result tag"
 	grep -q '^2\. [wb][A-Z][0-9]* .* [wb][A-Z]' "$tmp/h.pgn" || fail "$sgf: hivegame move pairs"
+	"$H" convert --to sgf "$pgn" >"$tmp/s.sgf" || fail "$pgn: --to sgf"
+	[ "$("$H" convert --to gamestring "$tmp/s.sgf")" = "$a" ] || fail "$pgn: SGF does not read back"
+	python3 tests/integration/convert_sgf.py "$sgf" "$tmp/s.sgf" || fail "$pgn: SGF's actions"
+	"$H" convert --to sgf-moves "$sgf" | cmp -s - "$tmp/s.sgf" || fail "$sgf: --to sgf-moves is not --to sgf"
 	n=$((n + 1))
 done
 [ $n = 13 ] || fail "$n records, want 13"
@@ -83,7 +88,7 @@ grep -q "^hivebridge convert: $tmp/cut.sgf: game 1 (line 1), line [0-9]*: .*cut 
 expect_refused "$tmp/latin1.pgn" "line 32 is not UTF-8 text."
 "$H" convert "$tmp/none.pgn" >/dev/null 2>"$tmp/err" && fail "a missing file converts"
 [ "$(cat "$tmp/err")" = "hivebridge convert: $tmp/none.pgn: No such file or directory" ] || fail "missing: $(cat "$tmp/err")"
-"$H" convert --to sgf "$src" >/dev/null 2>&1; [ $? = 2 ] || fail "--to sgf: not a usage error"
+"$H" convert --to sgf-board "$src" >/dev/null 2>&1; [ $? = 2 ] || fail "--to sgf-board: not a usage error"
 "$H" convert >/dev/null 2>&1; [ $? = 2 ] || fail "no FILE: not a usage error"
 
 # --- perft --game FILE ------------------------------------------------------------------
@@ -120,4 +125,4 @@ timeout 120 "$H" check --positions-from "$src" --positions 3 builtin >"$tmp/chec
 	{ cat "$tmp/check"; fail "check --positions-from"; }
 grep -q "^PASS movegen.random\[0..2\]" "$tmp/check" || fail "check --positions-from: $(grep random "$tmp/check")"
 
-echo "convert: ok (13 records, both dialects, refusals, perft, match, check)"
+echo "convert: ok (13 records, both dialects, SGF, refusals, perft, match, check)"

@@ -6,7 +6,9 @@
 # coordinator is SIGKILLed and started again (it resumes from the streams), and
 # Redis itself is killed and started again on the same port and AOF (everyone
 # reconnects, no result is lost). Every game's result arrives exactly once and the
-# summary equals that of the same match played locally. Then a second match on
+# summary equals that of the same match played locally; --pgnout, written again
+# from the streams by the restarted coordinator, holds each game once, in Mzinga's
+# format, with the moves, ids, times, scores and depths of the results file. Then a second match on
 # the same Redis whose worker lacks its engine profile: reported once, the worker
 # stops (the job stays for a worker that has it).
 set -u
@@ -38,7 +40,7 @@ url=redis://127.0.0.1:$port/m1
 timeout 900 "$HIVEBRIDGE" match $opts $engines >"$tmp/local.out" 2>"$tmp/local.err" || fail "local match"
 
 coord() {
-	spawn "$HIVEBRIDGE" match $opts --queue "$url" --results "$tmp/res.jsonl" $engines >>"$tmp/coord.out" 2>>"$tmp/coord.err"
+	spawn "$HIVEBRIDGE" match $opts --queue "$url" --results "$tmp/res.jsonl" --pgnout "$tmp/res.pgn" $engines >>"$tmp/coord.out" 2>>"$tmp/coord.err"
 	coord=$spawned
 }
 coord
@@ -88,6 +90,7 @@ st=$?
 grep -q "connected again" "$tmp/w2.err" || fail "w2 did not reconnect"
 
 python3 tests/integration/match_queue.py "$tmp/res.jsonl" "$games" "$killed" || fail "results"
+python3 tests/integration/pgnout.py check "$HIVEBRIDGE" "$tmp/res.pgn" "$tmp/res.jsonl" 5 || fail "the PGN"
 # Exactly once in the file; the summary equals the local match's.
 last() { grep "^$1" "$2" | tail -n 1; }
 for l in "Score of" "Elo difference"; do

@@ -47,7 +47,7 @@ def strict(text, results=("WhiteWins", "BlackWins", "Draw")):
             m = TAG.match(lines[i])
             assert m, f"line {i + 1}: not a tag: {lines[i]!r}"
             assert m.group(1) not in tags, f"line {i + 1}: tag {m.group(1)} twice"
-            tags[m.group(1)] = m.group(2)
+            tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))   # PGN escapes \ and "
             order.append(m.group(1))
             i += 1
         assert order[:8] == FIRST, f"line {i}: tags {order[:8]}, want {FIRST} first"

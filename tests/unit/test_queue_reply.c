@@ -170,6 +170,20 @@ static void test_results(void)
 		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":3,\"a_score\":0.5,\"times_ms\":[]}",
 		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[1.5]}",
 		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"\",\"plies\":0,\"a_score\":0.5,\"times_ms\":[]}",
+		/* An illegal move (a Queen on black's first turn); evals that are no pairs. */
+		"{\"game\":1,\"white\":\"A\",\"black\":\"B\",\"engine_a\":\"white\",\"gamestring\":"
+		"\"Base;InProgress;White[2];wS1;bQ wS1-\",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":2,"
+		"\"a_score\":0.5,\"times_ms\":[1,2]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,"
+		"\"times_ms\":[1],\"evals\":[[1,2],[3,4]]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,"
+		"\"times_ms\":[1],\"evals\":[[1]]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,"
+		"\"times_ms\":[1],\"evals\":[[1,-1]]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,"
+		"\"times_ms\":[1],\"evals\":[[1e12,2]]}",
+		"{\"game\":1," OK1 ",\"result\":\"1/2-1/2\",\"reason\":\"r\",\"plies\":0,\"a_score\":0.5,"
+		"\"times_ms\":[1],\"evals\":{}}",
 		"[1]", "", "{\"game\":1",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
@@ -181,6 +195,28 @@ static void test_results(void)
 			      "\"gamestring\":\"Base;InProgress;Black[1];wA1\",\"result\":\"1-0\",\"reason\":\"r\","
 			      "\"plies\":1,\"a_score\":1,\"times_ms\":[]}", 1, &g, &sc, why), 0);
 	CU_ASSERT_EQUAL(sc, 1);
+	/* Evals, one [score, depth] per time at most, kept as sent. */
+	struct match_result_rules rr = { .games = 4, .label = { labels[0], labels[1] }, .type = 0 };
+	cJSON *o = match_result_check("{\"game\":1,\"white\":\"A\",\"black\":\"B\",\"engine_a\":\"white\","
+				      "\"gamestring\":\"Base;InProgress;Black[1];wA1\",\"result\":\"1-0\",\"reason\":\"r\","
+				      "\"plies\":1,\"a_score\":1,\"times_ms\":[5,6],\"evals\":[[-35,2]]}", &rr, &g, &sc,
+				      why, sizeof why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	char *text = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(o, "evals"));
+	CU_ASSERT_STRING_EQUAL(text, "[[-35,2]]");
+	cJSON_free(text);
+	cJSON_Delete(o);
+	/* A line too long is refused before it is parsed. */
+	size_t n = MATCH_RESULT_MAX + 2;
+	char *big = malloc(n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	memset(big, ' ', n - 1);
+	big[0] = '{';
+	big[n - 2] = '}';
+	big[n - 1] = 0;
+	CU_ASSERT_PTR_NULL(match_result_check(big, &rr, &g, &sc, why, sizeof why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "longer than"));
+	free(big);
 }
 
 /* An ENGINE command's profile beside a config profile named as it once was. */

@@ -3,7 +3,8 @@
  * of tests/data/records, each as BoardSpace's SGF and Mzinga's PGN: both read to the
  * same legal moves and final GameString; PGN written in either dialect reads back to
  * the same game; broken records (an illegal 20th ply, cut short, not UTF-8) are refused
- * with the ply and the line, giving nothing back; hivegame.com's dialect.
+ * with the ply and the line, giving nothing back; hivegame.com's dialect; BoardSpace
+ * SGF written reads back to the same game, result and players.
  */
 #include "testutil.h"
 
@@ -139,27 +140,55 @@ static void test_sgf_and_pgn_agree(void)
 	}
 }
 
-/* Writes r in a dialect and reads it back: the same game, result, players and date. */
-static void round_trip(const struct hive_record *r, enum hive_pgn_dialect dialect)
+/* round_trip's format beside the two PGN dialects. */
+#define SGF (-1)
+
+/* The record as SGF (malloc'd). */
+static char *sgf_of(const struct hive_record *r)
 {
-	char *text = pgn_of(r, dialect);
+	size_t need = hive_record_write_sgf(r, NULL, 0);
+	char *s = malloc(need + 1);
+	CU_ASSERT(need > 0);
+	CU_ASSERT_EQUAL(hive_record_write_sgf(r, s, need + 1), need);
+	CU_ASSERT_EQUAL(strlen(s), need);
+	return s;
+}
+
+/* Writes r in a PGN dialect or as SGF and reads it back: the same game, result,
+ * players and date (SGF: names "White" and "Black" where none; no comments). */
+static void round_trip(const struct hive_record *r, int how)
+{
+	char *text = how == SGF ? sgf_of(r) : pgn_of(r, (enum hive_pgn_dialect)how);
 	size_t need = strlen(text);
 	struct hive_record *back;
-	CU_ASSERT_EQUAL(hive_record_detect(text, need), HIVE_RECORD_PGN);
+	CU_ASSERT_EQUAL(hive_record_detect(text, need), how == SGF ? HIVE_RECORD_SGF : HIVE_RECORD_PGN);
 	if (read_one(text, need, &back) != 0) {
 		fprintf(stderr, "%s\n", text);
-		CU_FAIL("written PGN does not read back");
+		CU_FAIL("written record does not read back");
 		free(text);
 		return;
 	}
 	char *a = gamestring(&r->game), *b = gamestring(&back->game);
 	CU_ASSERT_STRING_EQUAL(a, b);
 	CU_ASSERT_EQUAL(r->result, back->result);
-	CU_ASSERT_STRING_EQUAL(hive_record_tag(r, "White"), hive_record_tag(back, "White"));
+	for (int p = 0; p < 2; p++) {
+		const char *n1 = hive_record_tag(r, p ? "Black" : "White"), *n2 = hive_record_tag(back, p ? "Black" : "White");
+		char name[HIVE_RECORD_MAX_TEXT];
+		if (how == SGF) {
+			snprintf(name, sizeof name, "%s", n1 && *n1 ? n1 : p ? "Black" : "White");
+			for (char *q = name; (q = strchr(q, '"')); )
+				*q = '\'';
+			n1 = name;
+		}
+		CU_ASSERT((n1 == NULL) == (n2 == NULL));
+		if (n1 && n2)
+			CU_ASSERT_STRING_EQUAL(n1, n2);
+	}
 	char d1[11], d2[11];
-	CU_ASSERT(hive_record_date(hive_record_tag(r, "Date"), d1) == 0 &&
-		  hive_record_date(hive_record_tag(back, "Date"), d2) == 0 && !strcmp(d1, d2));
-	for (size_t i = 0; i < r->game.len; i++) {
+	if (how != SGF || hive_record_tag(r, "Date"))
+		CU_ASSERT(hive_record_date(hive_record_tag(r, "Date"), d1) == 0 &&
+			  hive_record_date(hive_record_tag(back, "Date"), d2) == 0 && !strcmp(d1, d2));
+	for (size_t i = 0; how != SGF && i < r->game.len; i++) {
 		const char *c1 = r->comments ? r->comments[i] : NULL, *c2 = back->comments ? back->comments[i] : NULL;
 		CU_ASSERT((c1 == NULL) == (c2 == NULL));
 		if (c1 && c2)
@@ -185,9 +214,38 @@ static void test_write_read_back(void)
 			}
 			round_trip(r, HIVE_PGN_MZINGA);
 			round_trip(r, HIVE_PGN_HIVEGAME);
+			round_trip(r, SGF);
 			hive_records_free(r, 1);
 			free(text);
 		}
+	}
+}
+
+static void test_sgf_written(void)
+{
+	/* Results the board does not show: a resignation, an accepted draw, none; names
+	 * with SGF's special bytes; the game type's letters in SU. */
+	static const int results[] = { HIVE_WHITE_WINS, HIVE_BLACK_WINS, HIVE_DRAW, HIVE_IN_PROGRESS };
+	struct hive_move moves[HIVE_MAX_MOVES];
+	for (size_t k = 0; k < sizeof results / sizeof results[0]; k++) {
+		struct hive_record r;
+		hive_record_init(&r, k == 3 ? 0 : HIVE_EXP_M | HIVE_EXP_P);
+		CU_ASSERT_EQUAL(hive_record_set_tag(&r, "White", "a]b\\c"), 0);
+		for (int i = 0; i < 9 + (int)k; i++) {
+			size_t n = hive_board_moves(&r.game.board, moves);
+			CU_ASSERT_FATAL(n > 0);
+			CU_ASSERT_EQUAL(hive_record_play(&r, moves[(i * 5) % n], NULL), HIVE_OK);
+		}
+		r.result = results[k];
+		round_trip(&r, SGF);
+		char text[8192];
+		CU_ASSERT(hive_record_write_sgf(&r, text, sizeof text) < sizeof text);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "P0[id \"a\\]b\\\\c\"]"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, k == 3 ? "SU[Hive]" : "SU[Hive-PM]"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "; P0[1 Move W "));
+		CU_ASSERT((strstr(text, "Resign]") != NULL) == (k < 2));
+		CU_ASSERT((strstr(text, "AcceptDraw]") != NULL) == (k == 2));
+		hive_record_free(&r);
 	}
 }
 
@@ -224,6 +282,7 @@ static void test_comments(void)
 			strstr(r.comments[i], "}{")[0] = ')';
 	round_trip(&r, HIVE_PGN_MZINGA);
 	round_trip(&r, HIVE_PGN_HIVEGAME);
+	round_trip(&r, SGF);
 	hive_record_free(&r);
 }
 
@@ -439,8 +498,9 @@ static void test_gamestrings_and_detection(void)
 
 static const struct unit_test tests[] = {
 	{ "13 real games: SGF and PGN agree, every move legal", test_sgf_and_pgn_agree },
-	{ "PGN written in both dialects reads back", test_write_read_back },
+	{ "PGN written in both dialects and SGF read back", test_write_read_back },
 	{ "per-move comments and tags written", test_comments },
+	{ "SGF: a result the board does not show, names, game types", test_sgf_written },
 	{ "illegal 20th ply, cut short, not UTF-8: refused with ply and line", test_broken_records },
 	{ "hivegame.com's dialect", test_hivegame_dialect },
 	{ "GameString lines, detection, dates", test_gamestrings_and_detection },
