@@ -292,6 +292,10 @@ static const struct config_key config_keys[] = {
 	{ CONFIG_DAEMON, "http_max_head", KEY_UINT, 4096, 1048576, "4096..1048576 bytes", "32768",
 	  D(http_max_head),
 	  .help = "bytes of an HTTP request line and headers (431 beyond)" },
+	{ CONFIG_DAEMON, "http_max_record", KEY_UINT, 4096, 4194304, "4096..4194304 bytes", "1048576",
+	  D(http_max_record),
+	  .help = "bytes of the body of a record opened on the web page (POST /api/records, a "
+		  "GameString, PGN or SGF in JSON; 413 beyond); every other body is at most 4096" },
 	{ CONFIG_DAEMON, "http_play_move_time", KEY_WHOLE_SECONDS, 1, 86400, "1..86400 seconds", "1800",
 	  D(http_play_move_ms),
 	  .help = "seconds a person playing an engine on the web page has for each move (then the "

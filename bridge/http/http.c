@@ -50,7 +50,7 @@
 
 /* --- answers ---------------------------------------------------------------------- */
 
-static void reply_json(struct http_req *req, int code, cJSON *o)
+void reply_json(struct http_req *req, int code, cJSON *o)
 {
 	struct evbuffer *b = evbuffer_new();
 	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
@@ -583,6 +583,14 @@ static void route(struct http_req *req, void *arg)
 			reply_error(req, 405, "GET or POST only");
 		return;
 	}
+	if (!strcmp(p, "records")) {
+		route_records(h, req);
+		return;
+	}
+	if (!strncmp(p, "archive", 7) && (!p[7] || p[7] == '/')) {
+		route_archive(h, req, p + 7);
+		return;
+	}
 	if (!strncmp(p, "lobby/", 6)) {
 		route_lobby(h, req, p + 6);
 		return;
@@ -715,6 +723,12 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		http_free(h);
 		return NULL;
 	}
+	/* The archive's games are listed from start-up on (a damaged file is skipped, not fatal). */
+	if (conf->games_path && !(h->archive = archive_open(conf->games_path))) {
+		errbuf_set(err, errlen, "out of memory");
+		http_free(h);
+		return NULL;
+	}
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
 	h->lobby = weblobby_new(base, stream_on_seat, h);
 	h->ping = event_new(base, -1, EV_PERSIST, stream_on_ping, h);
@@ -744,6 +758,9 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		.idle_timeout_ms = HTTP_TIMEOUT_S * 1000,
 		.max_head = conf->http_max_head ? conf->http_max_head : 32768,
 		.max_body = HTTP_MAX_BODY,
+		.big_path = HTTP_RECORDS_PATH,
+		.max_big_body = conf->http_max_record ? conf->http_max_record : HTTP_MAX_RECORD,
+		.max_big = HTTP_MAX_RECORDS_AT_ONCE,
 	};
 	char why[128];
 	h->lst = http_listen(base, (struct sockaddr *)&ss, (int)sl, &lim, route, conn_closed, h,
@@ -811,6 +828,7 @@ void http_free(struct http_server *h)
 	}
 	util_event_free(&h->ping);
 	live_enable(0);
+	archive_free(h->archive);
 	guard_free(h->guard);
 	free(h);
 }
