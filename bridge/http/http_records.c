@@ -210,34 +210,35 @@ static cJSON *archived_summary(const struct hive_record *r, long long id)
 	return o;
 }
 
-static void archive_skip(struct archive *a, unsigned *notes, size_t line, const char *why)
+/* A game skipped, said with its byte offset in the file (the codec's lines in why
+ * count from that game's start). */
+static void archive_skip(struct archive *a, unsigned *notes, long long id, const char *why)
 {
 	a->skipped++;
 	if ((*notes)++ < ARCHIVE_NOTES)
-		log_warn(0, "games %s: the game at line %zu is skipped: %s", a->path, line, why);
+		log_warn(0, "games %s: the game at byte %lld is skipped: %s", a->path, id, why);
 }
 
 /* Takes one game's text (s, len: from its first tag to before the next game) into
  * the list, dropping the oldest beyond the bounds; a game that does not read as one
  * whole game is skipped. */
-static void archive_take(struct archive *a, const char *s, size_t len, long long id, size_t line,
-			 unsigned *notes)
+static void archive_take(struct archive *a, const char *s, size_t len, long long id, unsigned *notes)
 {
 	struct hive_record *v;
 	size_t n;
 	char err[256];
 
 	if (len > ARCHIVE_GAME_MAX) {
-		archive_skip(a, notes, line, "larger than " "256 KiB");
+		archive_skip(a, notes, id, "larger than " "256 KiB");
 		return;
 	}
 	if (hive_records_read(s, len, &v, &n, err, sizeof err) < 0) {
-		archive_skip(a, notes, line, err);
+		archive_skip(a, notes, id, err);
 		return;
 	}
 	if (n != 1) {
 		hive_records_free(v, n);
-		archive_skip(a, notes, line, "not one game");
+		archive_skip(a, notes, id, "not one game");
 		return;
 	}
 	struct archived g = { .id = id, .text = malloc(len + 1), .len = len,
@@ -245,7 +246,7 @@ static void archive_take(struct archive *a, const char *s, size_t len, long long
 	hive_records_free(v, n);
 	if (!g.text || !g.summary) {
 		archived_free(&g);
-		archive_skip(a, notes, line, "out of memory");
+		archive_skip(a, notes, id, "out of memory");
 		return;
 	}
 	memcpy(g.text, s, len);
@@ -284,37 +285,46 @@ static int ends_with_result(const char *s, size_t len)
 	return 0;
 }
 
-/* Splits buf (len bytes from file offset base, whose first line is line first_line)
- * into games: each starts at a tag line after a line that is not one (a game's
- * moves or result, a blank line, or a torn game's end). Returns the bytes used: a
- * last game without its result yet (a write under way, or torn) is left for the
- * next read, which takes it when the file has grown past it. */
+/* Splits buf (len bytes from file offset base) into games: each starts at a tag
+ * line after a line that is not one (a game's moves or result, a blank line, or a
+ * torn game's end). Only the last ARCHIVE_KEEP games are read (the list keeps no
+ * more): the others are counted in *older. Returns the bytes used: a last game
+ * without its result yet (a write under way, or torn) is left for the next read,
+ * which takes it when the file has grown past it. */
 static size_t archive_split(struct archive *a, const char *buf, size_t len, long long base,
-			    size_t first_line, unsigned *notes)
+			    unsigned *notes, size_t *older)
 {
-	const char *end = buf + len, *start = NULL, *p = buf;
-	size_t line = first_line, start_line = 0;
-	int prev_tag = 0;
+	const char *end = buf + len;
+	size_t total = 0, used = len;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *next = nl ? nl + 1 : end;
-		int is_tag = tag_line(p, next);
-		if (is_tag && !prev_tag) {
-			if (start)
-				archive_take(a, start, (size_t)(p - start), base + (start - buf), start_line, notes);
-			start = p;
-			start_line = line;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *start = NULL, *p = buf;
+		size_t k = 0;
+		int prev_tag = 0;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *next = nl ? nl + 1 : end;
+			int is_tag = tag_line(p, next);
+			if (is_tag && !prev_tag) {
+				if (start && pass && k + ARCHIVE_KEEP >= total)
+					archive_take(a, start, (size_t)(p - start), base + (start - buf), notes);
+				k += start != NULL;
+				start = p;
+			}
+			prev_tag = is_tag;
+			p = next;
 		}
-		prev_tag = is_tag;
-		p = next;
-		line++;
+		if (!pass) {
+			total = k;
+			*older = total > ARCHIVE_KEEP ? total - ARCHIVE_KEEP : 0;
+			continue;
+		}
+		if (start && ends_with_result(start, (size_t)(end - start)))
+			archive_take(a, start, (size_t)(end - start), base + (start - buf), notes);
+		else if (start)
+			used = (size_t)(start - buf);
 	}
-	if (start && ends_with_result(start, (size_t)(end - start))) {
-		archive_take(a, start, (size_t)(end - start), base + (start - buf), start_line, notes);
-		return len;
-	}
-	return start ? (size_t)(start - buf) : len;
+	return used;
 }
 
 /* Reads what the file holds past a->off (its last ARCHIVE_READ_MAX bytes at most).
@@ -371,8 +381,11 @@ static void archive_read(struct archive *a, int first)
 			 from + (long long)skip - a->off, ARCHIVE_READ_MAX);
 	}
 	unsigned before = a->skipped;
-	size_t used = archive_split(a, buf + skip, len - skip, from + (long long)skip, 1, &notes);
-	/* Line numbers count from the part read: the whole file's are unknown past a cut. */
+	size_t older = 0;
+	size_t used = archive_split(a, buf + skip, len - skip, from + (long long)skip, &notes, &older);
+	if (older)
+		log_note(0, "games %s: %zu older games not read (the page lists the newest %d)", a->path,
+			 older, ARCHIVE_KEEP);
 	a->off = from + (long long)(skip + used);
 	free(buf);
 	if (first && skip + used < len)
