@@ -15,7 +15,10 @@ const view = {
   picked: null,    // the piece picked to move
   pgn: null,       // the PGN download of a game shown without a live id (an archived one)
   seq: 0,          // the latest position asked for: an older answer is dropped
+  want: null,      // the ply asked for and not shown yet (keys repeat faster than answers)
 };
+// The ply shown, or the one on its way.
+const curPly = () => view.want !== null ? view.want : view.ply === null ? view.game.moves.length : view.ply;
 // This page's seat in a remote-play lobby: {token, lobby, state, color, game, ...}; its
 // token is kept in sessionStorage so that a reload takes the seat back.
 let seat = null;
@@ -78,13 +81,13 @@ async function loadGames() {
 
 // --- watching ---------------------------------------------------------------------
 async function watch(id) {
-  view.id = id; view.gs = null; view.ply = null; view.picked = null; view.pgn = null;
+  view.id = id; view.gs = null; view.ply = null; view.picked = null; view.pgn = null; view.want = null; view.seq++;
   await refresh();
   loadGames().catch(() => {});
 }
 
 async function watchGameString(gs, title) {
-  view.id = null; view.gs = gs; view.ply = null; view.picked = null; view.pgn = null;
+  view.id = null; view.gs = gs; view.ply = null; view.picked = null; view.pgn = null; view.want = null;
   const pos = await api("/api/position?game=" + encodeURIComponent(gs));
   view.game = { title, moves: pos.moves, gamestring: gs, playable: false, plies: pos.moves.length,
     result: null, reason: "", white: "", black: "", clocks: null, analysis: null };
@@ -117,11 +120,18 @@ async function showPly(n) {
   const seq = ++view.seq;
   if (view.id !== null && n === g.plies) {
     view.ply = null;
+    view.want = null;
     view.pos = g.position;
   } else {
     // Keys repeat faster than answers come: only the latest request is shown.
-    const pos = n === g.plies && g.position ? g.position
-      : await api(`/api/position?game=${encodeURIComponent(g.gamestring)}&ply=${n}`);
+    view.want = n;
+    let pos;
+    try {
+      pos = n === g.plies && g.position ? g.position
+        : await api(`/api/position?game=${encodeURIComponent(g.gamestring)}&ply=${n}`);
+    } finally {
+      if (seq === view.seq) view.want = null;
+    }
     if (seq !== view.seq) return;
     view.ply = n;
     view.pos = pos;
@@ -275,7 +285,7 @@ function renderInfo() {
   else if (g.human && !g.finished && view.ply === null) status += " · watching (not your game)";
   if (g.substitutions) status += ` · ${g.substitutions} move${g.substitutions === 1 ? "" : "s"} by the bridge, not the engine (last: ${g.substitution || "?"})`;
   $("status").textContent = status;
-  $("result").textContent = g.result ? `${g.result} — ${g.reason}` : (g.finished && g.reason ? g.reason : "");
+  $("result").textContent = g.result ? `${g.result}${g.reason ? " — " + g.reason : ""}` : (g.finished && g.reason ? g.reason : "");
   const ol = $("moves");
   ol.replaceChildren(...g.moves.map((m, i) => {
     const li = el("li", { "data-ply": i + 1 }, m);
@@ -338,14 +348,14 @@ $("first").onclick = () => showPly(0);
 // Stepping with the keys, unless typing somewhere.
 document.addEventListener("keydown", (ev) => {
   if (!view.game || ev.altKey || ev.ctrlKey || ev.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName)) return;
-  const at = view.ply === null ? view.game.moves.length : view.ply;
+  const at = curPly();
   const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.game.moves.length }[ev.key];
   if (to === undefined) return;
   ev.preventDefault();
   showPly(to).catch((e) => { $("status").textContent = e.message; });
 });
-$("prev").onclick = () => showPly((view.ply === null ? view.game.moves.length : view.ply) - 1);
-$("next").onclick = () => showPly((view.ply === null ? view.game.moves.length : view.ply) + 1);
+$("prev").onclick = () => showPly(curPly() - 1);
+$("next").onclick = () => showPly(curPly() + 1);
 $("last").onclick = () => showPly(view.game ? view.game.moves.length : 0);
 
 $("newform").onsubmit = async (ev) => {
@@ -381,12 +391,13 @@ function showRecordGame(i) {
   view.id = null; view.gs = g.gamestring; view.picked = null;
   view.pgn = rec.archive !== null ? `/api/archive/${rec.archive}.pgn` : null;
   view.game = { moves: g.moves, gamestring: g.gamestring, playable: false, plies: g.plies, position: g.position,
-    result: g.result, reason: g.termination || "", white: g.white || "", black: g.black || "", clocks: null,
+    result: g.result, reason: g.termination || g.tags.SgfResult || "", white: g.white || "", black: g.black || "", clocks: null,
     analysis: null, finished: g.result !== null, type: g.type };
   const what = [g.event, g.site, g.date].filter((x) => x).join(", ");
   view.title = `${rec.archive !== null ? "Archived game" : "Record"}: ${g.white || "?"} – ${g.black || "?"} (${g.type}${what ? ", " + what : ""})`;
   view.ply = g.plies;
   view.pos = g.position;
+  view.want = null;
   view.seq++;
   render();
 }
