@@ -273,7 +273,7 @@ static const struct config_key config_keys[] = {
 	{ CONFIG_DAEMON, "games", KEY_STR, D(games_path), .shown = "none",
 	  .help = "a PGN file (Mzinga's) every finished game of the web page and of remote play "
 		  "is appended to as it ends, one write each (`match` has `--pgnout`); created if "
-		  "missing" },
+		  "missing; the web page lists its newest 256 games, after a restart too" },
 	{ CONFIG_DAEMON, "max_sessions", KEY_UINT, 1, 1000000, "1..1000000", "1000", D(max_sessions),
 	  .help = "concurrent sessions; more are refused with an error" },
 	{ CONFIG_DAEMON, "max_sessions_per_peer", KEY_UINT, 1, 1000000, "1..1000000", "32",
