@@ -178,6 +178,8 @@ struct archive {
 	struct archived  games[ARCHIVE_KEEP];   /* oldest first */
 	size_t           n, bytes;
 	long long        off;                   /* read up to here: the next game's start */
+	dev_t            dev;                   /* the file read (another one: read anew) */
+	ino_t            ino;
 	unsigned         skipped;               /* damaged or too large, since start-up */
 };
 
@@ -343,11 +345,14 @@ static void archive_read(struct archive *a, int first)
 			close(fd);
 		return;
 	}
-	if (st.st_size < a->off) {
+	if (st.st_size < a->off || st.st_dev != a->dev || st.st_ino != a->ino) {
+		/* Rotated or rewritten: read anew (the ids are offsets into this file). */
 		for (size_t i = 0; i < a->n; i++)
 			archived_free(&a->games[i]);
 		a->n = a->bytes = 0;
 		a->off = 0;
+		a->dev = st.st_dev;
+		a->ino = st.st_ino;
 	}
 	long long from = a->off, size = (long long)st.st_size;
 	int cut = size - from > (long long)ARCHIVE_READ_MAX;
