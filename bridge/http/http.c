@@ -363,6 +363,25 @@ static void route_start(struct http_server *h, struct http_req *req)
 	reply_json(req, 201, o);
 }
 
+void reply_pgn_text(struct http_req *req, const char *text, size_t len, const char *filename)
+{
+	struct evbuffer *b = evbuffer_new();
+	char disp[128];
+	if (!b || evbuffer_add(b, text, len) < 0) {
+		if (b)
+			evbuffer_free(b);
+		reply_error(req, 500, "out of memory");
+		return;
+	}
+	struct evkeyvalq *hd = http_req_output_headers(req);
+	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", filename);
+	evhttp_add_header(hd, "Content-Type", "application/x-chess-pgn; charset=utf-8");
+	evhttp_add_header(hd, "Content-Disposition", disp);
+	evhttp_add_header(hd, "Cache-Control", "no-store");
+	http_send_reply(req, 200, b);
+	evbuffer_free(b);
+}
+
 /* A game as Mzinga's PGN, live or finished, as a download: the same reads as its JSON. */
 static void reply_pgn(struct http_req *req, const struct live_game *lg)
 {
@@ -374,32 +393,21 @@ static void reply_pgn(struct http_req *req, const struct live_game *lg)
 		.termination = lg->finished || lg->aborted ? lg->reason : NULL, .result = state,
 	};
 	size_t len;
-	char *text = NULL;
-	struct evbuffer *b = evbuffer_new();
 
 	snprintf(event, sizeof event, "hivebridge %s", lg->kind);
-	if (!b || game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
-		if (b)
-			evbuffer_free(b);
-		reply_error(req, 500, b ? err : "out of memory");
+	if (game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
+		reply_error(req, 500, err);
 		return;
 	}
-	text = game_record_pgn(&rec, &len);
+	char *text = game_record_pgn(&rec, &len);
 	hive_record_free(&rec);
-	if (!text || evbuffer_add(b, text, len) < 0) {
-		free(text);
-		evbuffer_free(b);
+	if (!text) {
 		reply_error(req, 500, "out of memory");
 		return;
 	}
+	snprintf(name, sizeof name, "hivebridge-game-%u.pgn", lg->id);
+	reply_pgn_text(req, text, len, name);
 	free(text);
-	struct evkeyvalq *hd = http_req_output_headers(req);
-	snprintf(name, sizeof name, "attachment; filename=\"hivebridge-game-%u.pgn\"", lg->id);
-	evhttp_add_header(hd, "Content-Type", "application/x-chess-pgn; charset=utf-8");
-	evhttp_add_header(hd, "Content-Disposition", name);
-	evhttp_add_header(hd, "Cache-Control", "no-store");
-	http_send_reply(req, 200, b);
-	evbuffer_free(b);
 }
 
 /* GET /api/games/ID?format=pgn */

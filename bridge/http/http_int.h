@@ -249,6 +249,8 @@ struct http_server {
  * live game's summary. */
 void   reply_json(struct http_req *req, int code, cJSON *o);
 void   reply_error(struct http_req *req, int code, const char *why);
+/* A PGN download: text, len bytes, as the attachment filename. */
+void   reply_pgn_text(struct http_req *req, const char *text, size_t len, const char *filename);
 cJSON *game_summary(const struct live_game *lg);
 
 /* http_records.c: records opened on the page, and the games archive. */

@@ -22,11 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <event2/buffer.h>
-#include <event2/http.h>
-#include <event2/keyvalq_struct.h>
 
-#include "bridge/game_record.h"
 #include "bridge/http/http_int.h"
 #include "bridge/log.h"
 #include "core/errbuf.h"
@@ -56,6 +52,23 @@ static void add_tag(cJSON *o, const char *key, const struct hive_record *r, cons
 		cJSON_AddNullToObject(o, key);
 }
 
+/* What a record's game and an archive's list entry both say of a game. */
+static void add_common(cJSON *o, const struct hive_record *r)
+{
+	const char *res = result_word(r->result);
+	cJSON_AddStringToObject(o, "type", hive_gametype_name(r->game.type));
+	add_tag(o, "white", r, "White");
+	add_tag(o, "black", r, "Black");
+	add_tag(o, "date", r, "Date");
+	add_tag(o, "event", r, "Event");
+	add_tag(o, "termination", r, "Termination");
+	cJSON_AddNumberToObject(o, "plies", (double)r->game.len);
+	if (res)
+		cJSON_AddStringToObject(o, "result", res);
+	else
+		cJSON_AddNullToObject(o, "result");
+}
+
 /* One game of a record: its tags, result, moves and GameString (the page steps
  * through it with /api/position), and its last position. */
 static cJSON *record_game_json(const struct hive_record *r, size_t index)
@@ -63,7 +76,6 @@ static cJSON *record_game_json(const struct hive_record *r, size_t index)
 	cJSON *o = cJSON_CreateObject();
 	size_t n = hive_game_format(&r->game, NULL, 0);
 	char *gs = malloc(n + 1);
-	const char *res = result_word(r->result);
 
 	if (!o || !gs) {
 		cJSON_Delete(o);
@@ -73,21 +85,11 @@ static cJSON *record_game_json(const struct hive_record *r, size_t index)
 	hive_game_format(&r->game, gs, n + 1);
 	cJSON_AddNumberToObject(o, "index", (double)index);
 	cJSON_AddNumberToObject(o, "line", (double)r->line);
-	cJSON_AddStringToObject(o, "type", hive_gametype_name(r->game.type));
-	add_tag(o, "white", r, "White");
-	add_tag(o, "black", r, "Black");
-	add_tag(o, "date", r, "Date");
-	add_tag(o, "event", r, "Event");
+	add_common(o, r);
 	add_tag(o, "site", r, "Site");
-	add_tag(o, "termination", r, "Termination");
-	if (res)
-		cJSON_AddStringToObject(o, "result", res);
-	else
-		cJSON_AddNullToObject(o, "result");
 	cJSON *tags = cJSON_AddObjectToObject(o, "tags");
 	for (size_t i = 0; tags && i < r->ntags; i++)
 		cJSON_AddStringToObject(tags, r->tags[i].name, r->tags[i].value);
-	cJSON_AddNumberToObject(o, "plies", (double)r->game.len);
 	cJSON_AddStringToObject(o, "gamestring", gs);
 	free(gs);
 	cJSON_AddItemToObject(o, "moves", pos_moves_json(&r->game));
@@ -194,21 +196,10 @@ static void archived_free(struct archived *g)
 static cJSON *archived_summary(const struct hive_record *r, long long id)
 {
 	cJSON *o = cJSON_CreateObject();
-	const char *res = result_word(r->result);
 	if (!o)
 		return NULL;
 	cJSON_AddNumberToObject(o, "id", (double)id);
-	cJSON_AddStringToObject(o, "type", hive_gametype_name(r->game.type));
-	add_tag(o, "white", r, "White");
-	add_tag(o, "black", r, "Black");
-	add_tag(o, "date", r, "Date");
-	add_tag(o, "event", r, "Event");
-	add_tag(o, "termination", r, "Termination");
-	cJSON_AddNumberToObject(o, "plies", (double)r->game.len);
-	if (res)
-		cJSON_AddStringToObject(o, "result", res);
-	else
-		cJSON_AddNullToObject(o, "result");
+	add_common(o, r);
 	return o;
 }
 
@@ -432,25 +423,6 @@ static const struct archived *archive_find(const struct archive *a, long long id
 	return NULL;
 }
 
-static void reply_archived_pgn(struct http_req *req, const struct archived *g)
-{
-	struct evbuffer *b = evbuffer_new();
-	char name[96];
-	if (!b || evbuffer_add(b, g->text, g->len) < 0) {
-		if (b)
-			evbuffer_free(b);
-		reply_error(req, 500, "out of memory");
-		return;
-	}
-	struct evkeyvalq *hd = http_req_output_headers(req);
-	snprintf(name, sizeof name, "attachment; filename=\"hivebridge-archive-%lld.pgn\"", g->id);
-	evhttp_add_header(hd, "Content-Type", "application/x-chess-pgn; charset=utf-8");
-	evhttp_add_header(hd, "Content-Disposition", name);
-	evhttp_add_header(hd, "Cache-Control", "no-store");
-	http_send_reply(req, 200, b);
-	evbuffer_free(b);
-}
-
 /* GET /api/archive, /api/archive/ID, /api/archive/ID.pgn (rest: after "archive"). */
 void route_archive(struct http_server *h, struct http_req *req, const char *rest)
 {
@@ -484,7 +456,9 @@ void route_archive(struct http_server *h, struct http_req *req, const char *rest
 		return;
 	}
 	if (*end) {
-		reply_archived_pgn(req, g);
+		char name[64];
+		snprintf(name, sizeof name, "hivebridge-archive-%lld.pgn", g->id);
+		reply_pgn_text(req, g->text, g->len, name);
 		return;
 	}
 	int status;
