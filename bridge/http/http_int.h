@@ -262,6 +262,18 @@ struct archive;
  * on no memory. */
 struct archive *archive_open(const char *path);
 void archive_free(struct archive *a);
+/* The games of a record's text (len bytes) as JSON (schemas/web-records.json), or
+ * NULL with why in err (the codec's sentence: the game, the ply and the line) and
+ * *status 422 (500: no memory). */
+cJSON *records_json(const char *text, size_t len, int *status, char *err, size_t errlen);
+/* For the fuzz target: an archive that reads nothing by itself; buf (len bytes from
+ * file offset base) fed to it as archive_open reads the file (the bytes used back);
+ * the games it holds, their bytes and how many were skipped. */
+#define ARCHIVE_KEEP       256                 /* games listed, the newest */
+#define ARCHIVE_KEEP_BYTES (8u << 20)          /* their texts together */
+struct archive *archive_new(const char *path);
+size_t archive_feed(struct archive *a, const char *buf, size_t len, long long base);
+size_t archive_games(const struct archive *a, size_t *bytes, unsigned *skipped);
 /* POST /api/records; GET /api/archive[/ID[.pgn]] (rest: what follows "archive"). */
 void route_records(struct http_server *h, struct http_req *req);
 void route_archive(struct http_server *h, struct http_req *req, const char *rest);

@@ -31,8 +31,6 @@
 #define RECORDS_MAX_GAMES  100                 /* games of one record answered */
 #define ARCHIVE_READ_MAX   (8u << 20)          /* bytes of the archive read at once, its tail */
 #define ARCHIVE_GAME_MAX   (256u << 10)        /* one archived game's text */
-#define ARCHIVE_KEEP       256                 /* games listed, the newest */
-#define ARCHIVE_KEEP_BYTES (8u << 20)          /* their texts together */
 #define ARCHIVE_NOTES      5                   /* skipped games named in the log, a read */
 
 /* --- records as JSON -------------------------------------------------------------- */
@@ -103,9 +101,7 @@ static const char *format_name(enum hive_record_format f)
 		f == HIVE_RECORD_GAMESTRING ? "gamestring" : "unknown";
 }
 
-/* The games of text (len bytes) as JSON, or NULL with why in err (the codec's
- * sentence: the game, the ply and the line) and *status 422 (500: no memory). */
-static cJSON *records_json(const char *text, size_t len, int *status, char *err, size_t errlen)
+cJSON *records_json(const char *text, size_t len, int *status, char *err, size_t errlen)
 {
 	struct hive_record *v;
 	size_t n;
@@ -394,15 +390,36 @@ static void archive_read(struct archive *a, int first)
 		log_note(0, "games %s: %zu games listed on the page", a->path, a->n);
 }
 
-struct archive *archive_open(const char *path)
+struct archive *archive_new(const char *path)
 {
 	struct archive *a = calloc(1, sizeof *a);
 	if (!a || !(a->path = strdup(path))) {
 		free(a);
 		return NULL;
 	}
-	archive_read(a, 1);
 	return a;
+}
+
+struct archive *archive_open(const char *path)
+{
+	struct archive *a = archive_new(path);
+	if (a)
+		archive_read(a, 1);
+	return a;
+}
+
+size_t archive_feed(struct archive *a, const char *buf, size_t len, long long base)
+{
+	unsigned notes = ARCHIVE_NOTES;   /* quiet: counted, not logged */
+	size_t older;
+	return archive_split(a, buf, len, base, &notes, &older);
+}
+
+size_t archive_games(const struct archive *a, size_t *bytes, unsigned *skipped)
+{
+	*bytes = a->bytes;
+	*skipped = a->skipped;
+	return a->n;
 }
 
 void archive_free(struct archive *a)
