@@ -16,7 +16,8 @@
  *   - the head is at most max_head bytes (431) and HEAD_MAX_LINES lines, the body
  *     at most max_body bytes by Content-Length (413; no chunked bodies: 411), and
  *     no more than that is ever read ahead (the read watermark); only a request to
- *     big_path may carry up to max_big_body, max_big such bodies at once (503);
+ *     big_path may carry up to max_big_body, max_big such bodies at once, half of
+ *     them from one address (503);
  *   - answers not read by the client stop the reading of its next requests beyond
  *     OUT_MAX bytes.
  * A connection is one struct http_req: one request at a time, in order (pipelined
@@ -477,9 +478,14 @@ static int body_big(struct http_req *r, char *why, size_t len)
 		snprintf(why, len, "body too large");
 		return 413;
 	}
-	if (l->nbig >= l->lim.max_big) {
-		note(l, "%s: a large body while %u are being read: refused", r->peer, l->nbig);
-		snprintf(why, len, "too many large requests at once: try again");
+	unsigned mine = 0;
+	for (const struct http_req *o = l->conns; o; o = o->next)
+		mine += o->big && !strcmp(o->peer, r->peer);
+	/* One address gets half of them (at least one): others keep room. */
+	if (l->nbig >= l->lim.max_big || mine >= (l->lim.max_big > 1 ? l->lim.max_big / 2 : 1)) {
+		note(l, "%s: a large body while %u are being read (%u from it): refused", r->peer, l->nbig, mine);
+		snprintf(why, len, l->nbig >= l->lim.max_big ? "too many large requests at once: try again" :
+			 "too many large requests from your address at once: try again");
 		return 503;
 	}
 	r->big = 1;

@@ -96,22 +96,33 @@ if mode == "api":
     assert st == 413, (st, out)
     st, _, out = req("POST", "/api/games", {"engine": "x" * 8000})
     assert st == 413, (st, out)
-    socks = []
-    for i in range(5):
-        s_ = socket.create_connection(("127.0.0.1", port), timeout=30)
+    # 4 large bodies at once, 2 from one address (other loopback addresses as peers).
+    def big(src):
+        s_ = socket.socket()
+        s_.settimeout(30)
+        s_.bind((src, 0))
+        s_.connect(("127.0.0.1", port))
         s_.sendall(f"POST /api/records HTTP/1.1\r\nHost: {me}\r\nOrigin: http://{me}\r\n"
                    f"Content-Type: application/json\r\nContent-Length: 150000\r\n\r\n{{\"text\": \"".encode())
-        socks.append(s_)
-    last = socks[-1].recv(4096)
-    assert last.startswith(b"HTTP/1.1 503") and b"too many large requests" in last, last
-    for s_ in socks[:-1]:       # the four in flight finish and are answered
+        return s_
+    def refused(s_, why):
+        got = s_.recv(4096)
+        assert got.startswith(b"HTTP/1.1 503") and why in got, got
+        s_.close()
+    socks = [big("127.0.0.1"), big("127.0.0.1")]
+    refused(big("127.0.0.1"), b"too many large requests from your address")
+    socks += [big("127.0.0.2"), big("127.0.0.2")]
+    refused(big("127.0.0.3"), b"too many large requests at once")
+    for s_ in socks:       # the four in flight finish and are answered
         s_.sendall(b" " * (150000 - 10 - 2) + b'"}')
         got = b""
         while b"\r\n\r\n" not in got:
             got += s_.recv(4096)
         assert got.startswith(b"HTTP/1.1 422"), got[:200]
-    for s_ in socks:
         s_.close()
+    # Their slots are free again.
+    st, _, out = req("POST", "/api/records", {"text": pgn + " " * 10000})
+    assert st == 200, (st, out)
     # The page's own requests only: a wrong Origin, a foreign site, a form post.
     st, _, out = req("POST", "/api/records", {"text": pgn}, headers={"Origin": "http://evil.example"})
     assert st == 403 and b"cross-origin" in out, (st, out)

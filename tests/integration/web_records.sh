@@ -4,7 +4,7 @@
 # BoardSpace SGF (tests/data/records/) into the same game, answers an illegal 20th ply
 # and a record cut short with 422 naming the ply and the line, refuses a body over
 # http_max_record (413; a large body to any other path too), a fifth large body at
-# once (503), a wrong Origin (403) and a non-JSON body (415), and changes nothing on
+# once and a third from one address (503), a wrong Origin (403) and a non-JSON body (415), and changes nothing on
 # the server. The archive: seeded with real records, a damaged game and a torn last
 # one, the daemon starts, lists the good games and says what it skipped; a page game
 # played to its end (resigned) shows up in the list while the daemon runs; after a
