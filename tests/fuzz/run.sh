@@ -21,7 +21,8 @@ SECONDS_EACH=${FUZZ_SECONDS:-30}
 MAX_LEN=${FUZZ_MAX_LEN:-65536}
 DATA=${HIVE_DATA:-$top/../shared/data}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson inih hiredis 2>/dev/null)"
+# bridge/version.c wants the version from the build (targets that reach the runtime link it).
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. -DHIVEBRIDGE_VERSION=\"fuzz\" $(pkg-config --cflags libevent libcjson inih hiredis 2>/dev/null)"
 
 # No clang or no libFuzzer is a failure that names the packages, never a silent pass.
 sh scripts/deps.sh fuzz --check || exit 1
