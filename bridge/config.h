@@ -63,6 +63,7 @@ struct config {
 	unsigned http_max_connections_per_address;
 	unsigned http_head_timeout_ms; /* a request's first byte to its last */
 	size_t  http_max_head;         /* request line and headers */
+	size_t  http_max_record;       /* the body of POST /api/records (a record opened) */
 	size_t  max_line;
 	size_t  max_buffer;
 	size_t  hash_budget_mb;        /* all built-in hash tables together */

@@ -273,7 +273,7 @@ static const struct config_key config_keys[] = {
 	{ CONFIG_DAEMON, "games", KEY_STR, D(games_path), .shown = "none",
 	  .help = "a PGN file (Mzinga's) every finished game of the web page and of remote play "
 		  "is appended to as it ends, one write each (`match` has `--pgnout`); created if "
-		  "missing" },
+		  "missing; the web page lists its newest 256 games, after a restart too" },
 	{ CONFIG_DAEMON, "max_sessions", KEY_UINT, 1, 1000000, "1..1000000", "1000", D(max_sessions),
 	  .help = "concurrent sessions; more are refused with an error" },
 	{ CONFIG_DAEMON, "max_sessions_per_peer", KEY_UINT, 1, 1000000, "1..1000000", "32",
@@ -292,6 +292,10 @@ static const struct config_key config_keys[] = {
 	{ CONFIG_DAEMON, "http_max_head", KEY_UINT, 4096, 1048576, "4096..1048576 bytes", "32768",
 	  D(http_max_head),
 	  .help = "bytes of an HTTP request line and headers (431 beyond)" },
+	{ CONFIG_DAEMON, "http_max_record", KEY_UINT, 4096, 4194304, "4096..4194304 bytes", "1048576",
+	  D(http_max_record),
+	  .help = "bytes of the body of a record opened on the web page (POST /api/records, a "
+		  "GameString, PGN or SGF in JSON; 413 beyond); every other body is at most 4096" },
 	{ CONFIG_DAEMON, "http_play_move_time", KEY_WHOLE_SECONDS, 1, 86400, "1..86400 seconds", "1800",
 	  D(http_play_move_ms),
 	  .help = "seconds a person playing an engine on the web page has for each move (then the "

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bridge/referee.h"
@@ -115,13 +116,35 @@ char *game_record_pgn(const struct hive_record *rec, size_t *len)
 	return s;
 }
 
+/* Whether the file ends mid-line (a torn write): the next game then starts on a
+ * line of its own, after a blank one, so that a reader loses only the torn game. */
+static int ends_torn(int fd)
+{
+	struct stat st;
+	char c;
+	return fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &c, 1, st.st_size - 1) == 1 && c != '\n';
+}
+
 int game_record_append(const char *path, const struct hive_record *rec, char *err, size_t errlen)
 {
 	size_t len;
 	char *text = game_record_pgn(rec, &len);
 	if (!text)
 		return errbuf_set(err, errlen, "%s: out of memory", path);
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0 && ends_torn(fd)) {
+		char *t = malloc(len + 2);
+		if (!t) {
+			close(fd);
+			free(text);
+			return errbuf_set(err, errlen, "%s: out of memory", path);
+		}
+		memcpy(t, "\n\n", 2);
+		memcpy(t + 2, text, len);
+		free(text);
+		text = t;
+		len += 2;
+	}
 	ssize_t w = fd < 0 ? -1 : write(fd, text, len);
 	int e = errno;
 	/* One write: a short one (a full disk) leaves a torn game, which --resume cuts. */

@@ -56,7 +56,8 @@ size_t game_record_time_control(const struct referee_seat *s, char *buf, size_t 
 char *game_record_pgn(const struct hive_record *rec, size_t *len);
 /* Appends the game to the PGN file at path (created 0644 if missing) in one write
  * with O_APPEND, then fsync: a crash leaves at most a torn last game, never a game
- * interleaved with another. 0, or -1 with err naming the file. */
+ * interleaved with another; after a torn game (the file ends mid-line) the game
+ * starts after a blank line, whole. 0, or -1 with err naming the file. */
 int  game_record_append(const char *path, const struct hive_record *rec, char *err, size_t errlen);
 /* game_record_from_referee, then game_record_append. */
 int  game_record_append_referee(const char *path, const struct referee *r, const struct game_record_tags *t,

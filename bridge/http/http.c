@@ -50,7 +50,7 @@
 
 /* --- answers ---------------------------------------------------------------------- */
 
-static void reply_json(struct http_req *req, int code, cJSON *o)
+void reply_json(struct http_req *req, int code, cJSON *o)
 {
 	struct evbuffer *b = evbuffer_new();
 	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
@@ -363,6 +363,25 @@ static void route_start(struct http_server *h, struct http_req *req)
 	reply_json(req, 201, o);
 }
 
+void reply_pgn_text(struct http_req *req, const char *text, size_t len, const char *filename)
+{
+	struct evbuffer *b = evbuffer_new();
+	char disp[128];
+	if (!b || evbuffer_add(b, text, len) < 0) {
+		if (b)
+			evbuffer_free(b);
+		reply_error(req, 500, "out of memory");
+		return;
+	}
+	struct evkeyvalq *hd = http_req_output_headers(req);
+	snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", filename);
+	evhttp_add_header(hd, "Content-Type", "application/x-chess-pgn; charset=utf-8");
+	evhttp_add_header(hd, "Content-Disposition", disp);
+	evhttp_add_header(hd, "Cache-Control", "no-store");
+	http_send_reply(req, 200, b);
+	evbuffer_free(b);
+}
+
 /* A game as Mzinga's PGN, live or finished, as a download: the same reads as its JSON. */
 static void reply_pgn(struct http_req *req, const struct live_game *lg)
 {
@@ -374,32 +393,21 @@ static void reply_pgn(struct http_req *req, const struct live_game *lg)
 		.termination = lg->finished || lg->aborted ? lg->reason : NULL, .result = state,
 	};
 	size_t len;
-	char *text = NULL;
-	struct evbuffer *b = evbuffer_new();
 
 	snprintf(event, sizeof event, "hivebridge %s", lg->kind);
-	if (!b || game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
-		if (b)
-			evbuffer_free(b);
-		reply_error(req, 500, b ? err : "out of memory");
+	if (game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
+		reply_error(req, 500, err);
 		return;
 	}
-	text = game_record_pgn(&rec, &len);
+	char *text = game_record_pgn(&rec, &len);
 	hive_record_free(&rec);
-	if (!text || evbuffer_add(b, text, len) < 0) {
-		free(text);
-		evbuffer_free(b);
+	if (!text) {
 		reply_error(req, 500, "out of memory");
 		return;
 	}
+	snprintf(name, sizeof name, "hivebridge-game-%u.pgn", lg->id);
+	reply_pgn_text(req, text, len, name);
 	free(text);
-	struct evkeyvalq *hd = http_req_output_headers(req);
-	snprintf(name, sizeof name, "attachment; filename=\"hivebridge-game-%u.pgn\"", lg->id);
-	evhttp_add_header(hd, "Content-Type", "application/x-chess-pgn; charset=utf-8");
-	evhttp_add_header(hd, "Content-Disposition", name);
-	evhttp_add_header(hd, "Cache-Control", "no-store");
-	http_send_reply(req, 200, b);
-	evbuffer_free(b);
 }
 
 /* GET /api/games/ID?format=pgn */
@@ -583,6 +591,14 @@ static void route(struct http_req *req, void *arg)
 			reply_error(req, 405, "GET or POST only");
 		return;
 	}
+	if (!strcmp(p, "records")) {
+		route_records(h, req);
+		return;
+	}
+	if (!strncmp(p, "archive", 7) && (!p[7] || p[7] == '/')) {
+		route_archive(h, req, p + 7);
+		return;
+	}
 	if (!strncmp(p, "lobby/", 6)) {
 		route_lobby(h, req, p + 6);
 		return;
@@ -715,6 +731,12 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		http_free(h);
 		return NULL;
 	}
+	/* The archive's games are listed from start-up on (a damaged file is skipped, not fatal). */
+	if (conf->games_path && !(h->archive = archive_open(conf->games_path))) {
+		errbuf_set(err, errlen, "out of memory");
+		http_free(h);
+		return NULL;
+	}
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
 	h->lobby = weblobby_new(base, stream_on_seat, h);
 	h->ping = event_new(base, -1, EV_PERSIST, stream_on_ping, h);
@@ -744,6 +766,9 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 		.idle_timeout_ms = HTTP_TIMEOUT_S * 1000,
 		.max_head = conf->http_max_head ? conf->http_max_head : 32768,
 		.max_body = HTTP_MAX_BODY,
+		.big_path = HTTP_RECORDS_PATH,
+		.max_big_body = conf->http_max_record ? conf->http_max_record : HTTP_MAX_RECORD,
+		.max_big = HTTP_MAX_RECORDS_AT_ONCE,
 	};
 	char why[128];
 	h->lst = http_listen(base, (struct sockaddr *)&ss, (int)sl, &lim, route, conn_closed, h,
@@ -811,6 +836,7 @@ void http_free(struct http_server *h)
 	}
 	util_event_free(&h->ping);
 	live_enable(0);
+	archive_free(h->archive);
 	guard_free(h->guard);
 	free(h);
 }

@@ -15,7 +15,9 @@
  *     (408), a kept-alive connection may be silent idle_timeout_ms between requests;
  *   - the head is at most max_head bytes (431) and HEAD_MAX_LINES lines, the body
  *     at most max_body bytes by Content-Length (413; no chunked bodies: 411), and
- *     no more than that is ever read ahead (the read watermark);
+ *     no more than that is ever read ahead (the read watermark); only a request to
+ *     big_path may carry up to max_big_body, max_big such bodies at once, half of
+ *     them from one address (503);
  *   - answers not read by the client stop the reading of its next requests beyond
  *     OUT_MAX bytes.
  * A connection is one struct http_req: one request at a time, in order (pipelined
@@ -69,6 +71,7 @@ struct http_req {
 	int                   dead;        /* closed: freed from the timer */
 	int                   lingering;
 	int                   blocked;     /* reading paused for unread answers */
+	int                   big;         /* reading a body beyond max_body (big_path's) */
 	size_t                scanned;     /* head bytes searched for its end */
 	/* The request in progress. */
 	struct http_head      h;           /* its strings point into head */
@@ -89,6 +92,7 @@ struct http_listener {
 	void                 *arg;
 	struct http_req      *conns;
 	unsigned              nconns;
+	unsigned              nbig;        /* connections with big set */
 	unsigned              peak;        /* most connections since memory was given back */
 	time_t                note_at;     /* the log's rate limit: this second */
 	unsigned              notes, quiet;
@@ -128,6 +132,13 @@ static void timer_add_ms(struct event *ev, unsigned ms)
 
 static void req_reset(struct http_req *r)
 {
+	if (r->big) {
+		/* Back to one head and one small body read ahead. */
+		r->big = 0;
+		r->l->nbig--;
+		if (r->bev)
+			bufferevent_setwatermark(r->bev, EV_READ, 0, r->l->lim.max_head + r->l->lim.max_body);
+	}
 	free(r->head);
 	free(r->body);
 	r->head = r->body = NULL;
@@ -452,6 +463,37 @@ int http_head_parse(char *head, size_t len, size_t max_body, struct http_head *r
 	return 0;
 }
 
+/* The most a body may hold: big_path's limit, when it has one. */
+static size_t body_limit(const struct http_listener *l)
+{
+	return l->lim.big_path && l->lim.max_big_body > l->lim.max_body ? l->lim.max_big_body : l->lim.max_body;
+}
+
+/* A body beyond max_body: only to big_path, and only max_big at once; its reading
+ * then goes on past the usual watermark. 0, or the status to refuse it with. */
+static int body_big(struct http_req *r, char *why, size_t len)
+{
+	struct http_listener *l = r->l;
+	if (!l->lim.big_path || strcmp(r->h.path, l->lim.big_path)) {
+		snprintf(why, len, "body too large");
+		return 413;
+	}
+	unsigned mine = 0;
+	for (const struct http_req *o = l->conns; o; o = o->next)
+		mine += o->big && !strcmp(o->peer, r->peer);
+	/* One address gets half of them (at least one): others keep room. */
+	if (l->nbig >= l->lim.max_big || mine >= (l->lim.max_big > 1 ? l->lim.max_big / 2 : 1)) {
+		note(l, "%s: a large body while %u are being read (%u from it): refused", r->peer, l->nbig, mine);
+		snprintf(why, len, l->nbig >= l->lim.max_big ? "too many large requests at once: try again" :
+			 "too many large requests from your address at once: try again");
+		return 503;
+	}
+	r->big = 1;
+	l->nbig++;
+	bufferevent_setwatermark(r->bev, EV_READ, 0, l->lim.max_head + r->h.body_len);
+	return 0;
+}
+
 /* The end of the head in the input (the offset past its empty line), 0 if it is not
  * all in yet. Searched on from where the last look stopped. */
 static size_t head_end(struct http_req *r, struct evbuffer *in)
@@ -535,7 +577,9 @@ static void req_process(struct http_req *r)
 			evbuffer_remove(in, r->head, end);
 			r->head[end] = 0;
 			char why[128];
-			int code = http_head_parse(r->head, end, r->l->lim.max_body, &r->h, why, sizeof why);
+			int code = http_head_parse(r->head, end, body_limit(r->l), &r->h, why, sizeof why);
+			if (!code && r->h.body_len > r->l->lim.max_body)
+				code = body_big(r, why, sizeof why);
 			if (code) {
 				send_error(r, code, why);
 				return;

@@ -25,6 +25,11 @@ struct http_limits {
 	unsigned idle_timeout_ms;      /* a kept-alive connection's silence between requests */
 	size_t   max_head;             /* request line and headers */
 	size_t   max_body;             /* by Content-Length */
+	/* Requests to big_path (NULL: none) may carry up to max_big_body bytes, at most
+	 * max_big of them being read at once (503 beyond): a record opened on the page. */
+	const char *big_path;
+	size_t   max_big_body;
+	unsigned max_big;
 };
 struct evbuffer;
 struct evkeyvalq;
@@ -227,6 +232,7 @@ struct http_server {
 	struct play                *play;
 	struct weblobby            *lobby;
 	struct http_guard          *guard;     /* who may ask what (http_guard.c) */
+	struct archive             *archive;   /* [daemon] games, listed (http_records.c) */
 	/* The reserve's connections count here too: a seat's stream gets one when the
 	 * shared ones are taken. */
 	struct http_req            *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
@@ -239,9 +245,38 @@ struct http_server {
 	void                       *match_arg;
 };
 
-/* http.c: a JSON answer {"error": why} with status code; a live game's summary. */
+/* http.c: a JSON answer (o freed; NULL: 500), {"error": why} with status code; a
+ * live game's summary. */
+void   reply_json(struct http_req *req, int code, cJSON *o);
 void   reply_error(struct http_req *req, int code, const char *why);
+/* A PGN download: text, len bytes, as the attachment filename. */
+void   reply_pgn_text(struct http_req *req, const char *text, size_t len, const char *filename);
 cJSON *game_summary(const struct live_game *lg);
+
+/* http_records.c: records opened on the page, and the games archive. */
+#define HTTP_RECORDS_PATH       "/api/records"
+#define HTTP_MAX_RECORD         (1u << 20)  /* a record's body, by default (http_max_record) */
+#define HTTP_MAX_RECORDS_AT_ONCE 4          /* such bodies being read at once */
+struct archive;
+/* Reads the PGN archive at path (bounded, damaged games skipped and logged); NULL
+ * on no memory. */
+struct archive *archive_open(const char *path);
+void archive_free(struct archive *a);
+/* The games of a record's text (len bytes) as JSON (schemas/web-records.json), or
+ * NULL with why in err (the codec's sentence: the game, the ply and the line) and
+ * *status 422 (500: no memory). */
+cJSON *records_json(const char *text, size_t len, int *status, char *err, size_t errlen);
+/* For the fuzz target: an archive that reads nothing by itself; buf (len bytes from
+ * file offset base) fed to it as archive_open reads the file (the bytes used back);
+ * the games it holds, their bytes and how many were skipped. */
+#define ARCHIVE_KEEP       256                 /* games listed, the newest */
+#define ARCHIVE_KEEP_BYTES (8u << 20)          /* their texts together */
+struct archive *archive_new(const char *path);
+size_t archive_feed(struct archive *a, const char *buf, size_t len, long long base);
+size_t archive_games(const struct archive *a, size_t *bytes, unsigned *skipped);
+/* POST /api/records; GET /api/archive[/ID[.pgn]] (rest: what follows "archive"). */
+void route_records(struct http_server *h, struct http_req *req);
+void route_archive(struct http_server *h, struct http_req *req, const char *rest);
 
 /* http_events.c: GET /api/events, a stream of Server-Sent Events. */
 void route_events(struct http_server *h, struct http_req *req, const char *query);

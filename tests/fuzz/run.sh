@@ -21,7 +21,8 @@ SECONDS_EACH=${FUZZ_SECONDS:-30}
 MAX_LEN=${FUZZ_MAX_LEN:-65536}
 DATA=${HIVE_DATA:-$top/../shared/data}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. $(pkg-config --cflags libevent libcjson inih hiredis 2>/dev/null)"
+# bridge/version.c wants the version from the build (targets that reach the runtime link it).
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. -DHIVEBRIDGE_VERSION=\"fuzz\" $(pkg-config --cflags libevent libcjson inih hiredis 2>/dev/null)"
 
 # No clang or no libFuzzer is a failure that names the packages, never a silent pass.
 sh scripts/deps.sh fuzz --check || exit 1
@@ -71,6 +72,14 @@ seeds() {
 	# Game records: the real games (PGN and SGF) of tests/data/records.
 	mkdir -p "$B/seed/fuzz_record"
 	cp tests/data/records/*.pgn tests/data/records/*.sgf "$B/seed/fuzz_record/"
+	# The page's records (a byte 1 first) and archives (a byte 0 first: games one after
+	# another, the last torn) (fuzz_archive.c).
+	mkdir -p "$B/seed/fuzz_archive"
+	for f in tests/data/records/HV-*.pgn tests/data/records/HV-*.sgf; do
+		{ printf '\001'; cat "$f"; } >"$B/seed/fuzz_archive/r-$(basename "$f")"
+	done
+	{ printf '\000'; for f in tests/data/records/HV-A*.pgn; do cat "$f"; echo; done; head -c 300 "$f"; } \
+		>"$B/seed/fuzz_archive/archive"
 	[ -d "$DATA/trylobot" ] && cp "$DATA"/trylobot/*.frame "$B/seed/fuzz_trylobot/" 2>/dev/null
 	# One connection's requests, 0xFF between them: every real one in turn, and
 	# each one twice (the second read through the parse cache and the kept game).

@@ -115,6 +115,18 @@ static void test_archive(void)
 	CU_ASSERT_EQUAL(v[1].result, HIVE_DRAW);
 	CU_ASSERT_EQUAL(v[1].game.len, 3);
 	hive_records_free(v, n);
+	/* After a torn game (the file ends mid-line) the next starts whole after a blank line. */
+	f = fopen(path, "wb");
+	CU_ASSERT_FATAL(f != NULL);
+	fwrite(text, 1, len / 2, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(game_record_append(path, &rec, err, sizeof err), 0);
+	f = fopen(path, "rb");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fread(buf, 1, 2 * len + 1, f), len / 2 + 2 + len);
+	fclose(f);
+	CU_ASSERT_EQUAL(memcmp(buf + len / 2, "\n\n", 2), 0);
+	CU_ASSERT_EQUAL(memcmp(buf + len / 2 + 2, text, len), 0);
 	/* A file that cannot be opened: the error names it. */
 	CU_ASSERT_EQUAL(game_record_append("/nonexistent/dir/x.pgn", &rec, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/dir/x.pgn"));
@@ -128,7 +140,7 @@ static void test_archive(void)
 static const struct unit_test tests[] = {
 	{ "comments (time, score/depth) and tags", test_comments_and_tags },
 	{ "time controls as PGN writes them", test_time_control },
-	{ "archive appended game by game, torn game told", test_archive },
+	{ "archive appended game by game, torn game told, the next whole", test_archive },
 	{ NULL, NULL }
 };
 

@@ -13,7 +13,12 @@ const view = {
   ply: null,       // the position shown, null = follow the latest
   pos: null,       // the position shown
   picked: null,    // the piece picked to move
+  pgn: null,       // the PGN download of a game shown without a live id (an archived one)
+  seq: 0,          // the latest position asked for: an older answer is dropped
+  want: null,      // the ply asked for and not shown yet (keys repeat faster than answers)
 };
+// The ply shown, or the one on its way.
+const curPly = () => view.want !== null ? view.want : view.ply === null ? view.game.moves.length : view.ply;
 // This page's seat in a remote-play lobby: {token, lobby, state, color, game, ...}; its
 // token is kept in sessionStorage so that a reload takes the seat back.
 let seat = null;
@@ -76,13 +81,13 @@ async function loadGames() {
 
 // --- watching ---------------------------------------------------------------------
 async function watch(id) {
-  view.id = id; view.gs = null; view.ply = null; view.picked = null;
+  view.id = id; view.gs = null; view.ply = null; view.picked = null; view.pgn = null; view.want = null; view.seq++;
   await refresh();
   loadGames().catch(() => {});
 }
 
 async function watchGameString(gs, title) {
-  view.id = null; view.gs = gs; view.ply = null; view.picked = null;
+  view.id = null; view.gs = gs; view.ply = null; view.picked = null; view.pgn = null; view.want = null;
   const pos = await api("/api/position?game=" + encodeURIComponent(gs));
   view.game = { title, moves: pos.moves, gamestring: gs, playable: false, plies: pos.moves.length,
     result: null, reason: "", white: "", black: "", clocks: null, analysis: null };
@@ -112,12 +117,24 @@ async function showPly(n) {
   if (!g) return;
   n = Math.max(0, Math.min(n, g.moves.length));
   view.picked = null;
+  const seq = ++view.seq;
   if (view.id !== null && n === g.plies) {
     view.ply = null;
+    view.want = null;
     view.pos = g.position;
   } else {
+    // Keys repeat faster than answers come: only the latest request is shown.
+    view.want = n;
+    let pos;
+    try {
+      pos = n === g.plies && g.position ? g.position
+        : await api(`/api/position?game=${encodeURIComponent(g.gamestring)}&ply=${n}`);
+    } finally {
+      if (seq === view.seq) view.want = null;
+    }
+    if (seq !== view.seq) return;
     view.ply = n;
-    view.pos = await api(`/api/position?game=${encodeURIComponent(g.gamestring)}&ply=${n}`);
+    view.pos = pos;
   }
   render();
 }
@@ -241,9 +258,11 @@ function renderInfo() {
   if (!g) return;
   $("title").textContent = view.id !== null ? `Game #${view.id} (${g.kind}, ${g.type})` : (view.title || "Game");
   $("pw").textContent = g.white || ""; $("pb").textContent = g.black || "";
-  // The server's games download as PGN, live or finished (GET /api/games/ID.pgn).
-  $("pgn").hidden = view.id === null;
-  if (view.id !== null) $("pgn").href = `/api/games/${view.id}.pgn`;
+  // The server's games download as PGN, live or finished (GET /api/games/ID.pgn), and
+  // an archived one as archived (GET /api/archive/ID.pgn).
+  const pgn = view.id !== null ? `/api/games/${view.id}.pgn` : view.pgn;
+  $("pgn").hidden = !pgn;
+  if (pgn) $("pgn").href = pgn;
   for (const c of ["w", "b"]) {
     const e = $("clock" + c);
     if (g.clocks) {
@@ -253,6 +272,7 @@ function renderInfo() {
   }
   const n = view.ply === null ? g.moves.length : view.ply;
   $("plylabel").textContent = `ply ${n} / ${g.moves.length}`;
+  $("view").dataset.ply = n;
   const turn = pos ? pos.turn : "";
   // A game decided off the board (resigned, on time) still reads InProgress from its
   // moves: its last position says it is over, not whose move it is.
@@ -265,7 +285,7 @@ function renderInfo() {
   else if (g.human && !g.finished && view.ply === null) status += " · watching (not your game)";
   if (g.substitutions) status += ` · ${g.substitutions} move${g.substitutions === 1 ? "" : "s"} by the bridge, not the engine (last: ${g.substitution || "?"})`;
   $("status").textContent = status;
-  $("result").textContent = g.result ? `${g.result} — ${g.reason}` : (g.finished && g.reason ? g.reason : "");
+  $("result").textContent = g.result ? `${g.result}${g.reason ? " — " + g.reason : ""}` : (g.finished && g.reason ? g.reason : "");
   const ol = $("moves");
   ol.replaceChildren(...g.moves.map((m, i) => {
     const li = el("li", { "data-ply": i + 1 }, m);
@@ -280,6 +300,10 @@ function renderInfo() {
   $("resign").hidden = !(own && g.human && !g.finished && view.id !== null);
   document.querySelectorAll("#live li, #done li").forEach((li) =>
     li.classList.toggle("sel", Number(li.dataset.id) === view.id));
+  document.querySelectorAll("#archived li").forEach((li) =>
+    li.classList.toggle("sel", view.id === null && rec !== null && rec.archive === Number(li.dataset.id)));
+  const cur = ol.querySelector("li.cur");
+  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
 }
 
 // --- playing ----------------------------------------------------------------------
@@ -321,8 +345,17 @@ $("resign").onclick = async () => {
   await refresh();
 };
 $("first").onclick = () => showPly(0);
-$("prev").onclick = () => showPly((view.ply === null ? view.game.moves.length : view.ply) - 1);
-$("next").onclick = () => showPly((view.ply === null ? view.game.moves.length : view.ply) + 1);
+// Stepping with the keys, unless typing somewhere.
+document.addEventListener("keydown", (ev) => {
+  if (!view.game || ev.altKey || ev.ctrlKey || ev.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName)) return;
+  const at = curPly();
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: view.game.moves.length }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  showPly(to).catch((e) => { $("status").textContent = e.message; });
+});
+$("prev").onclick = () => showPly(curPly() - 1);
+$("next").onclick = () => showPly(curPly() + 1);
 $("last").onclick = () => showPly(view.game ? view.game.moves.length : 0);
 
 $("newform").onsubmit = async (ev) => {
@@ -337,6 +370,65 @@ $("newform").onsubmit = async (ev) => {
     $("newerr").textContent = e.message;
   }
 };
+
+// --- records: a paste or a file, read by the server's codec; the daemon's archive ---
+// The record shown: its games (POST /api/records or GET /api/archive/ID), which one,
+// and the archived game's id (null for a paste). Reading it changes nothing on the server.
+let rec = null;
+
+function showRecord(j, archive) {
+  rec = { games: j.games, archive };
+  const sel = $("recgame");
+  sel.hidden = archive !== null || j.games.length < 2;
+  sel.replaceChildren(...j.games.map((g, i) => el("option", { value: i },
+    `${g.index}. ${g.white || "?"} – ${g.black || "?"} ${g.result || ""} (${g.plies} plies)`)));
+  $("recerr").textContent = j.count > j.games.length ? `the first ${j.games.length} of ${j.count} games` : "";
+  showRecordGame(0);
+}
+
+function showRecordGame(i) {
+  const g = rec.games[i];
+  view.id = null; view.gs = g.gamestring; view.picked = null;
+  view.pgn = rec.archive !== null ? `/api/archive/${rec.archive}.pgn` : null;
+  view.game = { moves: g.moves, gamestring: g.gamestring, playable: false, plies: g.plies, position: g.position,
+    result: g.result, reason: g.termination || g.tags.SgfResult || "", white: g.white || "", black: g.black || "", clocks: null,
+    analysis: null, finished: g.result !== null, type: g.type };
+  const what = [g.event, g.site, g.date].filter((x) => x).join(", ");
+  view.title = `${rec.archive !== null ? "Archived game" : "Record"}: ${g.white || "?"} – ${g.black || "?"} (${g.type}${what ? ", " + what : ""})`;
+  view.ply = g.plies;
+  view.pos = g.position;
+  view.want = null;
+  view.seq++;
+  render();
+}
+
+$("recgame").onchange = () => showRecordGame(Number($("recgame").value));
+$("recform").onsubmit = async (ev) => {
+  ev.preventDefault();
+  $("recerr").textContent = "";
+  try {
+    const f = $("recfile").files[0];
+    const text = f ? await f.text() : $("rectext").value;
+    if (!text.trim()) throw new Error("paste a record or choose a file");
+    showRecord(await api("/api/records", { text }), null);
+    $("recfile").value = "";
+  } catch (e) {
+    $("recerr").textContent = e.message;
+  }
+};
+
+async function loadArchive() {
+  const j = await api("/api/archive");
+  $("archive").hidden = !j.configured;
+  $("archived").replaceChildren(...j.games.map((g) => {
+    const li = el("li", { "data-id": g.id }, `${g.date || ""} ${g.white || "?"} – ${g.black || "?"}, ${g.plies} plies ${g.result || ""}`);
+    if (view.id === null && rec && rec.archive === g.id) li.classList.add("sel");
+    li.onclick = async () => {
+      try { showRecord(await api(`/api/archive/${g.id}`), g.id); } catch (e) { $("status").textContent = e.message; }
+    };
+    return li;
+  }));
+}
 
 // --- playing a person through a remote-play lobby ----------------------------------
 const seatGame = (id) => seat && seat.game !== null && seat.game === id && id !== null;
@@ -451,7 +543,7 @@ function drawLLR(s) {
 let listTimer = null;
 function scheduleList() {
   if (listTimer) return;
-  listTimer = setTimeout(() => { listTimer = null; loadGames().catch(() => {}); }, 150);
+  listTimer = setTimeout(() => { listTimer = null; loadGames().catch(() => {}); loadArchive().catch(() => {}); }, 150);
 }
 
 let events = null, backoff = 1000, retry = null;
@@ -462,7 +554,7 @@ function connect() {
   if (events) events.close();
   const es = events = new EventSource(seat ? "/api/events?seat=" + encodeURIComponent(seat.token) : "/api/events");
   es.addEventListener("seat", (ev) => seatShow(JSON.parse(ev.data)));
-  es.addEventListener("hello", () => { backoff = 1000; $("conn").textContent = "live"; loadGames().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
+  es.addEventListener("hello", () => { backoff = 1000; $("conn").textContent = "live"; loadGames().catch(() => {}); loadArchive().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
   es.addEventListener("game", (ev) => {
     const d = JSON.parse(ev.data);
     scheduleList();
