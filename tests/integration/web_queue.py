@@ -17,7 +17,12 @@ def in_progress():
     return [g for g in gl["games"] if g["kind"] == "match"]
 
 # A worker's game appears, with the match's engines, and grows move by move.
-wait_for(lambda: running("w1") and running("w2"), 60, "a game of each worker in /api/match")
+seen = set()
+def both_running():
+    seen.update(r.get("worker") for r in valid(get("/api/match"), "web-match")["running"] if r["live_id"])
+    return running("w1") and running("w2")
+wait_for(both_running, 60, "a game of each worker in /api/match at once",
+         detail=lambda: f"workers seen running: {sorted(map(str, seen))}; /api/match now: {get('/api/match')}")
 # A game of w2's that /api/games lists as well (one may end between the two reads: then
 # its next one is taken).
 def listed():
