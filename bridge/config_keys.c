@@ -272,8 +272,9 @@ static const struct config_key config_keys[] = {
 		  "rebinding sends" },
 	{ CONFIG_DAEMON, "games", KEY_STR, D(games_path), .shown = "none",
 	  .help = "a PGN file (Mzinga's) every finished game of the web page and of remote play "
-		  "is appended to as it ends, one write each (`match` has `--pgnout`); created if "
-		  "missing; the web page lists its newest 256 games, after a restart too" },
+		  "is appended to as it ends, one write each, and, while the page is on, every game "
+		  "a session plays to the board's end (`match --pgnout` may name the same file); "
+		  "created if missing; the web page lists its newest 256 games, after a restart too" },
 	{ CONFIG_DAEMON, "max_sessions", KEY_UINT, 1, 1000000, "1..1000000", "1000", D(max_sessions),
 	  .help = "concurrent sessions; more are refused with an error" },
 	{ CONFIG_DAEMON, "max_sessions_per_peer", KEY_UINT, 1, 1000000, "1..1000000", "32",

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bridge/game_record.h"
 #include "bridge/live.h"
+#include "bridge/log.h"
 #include "bridge/util.h"
 
 static struct {
@@ -18,6 +20,7 @@ static struct {
 	size_t            nkept;           /* closed records in the list */
 	live_watch_cb    *watch;
 	void             *watch_arg;
+	const char       *archive;         /* live_archive's file, or NULL */
 } live;
 
 static void live_changed(struct live_game *lg)
@@ -179,6 +182,31 @@ void live_abort(struct live_game *lg, const char *reason)
 	live_changed(lg);
 }
 
+void live_archive(const char *path)
+{
+	live.archive = path;
+}
+
+/* A session's game, played to its end, onto the archive: a failure is logged, the
+ * session goes on. */
+static void live_archive_game(const struct live_game *lg)
+{
+	char event[64], err[256];
+	struct game_record_tags t = {
+		.white = lg->white, .black = lg->black, .event = event,
+		.termination = lg->reason, .result = lg->state,
+	};
+	struct hive_record rec;
+
+	snprintf(event, sizeof event, "hivebridge %s session", lg->kind);
+	if (game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0 ||
+	    (game_record_append(live.archive, &rec, err, sizeof err) < 0 && (hive_record_free(&rec), 1))) {
+		log_note(0, "live game %u: not archived: %s", lg->id, err);
+		return;
+	}
+	hive_record_free(&rec);
+}
+
 void live_report(struct live_game **lgp, const char *kind, const char *white,
 		 const char *black, const struct hive_game *g)
 {
@@ -191,8 +219,11 @@ void live_report(struct live_game **lgp, const char *kind, const char *white,
 		*lgp = live_open(kind, white, black, g, NULL);
 	else
 		live_update(*lgp, g);
-	if (*lgp && hive_game_over(&g->board) && !(*lgp)->finished)
+	if (*lgp && hive_game_over(&g->board) && !(*lgp)->finished) {
 		live_finish(*lgp, g->board.state, reasons[g->board.state]);
+		if (live.archive)
+			live_archive_game(*lgp);
+	}
 }
 
 void live_close(struct live_game *lg)

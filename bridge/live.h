@@ -76,9 +76,13 @@ void live_finish(struct live_game *lg, int state, const char *reason);
 /* The game ends without a result (the daemon stops): finished stays 0, so a
  * reader shows no result, only reason. */
 void live_abort(struct live_game *lg, const char *reason);
+/* Where live_report appends each game a session plays to its end (the daemon's
+ * [daemon] games), NULL for nowhere; path must outlive the registry's use of it.
+ * Refereed games (lobby, web) are archived by their referee instead. */
+void live_archive(const char *path);
 /* The one call a session makes where its canonical game changed (a new game, a
  * move, an undo): opens *lgp on first use, copies g, and reports the board's own
- * result when the game is over. Sessions that know a better reason (a resignation,
+ * result when the game is over (appended to the live_archive file then). Sessions that know a better reason (a resignation,
  * a flag) call live_finish themselves. */
 void live_report(struct live_game **lgp, const char *kind, const char *white,
 		 const char *black, const struct hive_game *g);

@@ -792,6 +792,7 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	event_add(h->ping, &tv);
 	live_enable(1);
 	live_watch(stream_on_live, h);
+	live_archive(h->conf->games_path);
 	/* Port 0: the guard learns the port taken, which a Host must name. */
 	guard_set_port(h->guard, ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port) :
 		       ntohs(((struct sockaddr_in *)&ss)->sin_port));
@@ -835,6 +836,7 @@ void http_free(struct http_server *h)
 		free(s);
 	}
 	util_event_free(&h->ping);
+	live_archive(NULL);
 	live_enable(0);
 	archive_free(h->archive);
 	guard_free(h->guard);

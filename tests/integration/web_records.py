@@ -154,6 +154,33 @@ elif mode in ("play", "restart"):
         assert a["skipped"] == 2, a      # the torn game, now followed by the next
         top = a["games"][0]
         assert top["white"] == "you" and top["result"] == "0-1" and top["event"] == "hivebridge web", top
+        # A UHP session of the daemon plays a real game to its end: archived too.
+        R, uport = sys.argv[4], int(sys.argv[5])
+        st, rec = post_record(open(f"{R}/HV-Dumbot-Kaur50-2023-01-17-0059.pgn").read())
+        g = rec["games"][0]
+        assert st == 200 and g["gamestring"].split(";")[1] == "BlackWins", (st, g["gamestring"][:80])
+        u = socket.create_connection(("127.0.0.1", uport), timeout=30)
+        uf = u.makefile("rb")
+        def uhp(cmd):
+            if cmd:
+                u.sendall(cmd.encode() + b"\n")
+            out = []
+            while (line := uf.readline().decode().rstrip("\n")) != "ok":
+                assert line and not line.startswith(("err", "invalidmove")), (cmd, line, out)
+                out.append(line)
+            return out
+        uhp("")
+        uhp("newgame " + g["type"])
+        for m in g["moves"]:
+            last = uhp("play " + m)
+        assert last[-1].split(";")[1] == "BlackWins", last
+        a = wait_for(lambda: (lambda x: x if len(x["games"]) == 4 else None)(archive()), 30, "the session's game archived")
+        top = a["games"][0]
+        assert top["event"] == "hivebridge uhp session" and top["result"] == "0-1", top
+        assert top["plies"] == g["plies"] and top["termination"] == "white queen surrounded", top
+        st, _, out = req("GET", f"/api/archive/{top['id']}")
+        assert json.loads(out)["games"][0]["moves"] == g["moves"]
+        u.close()
         json.dump(a, open(f"{tmp}/list.json", "w"))
     a = archive()
     before = json.load(open(f"{tmp}/list.json"))

@@ -7,7 +7,8 @@
 # once and a third from one address (503), a wrong Origin (403) and a non-JSON body (415), and changes nothing on
 # the server. The archive: seeded with real records, a damaged game and a torn last
 # one, the daemon starts, lists the good games and says what it skipped; a page game
-# played to its end (resigned) shows up in the list while the daemon runs; after a
+# played to its end (resigned) and a real game played to its end in a UHP session of
+# the daemon show up in the list while the daemon runs; after a
 # restart the same games are listed under the same ids, open as JSON, and download
 # as PGN identical to the archive's bytes and to the download before the restart.
 set -u
@@ -51,7 +52,7 @@ grep -q "2 games listed on the page, 1 skipped" "$tmp/err" || fail "no count of 
 
 timeout 120 $P api "$http" "$R" "$tmp" || { cat "$tmp/err"; fail "POST /api/records"; }
 # The torn game ends when the next game is appended: the page's game, resigned.
-timeout 120 $P play "$http" "$tmp" || { cat "$tmp/err"; fail "the archive while running"; }
+timeout 120 $P play "$http" "$tmp" "$R" "$(listen_port "$tmp/err" uhp)" || { cat "$tmp/err"; fail "the archive while running"; }
 grep -q "skipped: .*has no position\|skipped: .*cut short\|skipped: game" "$tmp/err" ||
 	fail "the torn game was not skipped once the next came: $(cat "$tmp/err")"
 kill -TERM $pid
