@@ -110,6 +110,35 @@ int hg_parse_token(const char *body, size_t len, char *token, size_t tokcap, cha
 	return rc;
 }
 
+int64_t hg_token_expiry(const char *token)
+{
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	const char *p = strchr(token, '.'), *end = p ? strchr(p + 1, '.') : NULL;
+	if (!end || end - p > 2048)
+		return -1;
+	char json[1600];
+	size_t n = 0;
+	unsigned acc = 0, bits = 0;
+	for (const char *q = p + 1; q < end; q++) {
+		const char *at = strchr(alphabet, *q);
+		if (!at || !*q)
+			return -1;
+		acc = (acc << 6) | (unsigned)(at - alphabet);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			json[n++] = (char)((acc >> bits) & 0xff);
+		}
+	}
+	cJSON *root = cJSON_ParseWithLength(json, n);
+	const cJSON *exp = cJSON_GetObjectItemCaseSensitive(root, "exp");
+	int64_t v = cJSON_IsNumber(exp) && exp->valuedouble > 0 && exp->valuedouble < 1e12
+		? (int64_t)exp->valuedouble : -1;
+	cJSON_Delete(root);
+	return v;
+}
+
 int hg_parse_identity(const char *body, size_t len, char *user_id, char *name, char *err, size_t errlen)
 {
 	cJSON *d, *root = envelope(body, len, &d, err, errlen);

@@ -66,6 +66,9 @@ struct hg_challenges {
 
 /* POST /api/v1/auth/token's answer: the token. */
 int  hg_parse_token(const char *body, size_t len, char *token, size_t tokcap, char *err, size_t errlen);
+/* The "exp" claim of a JWT (seconds since 1970, read, not verified: only to log in
+ * again before it), or -1 when the token has none. */
+int64_t hg_token_expiry(const char *token);
 /* GET /api/v1/auth/id's answer: the bot's user id (a uuid) and name. */
 int  hg_parse_identity(const char *body, size_t len, char *user_id, char *name, char *err, size_t errlen);
 /* GET /api/v1/bot/challenges/ (into out, freed by hg_challenges_free). */

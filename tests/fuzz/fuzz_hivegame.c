@@ -65,7 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *body = (const char *)data;
 	char err[256], tok[HG_TOKEN_MAX], id[HG_ID_MAX], name[HG_ID_MAX], *h = NULL;
 	if (hg_parse_token(body, size, tok, sizeof tok, err, sizeof err) == 0)
+	{
 		check(tok[0] && strlen(tok) < sizeof tok, "token");
+		hg_token_expiry(tok);
+	}
 	hg_parse_identity(body, size, id, name, err, sizeof err);
 	hg_parse_ok(body, size, err, sizeof err);
 	if (hg_parse_play(body, size, &h, err, sizeof err) == 0)

@@ -40,6 +40,11 @@ static void test_token(void)
 	memcpy(buf, ok, strlen(ok));
 	buf[strlen(ok)] = 'x';
 	CU_ASSERT_EQUAL(hg_parse_token(buf, strlen(ok), tok, sizeof tok, err, sizeof err), 0);
+	/* {"sub":"b","exp":1700000000} */
+	CU_ASSERT_EQUAL(hg_token_expiry("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiIiwiZXhwIjoxNzAwMDAwMDAwfQ.x"),
+			1700000000);
+	CU_ASSERT_EQUAL(hg_token_expiry("a.b"), -1);
+	CU_ASSERT_EQUAL(hg_token_expiry("a.!!.c"), -1);
 }
 
 static void test_refusal(void)
