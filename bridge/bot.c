@@ -17,6 +17,7 @@
 #include "bridge/bot.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/engine_builtin.h"
 #include "bridge/log.h"
 #include "bridge/protocol.h"
 #include "bridge/util.h"
@@ -317,6 +318,15 @@ int bot_main(int argc, char **argv)
 		return 1;
 	}
 	log_warn_stderr(1);
+	/* Every game may search at once: with fewer built-in search threads than games, a
+	 * timed search would wait in the queue past its time (and fail). */
+	unsigned threads = c.search_threads, games = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	for (size_t i = 0; i < c.nsites; i++)
+		games += c.sites[i].max_games;
+	if (!threads)
+		threads = games > (unsigned)(cpus > 0 ? cpus : 1) ? games : (unsigned)(cpus > 0 ? cpus : 1);
+	engine_builtin_configure(c.hash_budget_mb, threads, c.hash_idle_timeout);
 	evthread_use_pthreads();
 	struct bot_run r = { event_base_new() };
 	struct event *si = NULL, *st = NULL;

@@ -56,6 +56,7 @@ struct hg_sess {
 	size_t                 move_len;
 	unsigned               refusals;
 	int                    listed;        /* in the latest list of games in progress */
+	int64_t                changed_ms;    /* the last play sent: a list asked before is stale */
 };
 
 struct site_bot {
@@ -79,6 +80,7 @@ struct site_bot {
 	struct hg_sess              *sess;
 	size_t                       nsess;
 	int64_t                      rtt_ms;     /* a play request's round trip, smoothed */
+	int64_t                      list_ms;    /* when the list being read was asked for */
 	unsigned                     next_id;
 };
 
@@ -274,6 +276,7 @@ static void sess_send(struct hg_sess *s)
 	if (!body)
 		return;
 	s->state = G_PLAYING;
+	s->changed_ms = now_ms();
 	s->call = request(b, s->log_id, "POST", "/api/v1/bot/games/play", body, 0, on_play, s);
 	free(body);
 	if (!s->call)
@@ -564,7 +567,8 @@ static void on_games(void *arg, const struct webclient_answer *a)
 		if (!s)
 			continue;
 		s->listed = 1;
-		if (!ongoing && s->state == G_IDLE)
+		/* A list asked for before the session's last move may show the game before it. */
+		if (!ongoing && s->state == G_IDLE && s->changed_ms < b->list_ms)
 			sess_sync(s, &gs.v[i]);
 	}
 	hg_games_free(&gs);
@@ -637,9 +641,11 @@ static void cycle_step(struct site_bot *b)
 		b->call = request(b, b->log_id, "GET", path, NULL, 0, on_accept, b);
 		break;
 	case P_PENDING:
+		b->list_ms = now_ms();
 		b->call = request(b, b->log_id, "GET", "/api/v1/bot/games/pending", NULL, 0, on_games, b);
 		break;
 	case P_ONGOING:
+		b->list_ms = now_ms();
 		b->call = request(b, b->log_id, "GET", "/api/v1/bot/games/ongoing", NULL, 0, on_games, b);
 		break;
 	}

@@ -131,7 +131,7 @@ class Site:
         self.games = {}            # nanoid -> game (the db model's fields)
         self.history_plies = {}    # nanoid -> [MoveString] (the oracle's view)
         self.humans = {}           # name -> delay_ms (autoplay)
-        self.not_before = 0        # tokens issued before this are expired
+        self.not_before = 0        # tokens numbered below this are expired (jti)
         self.counters = {"tokens": 0, "unauthorized": 0, "refused_plays": 0, "plays": 0,
                          "requests": 0, "faulted": 0, "accepted": 0}
         self.refusals = []
@@ -158,7 +158,7 @@ class Site:
         now = int(time.time())
         header = b64(json.dumps({"typ": "JWT", "alg": "HS256"}).encode())
         claims = b64(json.dumps({"sub": email, "iss": "hivegame.com", "exp": now + self.token_ttl,
-                                 "iat": now}).encode())
+                                 "jti": self.counters["tokens"]}).encode())
         sig = b64(hmac.new(SECRET, (header + "." + claims).encode(), hashlib.sha256).digest())
         self.counters["tokens"] += 1
         return header + "." + claims + "." + sig
@@ -172,7 +172,7 @@ class Site:
             return None, "InvalidSignature"
         claims = json.loads(unb64(parts[1]))
         # jsonwebtoken's default leeway is 60 s; the stand-in has none, to test expiry.
-        if claims["exp"] <= time.time() or claims.get("iat", 0) < self.not_before:
+        if claims["exp"] <= time.time() or claims.get("jti", 0) < self.not_before:
             return None, "ExpiredSignature"
         return claims["sub"], None
 
@@ -605,7 +605,7 @@ def make_control(site, faults, servers):
                     site.humans[b["user"]] = b.get("delay_ms", 50)
                 return self.reply({})
             if self.path == "/control/expire_tokens":
-                site.not_before = time.time() + 1
+                site.not_before = site.counters["tokens"]
                 return self.reply({})
             if self.path == "/control/fault":
                 mode = b.get("mode", "ok")
