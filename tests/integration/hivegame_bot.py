@@ -175,7 +175,7 @@ def check_logs():
 def main():
     write_secret(os.path.join(TMP, "pw1"), PASSWORDS["bot1"])
     write_secret(os.path.join(TMP, "pwn"), PASSWORDS["botn"])
-    conf = bot1_config(max_games=NGAMES if SOAK else 4)
+    conf = bot1_config(poll=0.5 if SOAK else 0.2, max_games=NGAMES if SOAK else 4)
     start_bot("bot1", ["--config", conf, "--log", os.path.join(TMP, "bot1.log")])
     if SOAK:
         return soak()
@@ -246,7 +246,8 @@ def soak():
     """N games at once through a token expiry and an outage; /proc before and after."""
     pid = procs["bot1"].pid
     types = ["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP"]
-    controls = [("RealTime", 60, 1), ("RealTime", 40, 2), ("Correspondence", None, 86400), ("Untimed", None, None)]
+    controls = [("RealTime", 180, 2), ("RealTime", 120, 3), ("Correspondence", None, 86400),
+                ("Untimed", None, None)]
     time.sleep(2)
     rss0, fd0 = proc_figures(pid)
     t0 = time.time()
