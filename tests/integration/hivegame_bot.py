@@ -19,6 +19,7 @@ With --games N (the bench, tests/bench/hivegame_soak.sh): bot1 alone with N game
 at once, an outage of S seconds, memory and descriptors of the bot from /proc
 before and after.
 """
+import atexit
 import json
 import os
 import signal
@@ -75,6 +76,19 @@ def wait(cond, seconds, what):
 
 
 procs = {}
+every_proc = []
+
+
+def kill_bots():
+    """The bots are in sessions of their own: the harness cannot reach them once this
+    script has gone, so they go with it, whatever way it ends."""
+    for p in every_proc:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+atexit.register(kill_bots)
 
 
 def start_bot(name, argv, env=None, log=None):
@@ -85,6 +99,7 @@ def start_bot(name, argv, env=None, log=None):
         e.update(env)
     procs[name] = subprocess.Popen([HB, "bot"] + argv, stdout=out, stderr=out, env=e,
                                    start_new_session=True)
+    every_proc.append(procs[name])
     return procs[name]
 
 
