@@ -368,6 +368,18 @@ class Faults:
         return self.mode
 
 
+def send_json(handler, status, obj):
+    body = json.dumps(obj).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    try:
+        handler.wfile.write(body)
+    except OSError:
+        pass        # the client went away (an outage closes its connections)
+
+
 def make_api(site, faults, servers):
     class Api(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -386,12 +398,7 @@ def make_api(site, faults, servers):
             pass
 
         def send_json(self, status, obj):
-            body = json.dumps(obj).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_json(self, status, obj)
 
         def ok(self, data):
             self.send_json(200, {"success": True, "data": data})
@@ -556,12 +563,7 @@ def make_control(site, faults, servers):
             pass
 
         def reply(self, obj, status=200):
-            body = json.dumps(obj).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_json(self, status, obj)
 
         def do_GET(self):
             if self.path != "/control/state":
