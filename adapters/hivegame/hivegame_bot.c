@@ -23,6 +23,7 @@
 #include "bridge/bot.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/util.h"
 #include "bridge/webclient.h"
@@ -57,6 +58,7 @@ struct hg_sess {
 	unsigned               refusals;
 	int                    listed;        /* in the latest list of games in progress */
 	int64_t                changed_ms;    /* the last play sent: a list asked before is stale */
+	struct live_game      *live;          /* the web page's record (NULL while nobody watches) */
 };
 
 struct site_bot {
@@ -148,6 +150,7 @@ static void sess_free(struct hg_sess *s)
 			break;
 		}
 	b->nsess--;
+	live_close(s->live);
 	webclient_cancel(s->call);
 	engine_free(s->engine);
 	hive_game_free(&s->game);
@@ -185,13 +188,6 @@ static void sess_sync(struct hg_sess *s, const struct hg_game *g)
 {
 	struct site_bot *b = s->bot;
 	char err[256];
-	if (g->finished) {
-		log_note(s->log_id, "hivegame %s: game %s over: %s", b->conf->name, s->nanoid, g->game_status);
-		s->state = G_LEFT;
-		engine_free(s->engine);
-		s->engine = NULL;
-		return;
-	}
 	if (!g->type_ok || s->side < 0) {
 		if (s->state != G_LEFT)
 			log_warn(s->log_id, "hivegame %s: game %s: %s; left alone", b->conf->name, s->nanoid,
@@ -216,6 +212,23 @@ static void sess_sync(struct hg_sess *s, const struct hg_game *g)
 		s->game = fresh;
 	} else {
 		hive_game_free(&fresh);
+	}
+	const char *me = b->conf->user, *them = "hivegame.com opponent";
+	live_report(&s->live, "hivegame", s->side ? them : me, s->side ? me : them, &s->game);
+	if (g->white_time_left >= 0 && g->black_time_left >= 0)
+		live_clocks(s->live, g->white_time_left / 1000000, g->black_time_left / 1000000,
+			    strcmp(g->game_status, "InProgress") ? -1 : hive_side_to_move(&s->game.board));
+	if (g->finished) {
+		log_note(s->log_id, "hivegame %s: game %s over: %s", b->conf->name, s->nanoid, g->game_status);
+		/* The site's result, which may be a time-out or a resignation the board cannot show. */
+		int st = strstr(g->game_status, "1-0") ? HIVE_WHITE_WINS : strstr(g->game_status, "0-1") ?
+			 HIVE_BLACK_WINS : HIVE_DRAW;
+		if (s->state != G_LEFT)
+			live_finish(s->live, st, g->game_status);
+		s->state = G_LEFT;
+		engine_free(s->engine);
+		s->engine = NULL;
+		return;
 	}
 	s->mode = g->mode;
 	s->left_ns = s->side ? g->black_time_left : g->white_time_left;

@@ -34,7 +34,7 @@ SOAK = "--games" in ARGS
 NGAMES = int(ARGS[ARGS.index("--games") + 1]) if SOAK else 0
 OUTAGE = float(ARGS[ARGS.index("--outage") + 1]) if "--outage" in ARGS else 4.0
 URL = "http://127.0.0.1:%s" % API
-PASSWORDS = {"bot1": "pw-one-7Qx", "bot2": "pw-two-9Kz", "botn": "pw-nok-3Vb"}
+PASSWORDS = {"bot1": "pw-one-7Qx", "bot2": "pw-two-9Kz", "botn": "pw-nok-3Vb", "bots": "pw-srv-5Hd"}
 
 
 def fail(msg):
@@ -89,6 +89,38 @@ def kill_bots():
 
 
 atexit.register(kill_bots)
+
+
+def free_port():
+    import socket
+    with socket.socket() as so:
+        so.bind(("127.0.0.1", 0))
+        return so.getsockname()[1]
+
+
+def start_serve():
+    """`hivebridge serve` runs a [site] beside its listeners; its games are on the page."""
+    conf = os.path.join(TMP, "serve.conf")
+    with open(conf, "w") as f:
+        f.write("[listen uhp]\nport = 0\n[site srv]\nurl = %s\nuser = bots\npassword_env = HB_TEST_PW\n"
+                "poll_interval = 0.2\n" % URL)
+    web = free_port()
+    out = open(os.path.join(TMP, "bots.err"), "a")
+    e = dict(os.environ, HB_TEST_PW=PASSWORDS["bots"])
+    procs["bots"] = subprocess.Popen([HB, "serve", "--config", conf, "--http", "127.0.0.1:%d" % web,
+                                      "--log", os.path.join(TMP, "bots.log")],
+                                     stdout=out, stderr=out, env=e, start_new_session=True)
+    every_proc.append(procs["bots"])
+    return web
+
+
+def page_games(web):
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%d/api/games" % web, timeout=10) as r:
+            g = json.loads(r.read())
+        return [x for x in g["games"] + g["finished"] if x["kind"] == "hivegame"]
+    except OSError:
+        return []
 
 
 def start_bot(name, argv, env=None, log=None):
@@ -207,7 +239,10 @@ def main():
     challenge("eve", "bot2", "Base+P", "RealTime", 20, 1, "Black")
     challenge("fay", "bot2", "Base+ML", "RealTime", 30, 1, "White")
     challenge("gus", "botn", "Base+MLP", "RealTime", 30, 1)
-    n = 7
+    web = start_serve()
+    challenge("hal", "bots", "Base", "RealTime", 20, 1, "White")
+    n = 8
+    wait(lambda: any(g["plies"] >= 2 for g in page_games(web)), 60, "the serve bot's game on the page")
 
     # Every bot plays; then every token is expired: each gets a 401 and logs in again.
     wait(lambda: all(g["turn"] >= 4 for g in state()["games"]) and len(state()["games"]) >= n,
@@ -229,8 +264,9 @@ def main():
     wait(lambda: state()["fault"] == "ok", 10, "the 503s over")
     control("/control/fault", {"mode": "slow", "seconds": 3, "delay_ms": 400})
 
-    s = check_end(("bot1", "bot2", "botn"), n)
-    for name in ("bot1", "bot2", "botn"):
+    s = check_end(("bot1", "bot2", "botn", "bots"), n)
+    wait(lambda: any(g["finished"] for g in page_games(web)), 30, "the serve bot's game over on the page")
+    for name in ("bot1", "bot2", "botn", "bots"):
         if procs[name].poll() is not None:
             fail("%s died (%s)" % (name, procs[name].returncode))
         stop_bot(name)
