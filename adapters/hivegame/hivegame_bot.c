@@ -33,6 +33,7 @@
 #define MAX_REFUSALS    3          /* refused moves in one position before the game is left */
 #define ANSWER_MAX      (4u << 20) /* bytes of one answer (a list of long games) */
 #define TOKEN_LIFETIME  6000       /* s: the site's (encode.rs), when a token says none */
+#define MAX_SESSIONS(b) (4 * (size_t)(b)->conf->max_games + 4)   /* engines at once, at most */
 
 enum phase { P_IDLE, P_LOGIN, P_IDENT, P_CHALLENGES, P_ACCEPT, P_PENDING, P_ONGOING };
 enum gstate { G_IDLE, G_STARTING, G_THINKING, G_PLAYING, G_READING, G_LEFT };
@@ -575,8 +576,13 @@ static void on_games(void *arg, const struct webclient_answer *a)
 			s->listed = 0;
 	for (size_t i = 0; i < gs.n; i++) {
 		struct hg_sess *s = sess_find(b, gs.v[i].nanoid);
-		if (!s && !ongoing)
-			s = sess_new(b, &gs.v[i]);      /* after a restart: rebuilt from its history */
+		/* After a restart: rebuilt from its history. Games the bot did not accept here
+		 * (a tournament's) are played too, up to a bound on the engines it runs. */
+		if (!s && !ongoing && b->nsess < MAX_SESSIONS(b))
+			s = sess_new(b, &gs.v[i]);
+		else if (!s && !ongoing)
+			log_warn(b->log_id, "hivegame %s: game %s waits: %zu games already", b->conf->name,
+				 gs.v[i].nanoid, b->nsess);
 		if (!s)
 			continue;
 		s->listed = 1;

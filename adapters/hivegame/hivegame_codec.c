@@ -83,6 +83,16 @@ static int str_field(const cJSON *o, const char *name, char *dst, size_t cap, ch
 	return 0;
 }
 
+/* An id the bot puts in a URL's path: letters, digits, '-' and '_' only (a nanoid). */
+static int id_field(const cJSON *o, const char *name, char *dst, size_t cap, char *err, size_t errlen)
+{
+	if (str_field(o, name, dst, cap, err, errlen) < 0)
+		return -1;
+	if (!dst[0] || dst[strspn(dst, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")])
+		return errbuf_set(err, errlen, "\"%s\" is empty or not a nanoid", name);
+	return 0;
+}
+
 /* An integer field, null (or absent) as -1: 0, or -1 when it is something else. */
 static int int_field(const cJSON *o, const char *name, int64_t *v, char *err, size_t errlen)
 {
@@ -157,7 +167,7 @@ static int challenge_read(const cJSON *o, struct hg_challenge *c, char *err, siz
 	memset(c, 0, sizeof *c);
 	if (!cJSON_IsObject(o))
 		return errbuf_set(err, errlen, "a challenge is not an object");
-	if (str_field(o, "challenge_id", c->id, sizeof c->id, err, errlen) < 0 ||
+	if (id_field(o, "challenge_id", c->id, sizeof c->id, err, errlen) < 0 ||
 	    str_field(o, "game_type", c->game_type, sizeof c->game_type, err, errlen) < 0 ||
 	    str_field(o, "time_mode", mode, sizeof mode, err, errlen) < 0 ||
 	    int_field(o, "time_base", &c->time_base, err, errlen) < 0 ||
@@ -217,7 +227,7 @@ static int game_read(const cJSON *o, struct hg_game *g, char *err, size_t errlen
 	memset(g, 0, sizeof *g);
 	if (!cJSON_IsObject(o))
 		return errbuf_set(err, errlen, "a game is not an object");
-	if (str_field(o, "nanoid", g->nanoid, sizeof g->nanoid, err, errlen) < 0 ||
+	if (id_field(o, "nanoid", g->nanoid, sizeof g->nanoid, err, errlen) < 0 ||
 	    str_field(o, "game_type", g->game_type, sizeof g->game_type, err, errlen) < 0 ||
 	    str_field(o, "game_status", g->game_status, sizeof g->game_status, err, errlen) < 0 ||
 	    str_field(o, "time_mode", mode, sizeof mode, err, errlen) < 0 ||

@@ -96,6 +96,10 @@ static void test_games(void)
 	CU_ASSERT_EQUAL(hg_parse_games(bad, strlen(bad), &gs, err, sizeof err), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "turn"));
 	CU_ASSERT_PTR_NULL(gs.v);
+	/* An id goes into a URL's path: a nanoid's characters only. */
+	const char *path = "{\"success\":true,\"data\":{\"games\":[" GAME_JSON("", "\"nanoid\":\"../x?y\",") "]}}";
+	CU_ASSERT_EQUAL(hg_parse_games(path, strlen(path), &gs, err, sizeof err), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "nanoid"));
 }
 
 static void test_challenges(void)
