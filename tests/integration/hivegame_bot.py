@@ -123,6 +123,14 @@ def page_games(web):
         return []
 
 
+def log_text(name):
+    try:
+        with open(os.path.join(TMP, name), errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
 def start_bot(name, argv, env=None, log=None):
     out = open(os.path.join(TMP, "%s.err" % (log or name)), "a")
     e = dict(os.environ)
@@ -249,7 +257,8 @@ def main():
          60, "every challenge accepted and four plies in each game")
     tokens = state()["counters"]["tokens"]
     control("/control/expire_tokens", {})
-    wait(lambda: state()["counters"]["tokens"] >= tokens + 3, 30, "a new login of each bot")
+    wait(lambda: state()["counters"]["tokens"] >= tokens + 4, 30, "a new login of each bot")
+    wait(lambda: log_text("bot1.log").count("logged in as") >= 2, 30, "bot1 logged in again")
     # bot1 restarts in the middle of its games: rebuilt from the site's histories.
     stop_bot("bot1")
     before = {g["nanoid"]: g["turn"] for g in games_of(state(), "bot1")}
@@ -270,10 +279,7 @@ def main():
         if procs[name].poll() is not None:
             fail("%s died (%s)" % (name, procs[name].returncode))
         stop_bot(name)
-    logs = {}
-    for name in ("bot1.log", "bot1b.log", "bot2.log", "botn.log"):
-        with open(os.path.join(TMP, name), errors="replace") as f:
-            logs[name] = f.read()
+    logs = {name: log_text(name) for name in ("bot1.log", "bot1b.log", "bot2.log", "botn.log")}
     if logs["bot1.log"].count("logged in as") < 2:
         fail("bot1 did not log in again after its token expired")
     if "401, logging in again" not in logs["bot2.log"]:
