@@ -229,6 +229,10 @@ struct webclient *webclient_new(struct event_base *base, char *err, size_t errle
 			return NULL;
 		}
 		global_done = 1;
+		/* Without an asynchronous resolver a name lookup would block the loop. */
+		if (!(curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_ASYNCHDNS))
+			log_warn(0, "libcurl resolves names synchronously: a slow DNS stalls the daemon "
+				 "(use an address in the URL, or a libcurl built with AsynchDNS)");
 	}
 	struct webclient *w = calloc(1, sizeof *w);
 	if (!w || !(w->multi = curl_multi_init()) || !(w->timer = evtimer_new(base, on_timer, w))) {
