@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 HB, TMP, API, CTL, NOKAMUTE = sys.argv[1:6]
@@ -59,6 +60,44 @@ def control(path, body=None):
                                  method="POST" if data is not None else "GET")
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())
+
+
+def api(path, body=None, token=None):
+    """The site's API as a bot sees it: (HTTP status, JSON answer)."""
+    req = urllib.request.Request(URL + path, data=json.dumps(body).encode() if body is not None else None,
+                                 method="POST" if body is not None else "GET",
+                                 headers={"Content-Type": "application/json"})
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def check_own_challenge():
+    """A challenge bot2 makes itself (POST bot/challenges/, as challenges.rs validates it)
+    is listed to bot2 as its own, and never accepted by it."""
+    st, a = api("/api/v1/auth/token", {"email": "bot2", "password": PASSWORDS["bot2"]})
+    tok = a["data"]["token"]
+    st, a = api("/api/v1/bot/challenges/", {"game_type": "Base", "visibility": "Public", "opponent": None,
+                                            "color_choice": "Random", "rated": True,
+                                            "time_control": "Untimed"}, tok)
+    if st != 200 or a["success"] or a["data"]["error"] != "Base game type cannot be rated":
+        fail("a rated Base challenge: %s %s" % (st, a))
+    st, a = api("/api/v1/bot/challenges/", {"game_type": "MLP", "visibility": "Public", "opponent": None,
+                                            "color_choice": "White", "rated": False,
+                                            "time_control": {"Correspondence": {"mode": "DaysPerMove",
+                                                                                "days": 2}}}, tok)
+    # (Not a real-time one: accepting any real-time challenge deletes every real-time
+    # challenge of both players, challenges.rs / Game::create_and_delete_challenges.)
+    if st != 200 or not a["success"] or a["data"]["challenge"]["time_increment"] != 172800:
+        fail("a challenge of bot2's own: %s %s" % (st, a))
+    st, a = api("/api/v1/bot/games/pending")
+    if st != 401 or a["data"]["message"] != "No token provided":
+        fail("no token: %s %s" % (st, a))
+    return a
 
 
 def state():
@@ -247,6 +286,7 @@ def main():
     challenge("eve", "bot2", "Base+P", "RealTime", 20, 1, "Black")
     challenge("fay", "bot2", "Base+ML", "RealTime", 30, 1, "White")
     challenge("gus", "botn", "Base+MLP", "RealTime", 30, 1)
+    check_own_challenge()
     web = start_serve()
     challenge("hal", "bots", "Base", "RealTime", 20, 1, "White")
     n = 8
@@ -292,6 +332,8 @@ def main():
         fail("bot1 rebuilt no game after its restart")
     if "engine->bridge" not in logs["botn.log"]:
         fail("botn's engine lines are not in its trace log")
+    if not any(c["challenger"]["username"] == "bot2" for c in s["challenges"]):
+        fail("bot2 accepted its own challenge")
     check_logs()
     plies = sum(g["turn"] for g in s["games"])
     print("hivegame_bot: ok (%d games over on the board, %d plies, %d logins, %d 401s, "

@@ -334,6 +334,63 @@ class Site:
                 return g, None
             return None, "Invalid control type: %s" % control
 
+    def add_challenge(self, ch, opp, game_type, rated, color, mode, base, inc):
+        cid = secrets.token_urlsafe(9)[:12]
+        c = {"id": str(uuid.uuid4()), "challenge_id": cid,
+             "challenger": {"username": ch["username"], "bot": ch["bot"]},
+             "opponent": {"username": opp["username"]} if opp else None,
+             "game_type": game_type, "rated": rated, "visibility": "Direct" if opp else "Public",
+             "color_choice": color, "created_at": now_iso(time.time()), "challenger_rating": 1500,
+             "time_mode": mode, "time_base": base, "time_increment": inc, "speed": "Blitz",
+             "band_upper": None, "band_lower": None,
+             "_challenger": ch["id"], "_opponent": opp["id"] if opp else None}
+        self.challenges[cid] = c
+        return c
+
+    def bot_challenge(self, bot, b):
+        """challenges.rs: BotChallengeRequest::validate_and_convert, then create."""
+        types = {"Base": "Base", "MLP": "Base+MLP", "Base+MLP": "Base+MLP"}
+        gt = types.get(b.get("game_type"))
+        rated = bool(b.get("rated"))
+        if gt == "Base" and rated:
+            return None, "Base game type cannot be rated"
+        if gt is None:
+            return None, "Only Base and MLP allowed"
+        vis, opp_name = b.get("visibility"), b.get("opponent")
+        if vis == "Direct" and not opp_name:
+            return None, "Direct challenges require an opponent username"
+        if vis != "Direct" and opp_name:
+            return None, "Only direct challenges can have an opponent username"
+        tc = b.get("time_control")
+        if tc == "Untimed":
+            if rated:
+                return None, "Untimed games cannot be rated"
+            mode, base, inc = "Untimed", None, None
+        elif isinstance(tc, dict) and "RealTime" in tc:
+            rt = tc["RealTime"]
+            if not 1 <= rt.get("base", 0) <= 180:
+                return None, "RealTime base must be between 1 and 180 minutes"
+            if rt.get("increment", 0) > 180:
+                return None, "RealTime increment must be between 0 and 180 seconds"
+            mode, base, inc = "RealTime", rt["base"] * 60, rt.get("increment", 0)
+        elif isinstance(tc, dict) and "Correspondence" in tc:
+            co = tc["Correspondence"]
+            if not 1 <= co.get("days", 0) <= 20:
+                return None, "Correspondence days must be between 1 and 20"
+            secs = co["days"] * 86400
+            mode = "Correspondence"
+            base, inc = (None, secs) if co.get("mode") == "DaysPerMove" else (secs, None)
+        else:
+            return None, "Json deserialize error: time_control"
+        with self.lock:
+            opp = None
+            if opp_name:
+                opp = self.users.get(opp_name)
+                if opp is None:
+                    return None, "User not found"
+            return self.add_challenge(bot, opp, gt, rated, b.get("color_choice", "Random"), mode,
+                                      base, inc), None
+
     def view(self, g):
         return {k: v for k, v in g.items() if not k.startswith("_")}
 
@@ -551,7 +608,10 @@ def make_api(site, faults, servers):
                     return self.refuse(err)
                 return self.ok(dict(me, game_id=g["nanoid"], finished=g["finished"]))
             if p == "/api/v1/bot/challenges/":
-                return self.refuse("the stand-in does not create bot challenges; use /control/challenge")
+                c, err = site.bot_challenge(u, b)
+                if err:
+                    return self.refuse(err)
+                return self.ok(dict(me, challenge=site.view(c)))
             self.send_json(404, {"success": False, "data": {"message": "Not found"}})
 
     return Api
@@ -586,20 +646,10 @@ def make_control(site, faults, servers):
                 with site.lock:
                     ch = site.user(b["challenger"], b.get("password", ""), bot=b.get("bot", False))
                     opp = site.users.get(b.get("opponent")) if b.get("opponent") else None
-                    cid = secrets.token_urlsafe(9)[:12]
-                    mode = b.get("time_mode", "RealTime")
-                    c = {"id": str(uuid.uuid4()), "challenge_id": cid,
-                         "challenger": {"username": ch["username"], "bot": ch["bot"]},
-                         "opponent": {"username": opp["username"]} if opp else None,
-                         "game_type": b.get("game_type", "Base+MLP"), "rated": b.get("rated", False),
-                         "visibility": "Direct" if opp else "Public",
-                         "color_choice": b.get("color_choice", "Random"),
-                         "created_at": now_iso(time.time()), "challenger_rating": 1500,
-                         "time_mode": mode, "time_base": b.get("time_base"),
-                         "time_increment": b.get("time_increment"), "speed": "Blitz",
-                         "band_upper": None, "band_lower": None,
-                         "_challenger": ch["id"], "_opponent": opp["id"] if opp else None}
-                    site.challenges[cid] = c
+                    c = site.add_challenge(ch, opp, b.get("game_type", "Base+MLP"), b.get("rated", False),
+                                           b.get("color_choice", "Random"), b.get("time_mode", "RealTime"),
+                                           b.get("time_base"), b.get("time_increment"))
+                    cid = c["challenge_id"]
                     return self.reply({"challenge_id": cid})
             if self.path == "/control/human":
                 with site.lock:
