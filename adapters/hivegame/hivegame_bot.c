@@ -179,7 +179,7 @@ static struct hg_sess *sess_new(struct site_bot *b, const struct hg_game *g)
 	b->nsess++;
 	log_note(s->log_id, "hivegame %s: game %s (%s, %s %lld+%lld) as %s", b->conf->name, s->nanoid,
 		 g->game_type, hg_time_mode_name(g->mode), (long long)g->time_base,
-		 (long long)g->time_increment, s->side ? "black" : "white");
+		 (long long)g->time_increment, s->side < 0 ? "nobody" : s->side ? "black" : "white");
 	return s;
 }
 
@@ -547,7 +547,8 @@ static void on_accept(void *arg, const struct webclient_answer *a)
 		struct hg_sess *s = sess_find(b, gs.v[0].nanoid);
 		if (!s)
 			s = sess_new(b, &gs.v[0]);
-		if (s)
+		/* Never under a search or a request: the game they work on must stay. */
+		if (s && s->state == G_IDLE)
 			sess_sync(s, &gs.v[0]);
 		hg_games_free(&gs);
 	}
