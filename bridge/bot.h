@@ -42,6 +42,8 @@ struct bot_conf {
 	unsigned think_ms;           /* a move of a correspondence or untimed game */
 	int      depth;              /* untimed games: this depth instead (0 = think_ms) */
 	unsigned min_base_s, max_base_s;  /* real-time base time accepted (0 = any) */
+	int      resign;             /* resign_below is set */
+	int      resign_below;       /* resign when the engine's score (its own view) is at or below */
 };
 
 /* The defaults of every field, name and site set (and owned). */

@@ -269,6 +269,23 @@ static int set_rated(void *obj, const char *k, const char *v, char *err, size_t 
 	return 0;
 }
 
+static int set_resign(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct bot_conf *b = obj;
+	char *end;
+	if (!strcmp(v, "never")) {
+		b->resign = 0;
+		return 0;
+	}
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < -30000 || n > 30000)
+		return errbuf_set(err, errlen, "resign_below must be never or -30000..30000, not \"%s\"", v);
+	b->resign = 1;
+	b->resign_below = (int)n;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 static const char *const section_title[] = {
@@ -536,6 +553,12 @@ static const struct config_key config_keys[] = {
 		  "clock's share, if smaller, wins); real-time games take theirs from the clock" },
 	{ CONFIG_SITE, "depth", KEY_UINT, 0, 64, "0..64", "0", S(depth),
 	  .help = "untimed games: a fixed search depth instead of `think_time` (0: none)" },
+	{ CONFIG_SITE, "resign_below", KEY_FN, .fn = set_resign, .off = NOWHERE, .def = "never",
+	  .help = "resign (from the 2nd turn, as the site allows) when the engine's score for the "
+		  "move it chose, from its own side, is at or below this (-30000..30000, centipawn-like; "
+		  "the built-in engine's forced losses are below -29000); only an engine that reports "
+		  "its score resigns (the built-in one with `option = ReportIntermediateBestMoves true` "
+		  "in its profile)" },
 
 	/* [queue]: read by match --queue and worker (bridge/match/queue.c). */
 	{ CONFIG_QUEUE, "password", KEY_ELSEWHERE, .off = NOWHERE,

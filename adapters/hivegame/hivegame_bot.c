@@ -60,6 +60,8 @@ struct hg_sess {
 	int                    listed;        /* in the latest list of games in progress */
 	int64_t                changed_ms;    /* the last play sent: a list asked before is stale */
 	struct live_game      *live;          /* the web page's record (NULL while nobody watches) */
+	int                    has_score;     /* the search reported a score... */
+	int                    score;         /* ...its latest, the bot's view */
 };
 
 struct site_bot {
@@ -297,6 +299,48 @@ static void sess_send(struct hg_sess *s)
 		s->state = G_IDLE;
 }
 
+static void on_engine_info(void *arg, const struct hive_search_info *info)
+{
+	struct hg_sess *s = arg;
+	s->has_score = 1;
+	s->score = info->score;
+}
+
+static void on_control(void *arg, const struct webclient_answer *a)
+{
+	struct hg_sess *s = arg;
+	char err[256];
+	s->call = NULL;
+	s->state = G_IDLE;
+	if (answer_usable(s->bot, s->log_id, a, "resign") < 0)
+		return;
+	if (hg_parse_ok(a->body, a->len, err, sizeof err) < 0)
+		log_warn(s->log_id, "hivegame %s: game %s: resign refused: %s", s->bot->conf->name,
+			 s->nanoid, err);
+	sess_read(s);
+}
+
+/* The engine's score says the game is lost beyond the [site]'s threshold: resign
+ * (the site takes it from the second turn on). 1 when the request went out. */
+static int sess_resign(struct hg_sess *s)
+{
+	struct site_bot *b = s->bot;
+	if (!b->conf->resign || !s->has_score || s->score > b->conf->resign_below || s->game.len < 2)
+		return 0;
+	char *body = hg_format_control(s->nanoid, "resign");
+	if (!body)
+		return 0;
+	log_note(s->log_id, "hivegame %s: game %s: resigning (the engine's score %d, resign_below %d)",
+		 b->conf->name, s->nanoid, s->score, b->conf->resign_below);
+	s->state = G_PLAYING;
+	s->changed_ms = now_ms();
+	s->call = request(b, s->log_id, "POST", "/api/v1/bot/games/control", body, 0, on_control, s);
+	free(body);
+	if (!s->call)
+		s->state = G_IDLE;
+	return s->call != NULL;
+}
+
 static void on_engine_move(void *arg, const struct engine_result *r)
 {
 	struct hg_sess *s = arg;
@@ -315,6 +359,8 @@ static void on_engine_move(void *arg, const struct engine_result *r)
 	hive_move_format(&s->game.board, r->move, ms, sizeof ms);
 	log_note(s->log_id, "hivegame %s: game %s ply %zu: %s after %lld ms", b->conf->name, s->nanoid,
 		 s->game.len + 1, ms, (long long)(now_ms() - s->seen_ms));
+	if (sess_resign(s))
+		return;
 	s->move = r->move;
 	s->move_len = s->game.len;
 	s->has_move = 1;
@@ -367,7 +413,9 @@ static void sess_think(struct hg_sess *s)
 	int64_t lag = now_ms() - s->seen_ms + b->conf->poll_ms + (b->rtt_ms ? b->rtt_ms : 200);
 	bot_limits(b->conf, clock, s->side, left_ms, s->inc_s > 0 ? s->inc_s * 1000 : 0, lag, &l);
 	s->state = G_THINKING;
-	if (engine_go(s->engine, &s->game, &l, NULL, on_engine_move, s) < 0) {
+	s->has_score = 0;
+	if (engine_go(s->engine, &s->game, &l, b->conf->resign ? on_engine_info : NULL, on_engine_move,
+		      s) < 0) {
 		s->state = G_IDLE;
 		log_warn(s->log_id, "hivegame %s: game %s: the engine refused the search", b->conf->name,
 			 s->nanoid);

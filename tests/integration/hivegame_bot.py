@@ -138,11 +138,14 @@ def free_port():
 
 
 def start_serve():
-    """`hivebridge serve` runs a [site] beside its listeners; its games are on the page."""
+    """`hivebridge serve` runs a [site] beside its listeners; its games are on the page.
+    Its resign_below is the highest there is: it resigns as soon as the site lets it."""
     conf = os.path.join(TMP, "serve.conf")
     with open(conf, "w") as f:
-        f.write("[listen uhp]\nport = 0\n[site srv]\nurl = %s\nuser = bots\npassword_env = HB_TEST_PW\n"
-                "poll_interval = 0.2\n" % URL)
+        f.write("[listen uhp]\nport = 0\n[engine rep]\nkind = builtin\n"
+                "option = ReportIntermediateBestMoves true\n[site srv]\nurl = %s\nuser = bots\n"
+                "password_env = HB_TEST_PW\nengine = rep\npoll_interval = 0.2\nresign_below = 30000\n"
+                % URL)
     web = free_port()
     out = open(os.path.join(TMP, "bots.err"), "a")
     e = dict(os.environ, HB_TEST_PW=PASSWORDS["bots"])
@@ -234,7 +237,8 @@ def check_end(bots, expect_games):
     pgn = []
     for g in s["games"]:
         who = g["white"] if g["white"] in bots else g["black"]
-        if g["conclusion"] != "Board":
+        want = "Resigned" if who == "bots" else "Board"
+        if g["conclusion"] != want:
             fail("game %s (%s vs %s) ended by %s: %s" % (g["nanoid"], g["white"], g["black"],
                                                         g["conclusion"], g["game_status"]))
         if g["time_mode"] != "Untimed":
@@ -293,8 +297,8 @@ def main():
     wait(lambda: any(g["plies"] >= 2 for g in page_games(web)), 60, "the serve bot's game on the page")
 
     # Every bot plays; then every token is expired: each gets a 401 and logs in again.
-    wait(lambda: all(g["turn"] >= 4 for g in state()["games"]) and len(state()["games"]) >= n,
-         60, "every challenge accepted and four plies in each game")
+    wait(lambda: all(g["turn"] >= 4 or g["finished"] for g in state()["games"]) and
+         len(state()["games"]) >= n, 60, "every challenge accepted and four plies in each game")
     tokens = state()["counters"]["tokens"]
     control("/control/expire_tokens", {})
     wait(lambda: state()["counters"]["tokens"] >= tokens + 4, 30, "a new login of each bot")
@@ -315,6 +319,8 @@ def main():
 
     s = check_end(("bot1", "bot2", "botn", "bots"), n)
     wait(lambda: any(g["finished"] for g in page_games(web)), 30, "the serve bot's game over on the page")
+    if "resigning (the engine's score" not in log_text("bots.log"):
+        fail("the serve bot did not say why it resigned")
     for name in ("bot1", "bot2", "botn", "bots"):
         if procs[name].poll() is not None:
             fail("%s died (%s)" % (name, procs[name].returncode))
