@@ -38,7 +38,7 @@ static void test_config(void)
 	struct config c;
 	snprintf(path, sizeof path, "%s/c.conf", dir);
 	write_file(path, "[site one]\nuser = b1\nmax_games = 5\ngame_types = Base,Base+MLP\n"
-		   "rated = no\npoll_interval = 0.5\n[site two]\nuser = b2\n", 0600);
+		   "rated = no\npoll_interval = 0.5\nresign_below = -29000\n[site two]\nuser = b2\n", 0600);
 	config_defaults(&c);
 	CU_ASSERT_EQUAL_FATAL(config_load(&c, path, err, sizeof err), 0);
 	CU_ASSERT_EQUAL_FATAL(c.nsites, 2);
@@ -48,6 +48,9 @@ static void test_config(void)
 	CU_ASSERT_EQUAL(c.sites[0].rated, 0);
 	CU_ASSERT_EQUAL(c.sites[0].poll_ms, 500);
 	CU_ASSERT_STRING_EQUAL(c.sites[0].game_types, "Base,Base+MLP");
+	CU_ASSERT_TRUE(c.sites[0].resign);
+	CU_ASSERT_EQUAL(c.sites[0].resign_below, -29000);
+	CU_ASSERT_FALSE(c.sites[1].resign);
 	CU_ASSERT_EQUAL(c.sites[1].max_games, 2);
 	CU_ASSERT_EQUAL(c.sites[1].poll_ms, 2000);
 	CU_ASSERT_EQUAL(c.sites[1].rated, -1);
@@ -57,7 +60,8 @@ static void test_config(void)
 	static const char *const bad[] = {
 		"[site x]\nsite = chess.com\n", "[site x]\ngame_types = Base,Chess\n",
 		"[site x]\ntime_modes = blitz\n", "[site x]\nrated = maybe\n", "[site x]\nmax_games = 0\n",
-		"[site x]\npassword = hunter2\n",
+		"[site x]\npassword = hunter2\n", "[site x]\nresign_below = -30001\n",
+		"[site x]\nresign_below = lost\n",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		write_file(path, bad[i], 0600);
