@@ -11,7 +11,8 @@
  * its reason and the game is read again, never sent again as it was. A network error
  * or a 5xx backs off (bot_backoff) and loses nothing: the next poll finds the games
  * where they are, and a move that may not have arrived is sent again only if the
- * site's game is still the one it was made for.
+ * site's game is still the one it was made for. With resign_below set, an engine
+ * whose own score for its move is that low resigns instead.
  */
 #include <stdio.h>
 #include <stdlib.h>
