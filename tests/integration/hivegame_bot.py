@@ -284,10 +284,10 @@ def main():
                        "--engine", "uhp:" + NOKAMUTE, "--poll", "200", "--max-games", "1",
                        "--log", os.path.join(TMP, "botn.log")])
     challenge("ann", "bot1", "Base", "RealTime", 25, 1, "Black")            # bot1 white
-    challenge("bob", "bot1", "Base+MLP", "RealTime", 20, 1, "White")        # bot1 black
+    challenge("bob", "bot1", "Base+MLP", "RealTime", 25, 1, "White")        # bot1 black
     challenge("cat", "bot1", "Base+M", "Correspondence", None, 86400)       # days per move
     challenge("dan", "bot1", "Base+LP", "Untimed")
-    challenge("eve", "bot2", "Base+P", "RealTime", 20, 1, "Black")
+    challenge("eve", "bot2", "Base+P", "RealTime", 25, 1, "Black")
     challenge("fay", "bot2", "Base+ML", "RealTime", 30, 1, "White")
     challenge("gus", "botn", "Base+MLP", "RealTime", 30, 1)
     check_own_challenge()
