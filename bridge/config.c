@@ -125,6 +125,9 @@ void config_free(struct config *c)
 	for (size_t i = 0; i < c->nlisteners; i++)
 		listener_clear(&c->listeners[i]);
 	free(c->listeners);
+	for (size_t i = 0; i < c->nsites; i++)
+		bot_conf_free(&c->sites[i]);
+	free(c->sites);
 	free(c->log_path);
 	free(c->http);
 	free(c->http_token_file);
@@ -183,6 +186,20 @@ static int config_file_key(struct config *c, const char *section, const char *k,
 			return errbuf_set(err, errlen, "unknown key \"%s\" in [listen %s]", k, name);
 		return config_key_set(key, l, v, err, errlen);
 	}
+	if ((name = section_name(section, "site")) != NULL) {
+		struct bot_conf *b = NULL;
+		for (size_t i = 0; i < c->nsites && !b; i++)
+			if (!strcmp(c->sites[i].name, name))
+				b = &c->sites[i];
+		if (!b) {
+			c->sites = xreallocarray(c->sites, c->nsites + 1, sizeof *c->sites);
+			b = &c->sites[c->nsites++];
+			bot_conf_defaults(b, name);
+		}
+		if (!(key = config_key_find(CONFIG_SITE, k)))
+			return errbuf_set(err, errlen, "unknown key \"%s\" in [site %s]", k, name);
+		return config_key_set(key, b, v, err, errlen);
+	}
 	if (!strcmp(section, "queue")) {
 		if (!config_key_find(CONFIG_QUEUE, k))
 			return errbuf_set(err, errlen, "unknown key \"%s\" in [queue] (password, user)", k);
@@ -190,7 +207,8 @@ static int config_file_key(struct config *c, const char *section, const char *k,
 	}
 	if (!*section)
 		return errbuf_set(err, errlen, "key \"%s\" outside any section", k);
-	return errbuf_set(err, errlen, "unknown section [%s] ([engine NAME], [listen NAME], [daemon], [queue])",
+	return errbuf_set(err, errlen, "unknown section [%s] ([engine NAME], [listen NAME], [site NAME], [daemon], "
+			  "[queue])",
 			  section);
 }
 

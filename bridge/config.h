@@ -1,6 +1,7 @@
 /*
  * config.h: the daemon's configuration (INI file via inih, then command-line flags):
- * [daemon], [engine NAME] (an engine profile), [listen NAME] (a listener) and [queue].
+ * [daemon], [engine NAME] (an engine profile), [listen NAME] (a listener), [site NAME]
+ * (a bot on a game web site) and [queue].
  * Every key, its range, default and meaning is a row of config.c's table:
  * `hivebridge help config` prints them (the README's Configuration table and the man
  * page's CONFIGURATION are its output). Failures are -1 (or NULL) with one sentence in
@@ -12,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "bridge/bot.h"
 #include "bridge/lobby/lobby_conf.h"
 
 #define CONFIG_MAX_OPTIONS 32
@@ -77,6 +79,8 @@ struct config {
 	size_t  nlisteners;
 	struct listener_conf *listeners;
 	int     listeners_default;     /* the embedded ones: a file's [listen] replaces them all */
+	size_t  nsites;
+	struct bot_conf *sites;        /* [site NAME]: bots on game web sites (bridge/bot.h) */
 };
 
 /* Fills c with the embedded defaults: the built-in profile "builtin" and, on
@@ -115,6 +119,8 @@ int  config_engine_configured(const struct config *c, const char *spec, char *er
  * name). -1 with err if not. */
 int  config_engine_check(struct config *c, const struct engine_profile *p, char *err, size_t errlen);
 void config_free(struct config *c);
+/* A [site NAME]'s defaults, from the key table, into b (zeroed). */
+void config_site_defaults(struct bot_conf *b);
 
 /* The keys of the table, as `hivebridge help config` prints them: CONFIG_DOC_TEXT
  * for people, CONFIG_DOC_MARKDOWN the README's Configuration table, CONFIG_DOC_MAN

@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 /* The struct a section's keys are stored in: struct config, engine_profile,
- * listener_conf; [queue]'s are read elsewhere (bridge/match/queue.c). */
-enum config_section { CONFIG_DAEMON, CONFIG_ENGINE, CONFIG_LISTEN, CONFIG_QUEUE };
+ * listener_conf, bot_conf; [queue]'s are read elsewhere (bridge/match/queue.c). */
+enum config_section { CONFIG_DAEMON, CONFIG_ENGINE, CONFIG_LISTEN, CONFIG_SITE, CONFIG_QUEUE };
 
 struct config_key;
 /* The row of key name in sec, or NULL. */

@@ -18,6 +18,7 @@
 #include "bridge/protocol.h"
 #include "bridge/util.h"
 #include "core/errbuf.h"
+#include "core/game.h"
 
 void config_str_set(char **dst, const char *v)
 {
@@ -207,11 +208,89 @@ static int set_lobby(void *obj, const char *k, const char *v, char *err, size_t 
 	return lobby_conf_key(&l->lobby, k, v, err, errlen) < 0 ? -1 : 0;
 }
 
+static int set_site(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct bot_conf *b = obj;
+	if (!site_driver_find(v))
+		return errbuf_set(err, errlen, "unknown site \"%s\" (hivegame)", v);
+	config_str_set(&b->site, v);
+	return 0;
+}
+
+/* A comma-separated list whose every item check() accepts, kept as written. */
+static int set_list(char **dst, const char *v, int (*check)(const char *item), const char *what,
+		    char *err, size_t errlen)
+{
+	char item[64];
+	for (const char *p = v; *p; ) {
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof item)
+			return errbuf_set(err, errlen, "%s: an empty or long item in \"%s\"", what, v);
+		memcpy(item, p, n);
+		item[n] = 0;
+		if (!check(item))
+			return errbuf_set(err, errlen, "%s: unknown \"%s\"", what, item);
+		p += n + (p[n] == ',');
+	}
+	config_str_set(dst, v);
+	return 0;
+}
+
+static int game_type_ok(const char *s)
+{
+	unsigned t;
+	return hive_gametype_parse(s, &t) == 0;
+}
+
+static int time_mode_ok(const char *s)
+{
+	return !strcmp(s, "realtime") || !strcmp(s, "correspondence") || !strcmp(s, "untimed");
+}
+
+static int set_game_types(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	return set_list(&((struct bot_conf *)obj)->game_types, v, game_type_ok, "game_types", err, errlen);
+}
+
+static int set_time_modes(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	return set_list(&((struct bot_conf *)obj)->time_modes, v, time_mode_ok, "time_modes", err, errlen);
+}
+
+static int set_rated(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct bot_conf *b = obj;
+	if (!strcmp(v, "any"))
+		b->rated = -1;
+	else if (!strcmp(v, "yes") || !strcmp(v, "no"))
+		b->rated = !strcmp(v, "yes");
+	else
+		return errbuf_set(err, errlen, "rated must be any, yes or no, not \"%s\"", v);
+	return 0;
+}
+
+static int set_resign(void *obj, const char *k, const char *v, char *err, size_t errlen)
+{
+	struct bot_conf *b = obj;
+	char *end;
+	if (!strcmp(v, "never")) {
+		b->resign = 0;
+		return 0;
+	}
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < -30000 || n > 30000)
+		return errbuf_set(err, errlen, "resign_below must be never or -30000..30000, not \"%s\"", v);
+	b->resign = 1;
+	b->resign_below = (int)n;
+	return 0;
+}
+
 /* ---- the table ---- */
 
 static const char *const section_title[] = {
 	[CONFIG_DAEMON] = "[daemon]", [CONFIG_ENGINE] = "[engine NAME]",
-	[CONFIG_LISTEN] = "[listen NAME]", [CONFIG_QUEUE] = "[queue]",
+	[CONFIG_LISTEN] = "[listen NAME]", [CONFIG_SITE] = "[site NAME]", [CONFIG_QUEUE] = "[queue]",
 };
 
 enum key_type {
@@ -250,6 +329,8 @@ struct config_key {
 		  .size = sizeof(((struct engine_profile *)0)->field)
 #define L(field)  .off = offsetof(struct listener_conf, field), \
 		  .size = sizeof(((struct listener_conf *)0)->field)
+#define S(field)  .off = offsetof(struct bot_conf, field), \
+		  .size = sizeof(((struct bot_conf *)0)->field)
 #define LOBBY     .type = KEY_FN, .fn = set_lobby, .off = NOWHERE
 #define SECONDS   .type = KEY_SECONDS, .range = "seconds in (0, 86400]"
 
@@ -434,6 +515,56 @@ static const struct config_key config_keys[] = {
 	  .help = "remote play: every finished game appended to this file as one JSON line "
 		  "(schemas/match-result.json)" },
 
+	/* [site NAME]: a bot on a game web site (bridge/bot.h, adapters/hivegame/). */
+	{ CONFIG_SITE, "site", KEY_FN, .fn = set_site, .off = NOWHERE, .def = "hivegame",
+	  .help = "the site's API: `hivegame` (hivegame.com's bot API, docs: README \"A bot on "
+		  "hivegame.com\")" },
+	{ CONFIG_SITE, "url", KEY_STR, S(url), .shown = "https://hivegame.com",
+	  .help = "the site's base URL (`http://` only for a local test server)" },
+	{ CONFIG_SITE, "user", KEY_STR, S(user),
+	  .help = "the bot account's name (or e-mail); the site's admins make an account a bot" },
+	{ CONFIG_SITE, "password_file", KEY_STR, S(password_file), .shown = "none",
+	  .help = "a file holding the account's password (one line), a regular file of the daemon's "
+		  "user that no one else may read or write (mode 600), else the daemon refuses to "
+		  "start; without it the password comes from `password_env`" },
+	{ CONFIG_SITE, "password_env", KEY_STR, S(password_env), .shown = "HIVEBRIDGE_BOT_PASSWORD",
+	  .help = "the environment variable holding the password (taken out of the environment "
+		  "before any engine starts)" },
+	{ CONFIG_SITE, "engine", KEY_STR, S(engine), .def = "builtin",
+	  .help = "the engine: a profile NAME or any ENGINE (`uhp:CMD`, ...); one session of it "
+		  "per game" },
+	{ CONFIG_SITE, "max_games", KEY_UINT, 1, 256, "1..256", "2", S(max_games),
+	  .help = "games at once: challenges beyond it wait" },
+	{ CONFIG_SITE, "game_types", KEY_FN, .fn = set_game_types, .off = NOWHERE, .shown = "all",
+	  .help = "the game types of the challenges it accepts, commas between (`Base,Base+MLP`)" },
+	{ CONFIG_SITE, "time_modes", KEY_FN, .fn = set_time_modes, .off = NOWHERE,
+	  .def = "realtime,correspondence,untimed",
+	  .help = "the time controls of the challenges it accepts, commas between" },
+	{ CONFIG_SITE, "rated", KEY_FN, .fn = set_rated, .off = NOWHERE, .def = "any",
+	  .help = "which challenges it accepts: `any`, `yes` (rated only) or `no` (unrated only)" },
+	{ CONFIG_SITE, "min_base", KEY_UINT, 0, 1000000, "0..1000000 seconds", "0", S(min_base_s),
+	  .help = "real-time challenges: the least base time accepted, seconds (0: any)" },
+	{ CONFIG_SITE, "max_base", KEY_UINT, 0, 1000000, "0..1000000 seconds", "0", S(max_base_s),
+	  .help = "real-time challenges: the most base time accepted, seconds (0: any)" },
+	{ CONFIG_SITE, "poll_interval", SECONDS, .def = "2", S(poll_ms),
+	  .help = "seconds between two polls of the site (the API has no push channel for bots)" },
+	{ CONFIG_SITE, "backoff_max", SECONDS, .def = "60", S(backoff_max_ms),
+	  .help = "after network errors and 5xx answers the wait doubles from `poll_interval` up to "
+		  "this many seconds; the games are kept" },
+	{ CONFIG_SITE, "request_timeout", SECONDS, .def = "15", S(request_timeout_ms),
+	  .help = "seconds a request to the site may take, connection included" },
+	{ CONFIG_SITE, "think_time", SECONDS, .def = "5", S(think_ms),
+	  .help = "seconds a move of a correspondence or untimed game may take (a correspondence "
+		  "clock's share, if smaller, wins); real-time games take theirs from the clock" },
+	{ CONFIG_SITE, "depth", KEY_UINT, 0, 64, "0..64", "0", S(depth),
+	  .help = "untimed games: a fixed search depth instead of `think_time` (0: none)" },
+	{ CONFIG_SITE, "resign_below", KEY_FN, .fn = set_resign, .off = NOWHERE, .def = "never",
+	  .help = "resign (from the 2nd turn, as the site allows) when the engine's score for the "
+		  "move it chose, from its own side, is at or below this (-30000..30000, centipawn-like; "
+		  "the built-in engine's forced losses are below -29000); only an engine that reports "
+		  "its score resigns (the built-in one with `option = ReportIntermediateBestMoves true` "
+		  "in its profile)" },
+
 	/* [queue]: read by match --queue and worker (bridge/match/queue.c). */
 	{ CONFIG_QUEUE, "password", KEY_ELSEWHERE, .off = NOWHERE,
 	  .help = "the Redis password of `match --queue` and `worker`; `$HIVEBRIDGE_REDIS_PASSWORD` "
@@ -506,6 +637,11 @@ int config_key_set(const struct config_key *k, void *obj, const char *v, char *e
 		return 0;
 	}
 	return errbuf_set(err, errlen, "%s must be %s, not \"%s\"", k->name, k->range, v);
+}
+
+void config_site_defaults(struct bot_conf *b)
+{
+	config_section_defaults(CONFIG_SITE, b);
 }
 
 void config_section_defaults(enum config_section sec, void *obj)

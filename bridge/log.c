@@ -33,6 +33,8 @@ static const char *const dir_names[] = {
 	[LOG_ENGINE_IN] = "engine->bridge",
 	[LOG_ENGINE_ERR] = "engine-stderr",
 	[LOG_NOTE] = "note",
+	[LOG_SITE_OUT] = "bridge->site",
+	[LOG_SITE_IN] = "site->bridge",
 };
 
 /* Opens path for appending, line-buffered. Caller holds the lock. */

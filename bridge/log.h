@@ -16,7 +16,9 @@ enum log_dir {
 	LOG_ENGINE_OUT,   /* bridge->engine */
 	LOG_ENGINE_IN,    /* engine->bridge */
 	LOG_ENGINE_ERR,   /* engine stderr */
-	LOG_NOTE          /* the bridge's own events */
+	LOG_NOTE,         /* the bridge's own events */
+	LOG_SITE_OUT,     /* bridge->site: a request to a web site (bridge/webclient.h) */
+	LOG_SITE_IN       /* site->bridge: its answer */
 };
 
 /* Opens the log at path ("-" = stderr, NULL = off); -1 on error. */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bridge/check/check.h"
+#include "bridge/bot.h"
 #include "bridge/config.h"
 #include "bridge/convert.h"
 #include "bridge/log.h"
@@ -75,6 +76,10 @@ static const struct cmd_entry cmds[] = {
 	  "refereed games between two engines", match_main, 0 },
 	{ "worker", { NULL }, "worker --queue redis://HOST:PORT/NAME [OPTIONS]",
 	  "play the games of a match --queue on this machine", worker_main, 0 },
+	{ "bot", { NULL }, "bot --url URL --user NAME --password-file FILE --engine ENGINE\n"
+	  "                        [--max-games K] [--log FILE] | --config FILE",
+	  "play on hivegame.com as a bot account (a [site NAME] of --config, or the\n"
+	  "flags), every move checked and timed from the site's clock", bot_main, 0 },
 	{ "perft", { NULL }, "perft [--type GAMETYPE | --game GAMESTRING|FILE] DEPTH",
 	  "print perft(d) for d = 0..DEPTH with timings", cmd_perft, 0 },
 	{ "convert", { NULL }, "convert [--to pgn|hivegame|gamestring|json] FILE...",
@@ -724,6 +729,7 @@ static int cmd_serve(int argc, char **argv)
 static const char *const secret_env_names[] = {
 	"HIVEBRIDGE_REDIS_PASSWORD",     /* bridge/match/queue.c */
 	"HIVEBRIDGE_HTTP_TOKEN",         /* bridge/http/http.c */
+	BOT_PASSWORD_ENV,                /* bridge/bot.c */
 	NULL
 };
 

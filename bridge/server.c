@@ -31,6 +31,7 @@
 #include <event2/thread.h>
 
 #include "bridge/protocol.h"
+#include "bridge/bot.h"
 #include "bridge/config.h"
 #include "bridge/engine_builtin.h"
 #include "bridge/http/http.h"
@@ -97,6 +98,7 @@ struct server {
 	unsigned            next_id;
 	struct session_limits limits;
 	struct http_server *http;              /* the web page, NULL if none */
+	struct bots        *bots;              /* [site NAME]'s bots, NULL if none */
 	int                 stopping;          /* a signal came: the games are ended */
 	struct event       *grace;             /* polls for the end of the shutdown */
 	int64_t             stop_us;           /* when the signal came */
@@ -477,6 +479,9 @@ static void server_stop(struct server *srv)
 			l->front->listener_shutdown(l->shared, SHUTDOWN_REASON);
 	}
 	http_shutdown(srv->http, SHUTDOWN_REASON);
+	/* The bots stop polling; their games go on on the site (found again on restart). */
+	bots_free(srv->bots);
+	srv->bots = NULL;
 	/* A session closes from an event of its own, never inside this call. */
 	for (struct conn *c = srv->sessions; c; c = c->next)
 		if (c->front->session_shutdown)
@@ -533,6 +538,8 @@ static void server_teardown(struct server *srv)
 			evconnlistener_free(srv->listeners[i].lev);
 		util_event_free(&srv->listeners[i].resume);
 	}
+	bots_free(srv->bots);
+	srv->bots = NULL;
 	while (srv->sessions)
 		session_drop(srv, srv->sessions);
 	/* The listeners' shared state outlives their sessions (games wait for resumes). */
@@ -638,6 +645,14 @@ int server_run(struct config *c)
 		srv.http = http_start(srv.base, c, c->http, err, sizeof err);
 		if (!srv.http) {
 			fprintf(stderr, "hivebridge: http: %s\n", err[0] ? err : "cannot start");
+			goto out;
+		}
+	}
+	if (c->nsites) {
+		/* Beside the listeners: [site NAME]'s bots (bridge/bot.h). */
+		char err[512] = "";
+		if (!(srv.bots = bots_start(srv.base, c, err, sizeof err))) {
+			fprintf(stderr, "hivebridge: %s\n", err);
 			goto out;
 		}
 	}

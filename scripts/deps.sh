@@ -11,7 +11,7 @@ job=${1:-}
 mode=${2:-install}
 
 # One list per job, each package with its reason (README: "The two commands").
-run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev libhiredis-dev"
+run_pkgs="make gcc libc6-dev pkg-config libevent-dev libcjson-dev libinih-dev libhiredis-dev libcurl4-openssl-dev"
 test_pkgs="$run_pkgs libcunit1-dev python3 python3-jsonschema procps groff-base man-db systemd redis-server chromium"
 fuzz_pkgs="$run_pkgs clang libclang-rt-14-dev"
 fresh_pkgs="make git debootstrap"
@@ -42,7 +42,7 @@ probe() {
 		command -v $c >/dev/null 2>&1 || echo "command $c"
 	done
 	command -v cc >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 || return 0
-	libs="libevent libevent_pthreads libcjson inih hiredis"
+	libs="libevent libevent_pthreads libcjson inih hiredis libcurl"
 	pkg-config --exists $libs 2>/dev/null || { echo "pkg-config modules: $libs"; return 0; }
 	d=$(mktemp -d) || return 0
 	cat >"$d/p.c" <<-'EOF'
@@ -56,6 +56,7 @@ probe() {
 	#include <hiredis/hiredis.h>
 	#include <hiredis/async.h>
 	#include <hiredis/adapters/libevent.h>
+	#include <curl/curl.h>
 	#ifdef WITH_CUNIT
 	#include <CUnit/Basic.h>
 	#endif
@@ -73,6 +74,9 @@ probe() {
 		if (!(rc = redisAsyncConnect("127.0.0.1", 1)) || redisLibeventAttach(rc, b) != REDIS_OK)
 			return 1;
 		redisAsyncFree(rc);
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != 0)
+			return 1;
+		curl_global_cleanup();
 		event_base_free(b);
 		cJSON_Delete(j);
 	#ifdef WITH_CUNIT

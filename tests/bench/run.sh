@@ -62,6 +62,8 @@ perft_vs "$b/hivebridge" Base+MLP 5
 # The soak: abusive clients, a bystander's latency, idle sessions (SOAK_SECONDS).
 run python3 tests/bench/soak.py "$b/hivebridge"
 run python3 tests/bench/queue.py "$b/hivebridge"
+# hivegame.com's bot API: 20 games at once through a token expiry and a 30 s outage.
+run sh tests/bench/hivegame_soak.sh "$b/hivebridge" 20 30
 for t in "$b"/bench/*; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	run "$t"

@@ -22,7 +22,7 @@ MAX_LEN=${FUZZ_MAX_LEN:-65536}
 DATA=${HIVE_DATA:-$top/../shared/data}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 # bridge/version.c wants the version from the build (targets that reach the runtime link it).
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. -DHIVEBRIDGE_VERSION=\"fuzz\" $(pkg-config --cflags libevent libcjson inih hiredis 2>/dev/null)"
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -I. -DHIVEBRIDGE_VERSION=\"fuzz\" $(pkg-config --cflags libevent libcjson inih hiredis libcurl 2>/dev/null)"
 
 # No clang or no libFuzzer is a failure that names the packages, never a silent pass.
 sh scripts/deps.sh fuzz --check || exit 1
@@ -119,7 +119,7 @@ for t in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$t" .c)
 	case " ${FUZZ_TARGETS:-$name} " in *" $name "*) ;; *) continue ;; esac
 	if ! "$CLANG" $CFLAGS $SAN -fsanitize=fuzzer -DFUZZING_ENGINE "$t" "$B/libfuzz.a" \
-		$(pkg-config --libs libevent libevent_pthreads libcjson inih hiredis 2>/dev/null) -lpthread -lm -o "$B/$name"; then
+		$(pkg-config --libs libevent libevent_pthreads libcjson inih hiredis libcurl 2>/dev/null) -lpthread -lm -o "$B/$name"; then
 		echo "FAIL $name: does not build"
 		status=1
 		continue

@@ -77,7 +77,8 @@ warn=$(groff -man -Tutf8 -ww -rCHECKSTYLE=3 -z "$page" 2>&1)
 text=$(MANWIDTH=80 man -l "$page" 2>"$tmp/man.err") || { cat "$tmp/man.err"; fail "man -l hivebridge.1"; }
 [ -s "$tmp/man.err" ] && { cat "$tmp/man.err"; fail "man -l warns about hivebridge.1"; }
 for s in "hivebridge uhp" "hivebridge hub" "hivebridge serve" "hivebridge check" "hivebridge match" \
-	"hivebridge perft" "hivebridge worker" CONFIGURATION "[daemon]" "[engine NAME]" "[listen NAME]" "[queue]"; do
+	"hivebridge perft" "hivebridge worker" "hivebridge bot" CONFIGURATION "[daemon]" "[engine NAME]" "[listen NAME]" \
+	"[site NAME]" "[queue]"; do
 	echo "$text" | grep -qF "$s" || fail "the man page does not cover $s"
 done
 
