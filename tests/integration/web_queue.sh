@@ -23,16 +23,18 @@ fail() {
 
 web_redis wq
 
-# 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's game goes after 2 s, its
-# job to another worker after 8 s (so the expiry, not the take-over, drops it).
-spawn "$HIVEBRIDGE" match --queue "$url" --games 8 --max-plies 40 --movetime 150 --live-expiry 2000 \
+# 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's
+# game goes after 5 s (not 2: on a loaded machine a move took that long, and the games
+# flickered in and out of the list), its job to another worker after 15 s (so the
+# expiry, not the take-over, drops it).
+spawn "$HIVEBRIDGE" match --queue "$url" --games 8 --max-plies 40 --movetime 150 --live-expiry 5000 \
 	--http 127.0.0.1:0 builtin builtin:depth=2 >"$tmp/coord.out" 2>"$tmp/coord.err"
 coord=$spawned
 wait_listening "$tmp/coord.err" $coord 1 http
 http=$(listen_port "$tmp/coord.err" http)
-spawn "$HIVEBRIDGE" worker --queue "$url" --name w1 --claim-after 8000 >"$tmp/w1.out" 2>"$tmp/w1.err"
+spawn "$HIVEBRIDGE" worker --queue "$url" --name w1 --claim-after 15000 >"$tmp/w1.out" 2>"$tmp/w1.err"
 w1=$spawned
-spawn "$HIVEBRIDGE" worker --queue "$url" --name w2 --claim-after 8000 >"$tmp/w2.out" 2>"$tmp/w2.err"
+spawn "$HIVEBRIDGE" worker --queue "$url" --name w2 --claim-after 15000 >"$tmp/w2.out" 2>"$tmp/w2.err"
 
 timeout 300 python3 tests/integration/web_queue.py "$http" schemas "$w1" "$rport" "$tmp/coord.err" "$tmp/w1.out" \
 	"$HIVEBRIDGE" || fail "the workers' games on the page"
