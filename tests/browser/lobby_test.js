@@ -43,7 +43,7 @@ async function clickMove(page) {
   return clickPieceMove(page, rnd);
 }
 
-const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, POLL, n);
+const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves .mv").length === n, POLL, n);
 
 async function run() {
   browser = await launch({
@@ -88,7 +88,15 @@ async function run() {
       if (nm !== "alice") fail("the name after a reload: " + nm);
       log("alice reloaded and is back in her seat");
     }
-    if (ply === 6) await shot(b, "lobby-play.png");
+    if (ply === 6) {
+      await shot(b, "lobby-play.png");
+      // The clock of the side to move ticks in the page between the server's answers.
+      const clk = async (p) => p.evaluate(() => { const e = document.querySelector(".clock.run"); return e ? [e.id, Number(e.dataset.ms), e.textContent] : null; });
+      const c0 = await clk(b);
+      if (!c0) fail("no running clock on the page");
+      await b.waitForFunction((id, ms) => Number(document.getElementById(id).dataset.ms) < ms - 1200, POLL, c0[0], c0[1]);
+      log(`the running clock ticks in the page: ${c0[2]} then ${(await clk(b))[2]}`);
+    }
   }
   let g = await (await fetch(`${base}/api/games/${id}`)).json();
   for (let i = 0; i < clicked.length; i++)

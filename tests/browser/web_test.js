@@ -109,7 +109,7 @@ async function serveTests(page, uhpPort) {
     await uhp.cmd("play " + mv);
     played.push(mv);
     await page.waitForFunction((n, m) => {
-      const li = document.querySelectorAll("#moves li");
+      const li = document.querySelectorAll("#moves .mv");
       return li.length === n && li[n - 1].textContent === m;
     }, { timeout: T }, k, mv);
   }
@@ -137,14 +137,14 @@ async function serveTests(page, uhpPort) {
       if (await page.$eval("#resign", (e) => e.hidden)) fail("no Resign for the owner after a reload");
       log("reloaded: the game is still this page's to play");
     }
-    const n0 = await page.$$eval("#moves li", (l) => l.length);
+    const n0 = await page.$$eval("#moves .mv", (l) => l.length);
     if (await page.$("#pass:not([hidden])")) {
       await page.click("#pass");
       mine.push("pass");
     } else {
       mine.push(await clickPieceMove(page, rnd));
     }
-    await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, {}, n0);
+    await page.waitForFunction((n) => document.querySelectorAll("#moves .mv").length > n, {}, n0);
     if (turn === 6) await shot(page, "play.png");
   }
   if (!finished) {
@@ -192,7 +192,7 @@ async function matchTests(page, gate) {
   const game = '#live li[data-kind="match"], #done li[data-kind="match"]';
   await page.waitForSelector(game);
   await page.$eval(game, (e) => e.click());
-  await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 2);
+  await page.waitForFunction(() => document.querySelectorAll("#moves .mv").length >= 2);
   await page.waitForFunction(() => document.querySelectorAll("#mgames tbody tr").length >= 3 &&
     document.getElementById("llrline") && Number(document.getElementById("llrline").dataset.points) >= 3, { timeout: 90000 });
   // The head and the table in one read: the page redraws both at once.
