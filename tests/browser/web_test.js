@@ -206,13 +206,34 @@ async function matchTests(page, gate) {
   if (!(played >= 3)) fail("no games played in the head: " + head);
   if ((played < 6) !== /no verdict before 6 games/.test(stats[4])) fail(`SPRT line after ${played} games: ${stats[4]}`);
   await shot(page, "match.png");
+  // The chart labels its axes; no table wider than the screen, at 1400 and at 390.
+  const chart = await page.$eval("#llr", (e) => e.textContent);
+  if (!/LLR/.test(chart) || !/games/.test(chart)) fail("the SPRT chart's axes: " + chart);
+  for (const [w, h] of [[1400, 900], [390, 844]]) {
+    await page.setViewport({ width: w, height: h });
+    const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (sw > w) fail(`the dashboard is ${sw} px wide at ${w}`);
+    await shot(page, `match-${w}.png`);
+  }
+  await page.setViewport({ width: 1400, height: 900 });
+  // A finished game: its players, result and reason, and every ply of it.
+  const row = await page.$eval("#mgames tbody tr", (e) => [...e.children].map((td) => td.textContent));
   await page.$eval("#mgames tbody tr", (e) => e.click());
   await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Match game"));
+  await page.waitForFunction((n) => document.getElementById("plylabel").textContent === `ply ${n} / ${n}`, {}, Number(row[5]));
+  const seen = await page.evaluate(() => ["pw", "pb", "result", "status"].map((id) => document.getElementById(id).textContent));
+  if (seen[0] !== row[1] || seen[1] !== row[2]) fail(`players ${seen[0]} – ${seen[1]}, the table has ${row[1]} – ${row[2]}`);
+  if (!seen[2].includes(row[3]) || !seen[2].includes(row[4])) fail(`result "${seen[2]}", the table has ${row[3]} ${row[4]}`);
+  if (/InProgress ·|to move/.test(seen[3])) fail("a finished game reads: " + seen[3]);
+  await shot(page, "match-game.png");
   await page.click("#first");
   await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 0 /"));
-  await page.click("#next");
-  await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 1 /"));
-  log("opened a finished match game and stepped through it");
+  for (let k = 1; k <= Number(row[5]); k++) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((k) => document.getElementById("view").dataset.ply === String(k) && view.ply === k &&
+      document.querySelector("#moves .mv.cur").dataset.ply === String(k), {}, k);
+  }
+  log(`match game ${row[0]}: ${seen[0]} – ${seen[1]}, ${seen[2]}; stepped through all ${row[5]} plies`);
 }
 
 // match --queue: the workers table lists every worker, each with a game in flight.

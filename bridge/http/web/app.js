@@ -574,14 +574,18 @@ async function loadMatch() {
 
 // The LLR after each game against the SPRT's bounds. Until the model is defined (no
 // draws and one side only: the score 0 or 1) the LLR is not a number: the server sends
-// null (the history 0), and the chart says "no model yet" instead of drawing a flat 0.
+// llr and model null (and 0 in the history), and the chart says "no model yet"
+// instead of drawing a flat 0; once defined, the leading zeros of the undefined games
+// are left out.
 function drawLLR(s) {
   const svg = $("llr");
   svg.replaceChildren();
   if (!s) { svg.appendChild(el("svg:text", { x: 10, y: 60 }, "no SPRT (match --sprt)")); return; }
   const h = s.history, W = 300, H = 120, L = 34, B = 16;
+  const undefinedModel = s.llr === null || s.model === null;
   let first = 0;
-  while (first < h.length && h[first] === 0) first++;
+  while (!undefinedModel && s.llr !== 0 && first < h.length && h[first] === 0) first++;
+  if (undefinedModel) first = h.length;
   const top = Math.max(s.upper, ...h) * 1.1, bot = Math.min(s.lower, ...h) * 1.1;
   const Y = (v) => (H - B) - (v - bot) / (top - bot) * (H - B);
   const X = (i) => L + (h.length > 1 ? i / (h.length - 1) : 0.5) * (W - L - 4);
@@ -594,7 +598,7 @@ function drawLLR(s) {
   const pts = h.map((v, i) => i < first ? null : `${X(i).toFixed(1)},${Y(v).toFixed(1)}`).filter((x) => x).join(" ");
   svg.appendChild(el("svg:polyline", { points: pts || "0,0", fill: "none", stroke: "#2a62c9", "stroke-width": 2, id: "llrline",
     "data-points": h.length, visibility: pts ? "visible" : "hidden" }));
-  if (s.llr === null || first === h.length)
+  if (undefinedModel)
     svg.appendChild(el("svg:text", { x: L + 8, y: 20, class: "nomodel", id: "nomodel" }, "no model yet (no draws, one side only)"));
 }
 
