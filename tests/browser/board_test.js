@@ -56,6 +56,34 @@ async function checkBoard(page) {
   return r;
 }
 
+// Text whose contrast with the background under it is below 4.5:1 (WCAG's relative
+// luminance; disabled controls are exempt, as WCAG has them).
+async function lowContrast(page) {
+  return page.evaluate(() => {
+    const rgba = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgba(c).slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const under = (e) => {
+      for (; e && e.nodeType === 1; e = e.parentElement) {
+        const a = rgba(getComputedStyle(e).backgroundColor);
+        if (a.length === 3 || (a.length === 4 && a[3] > 0.5)) return getComputedStyle(e).backgroundColor;
+      }
+      return "rgb(255, 255, 255)";
+    };
+    const bad = [];
+    for (const e of document.querySelectorAll("body *")) {
+      if (e.closest("svg") || e.disabled || !e.getClientRects().length) continue;
+      if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      const a = lum(getComputedStyle(e).color), b = lum(under(e));
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 4.5) bad.push(`${e.tagName.toLowerCase()}#${e.id} ${ratio.toFixed(2)}: ${e.textContent.trim().slice(0, 30)}`);
+    }
+    return bad;
+  });
+}
+
 // Clicks sel with the mouse (scrolled into view, at its centre), again if a live
 // update replaced it under the pointer.
 async function mouseClick(page, sel) {
@@ -173,6 +201,8 @@ async function run() {
   await startGame(page);
   const g1 = await playGame(page, "mouse 1400x900", (p, t) => mouseMove(p, t, "board-1400.png"), TURNS.mouse);
   await shot(page, "finished-1400.png");
+  const low = await lowContrast(page);
+  if (low.length) fail("text below 4.5:1: " + low.join(" | "));
 
   // Zoom: in, then fit again.
   const vb = () => page.$eval("#board", (e) => e.getAttribute("viewBox"));
@@ -198,6 +228,20 @@ async function run() {
   const ev = await page.$eval("#evaltext", (e) => e.textContent);
   log("evaluation: " + ev);
   await shot(page, "analyse.png");
+
+  // Explore from here: two free moves (one a side) from ply 5, kept as a variation.
+  await page.click("#explore");
+  await page.waitForFunction(() => view.game && view.game.variation && view.ply === 5);
+  const free = [];
+  for (let k = 0; k < 2; k++) {
+    free.push(await mouseMove(page, 0, null));
+    await page.waitForFunction((n) => view.game.moves.length === n && view.ply === n, {}, 6 + k);
+  }
+  const vars = await page.$$eval("#variations li", (l) => l.map((e) => e.textContent));
+  if (vars.length !== 1 || !vars[0].includes(free.join(", "))) fail("the variation: " + JSON.stringify(vars));
+  if ((await api(`/api/games/${g1.id}`)).plies !== g1.plies) fail("exploring changed the game");
+  log("explored from ply 5: " + vars[0]);
+  await shot(page, "variation.png");
 
   // 3. By mouse at 390x844: the board in view once the game starts.
   const phone = await newPage(browser);

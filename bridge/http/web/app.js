@@ -181,7 +181,8 @@ function render() {
 
 function boardOpts() {
   const mine = myTurn() ? view.game.human : null;
-  return { picked: view.picked, legal: legalFor, movable: (p) => mine !== null && p[0] === mine,
+  const free = view.game && view.game.variation;       // exploring: both sides move
+  return { picked: view.picked, legal: legalFor, movable: (p) => free || (mine !== null && p[0] === mine),
     onPick: pick, onPlay: play, onStack: (t) => { $("stackinfo").textContent = t; } };
 }
 
@@ -280,6 +281,7 @@ function renderInfo() {
   $("resign").hidden = !(own && g.human && !g.finished && view.id !== null);
   $("resign").disabled = !view.online;
   $("analyse").hidden = !pos || !g.gamestring;
+  $("explore").hidden = !pos || !g.gamestring || !pos.legal.length || myTurn() || !!g.variation;
   document.querySelectorAll("#live li, #done li").forEach((li) =>
     li.classList.toggle("sel", Number(li.dataset.id) === view.id));
   document.querySelectorAll("#archived li").forEach((li) =>
@@ -329,6 +331,60 @@ $("analyse").onclick = async () => {
   renderAnalysis();
 };
 
+// --- exploring: free moves from any position (the server's legal moves), kept as
+// this tab's variations; nothing of it reaches a game ------------------------------
+const variations = [];
+
+// The position after moves (UHP) in a game of type: the GameString's header must say
+// the state the moves give, so a move that ends the game is asked again with the
+// state the server's sentence names.
+async function positionOf(type, moves) {
+  const n = moves.length;
+  let head = n ? `${type};InProgress;${n % 2 ? "Black" : "White"}[${Math.floor(n / 2) + 1}]` : `${type};NotStarted;White[1]`;
+  for (let i = 0; ; i++) {
+    const gs = [head, ...moves].join(";");
+    try {
+      return { gs, pos: await api("/api/position?game=" + encodeURIComponent(gs)) };
+    } catch (e) {
+      const m = /the moves give ([A-Za-z]+);([A-Za-z]+\[\d+\])/.exec(e.message);
+      if (!m || i) throw e;
+      head = `${type};${m[1]};${m[2]}`;
+    }
+  }
+}
+
+async function exploreTo(v) {
+  const { gs, pos } = await positionOf(v.type, v.moves);
+  view.id = null; view.gs = gs; view.picked = null; view.pgn = null; view.want = null; view.seq++;
+  view.game = { moves: pos.moves, gamestring: gs, playable: false, plies: pos.moves.length, result: null, reason: "",
+    white: v.white, black: v.black, clocks: null, analysis: null, finished: false, type: v.type, variation: v };
+  view.title = `Variation ${variations.indexOf(v) + 1}: from ply ${v.from} of ${v.of}`;
+  view.ply = pos.moves.length;
+  view.pos = pos;
+  render();
+  renderVariations();
+}
+
+function renderVariations() {
+  $("variations").replaceChildren(...variations.map((v, i) => {
+    const li = el("li", { tabindex: "0", "data-variation": i + 1 },
+      `from ply ${v.from} of ${v.of}: ${v.moves.slice(v.from).join(", ") || "(no move yet)"}`);
+    if (view.game && view.game.variation === v) li.classList.add("sel");
+    li.onclick = () => exploreTo(v).catch((e) => { $("status").textContent = e.message; });
+    li.onkeydown = (ev) => { if (ev.key === "Enter") li.onclick(); };
+    return li;
+  }));
+}
+
+$("explore").onclick = () => {
+  const g = view.game;
+  const n = curPly();
+  const v = { type: g.gamestring.split(";")[0], moves: g.moves.slice(0, n), from: n,
+    of: $("title").textContent, white: g.white, black: g.black };
+  variations.push(v);
+  exploreTo(v).catch((e) => { $("status").textContent = e.message; });
+};
+
 // --- playing ----------------------------------------------------------------------
 function pick(piece) {
   view.picked = view.picked === piece ? null : piece;
@@ -348,6 +404,12 @@ function refused(e) {
 
 async function play(move) {
   view.picked = null;
+  if (view.game && view.game.variation) {
+    const v = view.game.variation;
+    v.moves = view.game.moves.slice(0, curPly()).concat([move]);
+    await exploreTo(v).catch((e) => { render(); refused(e); });
+    return;
+  }
   if (!view.online) { render(); return; }
   if (seatGame(view.id)) {
     try {
