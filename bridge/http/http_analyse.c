@@ -145,15 +145,22 @@ static cJSON *ajob_answer(struct ajob *j, const struct engine_result *r)
 	return o;
 }
 
+/* A step of the engine that failed ends j with a 502 saying what and why: 1. */
+static int ajob_failed(struct ajob *j, const struct engine_result *r, const char *what)
+{
+	char why[300];
+	if (r->status == ENGINE_OK)
+		return 0;
+	snprintf(why, sizeof why, "the engine %s: %s", what, r->message ? r->message : "no reason given");
+	ajob_end(j, NULL, 502, why);
+	return 1;
+}
+
 static void on_done(void *arg, const struct engine_result *r)
 {
 	struct ajob *j = arg;
-	char why[300];
-	if (r->status != ENGINE_OK) {
-		snprintf(why, sizeof why, "the engine gave no move: %s", r->message ? r->message : "no reason given");
-		ajob_end(j, NULL, 502, why);
+	if (ajob_failed(j, r, "gave no move"))
 		return;
-	}
 	cJSON *o = ajob_answer(j, r);
 	ajob_end(j, o, 500, "out of memory");
 }
@@ -177,12 +184,8 @@ static void on_option(void *arg, const struct engine_result *r)
 static void on_started(void *arg, const struct engine_result *r)
 {
 	struct ajob *j = arg;
-	char why[300];
-	if (r->status != ENGINE_OK) {
-		snprintf(why, sizeof why, "the engine did not start: %s", r->message ? r->message : "no reason given");
-		ajob_end(j, NULL, 502, why);
+	if (ajob_failed(j, r, "did not start"))
 		return;
-	}
 	/* The built-in engine reports its iterations only when asked. */
 	static const char *argv[] = { "set", "ReportIntermediateBestMoves", "True" };
 	if (!strcmp(j->eng->ops->name, "builtin") && j->req &&

@@ -7,7 +7,7 @@
 // (printed); last, the daemon killed: the banner, and no move offered.
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const { log, launch, newPage, screenshot } = require("./lib");
+const { log, launch, newPage, screenshot, runTest } = require("./lib");
 
 const [base, outdir, daemonPid] = process.argv.slice(2);
 // Moves a game, then the page resigns: over either way, and short on a loaded machine.
@@ -294,18 +294,4 @@ async function run() {
   await shot(page, "offline.png");
 }
 
-(async () => {
-  try {
-    await run();
-  } catch (e) {
-    console.error("FAIL: " + e.message);
-    process.exitCode = 1;
-    try {
-      const pages = await browser.pages();
-      for (let i = 0; i < pages.length; i++) await shot(pages[i], `board-failure-${i}.png`);
-    } catch (e2) { /* the browser is gone */ }
-  } finally {
-    if (browser) await browser.close();
-  }
-})();
-
+runTest(run, () => browser, outdir, "board");

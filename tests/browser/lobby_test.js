@@ -3,7 +3,7 @@
 //   node lobby_test.js BASE_URL OUTDIR
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const { log, clickPieceMove, launch, newPage: blankPage, screenshot } = require("./lib");
+const { log, clickPieceMove, launch, newPage: blankPage, screenshot, runTest } = require("./lib");
 
 const [base, outdir] = process.argv.slice(2);
 // Two pages, one of them in the background: wait by polling, not on animation frames.
@@ -122,17 +122,4 @@ async function run() {
   log(`game ${id}: ${g.result} (${g.reason}) on both pages`);
 }
 
-(async () => {
-  try {
-    await run();
-  } catch (e) {
-    console.error("FAIL: " + e.message);
-    process.exitCode = 1;
-    try {
-      const pages = await browser.pages();
-      for (let i = 0; i < pages.length; i++) await shot(pages[i], `lobby-failure-${i}.png`);
-    } catch (e2) { /* the browser is gone */ }
-  } finally {
-    if (browser) await browser.close();
-  }
-})();
+runTest(run, () => browser, outdir, "lobby");
