@@ -1,6 +1,6 @@
 // board_test.js: the board of hivebridge's page in headless Chromium
 // (tests/integration/web_browser_board.sh).
-//   node board_test.js BASE_URL OUTDIR DAEMON_PID
+//   node board_test.js BASE_URL OUTDIR DAEMON_PID RECORDS_DIR
 // A game by mouse at 1400x900 and one at 390x844 (real clicks), one by keyboard alone,
 // the glyphs, hands, marks, view box, zoom and permalinks on the way; an evaluation of
 // a position by the built-in engine; the time a 200-ply game takes to re-render
@@ -9,7 +9,7 @@
 "use strict";
 const { log, launch, newPage, screenshot, runTest } = require("./lib");
 
-const [base, outdir, daemonPid] = process.argv.slice(2);
+const [base, outdir, daemonPid, records] = process.argv.slice(2);
 // Moves a game, then the page resigns: over either way, and short on a loaded machine.
 const TURNS = { mouse: 16, phone: 10, keys: 12 };
 let browser;
@@ -279,7 +279,23 @@ async function run() {
   log(`re-rendering a ${plies}-ply game: ${ms.toFixed(2)} ms (mean of 20)`);
   await shot(page, "long-game.png");
 
-  // 6. The daemon killed while a piece is picked: the banner, nothing picked or offered.
+  // 6. Real records uploaded, a .pgn and an .sgf: on the board with their players.
+  for (const ext of ["pgn", "sgf"]) {
+    const file = `${records}/HV-Quodlibet-Jewdoka-2018-10-10-0140.${ext}`;
+    await page.$eval("#rectext", (e) => { e.value = ""; });
+    const input = await page.$("#recfile");
+    await input.uploadFile(file);
+    await page.click("#recopen");
+    await page.waitForFunction(() => view.game && view.id === null && /Quodlibet/.test(document.getElementById("title").textContent) &&
+      view.game.moves.length > 0 && view.ply === view.game.moves.length);
+    const r = await checkBoard(page);
+    const who = await page.evaluate(() => [document.getElementById("pw").textContent, document.getElementById("pb").textContent, view.game.moves.length]);
+    if (!who[0] || !who[1]) fail(`${ext}: no players`);
+    log(`${file}: ${who[0]} – ${who[1]}, ${who[2]} plies, ${r.cells} cells with glyphs`);
+    await shot(page, `record-${ext}.png`);
+  }
+
+  // 7. The daemon killed while a piece is picked: the banner, nothing picked or offered.
   await page.goto(base + "/", { waitUntil: "load" });
   await startGame(page);
   await page.waitForFunction(yourTurn);

@@ -3,7 +3,8 @@
 # puppeteer-core; see web_browser.sh): a game against the built-in engine by mouse at
 # 1400x900 and at 390x844 (the board in view once started), one by keyboard alone; the
 # glyphs, grouped hands, marks, view box, zoom and a permalink on the way; the built-in
-# engine's evaluation of a position (POST /api/analyse); a 200-ply game's re-render
+# engine's evaluation of a position (POST /api/analyse); a variation explored; a .pgn
+# and an .sgf of ../shared/data/records uploaded; a 200-ply game's re-render
 # time, printed; then the daemon killed under the page: the banner and no move offered.
 # Screenshots go to $WEB_SHOTS (default: a temporary directory, listed).
 set -u
@@ -23,8 +24,11 @@ address = 127.0.0.1
 port = 0
 engine = builtin
 EOF2
+# The shared real records where they are (../shared/data/records), else the tree's copies.
+recs=../shared/data/records
+[ -f "$recs/HV-Quodlibet-Jewdoka-2018-10-10-0140.sgf" ] || recs=tests/data/records
 web_serve 2
-timeout 400 node tests/browser/board_test.js "http://127.0.0.1:$http" "$shots" "$pid" ||
+timeout 400 node tests/browser/board_test.js "http://127.0.0.1:$http" "$shots" "$pid" "$recs" ||
 	{ cat "$tmp/err"; fail "the board"; }
 wait_for '! procs_alive '$pid 20 || fail "the daemon outlived SIGKILL"
 pid=
