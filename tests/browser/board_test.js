@@ -306,6 +306,7 @@ async function run() {
   await page.waitForFunction(() => !document.querySelector("g.dest, .picked, .movable") && !view.online);
   const st = await page.$eval("#status", (e) => e.textContent);
   if (/your move/.test(st)) fail("the status offers a move offline: " + st);
+  if (!await page.$eval("#analyse", (e) => e.disabled)) fail("Analyse offered offline");
   log("the daemon killed: " + await page.$eval("#banner", (e) => e.textContent) + " | " + st);
   await shot(page, "offline.png");
 }

@@ -282,6 +282,8 @@ function renderInfo() {
   $("resign").disabled = !view.online;
   $("analyse").hidden = !pos || !g.gamestring;
   $("explore").hidden = !pos || !g.gamestring || !pos.legal.length || myTurn() || !!g.variation;
+  // Both ask the server: not while it is out of reach.
+  $("analyse").disabled = $("explore").disabled = !view.online;
   document.querySelectorAll("#live li, #done li").forEach((li) =>
     li.classList.toggle("sel", Number(li.dataset.id) === view.id));
   document.querySelectorAll("#archived li").forEach((li) =>
