@@ -1,7 +1,7 @@
 #!/bin/sh
 # web_analyse.sh: POST /api/analyse (docs/web.md): a position searched by the built-in
-# engine (its move legal there, its line replayable, a depth and a score); the ply of a
-# longer game; refusals (a bad GameString, an unknown profile, a GET, a bad ply); one
+# engine (its move legal there, its line replayable, a depth and a score; valid under
+# schemas/web-analyse.json); the ply of a longer game; refusals (a bad GameString, an unknown profile, a GET, a bad ply); one
 # analysis per address at a time (429 while one runs, served again once it ended);
 # a client that hangs up stops its search (the next one is served at once); the
 # daemon alive after it all.
@@ -9,14 +9,16 @@ set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
 . tests/lib/web.sh
-need python3
+need python3 jsonschema
 tmp=$(mktemp -d)
 procs_trap
 fail() { fail_logs "$*"; }
 printf '[listen uhp]\nprotocol = uhp\nport = 0\nengine = builtin\n' >"$tmp/conf"
 web_serve 2
 HTTP=$http timeout 120 python3 - <<'PY' || fail "the analyses"
-import json, os, socket, threading, time, urllib.request, urllib.error
+import json, os, socket, threading, time, urllib.parse, urllib.request, urllib.error
+import jsonschema
+schema = json.load(open("schemas/web-analyse.json"))
 base = "http://127.0.0.1:%s" % os.environ["HTTP"]
 def post(body, timeout=30):
     req = urllib.request.Request(base + "/api/analyse", data=json.dumps(body).encode(),
@@ -36,9 +38,11 @@ assert st == 200, (st, a)
 assert a["engine"] == "builtin" and a["ply"] == 2 and a["to_move"] == "w", a
 assert a["bestmove"] in legal(gs), a
 assert a["depth"] >= 1 and isinstance(a["score"], int) and a["pv"], a
+jsonschema.validate(a, schema)
 print("analysed:", a)
 st, a = post({"game": gs, "ply": 1, "ms": 300})
 assert st == 200 and a["ply"] == 1 and a["to_move"] == "b", (st, a)
+jsonschema.validate(a, schema)
 for body, code in [({"game": "Base;junk"}, 400), ({"game": gs, "engine": "nosuch"}, 400),
                    ({"game": gs, "ply": 9}, 400), ({"game": gs, "ms": -1}, 400), ({}, 400)]:
     st, a = post(body)
