@@ -45,7 +45,7 @@ async function checkBoard(page) {
       hands[c] = { buttons: bs.length, pieces: bs.reduce((s, b) => s + Number(b.dataset.count), 0), want: view.pos.hand[c].length };
     }
     return { outside: out, cells: svg.querySelectorAll("g.hex").length,
-      glyphs: svg.querySelectorAll("g.hex > .layer:last-of-type > .glyph").length, hands,
+      glyphs: svg.querySelectorAll("g.hex > .layer.top > .glyph").length, hands,
       unlabelled: [...document.querySelectorAll("g.hex, g.dest, .hand button")].filter((e) => !e.getAttribute("aria-label")).length };
   });
   if (r.outside.length) fail("outside the view box: " + r.outside.join(", "));
@@ -295,7 +295,22 @@ async function run() {
     await shot(page, `record-${ext}.png`);
   }
 
-  // 7. The daemon killed while a piece is picked: the banner, nothing picked or offered.
+  // 7. A stack: a white Beetle on its Queen, the whole stack in its title and label,
+  // and on a tap under the board.
+  const stackGs = "Base;InProgress;Black[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 -wQ;bA1 bQ-;wB1 wQ";
+  await page.$eval("#rectext", (e, v) => { e.value = v; }, stackGs);
+  await page.click("#recopen");
+  await page.waitForFunction((gs) => view.game && view.game.gamestring === gs && document.querySelector('g.hex[data-height="2"]'), {}, stackGs);
+  const stack = await page.$eval('g.hex[data-height="2"]', (e) => [e.dataset.piece, e.querySelector("title").textContent,
+    e.getAttribute("aria-label"), e.querySelectorAll(".layer").length]);
+  if (stack[0] !== "wB1" || !/white Queen < white Beetle 1/.test(stack[1]) || !/on top of white Queen/.test(stack[2]) || stack[3] !== 2)
+    fail("the stack: " + JSON.stringify(stack));
+  await mouseClick(page, 'g.hex[data-height="2"]');
+  await page.waitForFunction(() => /bottom to top: white Queen, white Beetle 1/.test(document.getElementById("stackinfo").textContent));
+  log("a stack: " + stack[1] + " | " + stack[2]);
+  await shot(page, "stack.png");
+
+  // 8. The daemon killed while a piece is picked: the banner, nothing picked or offered.
   await page.goto(base + "/", { waitUntil: "load" });
   await startGame(page);
   await page.waitForFunction(yourTurn);

@@ -168,7 +168,7 @@ function boardDraw(svg, pos, o) {
     const n = stack.length;
     for (let i = 0; i < n; i++) {
       const p = stack[i], off = (n - 1 - i) * 3.2;
-      const lg = el("svg:g", { class: `layer ${p.color}`, transform: off ? `translate(${-off} ${off})` : "" });
+      const lg = el("svg:g", { class: `layer ${p.color}${i === n - 1 ? " top" : ""}`, transform: off ? `translate(${-off} ${off})` : "" });
       lg.appendChild(el("svg:polygon", { points: hexPoints(x, y, SIZE - 1.5), class: "tile" }));
       if (i === n - 1) lg.appendChild(glyph(p.bug, x, y - 1, 1.05));
       g.appendChild(lg);
@@ -177,6 +177,12 @@ function boardDraw(svg, pos, o) {
     const names = stack.map((p) => pieceName(p.piece));
     let label = pieceName(top.piece);
     if (n > 1) {
+      // What lies right beneath, small at the top left: a covered Queen is found at a glance.
+      const under = stack[n - 2];
+      const ug = el("svg:g", { class: `under ${under.color}` });
+      ug.appendChild(el("svg:circle", { cx: x - 11, cy: y - 10, r: 6, class: "tile" }));
+      ug.appendChild(glyph(under.bug, x - 11, y - 10, 0.4));
+      g.appendChild(ug);
       g.appendChild(el("svg:circle", { cx: x + 11, cy: y - 10, r: 5.2, class: "badge" }));
       g.appendChild(el("svg:text", { x: x + 11, y: y - 10, class: "badgen" }, String(n)));
       label += `, on top of ${names.slice(0, -1).reverse().join(", ")}`;
