@@ -166,6 +166,10 @@ async function keyMove(page) {
   for (let k = rnd(n); k > 0; k--) await page.keyboard.press("Tab");
   a = await active();
   if (!/\bdest\b/.test(a.cls)) fail("Tab left the destinations: " + JSON.stringify(a));
+  // A live update redraws everything: the focus stays on the same destination.
+  await page.evaluate(() => render());
+  const b = await active();
+  if (b.move !== a.move) fail(`the focus moved in a redraw: ${a.move} -> ${JSON.stringify(b)}`);
   await page.keyboard.press("Enter");
   return a.move;
 }
