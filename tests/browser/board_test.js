@@ -1,15 +1,17 @@
 // board_test.js: the board of hivebridge's page in headless Chromium
 // (tests/integration/web_browser_board.sh).
-//   node board_test.js BASE_URL OUTDIR DAEMON_PID RECORDS_DIR
+//   node board_test.js BASE_URL OUTDIR DAEMON_PID RECORDS_DIR CONF  ($HIVEBRIDGE set)
 // A game by mouse at 1400x900 and one at 390x844 (real clicks), one by keyboard alone,
 // the glyphs, hands, marks, view box, zoom and permalinks on the way; an evaluation of
 // a position by the built-in engine; the time a 200-ply game takes to re-render
-// (printed); last, the daemon killed: the banner, and no move offered.
+// (printed); the daemon killed: the banner, and no move offered; last, a daemon back
+// on the same port: the banner gone, the game read again, a move played.
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
 const { log, launch, newPage, screenshot, runTest } = require("./lib");
 
-const [base, outdir, daemonPid, records] = process.argv.slice(2);
+const { spawn } = require("child_process");
+const [base, outdir, daemonPid, records, conf] = process.argv.slice(2);
 // Moves a game, then the page resigns: over either way, and short on a loaded machine.
 const TURNS = { mouse: 16, phone: 10, keys: 12 };
 let browser;
@@ -328,6 +330,26 @@ async function run() {
   if (!await page.$eval("#analyse", (e) => e.disabled)) fail("Analyse offered offline");
   log("the daemon killed: " + await page.$eval("#banner", (e) => e.textContent) + " | " + st);
   await shot(page, "offline.png");
+
+  // 9. A daemon back on the same port: the stream reconnects, the banner goes, the
+  // game is read again (this new daemon has no such game), and a new game plays.
+  const port = new URL(base).port;
+  const back = spawn(process.env.HIVEBRIDGE, ["serve", "--config", conf, "--http", `127.0.0.1:${port}`],
+    { stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    await page.waitForSelector("#banner", { hidden: true, timeout: 60000 });
+    await page.waitForFunction(() => view.online && /no such game/.test(document.getElementById("status").textContent), { timeout: 60000 });
+    log("reconnected: " + await page.$eval("#status", (e) => e.textContent));
+    await startGame(page);
+    await page.waitForFunction(yourTurn);
+    const mv = await mouseMove(page, 0, null);
+    await page.waitForFunction((m) => view.game.moves[0] === m, {}, mv);
+    log("and played " + mv + " on the daemon that came back");
+    await shot(page, "reconnected.png");
+  } finally {
+    back.kill("SIGTERM");
+    await new Promise((resolve) => back.exitCode !== null ? resolve() : back.on("exit", resolve));
+  }
 }
 
 runTest(run, () => browser, outdir, "board");

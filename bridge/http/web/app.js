@@ -704,7 +704,8 @@ function connect() {
     backoff = 1000;
     online();
     loadGames().catch(() => {}); loadArchive().catch(() => {}); loadMatch();
-    if (view.id !== null) refresh().catch(() => {});
+    // The game read again: a daemon that restarted may not have it any more.
+    if (view.id !== null) refresh().catch((e) => { $("status").textContent = `game #${view.id}: ${e.message}`; });
   });
   es.addEventListener("game", (ev) => {
     const d = JSON.parse(ev.data);
