@@ -193,6 +193,7 @@ static void conn_closed(void *arg, struct http_req *req)
 {
 	struct http_server *h = arg;
 	stream_drop_conn(h, req);
+	analyse_closed(h->analyse, req);
 	for (unsigned i = 0; i < h->nconns; i++) {
 		if (h->conns[i] == req) {
 			h->conns[i] = h->conns[--h->nconns];
@@ -595,6 +596,15 @@ static void route(struct http_req *req, void *arg)
 		route_records(h, req);
 		return;
 	}
+	if (!strcmp(p, "analyse")) {
+		cJSON *b = cmd == HTTP_POST ? body_json(req) : NULL;
+		if (cmd != HTTP_POST)
+			reply_error(req, 405, "POST only");
+		else if (b)
+			analyse_request(h->analyse, req, b);
+		cJSON_Delete(b);
+		return;
+	}
 	if (!strncmp(p, "archive", 7) && (!p[7] || p[7] == '/')) {
 		route_archive(h, req, p + 7);
 		return;
@@ -739,8 +749,9 @@ struct http_server *http_start(struct event_base *base, const struct config *con
 	}
 	h->play = play_new(base, conf, HTTP_MAX_PLAY_GAMES, HTTP_PLAY_THINK_MS);
 	h->lobby = weblobby_new(base, stream_on_seat, h);
+	h->analyse = analyse_new(base, conf);
 	h->ping = event_new(base, -1, EV_PERSIST, stream_on_ping, h);
-	if (!h->play || !h->lobby || !h->ping) {
+	if (!h->play || !h->lobby || !h->analyse || !h->ping) {
 		errbuf_set(err, errlen, "out of memory");
 		http_free(h);
 		return NULL;
@@ -827,6 +838,8 @@ void http_free(struct http_server *h)
 	play_free(h->play);
 	/* Frees every connection; their close callbacks unlink the streams. */
 	http_listener_free(h->lst);
+	analyse_free(h->analyse);
+	h->analyse = NULL;
 	/* After the connections: their streams let go of the web seats first. */
 	weblobby_free(h->lobby);
 	h->lobby = NULL;

@@ -23,6 +23,7 @@
 
 ASSET_INCBIN(index, "bridge/http/web/index.html")
 ASSET_INCBIN(app, "bridge/http/web/app.js")
+ASSET_INCBIN(board, "bridge/http/web/board.js")
 ASSET_INCBIN(style, "bridge/http/web/style.css")
 
 const struct http_asset *assets_find(const char *path)
@@ -32,6 +33,7 @@ const struct http_asset *assets_find(const char *path)
 		{ "/index.html", "text/html; charset=utf-8", NULL, 0 },
 		{ "/app.js", "text/javascript; charset=utf-8", NULL, 0 },
 		{ "/style.css", "text/css; charset=utf-8", NULL, 0 },
+		{ "/board.js", "text/javascript; charset=utf-8", NULL, 0 },
 	};
 	if (!table[0].data) {
 		table[0].data = table[1].data = hb_web_index;
@@ -40,6 +42,8 @@ const struct http_asset *assets_find(const char *path)
 		table[2].len = (size_t)(hb_web_app_end - hb_web_app);
 		table[3].data = hb_web_style;
 		table[3].len = (size_t)(hb_web_style_end - hb_web_style);
+		table[4].data = hb_web_board;
+		table[4].len = (size_t)(hb_web_board_end - hb_web_board);
 	}
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (!strcmp(table[i].path, path))

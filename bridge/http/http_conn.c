@@ -318,6 +318,18 @@ void http_send_reply_chunk(struct http_req *r, struct evbuffer *b)
 		evbuffer_add(o, "\r\n", 2);
 }
 
+void http_req_defer(struct http_req *r)
+{
+	if (r->dead || r->replied)
+		return;
+	/* Held like a stream (nothing read, no deadline): the answer closes it. */
+	r->state = H_STREAM;
+	r->h.keep = 0;
+	evtimer_del(r->timer);
+	evbuffer_drain(bufferevent_get_input(r->bev), evbuffer_get_length(bufferevent_get_input(r->bev)));
+	bufferevent_setwatermark(r->bev, EV_READ, 0, 4096);
+}
+
 void http_req_close(struct http_req *r)
 {
 	req_kill(r);

@@ -89,6 +89,9 @@ void http_send_reply_chunk(struct http_req *req, struct evbuffer *b);
 size_t http_req_unsent(const struct http_req *req);
 /* Closes the connection now (the closed callback fires before this returns). */
 void http_req_close(struct http_req *req);
+/* The answer comes later, from outside the handler (http_send_reply then): nothing
+ * more is read from the connection, and it closes after the answer. */
+void http_req_defer(struct http_req *req);
 
 /* http_pos.c */
 /* The position after ply plies of g (ply <= g->len): pieces with axial coordinates,
@@ -202,6 +205,17 @@ int  weblobby_seat_live(struct weblobby *w, const char *token);
 /* Tells the streams of seat token its state now. */
 void weblobby_request_seat_event(struct weblobby *w, const char *token);
 
+/* http_analyse.c: POST /api/analyse, one search of a position on demand. */
+#define ANALYSE_MAX     2       /* searches at once, all peers together; one a peer */
+#define ANALYSE_MAX_MS  3000    /* a search's time at most */
+struct analyse;
+struct analyse *analyse_new(struct event_base *base, const struct config *conf);
+void analyse_free(struct analyse *a);
+/* Answers req (body b) once the search ends, or at once with an error. */
+void analyse_request(struct analyse *a, struct http_req *req, const cJSON *b);
+/* req's connection closed: its search stops and nothing is answered. */
+void analyse_closed(struct analyse *a, struct http_req *req);
+
 /* http_assets.c: the page, compiled in. */
 struct http_asset {
 	const char *path;          /* "/", "/app.js", ... */
@@ -233,6 +247,7 @@ struct http_server {
 	struct weblobby            *lobby;
 	struct http_guard          *guard;     /* who may ask what (http_guard.c) */
 	struct archive             *archive;   /* [daemon] games, listed (http_records.c) */
+	struct analyse             *analyse;   /* POST /api/analyse (http_analyse.c) */
 	/* The reserve's connections count here too: a seat's stream gets one when the
 	 * shared ones are taken. */
 	struct http_req            *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];

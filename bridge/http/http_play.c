@@ -86,6 +86,14 @@ static void pgame_engine_lost(struct pgame *pg, const char *why)
 	referee_forfeit(pg->ref, side, reason);
 }
 
+static void on_ready(void *arg, const struct engine_result *r)
+{
+	struct pgame *pg = arg;
+	(void)r;     /* an engine without the option plays on, without reports */
+	pg->ready = 1;
+	referee_start(pg->ref);
+}
+
 static void on_started(void *arg, const struct engine_result *r)
 {
 	struct pgame *pg = arg;
@@ -97,8 +105,12 @@ static void on_started(void *arg, const struct engine_result *r)
 		pgame_engine_lost(pg, why);
 		return;
 	}
-	pg->ready = 1;
-	referee_start(pg->ref);
+	/* The built-in engine reports its search (the page's analysis line) only when
+	 * asked; it plays the same either way. */
+	static const char *argv[] = { "set", "ReportIntermediateBestMoves", "True" };
+	if (!strcmp(pg->eng->ops->name, "builtin") && engine_options(pg->eng, 3, argv, on_ready, pg) == 0)
+		return;
+	on_ready(pg, r);
 }
 
 struct play *play_new(struct event_base *base, const struct config *conf, unsigned max_games,

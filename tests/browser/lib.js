@@ -10,6 +10,9 @@
 //   newPage(browser)         a page with timeout T, page errors failing the test and
 //                            a desktop viewport.
 //   screenshot(page, outdir, name)  a full-page PNG outdir/name, logged.
+//   runTest(run, browserOf, outdir, prefix)  awaits run(); a failure is printed (exit
+//                            status 1) with a screenshot PREFIX-failure-N.png of every
+//                            page of browserOf(); the browser is closed either way.
 "use strict";
 const fs = require("fs");
 const os = require("os");
@@ -79,4 +82,19 @@ async function screenshot(page, outdir, name) {
   log("screenshot " + name);
 }
 
-module.exports = { T, log, clickNow, clickPieceMove, launch, newPage, screenshot };
+async function runTest(run, browserOf, outdir, prefix) {
+  try {
+    await run();
+  } catch (e) {
+    console.error("FAIL: " + e.message);
+    process.exitCode = 1;
+    try {
+      const pages = await browserOf().pages();
+      for (let i = 0; i < pages.length; i++) await screenshot(pages[i], outdir, `${prefix}-failure-${i}.png`);
+    } catch (e2) { /* the browser is gone */ }
+  } finally {
+    if (browserOf()) await browserOf().close();
+  }
+}
+
+module.exports = { T, log, clickNow, clickPieceMove, launch, newPage, screenshot, runTest };

@@ -3,7 +3,7 @@
 //   node lobby_test.js BASE_URL OUTDIR
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const { log, clickPieceMove, launch, newPage: blankPage, screenshot } = require("./lib");
+const { log, clickPieceMove, launch, newPage: blankPage, screenshot, runTest } = require("./lib");
 
 const [base, outdir] = process.argv.slice(2);
 // Two pages, one of them in the background: wait by polling, not on animation frames.
@@ -43,7 +43,7 @@ async function clickMove(page) {
   return clickPieceMove(page, rnd);
 }
 
-const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, POLL, n);
+const moveCount = (page, n) => page.waitForFunction((n) => document.querySelectorAll("#moves .mv").length === n, POLL, n);
 
 async function run() {
   browser = await launch({
@@ -88,7 +88,15 @@ async function run() {
       if (nm !== "alice") fail("the name after a reload: " + nm);
       log("alice reloaded and is back in her seat");
     }
-    if (ply === 6) await shot(b, "lobby-play.png");
+    if (ply === 6) {
+      await shot(b, "lobby-play.png");
+      // The clock of the side to move ticks in the page between the server's answers.
+      const clk = async (p) => p.evaluate(() => { const e = document.querySelector(".clock.run"); return e ? [e.id, Number(e.dataset.ms), e.textContent] : null; });
+      const c0 = await clk(b);
+      if (!c0) fail("no running clock on the page");
+      await b.waitForFunction((id, ms) => Number(document.getElementById(id).dataset.ms) < ms - 1200, POLL, c0[0], c0[1]);
+      log(`the running clock ticks in the page: ${c0[2]} then ${(await clk(b))[2]}`);
+    }
   }
   let g = await (await fetch(`${base}/api/games/${id}`)).json();
   for (let i = 0; i < clicked.length; i++)
@@ -114,17 +122,4 @@ async function run() {
   log(`game ${id}: ${g.result} (${g.reason}) on both pages`);
 }
 
-(async () => {
-  try {
-    await run();
-  } catch (e) {
-    console.error("FAIL: " + e.message);
-    process.exitCode = 1;
-    try {
-      const pages = await browser.pages();
-      for (let i = 0; i < pages.length; i++) await shot(pages[i], `lobby-failure-${i}.png`);
-    } catch (e2) { /* the browser is gone */ }
-  } finally {
-    if (browser) await browser.close();
-  }
-})();
+runTest(run, () => browser, outdir, "lobby");

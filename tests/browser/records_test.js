@@ -23,7 +23,7 @@ async function shows(page, n, moves, gs) {
   await page.waitForFunction((n) => document.getElementById("view").dataset.ply === String(n) &&
     view.ply === n, {}, n);
   const got = await page.evaluate(() => ({
-    cur: [...document.querySelectorAll("#moves li.cur")].map((li) => [li.dataset.ply, li.textContent]),
+    cur: [...document.querySelectorAll("#moves .mv.cur")].map((li) => [li.dataset.ply, li.textContent]),
     label: document.getElementById("plylabel").textContent,
     tops: [...document.querySelectorAll("g.hex")].map((g) => `${g.dataset.piece}@${g.dataset.q},${g.dataset.r}`).sort(),
   }));

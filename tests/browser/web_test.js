@@ -109,7 +109,7 @@ async function serveTests(page, uhpPort) {
     await uhp.cmd("play " + mv);
     played.push(mv);
     await page.waitForFunction((n, m) => {
-      const li = document.querySelectorAll("#moves li");
+      const li = document.querySelectorAll("#moves .mv");
       return li.length === n && li[n - 1].textContent === m;
     }, { timeout: T }, k, mv);
   }
@@ -137,14 +137,14 @@ async function serveTests(page, uhpPort) {
       if (await page.$eval("#resign", (e) => e.hidden)) fail("no Resign for the owner after a reload");
       log("reloaded: the game is still this page's to play");
     }
-    const n0 = await page.$$eval("#moves li", (l) => l.length);
+    const n0 = await page.$$eval("#moves .mv", (l) => l.length);
     if (await page.$("#pass:not([hidden])")) {
       await page.click("#pass");
       mine.push("pass");
     } else {
       mine.push(await clickPieceMove(page, rnd));
     }
-    await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, {}, n0);
+    await page.waitForFunction((n) => document.querySelectorAll("#moves .mv").length > n, {}, n0);
     if (turn === 6) await shot(page, "play.png");
   }
   if (!finished) {
@@ -192,7 +192,7 @@ async function matchTests(page, gate) {
   const game = '#live li[data-kind="match"], #done li[data-kind="match"]';
   await page.waitForSelector(game);
   await page.$eval(game, (e) => e.click());
-  await page.waitForFunction(() => document.querySelectorAll("#moves li").length >= 2);
+  await page.waitForFunction(() => document.querySelectorAll("#moves .mv").length >= 2);
   await page.waitForFunction(() => document.querySelectorAll("#mgames tbody tr").length >= 3 &&
     document.getElementById("llrline") && Number(document.getElementById("llrline").dataset.points) >= 3, { timeout: 90000 });
   // The head and the table in one read: the page redraws both at once.
@@ -206,13 +206,34 @@ async function matchTests(page, gate) {
   if (!(played >= 3)) fail("no games played in the head: " + head);
   if ((played < 6) !== /no verdict before 6 games/.test(stats[4])) fail(`SPRT line after ${played} games: ${stats[4]}`);
   await shot(page, "match.png");
+  // The chart labels its axes; no table wider than the screen, at 1400 and at 390.
+  const chart = await page.$eval("#llr", (e) => e.textContent);
+  if (!/LLR/.test(chart) || !/games/.test(chart)) fail("the SPRT chart's axes: " + chart);
+  for (const [w, h] of [[1400, 900], [390, 844]]) {
+    await page.setViewport({ width: w, height: h });
+    const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (sw > w) fail(`the dashboard is ${sw} px wide at ${w}`);
+    await shot(page, `match-${w}.png`);
+  }
+  await page.setViewport({ width: 1400, height: 900 });
+  // A finished game: its players, result and reason, and every ply of it.
+  const row = await page.$eval("#mgames tbody tr", (e) => [...e.children].map((td) => td.textContent));
   await page.$eval("#mgames tbody tr", (e) => e.click());
   await page.waitForFunction(() => document.getElementById("title").textContent.startsWith("Match game"));
+  await page.waitForFunction((n) => document.getElementById("plylabel").textContent === `ply ${n} / ${n}`, {}, Number(row[5]));
+  const seen = await page.evaluate(() => ["pw", "pb", "result", "status"].map((id) => document.getElementById(id).textContent));
+  if (seen[0] !== row[1] || seen[1] !== row[2]) fail(`players ${seen[0]} – ${seen[1]}, the table has ${row[1]} – ${row[2]}`);
+  if (!seen[2].includes(row[3]) || !seen[2].includes(row[4])) fail(`result "${seen[2]}", the table has ${row[3]} ${row[4]}`);
+  if (/InProgress ·|to move/.test(seen[3])) fail("a finished game reads: " + seen[3]);
+  await shot(page, "match-game.png");
   await page.click("#first");
   await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 0 /"));
-  await page.click("#next");
-  await page.waitForFunction(() => document.getElementById("plylabel").textContent.startsWith("ply 1 /"));
-  log("opened a finished match game and stepped through it");
+  for (let k = 1; k <= Number(row[5]); k++) {
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction((k) => document.getElementById("view").dataset.ply === String(k) && view.ply === k &&
+      document.querySelector("#moves .mv.cur").dataset.ply === String(k), {}, k);
+  }
+  log(`match game ${row[0]}: ${seen[0]} – ${seen[1]}, ${seen[2]}; stepped through all ${row[5]} plies`);
 }
 
 // match --queue: the workers table lists every worker, each with a game in flight.

@@ -4,8 +4,6 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const SVGNS = "http://www.w3.org/2000/svg";
-const SIZE = 20;                 // hex radius in board units
 const view = {
   id: null,        // the watched live game, or null
   gs: null,        // a GameString watched without a live game (a match's finished game)
@@ -16,6 +14,9 @@ const view = {
   pgn: null,       // the PGN download of a game shown without a live id (an archived one)
   seq: 0,          // the latest position asked for: an older answer is dropped
   want: null,      // the ply asked for and not shown yet (keys repeat faster than answers)
+  online: false,   // the event stream is up: moves are offered only then
+  clockAt: 0,      // performance.now() when view.game's clocks were read
+  evals: null,     // the analysis asked for on demand: {ply, gamestring, answer}
 };
 // The ply shown, or the one on its way.
 const curPly = () => view.want !== null ? view.want : view.ply === null ? view.game.moves.length : view.ply;
@@ -54,13 +55,6 @@ async function api(path, body, again) {
   return j;
 }
 
-function el(tag, attrs, text) {
-  const e = tag.startsWith("svg:") ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
-  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 // --- the games lists --------------------------------------------------------------
 function gameLabel(g) {
   const res = g.result ? ` ${g.result}` : "";
@@ -73,25 +67,48 @@ async function loadGames() {
     ul.replaceChildren(...list.map((g) => {
       const li = el("li", { "data-id": g.id, "data-kind": g.kind }, gameLabel(g));
       if (g.id === view.id) li.classList.add("sel");
+      li.tabIndex = 0;
       li.onclick = () => watch(g.id);
+      li.onkeydown = (ev) => { if (ev.key === "Enter") watch(g.id); };
       return li;
     }));
   }
 }
 
 // --- watching ---------------------------------------------------------------------
-async function watch(id) {
-  view.id = id; view.gs = null; view.ply = null; view.picked = null; view.pgn = null; view.want = null; view.seq++;
+// On a phone the board is below the fold of nothing but starts off-screen after a
+// click in the lists: brought into view when a game opens.
+function boardIntoView() {
+  if (window.innerWidth <= 700) $("view").scrollIntoView({ block: "start" });
+}
+
+function newView() {
+  view.ply = null; view.picked = null; view.pgn = null; view.want = null; view.evals = null; view.seq++;
+  zoomReset();
+  $("stackinfo").textContent = "";
+}
+
+async function watch(id, ply) {
+  view.id = id; view.gs = null;
+  newView();
+  boardIntoView();
   await refresh();
+  if (ply !== undefined && ply !== null && view.game && ply < view.game.plies) await showPly(ply);
   loadGames().catch(() => {});
 }
 
-async function watchGameString(gs, title) {
-  view.id = null; view.gs = gs; view.ply = null; view.picked = null; view.pgn = null; view.want = null;
+// A game known by its GameString alone (a match's finished game): meta gives its
+// players, result and reason.
+async function watchGameString(gs, title, meta) {
+  view.id = null; view.gs = gs;
+  newView();
   const pos = await api("/api/position?game=" + encodeURIComponent(gs));
+  const m = meta || {};
   view.game = { title, moves: pos.moves, gamestring: gs, playable: false, plies: pos.moves.length,
-    result: null, reason: "", white: "", black: "", clocks: null, analysis: null };
+    result: m.result || null, reason: m.reason || "", white: m.white || "", black: m.black || "", clocks: null,
+    analysis: null, finished: !!m.result };
   view.title = title;
+  boardIntoView();
   await showPly(pos.moves.length);
 }
 
@@ -103,6 +120,7 @@ async function refresh() {
   if (!g.owned && gameToken(g.id)) sessionStorage.removeItem("hbgame:" + g.id);
   seatOverlay(g);
   view.game = g;
+  view.clockAt = performance.now();
   if (view.ply === null || view.ply >= g.plies) {
     view.ply = null;
     view.pos = g.position;
@@ -140,20 +158,9 @@ async function showPly(n) {
 }
 
 // --- drawing ----------------------------------------------------------------------
-function xy(c) { return [SIZE * Math.sqrt(3) * (c.q + c.r / 2), SIZE * 1.5 * c.r]; }
-function hexPoints(x, y, s) {
-  const p = [];
-  for (let i = 0; i < 6; i++) {
-    const a = Math.PI / 180 * (60 * i - 30);
-    p.push(`${(x + s * Math.cos(a)).toFixed(1)},${(y + s * Math.sin(a)).toFixed(1)}`);
-  }
-  return p.join(" ");
-}
-const key = (c) => `${c.q},${c.r}`;
-
 function myTurn() {
   const g = view.game;
-  return g && g.playable && view.ply === null && view.id !== null;
+  return g && g.playable && view.ply === null && view.id !== null && view.online;
 }
 
 function legalFor(piece) {
@@ -161,96 +168,73 @@ function legalFor(piece) {
 }
 
 function render() {
+  // The focus is kept across the redraw: the element with the same data-key.
+  const fk = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   renderBoard();
   renderHands();
   renderInfo();
+  if (fk) {
+    const e = document.querySelector(`[data-key="${CSS.escape(fk)}"]`);
+    if (e) e.focus({ preventScroll: true });
+  }
 }
 
-function renderBoard() {
-  const svg = $("board");
-  const pos = view.pos;
-  svg.replaceChildren();
-  if (!pos) return;
-  const cells = new Map();          // key -> pieces bottom up
-  for (const p of pos.pieces) {
-    const k = key(p);
-    if (!cells.has(k)) cells.set(k, []);
-    cells.get(k).push(p);
-  }
-  const pts = [];
-  const lm = pos.last_move;
+function boardOpts() {
   const mine = myTurn() ? view.game.human : null;
-  for (const [k, stack] of cells) {
-    const top = stack[stack.length - 1];
-    const [x, y] = xy(top);
-    pts.push([x, y]);
-    const g = el("svg:g", { class: `hex ${top.color}`, "data-q": top.q, "data-r": top.r,
-      "data-piece": top.piece, "data-height": stack.length });
-    const poly = el("svg:polygon", { points: hexPoints(x, y, SIZE - 1) });
-    g.appendChild(poly);
-    g.appendChild(el("svg:circle", { cx: x, cy: y - 1, r: 6.5, class: `bug-${top.bug}` }));
-    g.appendChild(el("svg:text", { x, y: y + 10 }, top.piece.slice(1)));
-    if (stack.length > 1) {
-      // The height and what lies beneath, bottom first.
-      g.appendChild(el("svg:text", { x: x + 9, y: y - 10, class: "under" }, `×${stack.length}`));
-      g.appendChild(el("svg:text", { x, y: y - 13, class: "under" },
-        stack.slice(0, -1).map((p) => p.piece).join(" ")));
-      g.appendChild(el("svg:title", {}, `stack: ${stack.map((p) => p.piece).join(" < ")}`));
-    }
-    if (lm && lm.to && key(lm.to) === k) g.classList.add("last");
-    if (mine && top.color === mine && legalFor(top.piece).length) {
-      g.classList.add("movable");
-      g.onclick = () => pick(top.piece);
-    }
-    if (view.picked === top.piece) g.classList.add("picked");
-    svg.appendChild(g);
-  }
-  if (lm && lm.from && !cells.has(key(lm.from))) {
-    const [x, y] = xy(lm.from);
-    svg.appendChild(el("svg:g", { class: "from" })).appendChild(el("svg:polygon", { points: hexPoints(x, y, SIZE - 2) }));
-  }
-  if (view.picked) {
-    for (const m of legalFor(view.picked)) {
-      const [x, y] = xy(m.to);
-      pts.push([x, y]);
-      const g = el("svg:g", { class: "dest", "data-move": m.move, "data-q": m.to.q, "data-r": m.to.r });
-      g.appendChild(el("svg:polygon", { points: hexPoints(x, y, SIZE - 3) }));
-      g.onclick = () => play(m.move);
-      svg.appendChild(g);
-    }
-  }
-  if (!pts.length) pts.push([0, 0]);
-  const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
-  const pad = SIZE * 2;
-  const x0 = Math.min(...xs) - pad, y0 = Math.min(...ys) - pad;
-  const w = Math.max(Math.max(...xs) - Math.min(...xs) + 2 * pad, 8 * SIZE);
-  const h = Math.max(Math.max(...ys) - Math.min(...ys) + 2 * pad, 8 * SIZE);
-  const s = Math.max(w, h);
-  svg.setAttribute("viewBox", `${x0 - (s - w) / 2} ${y0 - (s - h) / 2} ${s} ${s}`);
+  const free = view.game && view.game.variation;       // exploring: both sides move
+  return { picked: view.picked, legal: legalFor, movable: (p) => free || (mine !== null && p[0] === mine),
+    onPick: pick, onPlay: play, onStack: (t) => { $("stackinfo").textContent = t; } };
 }
+
+function renderBoard() { boardDraw($("board"), view.pos, boardOpts()); }
 
 function renderHands() {
-  const pos = view.pos;
-  const mine = myTurn() ? view.game.human : null;
-  for (const c of ["w", "b"]) {
-    const div = $("hand" + c);
-    div.replaceChildren(...(pos ? pos.hand[c] : []).map((p) => {
-      const b = el("button", { class: `${c}`, "data-piece": p, title: p }, p.slice(1));
-      if (mine === c && legalFor(p).length) {
-        b.classList.add("movable");
-        b.onclick = () => pick(p);
-      } else {
-        b.disabled = true;
-      }
-      if (view.picked === p) b.classList.add("picked");
-      return b;
-    }));
-  }
+  const o = boardOpts();
+  for (const c of ["w", "b"]) handDraw($("hand" + c), c, view.pos ? view.pos.hand[c] : [], o);
 }
 
 function fmtClock(ms) {
-  const s = Math.max(0, Math.round(ms / 1000));
+  const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The clocks tick here between the server's answers: its values are read at the answer
+// (GET /api/games/ID gives the running clock as of then), counted down from the moment
+// the answer came. At zero the clock shows the flag; the server decides the game.
+function renderClocks() {
+  const g = view.game;
+  for (const c of ["w", "b"]) {
+    const e = $("clock" + c);
+    if (!g || !g.clocks || view.id === null) { e.textContent = ""; e.className = "clock"; continue; }
+    let ms = c === "w" ? g.clocks.white_ms : g.clocks.black_ms;
+    const run = g.clocks.running === c && !g.finished;
+    if (run) ms -= performance.now() - view.clockAt;
+    e.textContent = (ms <= 0 ? "⚑ " : "") + fmtClock(ms);
+    e.classList.toggle("run", run);
+    e.classList.toggle("flag", ms <= 0);
+    e.dataset.ms = Math.max(0, Math.round(ms));
+  }
+}
+setInterval(renderClocks, 200);
+
+// The move list as numbered move pairs, the ply shown marked and kept in view.
+function renderMoves(g, n) {
+  const ol = $("moves");
+  const rows = [];
+  for (let i = 0; i < g.moves.length; i += 2) {
+    const li = el("li", { value: i / 2 + 1 });
+    for (let j = i; j < Math.min(i + 2, g.moves.length); j++) {
+      const sp = el("span", { class: "mv", "data-ply": j + 1, tabindex: "-1" }, g.moves[j]);
+      if (j + 1 === n) sp.classList.add("cur");
+      sp.onclick = () => showPly(j + 1);
+      li.appendChild(sp);
+    }
+    rows.push(li);
+  }
+  ol.replaceChildren(...rows);
+  const cur = ol.querySelector(".mv.cur");
+  // Scrolled inside the list only: the page stays where it is.
+  if (cur) ol.scrollTop = Math.max(0, cur.parentNode.offsetTop - ol.offsetTop - ol.clientHeight / 2);
 }
 
 function renderInfo() {
@@ -263,78 +247,199 @@ function renderInfo() {
   const pgn = view.id !== null ? `/api/games/${view.id}.pgn` : view.pgn;
   $("pgn").hidden = !pgn;
   if (pgn) $("pgn").href = pgn;
-  for (const c of ["w", "b"]) {
-    const e = $("clock" + c);
-    if (g.clocks) {
-      e.textContent = fmtClock(c === "w" ? g.clocks.white_ms : g.clocks.black_ms);
-      e.classList.toggle("run", g.clocks.running === c);
-    } else e.textContent = "";
-  }
+  $("copygs").hidden = !g.gamestring;
+  renderClocks();
   const n = view.ply === null ? g.moves.length : view.ply;
   $("plylabel").textContent = `ply ${n} / ${g.moves.length}`;
   $("view").dataset.ply = n;
+  // A permalink per ply of a server's game: ?game=ID&ply=N.
+  const link = view.id !== null ? `?game=${view.id}` + (view.ply === null ? "" : `&ply=${n}`) : null;
+  $("permalink").hidden = !link;
+  if (link) {
+    $("permalink").href = link;
+    if (location.search !== link) history.replaceState(null, "", link);
+  }
   const turn = pos ? pos.turn : "";
   // A game decided off the board (resigned, on time) still reads InProgress from its
   // moves: its last position says it is over, not whose move it is.
   const over = g.finished && n === g.moves.length;
-  let status = !pos ? "" : over ? `${pos.state === "InProgress" ? "Game over" : pos.state} after ${n} plies`
+  const res = g.result ? `${g.result}${g.reason ? " (" + g.reason + ")" : ""}` : "";
+  let status = !pos ? "" : over ? `${pos.state === "InProgress" ? "Game over" : pos.state} after ${n} plies${res ? ": " + res : ""}`
     : `${pos.state} · ${turn.startsWith("White") ? "white" : "black"} to move (${turn})`;
   const own = g.owned || seatGame(view.id);
   if (myTurn()) status += " · your move";
+  else if (own && !g.finished && view.ply === null && !view.online) status += " · moves wait for the connection";
   else if (own && !g.finished && view.ply === null) status += seatGame(view.id) ? " · opponent's move" : " · engine thinking";
   else if (g.human && !g.finished && view.ply === null) status += " · watching (not your game)";
   if (g.substitutions) status += ` · ${g.substitutions} move${g.substitutions === 1 ? "" : "s"} by the bridge, not the engine (last: ${g.substitution || "?"})`;
   $("status").textContent = status;
   $("result").textContent = g.result ? `${g.result}${g.reason ? " — " + g.reason : ""}` : (g.finished && g.reason ? g.reason : "");
-  const ol = $("moves");
-  ol.replaceChildren(...g.moves.map((m, i) => {
-    const li = el("li", { "data-ply": i + 1 }, m);
-    if (i + 1 === n) li.classList.add("cur");
-    li.onclick = () => showPly(i + 1);
-    return li;
-  }));
-  const a = g.analysis;
-  $("analysis").textContent = a ? `analysis (ply ${a.ply}): depth ${a.depth}, score ${a.score}, ${a.pv.join(" ")}` : "";
+  renderMoves(g, n);
+  renderAnalysis();
   const onlyPass = myTurn() && pos && pos.legal.length === 1 && pos.legal[0].move === "pass";
   $("pass").hidden = !onlyPass;
   $("resign").hidden = !(own && g.human && !g.finished && view.id !== null);
+  $("resign").disabled = !view.online;
+  $("analyse").hidden = !pos || !g.gamestring;
+  $("explore").hidden = !pos || !g.gamestring || !pos.legal.length || myTurn() || !!g.variation;
+  // Both ask the server: not while it is out of reach.
+  $("analyse").disabled = $("explore").disabled = !view.online;
   document.querySelectorAll("#live li, #done li").forEach((li) =>
     li.classList.toggle("sel", Number(li.dataset.id) === view.id));
   document.querySelectorAll("#archived li").forEach((li) =>
     li.classList.toggle("sel", view.id === null && rec !== null && rec.archive === Number(li.dataset.id)));
-  const cur = ol.querySelector("li.cur");
-  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
 }
+
+// --- analysis: the engine of a game's own reports, and an evaluation on demand ---------
+// A score from the side to move's view, in the engine's units (the built-in engine's
+// centipawn-like ones; a win is far beyond 10000): drawn for white on a bar.
+function evalShare(score, whiteToMove) {
+  const w = whiteToMove ? score : -score;
+  return 1 / (1 + Math.exp(-w / 400));
+}
+
+function renderAnalysis() {
+  const g = view.game;
+  const a = g && g.analysis;
+  const n = view.ply === null ? (g ? g.moves.length : 0) : view.ply;
+  $("analysis").textContent = a ? `engine (ply ${a.ply}): depth ${a.depth}, score ${a.score}, ${a.pv.join(" ")}` : "";
+  const e = view.evals;
+  const show = e && e.ply === n && g && e.gamestring === g.gamestring;
+  $("evalrow").hidden = !show;
+  if (!show) return;
+  if (e.error) { $("evaltext").textContent = e.error; return; }
+  const r = e.answer;
+  const white = r.to_move === "w";
+  const share = evalShare(r.score, white);
+  $("evalfill").style.height = `${(100 * share).toFixed(1)}%`;
+  $("evalbar").setAttribute("aria-valuenow", (100 * share).toFixed(0));
+  $("evaltext").textContent = `${r.engine}: depth ${r.depth}, score ${r.score} for ${white ? "white" : "black"} to move` +
+    (r.pv.length ? `; best line ${r.pv.join(" ")}` : "") + (r.bestmove ? ` (best ${r.bestmove})` : "");
+}
+
+$("analyse").onclick = async () => {
+  const g = view.game;
+  if (!g) return;
+  const n = view.ply === null ? g.moves.length : view.ply;
+  const gs = g.gamestring;
+  view.evals = { ply: n, gamestring: gs, answer: null, error: "thinking…" };
+  renderAnalysis();
+  try {
+    const r = await api("/api/analyse", { game: gs, ply: n, engine: $("engine").value || "builtin", ms: 1000, depth: 4 });
+    if (view.evals && view.evals.gamestring === gs && view.evals.ply === n) view.evals = { ply: n, gamestring: gs, answer: r, error: null };
+  } catch (e) {
+    view.evals = { ply: n, gamestring: gs, answer: null, error: "no evaluation: " + e.message };
+  }
+  renderAnalysis();
+};
+
+// --- exploring: free moves from any position (the server's legal moves), kept as
+// this tab's variations; nothing of it reaches a game ------------------------------
+const variations = [];
+
+// The position after moves (UHP) in a game of type: the GameString's header must say
+// the state the moves give, so a move that ends the game is asked again with the
+// state the server's sentence names.
+async function positionOf(type, moves) {
+  const n = moves.length;
+  let head = n ? `${type};InProgress;${n % 2 ? "Black" : "White"}[${Math.floor(n / 2) + 1}]` : `${type};NotStarted;White[1]`;
+  for (let i = 0; ; i++) {
+    const gs = [head, ...moves].join(";");
+    try {
+      return { gs, pos: await api("/api/position?game=" + encodeURIComponent(gs)) };
+    } catch (e) {
+      const m = /the moves give ([A-Za-z]+);([A-Za-z]+\[\d+\])/.exec(e.message);
+      if (!m || i) throw e;
+      head = `${type};${m[1]};${m[2]}`;
+    }
+  }
+}
+
+async function exploreTo(v) {
+  const { gs, pos } = await positionOf(v.type, v.moves);
+  view.id = null; view.gs = gs; view.picked = null; view.pgn = null; view.want = null; view.seq++;
+  view.game = { moves: pos.moves, gamestring: gs, playable: false, plies: pos.moves.length, result: null, reason: "",
+    white: v.white, black: v.black, clocks: null, analysis: null, finished: false, type: v.type, variation: v };
+  view.title = `Variation ${variations.indexOf(v) + 1}: from ply ${v.from} of ${v.of}`;
+  view.ply = pos.moves.length;
+  view.pos = pos;
+  render();
+  renderVariations();
+}
+
+function renderVariations() {
+  $("variations").replaceChildren(...variations.map((v, i) => {
+    const li = el("li", { tabindex: "0", "data-variation": i + 1 },
+      `from ply ${v.from} of ${v.of}: ${v.moves.slice(v.from).join(", ") || "(no move yet)"}`);
+    if (view.game && view.game.variation === v) li.classList.add("sel");
+    li.onclick = () => exploreTo(v).catch((e) => { $("status").textContent = e.message; });
+    li.onkeydown = (ev) => { if (ev.key === "Enter") li.onclick(); };
+    return li;
+  }));
+}
+
+$("explore").onclick = () => {
+  const g = view.game;
+  const n = curPly();
+  const v = { type: g.gamestring.split(";")[0], moves: g.moves.slice(0, n), from: n,
+    of: $("title").textContent, white: g.white, black: g.black };
+  variations.push(v);
+  exploreTo(v).catch((e) => { $("status").textContent = e.message; });
+};
 
 // --- playing ----------------------------------------------------------------------
 function pick(piece) {
   view.picked = view.picked === piece ? null : piece;
-  renderBoard();
-  renderHands();
+  render();
+  // The keyboard goes on to the first destination.
+  const d = view.picked && document.querySelector("g.dest");
+  if (d) d.focus({ preventScroll: true });
+}
+
+// A move that fails redraws the position as the server has it: nothing stays picked.
+// A network failure is the connection's, not the move's.
+function refused(e) {
+  const net = e instanceof TypeError;
+  if (net) offline();
+  $("status").textContent = net ? "not sent: the server cannot be reached" : "refused: " + e.message;
 }
 
 async function play(move) {
   view.picked = null;
+  if (view.game && view.game.variation) {
+    const v = view.game.variation;
+    v.moves = view.game.moves.slice(0, curPly()).concat([move]);
+    await exploreTo(v).catch((e) => { render(); refused(e); });
+    return;
+  }
+  if (!view.online) { render(); return; }
   if (seatGame(view.id)) {
     try {
       seatShow(await api("/api/lobby/move", { token: seat.token, move }));
     } catch (e) {
-      $("status").textContent = "refused: " + e.message;
+      render();
+      refused(e);
     }
-    await refresh();
+    await refresh().catch(() => {});
     return;
   }
   try {
     view.game = await api(`/api/games/${view.id}/move`, { move });
+    view.clockAt = performance.now();
     view.ply = null;
     view.pos = view.game.position;
     render();
   } catch (e) {
-    $("status").textContent = "refused: " + e.message;
+    render();
+    refused(e);
   }
 }
 
 $("pass").onclick = () => play("pass");
+$("copygs").onclick = async () => {
+  try { await navigator.clipboard.writeText(view.game.gamestring); $("stackinfo").textContent = "GameString copied"; }
+  catch (e) { $("stackinfo").textContent = view.game.gamestring; }
+};
 $("resign").onclick = async () => {
   if (seatGame(view.id)) {
     try { seatShow(await api("/api/lobby/resign", { token: seat.token })); } catch (e) { $("status").textContent = e.message; }
@@ -366,6 +471,7 @@ $("newform").onsubmit = async (ev) => {
       type: $("type").value, depth: Number($("depth").value) });
     sessionStorage.setItem("hbgame:" + g.id, g.token);
     await watch(g.id);
+    boardIntoView();
   } catch (e) {
     $("newerr").textContent = e.message;
   }
@@ -388,6 +494,7 @@ function showRecord(j, archive) {
 
 function showRecordGame(i) {
   const g = rec.games[i];
+  zoomReset();
   view.id = null; view.gs = g.gamestring; view.picked = null;
   view.pgn = rec.archive !== null ? `/api/archive/${rec.archive}.pgn` : null;
   view.game = { moves: g.moves, gamestring: g.gamestring, playable: false, plies: g.plies, position: g.position,
@@ -497,7 +604,8 @@ async function loadMatch() {
   $("mhead").textContent = `${m.engine_a} vs ${m.engine_b}: ${m.played} of ${m.games} games`;
   const rows = [
     ["Score (W-L-D)", `${m.wins} - ${m.losses} - ${m.draws}  [${fmt(m.score, 3)}]`],
-    ["Elo", m.elo === null && m.played ? (m.wins > m.losses ? "+inf" : "-inf") : `${fmt(m.elo)} ± ${fmt(m.elo_margin)}`],
+    ["Elo", m.elo === null && m.played ? (m.wins > m.losses ? "+inf" : "-inf")
+      : `${fmt(m.elo)} ± ${m.elo_margin === null ? "∞ (no margin from these results yet)" : fmt(m.elo_margin)} (95 %)`],
     ["LOS", `${fmt(m.los * 100)} %`],
     ["Draw ratio", `${fmt(m.draw_ratio === null ? null : m.draw_ratio * 100)} %`],
   ];
@@ -520,23 +628,42 @@ async function loadMatch() {
   $("mgames").tBodies[0].replaceChildren(...m.finished.map((g) => {
     const tr = el("tr", { "data-game": g.game });
     for (const v of [g.game, g.white, g.black, g.result, g.reason, g.plies]) tr.appendChild(el("td", {}, String(v)));
-    tr.onclick = () => watchGameString(g.gamestring, `Match game ${g.game}: ${g.white} – ${g.black}, ${g.result}`);
+    tr.tabIndex = 0;
+    tr.onclick = () => watchGameString(g.gamestring, `Match game ${g.game}: ${g.white} – ${g.black}, ${g.result}`, g)
+      .catch((e) => { $("status").textContent = e.message; });
+    tr.onkeydown = (ev) => { if (ev.key === "Enter") tr.onclick(); };
     return tr;
   }));
 }
 
+// The LLR after each game against the SPRT's bounds. Until the model is defined (no
+// draws and one side only: the score 0 or 1) the LLR is not a number: the server sends
+// llr and model null (and 0 in the history), and the chart says "no model yet"
+// instead of drawing a flat 0; once defined, the leading zeros of the undefined games
+// are left out.
 function drawLLR(s) {
   const svg = $("llr");
   svg.replaceChildren();
   if (!s) { svg.appendChild(el("svg:text", { x: 10, y: 60 }, "no SPRT (match --sprt)")); return; }
-  const h = s.history, W = 300, H = 120;
+  const h = s.history, W = 300, H = 120, L = 34, B = 16;
+  const undefinedModel = s.llr === null || s.model === null;
+  let first = 0;
+  while (!undefinedModel && s.llr !== 0 && first < h.length && h[first] === 0) first++;
+  if (undefinedModel) first = h.length;
   const top = Math.max(s.upper, ...h) * 1.1, bot = Math.min(s.lower, ...h) * 1.1;
-  const Y = (v) => H - (v - bot) / (top - bot) * H;
-  const X = (i) => (h.length > 1 ? i / (h.length - 1) : 0.5) * W;
-  for (const [v, c] of [[s.upper, "#2b9a3d"], [s.lower, "#c62828"], [0, "#999"]])
-    svg.appendChild(el("svg:line", { x1: 0, x2: W, y1: Y(v), y2: Y(v), stroke: c, "stroke-dasharray": "4 3" }));
-  const pts = h.map((v, i) => `${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join(" ");
-  svg.appendChild(el("svg:polyline", { points: pts || "0,0", fill: "none", stroke: "#2a62c9", "stroke-width": 2, id: "llrline", "data-points": h.length }));
+  const Y = (v) => (H - B) - (v - bot) / (top - bot) * (H - B);
+  const X = (i) => L + (h.length > 1 ? i / (h.length - 1) : 0.5) * (W - L - 4);
+  for (const [v, c, name] of [[s.upper, "#2b7a3d", "H1"], [s.lower, "#b02020", "H0"], [0, "#767676", "0"]]) {
+    svg.appendChild(el("svg:line", { x1: L, x2: W, y1: Y(v), y2: Y(v), stroke: c, "stroke-dasharray": "4 3" }));
+    svg.appendChild(el("svg:text", { x: L - 3, y: Y(v), class: "axis", "text-anchor": "end", fill: c }, `${name} ${v === 0 ? "" : fmt(v, 2)}`));
+  }
+  svg.appendChild(el("svg:text", { x: L, y: H - 3, class: "axis" }, `games → (${h.length})`));
+  svg.appendChild(el("svg:text", { x: 9, y: (H - B) / 2, class: "axis", transform: `rotate(-90 9 ${(H - B) / 2})`, "text-anchor": "middle" }, "LLR"));
+  const pts = h.map((v, i) => i < first ? null : `${X(i).toFixed(1)},${Y(v).toFixed(1)}`).filter((x) => x).join(" ");
+  svg.appendChild(el("svg:polyline", { points: pts || "0,0", fill: "none", stroke: "#2a62c9", "stroke-width": 2, id: "llrline",
+    "data-points": h.length, visibility: pts ? "visible" : "hidden" }));
+  if (undefinedModel)
+    svg.appendChild(el("svg:text", { x: L + 8, y: 20, class: "nomodel", id: "nomodel" }, "no model yet (no draws, one side only)"));
 }
 
 // --- live updates -----------------------------------------------------------------
@@ -547,6 +674,25 @@ function scheduleList() {
 }
 
 let events = null, backoff = 1000, retry = null;
+
+// The stream is the page's link to the server: while it is down a banner says so and
+// no move is offered; when it is back (hello) the game is read again.
+function online() {
+  view.online = true;
+  $("conn").textContent = "live";
+  $("banner").hidden = true;
+  document.body.classList.remove("offline");
+  if (view.game) render();
+}
+function offline() {
+  $("conn").textContent = "reconnecting…";
+  if (!view.online && !$("banner").hidden) return;
+  view.online = false;
+  view.picked = null;
+  $("banner").hidden = false;
+  document.body.classList.add("offline");
+  if (view.game) render();
+}
 function connect() {
   // A seat's page names it: the stream is its presence (docs/web.md).
   clearTimeout(retry);
@@ -554,7 +700,13 @@ function connect() {
   if (events) events.close();
   const es = events = new EventSource(seat ? "/api/events?seat=" + encodeURIComponent(seat.token) : "/api/events");
   es.addEventListener("seat", (ev) => seatShow(JSON.parse(ev.data)));
-  es.addEventListener("hello", () => { backoff = 1000; $("conn").textContent = "live"; loadGames().catch(() => {}); loadArchive().catch(() => {}); loadMatch(); if (view.id !== null) refresh().catch(() => {}); });
+  es.addEventListener("hello", () => {
+    backoff = 1000;
+    online();
+    loadGames().catch(() => {}); loadArchive().catch(() => {}); loadMatch();
+    // The game read again: a daemon that restarted may not have it any more.
+    if (view.id !== null) refresh().catch((e) => { $("status").textContent = `game #${view.id}: ${e.message}`; });
+  });
   es.addEventListener("game", (ev) => {
     const d = JSON.parse(ev.data);
     scheduleList();
@@ -562,7 +714,7 @@ function connect() {
   });
   es.addEventListener("match", () => loadMatch());
   es.onerror = () => {
-    $("conn").textContent = "reconnecting…";
+    offline();
     // EventSource retries a dropped stream itself but gives up on a refused one
     // (503, the server full): open it again, 1 s doubling to 15 s.
     if (es !== events || es.readyState !== EventSource.CLOSED || retry) return;
@@ -581,8 +733,16 @@ async function init() {
   if (name) $("lname").value = name;
   const tok = sessionStorage.getItem("hbseat");
   if (tok) seat = { token: tok, game: null };
-  const want = new URLSearchParams(location.search).get("game");
-  if (want) watch(Number(want)).catch(() => {});
+  const q = new URLSearchParams(location.search);
+  const want = q.get("game"), ply = q.get("ply");
+  if (want) watch(Number(want), ply === null ? null : Number(ply)).catch(() => {});
+  legendDraw($("legend"));
+  zoomWire($("board"));
+  $("zin").onclick = () => zoomBy($("board"), 1.25);
+  $("zout").onclick = () => zoomBy($("board"), 1 / 1.25);
+  $("zfit").onclick = () => { zoomReset(); zoomApply($("board")); };
+  // Starting with the forms folded on a phone: the board comes first.
+  if (window.innerWidth <= 700 && !want) $("panel").open = false;
   connect();
 }
 init();
