@@ -79,9 +79,11 @@ mpid=
 
 # match --queue --http: the coordinator lists the workers it hears of.
 web_redis web
-# Games of a few seconds each (16 plies at 200 ms): the coordinator polls the jobs
-# held every second, so each worker is seen with one in flight.
-web_queue_match --games 4 --max-plies 16 --movetime 200 builtin builtin
+# Games of about 10 s each (32 plies at 300 ms): the coordinator polls the jobs held
+# every second, so each worker is seen with one in flight, even where a loaded machine
+# starts the second worker seconds after the first (3 s games were all played before
+# both were seen at once, at load 16).
+web_queue_match --games 4 --max-plies 32 --movetime 300 builtin builtin
 timeout 250 python3 tests/integration/web_api.py "$qhttp" queue schemas w1 w2 ||
 	{ cat "$tmp/qerr" "$tmp/w1.err" >&2; fail "/api/match of match --queue"; }
 wait_for 'grep -q "played out" "$tmp/qerr"' 120 || fail "match --queue did not play out: $(cat "$tmp/qerr")"
