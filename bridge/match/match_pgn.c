@@ -166,7 +166,7 @@ int pgnout_open(struct match *m)
 			close(fd);
 	}
 	if (rc < 0)
-		fprintf(stderr, "hivebridge match: %s: %s\n", m->o.pgnout_path, err);
+		fprintf(stderr, "hivebridge %s: %s: %s\n", m->o.cmd, m->o.pgnout_path, err);
 	return rc;
 }
 
@@ -182,16 +182,17 @@ int pgnout_write(struct match *m, const struct slot *s, int state, const char *r
 		return 0;
 	for (int c = 0; c < 2; c++) {
 		int p = c == HIVE_WHITE ? s->white : 1 - s->white;
-		id[c] = s->engine_id[p][0] ? s->engine_id[p] : m->pl[p].label;
+		id[c] = s->engine_id[p][0] ? s->engine_id[p] : slot_label(s, p);
 	}
-	if (!m->o.depth && !m->o.movetime_ms && !m->o.clock_ms && !(m->pl[0].depth && m->pl[1].depth))
+	if (!m->o.depth && !m->o.movetime_ms && !m->o.clock_ms &&
+	    !(m->pl[s->side[0]].depth && m->pl[s->side[1]].depth))
 		clock.movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
 	game_record_time_control(&clock, tc, sizeof tc);
 	snprintf(round, sizeof round, "%u", s->game_no);
 	gethostname(site, sizeof site - 1);
 	struct game_record_tags t = {
 		.white = id[HIVE_WHITE], .black = id[HIVE_BLACK],
-		.event = "hivebridge match", .site = site, .round = round,
+		.event = m->o.tournament ? "hivebridge tournament" : "hivebridge match", .site = site, .round = round,
 		.opening = s->opening_gs, .termination = reason, .time_control = tc,
 		.result = state,
 	};

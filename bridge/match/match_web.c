@@ -84,8 +84,8 @@ static cJSON *match_web_summary(void *arg)
 			continue;
 		cJSON *g = cJSON_CreateObject();
 		cJSON_AddNumberToObject(g, "game", s->game_no);
-		cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
-		cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+		cJSON_AddStringToObject(g, "white", slot_label(s, s->white));
+		cJSON_AddStringToObject(g, "black", slot_label(s, 1 - s->white));
 		cJSON_AddNumberToObject(g, "plies", (double)referee_game(s->ref)->len);
 		if (referee_live(s->ref))
 			cJSON_AddNumberToObject(g, "live_id", referee_live(s->ref)->id);
@@ -150,8 +150,8 @@ void match_web_record(struct match *m, const struct slot *s, int state, const ch
 	char *gs = match_game_string(referee_game(s->ref));
 	cJSON *g = cJSON_CreateObject();
 	cJSON_AddNumberToObject(g, "game", s->game_no);
-	cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
-	cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+	cJSON_AddStringToObject(g, "white", slot_label(s, s->white));
+	cJSON_AddStringToObject(g, "black", slot_label(s, 1 - s->white));
 	cJSON_AddStringToObject(g, "result", results_text(state));
 	cJSON_AddStringToObject(g, "reason", reason);
 	cJSON_AddNumberToObject(g, "plies", (double)referee_game(s->ref)->len);

@@ -1,0 +1,210 @@
+/*
+ * ratings_cmd.c: `hivebridge ratings [--csv | --json] [--anchor ENGINE] FILE...`,
+ * the rating list of every engine named in results files (match's and tournament's
+ * --results: one JSON line per game, naming white, black and the result).
+ */
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "bridge/match/ratings.h"
+#include "core/errbuf.h"
+
+/* A results line longer than this is not ours (a GameString of thousands of plies
+ * stays well under it). */
+#define RATINGS_LINE_MAX  (4u << 20)
+#define RATINGS_NAME_MAX  4096
+
+static const char ratings_usage[] =
+	"usage: hivebridge ratings [--csv | --json] [--anchor ENGINE] FILE...\n"
+	"  the maximum-likelihood rating of every engine in the FILEs, the --results of\n"
+	"  `match` and `tournament` (Ordo's model: logistic, a draw half a point), with\n"
+	"  95 % margins from the inverse Hessian, games, points and score per engine;\n"
+	"  games aborted by a signal (result \"*\") are not counted\n"
+	"  --anchor ENGINE        that engine at 0 (default: the pool's average at 0)\n"
+	"  --csv, --json          the list as CSV or one JSON object (default a table)\n"
+	"  an engine that scored every point (or none) is listed at +inf (-inf)\n"
+	"  exit status: 0 the list, 1 a file that cannot be read or rated, 2 a usage error\n";
+
+struct games {
+	char                **names;
+	size_t                nnames;
+	struct ratings_game  *g;
+	size_t                ng, cap;
+};
+
+/* The index of name, added if new; -1 on no memory or too many. */
+static int name_index(struct games *gs, const char *name)
+{
+	for (size_t i = 0; i < gs->nnames; i++)
+		if (!strcmp(gs->names[i], name))
+			return (int)i;
+	if (gs->nnames == RATINGS_MAX_ENGINES)
+		return -1;
+	char **v = realloc(gs->names, (gs->nnames + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	gs->names = v;
+	if (!(v[gs->nnames] = strdup(name)))
+		return -1;
+	return (int)gs->nnames++;
+}
+
+/* One line: 1 a game added, 0 a line without a result (blank, aborted), -1 with err. */
+static int add_line(struct games *gs, const char *line, size_t len, char *err, size_t errlen)
+{
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+		i++;
+	if (i == len)
+		return 0;
+	cJSON *o = cJSON_ParseWithLength(line, len);
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "white");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "black");
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "result");
+	int rc = -1;
+
+	if (!cJSON_IsObject(o) || !cJSON_IsString(w) || !cJSON_IsString(b) || !cJSON_IsString(r)) {
+		errbuf_set(err, errlen, "not a result line (white, black and result)");
+		goto out;
+	}
+	double s = !strcmp(r->valuestring, "1-0") ? 1 : !strcmp(r->valuestring, "0-1") ? 0 :
+		   !strcmp(r->valuestring, "1/2-1/2") ? 0.5 : -1;
+	if (!strcmp(r->valuestring, "*")) {
+		rc = 0;
+		goto out;
+	}
+	if (s < 0) {
+		errbuf_set(err, errlen, "the result is not 1-0, 0-1, 1/2-1/2 or *");
+		goto out;
+	}
+	if (!*w->valuestring || !*b->valuestring || strlen(w->valuestring) > RATINGS_NAME_MAX ||
+	    strlen(b->valuestring) > RATINGS_NAME_MAX || !strcmp(w->valuestring, b->valuestring)) {
+		errbuf_set(err, errlen, "white and black are not two engines' names");
+		goto out;
+	}
+	int wi = name_index(gs, w->valuestring), bi = wi < 0 ? -1 : name_index(gs, b->valuestring);
+	if (wi < 0 || bi < 0) {
+		errbuf_set(err, errlen, "more than %d engines, or out of memory", RATINGS_MAX_ENGINES);
+		goto out;
+	}
+	if (gs->ng == gs->cap) {
+		size_t cap = gs->cap ? 2 * gs->cap : 256;
+		struct ratings_game *v = realloc(gs->g, cap * sizeof *v);
+		if (!v) {
+			errbuf_set(err, errlen, "out of memory");
+			goto out;
+		}
+		gs->g = v;
+		gs->cap = cap;
+	}
+	gs->g[gs->ng++] = (struct ratings_game){ (unsigned)wi, (unsigned)bi, s };
+	rc = 1;
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int read_file(struct games *gs, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, err[160];
+	size_t cap = 0;
+	ssize_t n;
+	int lineno = 0, rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "hivebridge ratings: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if ((size_t)n > RATINGS_LINE_MAX) {
+			fprintf(stderr, "hivebridge ratings: %s line %d: longer than %u bytes\n", path,
+				lineno, RATINGS_LINE_MAX);
+			rc = -1;
+		} else if (add_line(gs, line, (size_t)n, err, sizeof err) < 0) {
+			fprintf(stderr, "hivebridge ratings: %s line %d: %s\n", path, lineno, err);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		fprintf(stderr, "hivebridge ratings: %s: %s\n", path, strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int ratings_main(int argc, char **argv)
+{
+	enum ratings_format fmt = RATINGS_TABLE;
+	const char *anchor = NULL;
+	struct games gs = { 0 };
+	struct ratings_row *rows = NULL;
+	int nfiles = 0, status = 1;
+	char err[256];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(ratings_usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--csv")) {
+			fmt = RATINGS_CSV;
+		} else if (!strcmp(a, "--json")) {
+			fmt = RATINGS_JSON;
+		} else if (!strcmp(a, "--anchor") || !strncmp(a, "--anchor=", 9)) {
+			anchor = a[8] == '=' ? a + 9 : i + 1 < argc ? argv[++i] : NULL;
+			if (!anchor || !*anchor) {
+				fprintf(stderr, "hivebridge ratings: --anchor needs an engine\n");
+				goto usage;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "hivebridge ratings: unknown option %s\n", a);
+			goto usage;
+		} else {
+			argv[++nfiles] = argv[i];     /* the files, in place */
+		}
+	}
+	if (!nfiles) {
+		fprintf(stderr, "hivebridge ratings: no results file\n");
+		goto usage;
+	}
+	for (int i = 1; i <= nfiles; i++)
+		if (read_file(&gs, argv[i]) < 0)
+			goto out;
+	int ai = -1;
+	if (anchor) {
+		for (size_t i = 0; i < gs.nnames; i++)
+			if (!strcmp(gs.names[i], anchor))
+				ai = (int)i;
+		if (ai < 0) {
+			fprintf(stderr, "hivebridge ratings: --anchor %s: no such engine in the files\n", anchor);
+			goto out;
+		}
+	}
+	rows = calloc(gs.nnames ? gs.nnames : 1, sizeof *rows);
+	if (!rows || ratings_fit(gs.nnames, (const char *const *)gs.names, gs.g, gs.ng, ai, rows, err,
+				 sizeof err) < 0) {
+		fprintf(stderr, "hivebridge ratings: %s\n", rows ? err : "out of memory");
+		goto out;
+	}
+	ratings_sort(rows, gs.nnames);
+	ratings_print(stdout, rows, gs.nnames, fmt, anchor);
+	status = fflush(stdout) == 0 ? 0 : 1;
+out:
+	for (size_t i = 0; i < gs.nnames; i++)
+		free(gs.names[i]);
+	free(gs.names);
+	free(gs.g);
+	free(rows);
+	return status;
+usage:
+	fputs("Try 'hivebridge ratings --help'.\n", stderr);
+	return 2;
+}
