@@ -192,8 +192,9 @@ static int results_resume(struct match *m, FILE *f)
 		fprintf(stderr, "hivebridge %s: %s: %d games aborted by a signal are played again\n",
 			m->o.cmd, m->o.results_path, aborted);
 	if (rc == 0 && past)
-		fprintf(stderr, "hivebridge %s: %s: %d results past game %u stay in the file, "
-			"not in the score\n", m->o.cmd, m->o.results_path, past, m->o.games);
+		fprintf(stderr, "hivebridge %s: %s: %d results past %s %u stay in the file, "
+			"not in the score\n", m->o.cmd, m->o.results_path, past,
+			m->o.tournament ? "game" : "--games", m->o.games);
 	if (rc == 0 && ftruncate(fileno(f), good_end) < 0) {
 		fprintf(stderr, "hivebridge match: cannot truncate %s: %s\n", m->o.results_path,
 			strerror(errno));
