@@ -53,6 +53,19 @@ static int name_index(struct games *gs, const char *name)
 	return (int)gs->nnames++;
 }
 
+/* A name fit for a terminal and a CSV cell: not empty, not too long, no control
+ * byte (a results file is not trusted: its names are printed). */
+static int name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > RATINGS_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 /* One line: 1 a game added, 0 a line without a result (blank, aborted), -1 with err. */
 static int add_line(struct games *gs, const char *line, size_t len, char *err, size_t errlen)
 {
@@ -81,8 +94,7 @@ static int add_line(struct games *gs, const char *line, size_t len, char *err, s
 		errbuf_set(err, errlen, "the result is not 1-0, 0-1, 1/2-1/2 or *");
 		goto out;
 	}
-	if (!*w->valuestring || !*b->valuestring || strlen(w->valuestring) > RATINGS_NAME_MAX ||
-	    strlen(b->valuestring) > RATINGS_NAME_MAX || !strcmp(w->valuestring, b->valuestring)) {
+	if (!name_ok(w->valuestring) || !name_ok(b->valuestring) || !strcmp(w->valuestring, b->valuestring)) {
 		errbuf_set(err, errlen, "white and black are not two engines' names");
 		goto out;
 	}
