@@ -278,6 +278,9 @@ void results_print_pair(const struct match *m, unsigned i);
 void tournament_pairings(struct match *m);
 /* Every pairing's score and the rating list of every engine, on stdout. */
 void tournament_print_standings(const struct match *m);
+/* The dashboard's "tournament": null for a match, else the kind, each pairing's
+ * score and pentanomial, and the rating list (null before a game ends). */
+struct cJSON *tournament_web(const struct match *m);
 
 /* match_pgn.c: --pgnout */
 /* Readies --pgnout (after results_open): empties it, or with --resume keeps its whole

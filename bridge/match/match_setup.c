@@ -220,10 +220,6 @@ bad:
 		say(cmd, "--queue is not with a tournament yet (use match --queue per pairing)\n");
 		return -1;
 	}
-	if (tournament && o->http) {
-		say(cmd, "--http is not with a tournament yet (--viewer is)\n");
-		return -1;
-	}
 	if (tournament && o->anchor) {
 		int found = 0;
 		for (unsigned i = 0; i < nspec; i++)

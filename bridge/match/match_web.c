@@ -77,6 +77,9 @@ static cJSON *match_web_summary(void *arg)
 	} else {
 		cJSON_AddNullToObject(o, "sprt");
 	}
+	cJSON *t = tournament_web(m);
+	if (t)
+		cJSON_AddItemToObject(o, "tournament", t);
 	cJSON *run = cJSON_AddArrayToObject(o, "running");
 	for (unsigned i = 0; i < m->nslots; i++) {
 		const struct slot *s = &m->slots[i];

@@ -6,6 +6,8 @@
  * referee, with match's options, results file, --resume and --pgnout; at the end
  * every pairing's score and the rating list of every engine (ratings.h).
  */
+#include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,9 @@ static const char tournament_usage[] =
 	"  --resume refuses a file whose games are between other engines.\n"
 	"  At the end: each pairing's score (W - L - D, Elo, pentanomial counts and Elo)\n"
 	"  and the rating list (`hivebridge ratings`' maximum likelihood).\n"
-	"  not yet with a tournament: --queue, --http (use match for those)\n"
+	"  --http ADDR:PORT       the dashboard: the live games and the rating list with\n"
+	"                         error bars, each pairing's score and pentanomial\n"
+	"  not yet with a tournament: --queue (use match --queue per pairing)\n"
 	"  exit status: 0 played out, 1 an error or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
 
@@ -49,17 +53,15 @@ void tournament_pairings(struct match *m)
 		}
 }
 
-void tournament_print_standings(const struct match *m)
+/* The rating list of the games with a result: rows (m->npl of them, sorted); 0, or
+ * -1 with why (no game yet, no memory, a fit that fails). */
+static int tournament_ratings(const struct match *m, struct ratings_row *rows, char *err, size_t errlen)
 {
 	struct ratings_game *g = calloc(m->o.games ? m->o.games : 1, sizeof *g);
-	struct ratings_row rows[MATCH_MAX_PLAYERS];
 	const char *names[MATCH_MAX_PLAYERS];
 	size_t ng = 0;
-	int anchor = -1;
-	char err[256];
+	int anchor = -1, rc = -1;
 
-	for (unsigned i = 0; i < m->npairs; i++)
-		results_print_pair(m, i);
 	for (unsigned p = 0; p < m->npl; p++) {
 		names[p] = m->pl[p].label;
 		if (m->o.anchor && !strcmp(m->o.anchor, names[p]))
@@ -75,17 +77,79 @@ void tournament_print_standings(const struct match *m)
 						 white == 0 ? a : 1 - a };
 	}
 	if (!g)
-		printf("Ratings: out of memory\n");
+		snprintf(err, errlen, "out of memory");
 	else if (!ng)
-		printf("Ratings: no game finished\n");
-	else if (ratings_fit(m->npl, names, g, ng, anchor, rows, err, sizeof err) < 0)
-		printf("Ratings: %s\n", err);
-	else {
+		snprintf(err, errlen, "no game finished");
+	else if (ratings_fit(m->npl, names, g, ng, anchor, rows, err, errlen) == 0) {
 		ratings_sort(rows, m->npl);
-		ratings_print(stdout, rows, m->npl, RATINGS_TABLE, m->o.anchor);
+		rc = 0;
 	}
 	free(g);
+	return rc;
+}
+
+void tournament_print_standings(const struct match *m)
+{
+	struct ratings_row rows[MATCH_MAX_PLAYERS];
+	char err[256];
+
+	for (unsigned i = 0; i < m->npairs; i++)
+		results_print_pair(m, i);
+	if (tournament_ratings(m, rows, err, sizeof err) < 0)
+		printf("Ratings: %s\n", err);
+	else
+		ratings_print(stdout, rows, m->npl, RATINGS_TABLE, m->o.anchor);
 	fflush(stdout);
+}
+
+/* A JSON number, or null for inf/NaN. */
+static void add_num(cJSON *o, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, key, v + 0.0);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+cJSON *tournament_web(const struct match *m)
+{
+	struct ratings_row rows[MATCH_MAX_PLAYERS];
+	char err[256];
+	cJSON *t, *list;
+
+	if (!m->o.tournament)
+		return cJSON_CreateNull();
+	if (!(t = cJSON_CreateObject()))
+		return NULL;
+	cJSON_AddStringToObject(t, "kind", m->o.gauntlet ? "gauntlet" : "round-robin");
+	cJSON_AddNumberToObject(t, "per_pairing", m->per_pair);
+	if ((list = cJSON_AddArrayToObject(t, "pairings")))
+		for (unsigned i = 0; i < m->npairs; i++) {
+			const struct sprt_counts *c = &m->prec[i];
+			const struct sprt_penta *p = &m->ppenta[i];
+			double elo, margin;
+			cJSON *x = cJSON_CreateObject(), *pn;
+			if (!x)
+				break;
+			cJSON_AddItemToArray(list, x);
+			cJSON_AddStringToObject(x, "a", m->pl[m->pairs[i][0]].label);
+			cJSON_AddStringToObject(x, "b", m->pl[m->pairs[i][1]].label);
+			cJSON_AddNumberToObject(x, "wins", c->wins);
+			cJSON_AddNumberToObject(x, "losses", c->losses);
+			cJSON_AddNumberToObject(x, "draws", c->draws);
+			if ((pn = cJSON_AddArrayToObject(x, "pentanomial")))
+				for (int k = 0; k < 5; k++)
+					cJSON_AddItemToArray(pn, cJSON_CreateNumber(p->n[k]));
+			if (sprt_penta_elo(p, &elo, &margin) < 0)
+				elo = margin = NAN;
+			add_num(x, "elo", elo);
+			add_num(x, "elo_margin", margin);
+		}
+	if (tournament_ratings(m, rows, err, sizeof err) == 0)
+		cJSON_AddItemToObject(t, "ratings", ratings_json(rows, m->npl, m->o.anchor));
+	else
+		cJSON_AddNullToObject(t, "ratings");
+	return t;
 }
 
 int tournament_main(int argc, char **argv)
