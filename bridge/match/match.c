@@ -775,24 +775,29 @@ int match_run(struct match *m)
 	return status;
 }
 
-int match_main(int argc, char **argv)
+int match_command(int argc, char **argv, int tournament, const char *usage)
 {
 	struct match m;
 	int status;
 
 	memset(&m, 0, sizeof m);
 	config_defaults(&m.conf);
-	int prc = match_parse_args(argc, argv, &m.o, 0);
+	int prc = match_parse_args(argc, argv, &m.o, tournament);
 	if (prc != 0) {
 		if (prc > 0) {
-			fputs(match_usage, stdout);
+			fputs(usage, stdout);
 			protocol_usage_engines(stdout);
 		} else
-			fputs("Try 'hivebridge match --help'.\n", stderr);
+			fprintf(stderr, "Try 'hivebridge %s --help'.\n", tournament ? "tournament" : "match");
 		config_free(&m.conf);
 		return prc > 0 ? 0 : 2;
 	}
 	status = match_run(&m);
 	match_free(&m);
 	return status;
+}
+
+int match_main(int argc, char **argv)
+{
+	return match_command(argc, argv, 0, match_usage);
 }

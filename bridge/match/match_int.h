@@ -178,6 +178,9 @@ unsigned match_schedule(const struct match *m, unsigned g, int side[2], int *whi
 /* Runs a match or a tournament whose options are parsed (the shared body of
  * match_main and tournament_main); returns the exit status. */
 int  match_run(struct match *m);
+/* The command line of `match` (tournament 0) or `tournament`, then match_run; usage
+ * is its --help text. Returns the exit status. */
+int  match_command(int argc, char **argv, int tournament, const char *usage);
 
 /* Creates m->nslots (--concurrency, at most --games) slots on m->base; -1 on no memory. */
 int  match_slots_create(struct match *m);
@@ -292,6 +295,8 @@ int  pgnout_open(struct match *m);
 int  pgnout_write(struct match *m, const struct slot *s, int state, const char *reason);
 
 /* match_web.c: the dashboard of --http */
+/* A JSON number, or null for inf/NaN (JSON has neither). */
+void match_json_num(struct cJSON *o, const char *key, double v);
 /* Starts the web page on --http; -1 after saying why. */
 int  match_web_start(struct match *m);
 /* A game ended (after results_record): its row and the LLR for the dashboard. */

@@ -15,8 +15,7 @@
 #include "bridge/match/match_int.h"
 #include "bridge/referee.h"
 
-/* A JSON number, or null for inf/NaN (JSON has neither). */
-static void add_num(cJSON *o, const char *key, double v)
+void match_json_num(cJSON *o, const char *key, double v)
 {
 	if (isfinite(v))
 		cJSON_AddNumberToObject(o, key, v + 0.0);
@@ -41,29 +40,29 @@ static cJSON *match_web_summary(void *arg)
 	cJSON_AddNumberToObject(o, "losses", c->losses);
 	cJSON_AddNumberToObject(o, "draws", c->draws);
 	sprt_score(c, &score);
-	add_num(o, "score", n ? score : NAN);
+	match_json_num(o, "score", n ? score : NAN);
 	if (sprt_elo(c, &elo, &margin) == 0) {
-		add_num(o, "elo", elo);
-		add_num(o, "elo_margin", margin);
+		match_json_num(o, "elo", elo);
+		match_json_num(o, "elo_margin", margin);
 	} else {
 		cJSON_AddNullToObject(o, "elo");
 		cJSON_AddNullToObject(o, "elo_margin");
 	}
 	double wl = (double)c->wins + c->losses;
-	add_num(o, "los", wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5);
-	add_num(o, "draw_ratio", n ? (double)c->draws / n : NAN);
+	match_json_num(o, "los", wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5);
+	match_json_num(o, "draw_ratio", n ? (double)c->draws / n : NAN);
 	if (m->o.sprt_set) {
 		double llr, lo, hi;
 		const char *model = results_llr(m, &llr);
 		sprt_bounds(&m->o.sprt, &lo, &hi);
 		cJSON *s = cJSON_AddObjectToObject(o, "sprt");
-		add_num(s, "elo0", m->o.sprt.elo0);
-		add_num(s, "elo1", m->o.sprt.elo1);
-		add_num(s, "alpha", m->o.sprt.alpha);
-		add_num(s, "beta", m->o.sprt.beta);
-		add_num(s, "lower", lo);
-		add_num(s, "upper", hi);
-		add_num(s, "llr", llr);
+		match_json_num(s, "elo0", m->o.sprt.elo0);
+		match_json_num(s, "elo1", m->o.sprt.elo1);
+		match_json_num(s, "alpha", m->o.sprt.alpha);
+		match_json_num(s, "beta", m->o.sprt.beta);
+		match_json_num(s, "lower", lo);
+		match_json_num(s, "upper", hi);
+		match_json_num(s, "llr", llr);
 		cJSON_AddNumberToObject(s, "min_games", m->o.sprt_min_games);
 		if (model)
 			cJSON_AddStringToObject(s, "model", model);

@@ -15,7 +15,6 @@
 #include "bridge/match/match.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/ratings.h"
-#include "bridge/protocol.h"
 
 static const char tournament_usage[] =
 	"usage: hivebridge tournament [options] ENGINE ENGINE [ENGINE...]\n"
@@ -102,15 +101,6 @@ void tournament_print_standings(const struct match *m)
 	fflush(stdout);
 }
 
-/* A JSON number, or null for inf/NaN. */
-static void add_num(cJSON *o, const char *key, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, key, v + 0.0);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 cJSON *tournament_web(const struct match *m)
 {
 	struct ratings_row rows[MATCH_MAX_PLAYERS];
@@ -142,8 +132,8 @@ cJSON *tournament_web(const struct match *m)
 					cJSON_AddItemToArray(pn, cJSON_CreateNumber(p->n[k]));
 			if (sprt_penta_elo(p, &elo, &margin) < 0)
 				elo = margin = NAN;
-			add_num(x, "elo", elo);
-			add_num(x, "elo_margin", margin);
+			match_json_num(x, "elo", elo);
+			match_json_num(x, "elo_margin", margin);
 		}
 	if (tournament_ratings(m, rows, err, sizeof err) == 0)
 		cJSON_AddItemToObject(t, "ratings", ratings_json(rows, m->npl, m->o.anchor));
@@ -154,22 +144,5 @@ cJSON *tournament_web(const struct match *m)
 
 int tournament_main(int argc, char **argv)
 {
-	struct match m;
-	int status;
-
-	memset(&m, 0, sizeof m);
-	config_defaults(&m.conf);
-	int prc = match_parse_args(argc, argv, &m.o, 1);
-	if (prc != 0) {
-		if (prc > 0) {
-			fputs(tournament_usage, stdout);
-			protocol_usage_engines(stdout);
-		} else
-			fputs("Try 'hivebridge tournament --help'.\n", stderr);
-		config_free(&m.conf);
-		return prc > 0 ? 0 : 2;
-	}
-	status = match_run(&m);
-	match_free(&m);
-	return status;
+	return match_command(argc, argv, 1, tournament_usage);
 }
