@@ -354,6 +354,51 @@ out:
 	return rc;
 }
 
+/* A name fit for a terminal and a CSV cell: not empty, not too long, no control
+ * byte (a results file is not trusted: its names are printed). */
+static int name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > RATINGS_NAME_MAX)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+int ratings_line_parse(const char *line, size_t len, char *white, char *black, double *white_score,
+		       char *err, size_t errlen)
+{
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+		i++;
+	if (i == len)
+		return 0;
+	cJSON *o = cJSON_ParseWithLength(line, len);
+	const char *w = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "white"));
+	const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "black"));
+	const char *r = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "result"));
+	int rc = -1;
+
+	if (!cJSON_IsObject(o) || !w || !b || !r) {
+		errbuf_set(err, errlen, "not a result line (white, black and result)");
+	} else if (!strcmp(r, "*")) {
+		rc = 0;
+	} else if (strcmp(r, "1-0") && strcmp(r, "0-1") && strcmp(r, "1/2-1/2")) {
+		errbuf_set(err, errlen, "the result is not 1-0, 0-1, 1/2-1/2 or *");
+	} else if (!name_ok(w) || !name_ok(b) || !strcmp(w, b)) {
+		errbuf_set(err, errlen, "white and black are not two engines' names");
+	} else {
+		memcpy(white, w, strlen(w) + 1);
+		memcpy(black, b, strlen(b) + 1);
+		*white_score = !strcmp(r, "1-0") ? 1 : !strcmp(r, "0-1") ? 0 : 0.5;
+		rc = 1;
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
 /* Best first: by rating (+inf first, NaN last), then by points. */
 static int row_cmp(const void *x, const void *y)
 {

@@ -25,6 +25,8 @@
 #include <stdio.h>
 
 #define RATINGS_MAX_ENGINES 1024
+/* The longest engine name a results file may give. */
+#define RATINGS_NAME_MAX    4096
 
 /* One game: engine indexes and the first one's score (0, 1/2 or 1). */
 struct ratings_game {
@@ -60,6 +62,14 @@ void ratings_print(FILE *f, const struct ratings_row *rows, size_t n, enum ratin
 
 /* The rating list as JSON (cJSON, the caller deletes it); NULL on no memory. */
 struct cJSON *ratings_json(const struct ratings_row *rows, size_t n, const char *anchor_name);
+
+/* One line (len bytes) of a results file (match's and tournament's --results): 1
+ * with its "white" and "black" (each not empty, at most RATINGS_NAME_MAX bytes, no
+ * control byte, not the same) copied into white and black (RATINGS_NAME_MAX + 1
+ * bytes each) and white's score; 0 for a line without a result (blank, or a game
+ * aborted by a signal: result "*"); -1 with err. Pure (tests/fuzz/fuzz_ratings.c). */
+int ratings_line_parse(const char *line, size_t len, char *white, char *black, double *white_score,
+		       char *err, size_t errlen);
 
 /* `hivebridge ratings [--csv | --json] [--anchor ENGINE] FILE...` (ratings_cmd.c). */
 int ratings_main(int argc, char **argv);

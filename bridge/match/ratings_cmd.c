@@ -3,7 +3,6 @@
  * the rating list of every engine named in results files (match's and tournament's
  * --results: one JSON line per game, naming white, black and the result).
  */
-#include <cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,6 @@
 /* A results line longer than this is not ours (a GameString of thousands of plies
  * stays well under it). */
 #define RATINGS_LINE_MAX  (4u << 20)
-#define RATINGS_NAME_MAX  4096
 
 static const char ratings_usage[] =
 	"usage: hivebridge ratings [--csv | --json] [--anchor ENGINE] FILE...\n"
@@ -53,71 +51,27 @@ static int name_index(struct games *gs, const char *name)
 	return (int)gs->nnames++;
 }
 
-/* A name fit for a terminal and a CSV cell: not empty, not too long, no control
- * byte (a results file is not trusted: its names are printed). */
-static int name_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > RATINGS_NAME_MAX)
-		return 0;
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 0;
-	return 1;
-}
-
-/* One line: 1 a game added, 0 a line without a result (blank, aborted), -1 with err. */
+/* One line: 1 a game added, 0 a line without a result, -1 with err. */
 static int add_line(struct games *gs, const char *line, size_t len, char *err, size_t errlen)
 {
-	size_t i = 0;
-	while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
-		i++;
-	if (i == len)
-		return 0;
-	cJSON *o = cJSON_ParseWithLength(line, len);
-	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "white");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "black");
-	const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "result");
-	int rc = -1;
-
-	if (!cJSON_IsObject(o) || !cJSON_IsString(w) || !cJSON_IsString(b) || !cJSON_IsString(r)) {
-		errbuf_set(err, errlen, "not a result line (white, black and result)");
-		goto out;
-	}
-	double s = !strcmp(r->valuestring, "1-0") ? 1 : !strcmp(r->valuestring, "0-1") ? 0 :
-		   !strcmp(r->valuestring, "1/2-1/2") ? 0.5 : -1;
-	if (!strcmp(r->valuestring, "*")) {
-		rc = 0;
-		goto out;
-	}
-	if (s < 0) {
-		errbuf_set(err, errlen, "the result is not 1-0, 0-1, 1/2-1/2 or *");
-		goto out;
-	}
-	if (!name_ok(w->valuestring) || !name_ok(b->valuestring) || !strcmp(w->valuestring, b->valuestring)) {
-		errbuf_set(err, errlen, "white and black are not two engines' names");
-		goto out;
-	}
-	int wi = name_index(gs, w->valuestring), bi = wi < 0 ? -1 : name_index(gs, b->valuestring);
-	if (wi < 0 || bi < 0) {
-		errbuf_set(err, errlen, "more than %d engines, or out of memory", RATINGS_MAX_ENGINES);
-		goto out;
-	}
+	char w[RATINGS_NAME_MAX + 1], b[RATINGS_NAME_MAX + 1];
+	double s;
+	int rc = ratings_line_parse(line, len, w, b, &s, err, errlen);
+	if (rc <= 0)
+		return rc;
+	int wi = name_index(gs, w), bi = wi < 0 ? -1 : name_index(gs, b);
+	if (wi < 0 || bi < 0)
+		return errbuf_set(err, errlen, "more than %d engines, or out of memory", RATINGS_MAX_ENGINES);
 	if (gs->ng == gs->cap) {
 		size_t cap = gs->cap ? 2 * gs->cap : 256;
 		struct ratings_game *v = realloc(gs->g, cap * sizeof *v);
-		if (!v) {
-			errbuf_set(err, errlen, "out of memory");
-			goto out;
-		}
+		if (!v)
+			return errbuf_set(err, errlen, "out of memory");
 		gs->g = v;
 		gs->cap = cap;
 	}
 	gs->g[gs->ng++] = (struct ratings_game){ (unsigned)wi, (unsigned)bi, s };
-	rc = 1;
-out:
-	cJSON_Delete(o);
-	return rc;
+	return 1;
 }
 
 static int read_file(struct games *gs, const char *path)
