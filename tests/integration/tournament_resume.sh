@@ -5,6 +5,7 @@
 # cut short by the kill is dropped, --pgnout holds each game once, every pairing is
 # played the same number of times with both colours, and the final rating list
 # counts every game. A results file of other engines (or another order) is refused.
+# Then a gauntlet plays the first engine against each other one, and nothing else.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -62,4 +63,11 @@ timeout 60 "$HIVEBRIDGE" tournament $opts --results "$res" --resume builtin:dept
 [ $? = 1 ] && grep -q "is not between this tournament's engines" "$tmp/run4.out" ||
 	{ cat "$tmp/run4.out"; fail "a file of another order of engines was resumed"; }
 [ "$(wc -l <"$res")" = $games ] || fail "lines added to a finished tournament"
+# A gauntlet: the first engine against each of the others, nothing else.
+"$HIVEBRIDGE" tournament --gauntlet --openings "$top/conf/openings-base.txt" --games 2 --max-plies 24 \
+	--results "$tmp/g.jsonl" builtin:depth=1 builtin:depth=2 builtin:depth=3 builtin:depth=4 \
+	>"$tmp/g.out" 2>&1 || { cat "$tmp/g.out"; fail "gauntlet exit status $?"; }
+"$HIVEBRIDGE" ratings --json "$tmp/g.jsonl" >"$tmp/g.json" || fail "gauntlet ratings"
+python3 tests/integration/tournament_check.py --gauntlet "$tmp/g.jsonl" 2 builtin:depth=1 builtin:depth=2 \
+	builtin:depth=3 builtin:depth=4 -- "$tmp/g.json" || fail "the gauntlet's games"
 echo "tournament_resume: ok (killed after $n1 of $games games; resumed without a game replayed or lost)"
