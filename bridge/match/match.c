@@ -210,8 +210,8 @@ static void match_abort(struct match *m, int p, const char *reason)
 		m->engine_dead(m, p, reason);
 		return;
 	}
-	fprintf(stderr, "hivebridge %s: engine \"%s\" %s; %s aborted\n", m->o.cmd, m->pl[p].label,
-		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16), m->o.cmd);
+	fprintf(stderr, "hivebridge %s: engine \"%s\" %s; %s aborted\n", match_cmd(m), m->pl[p].label,
+		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16), match_cmd(m));
 	match_fail(m);
 }
 
@@ -362,7 +362,7 @@ static int slot_prepare(struct slot *s)
 			char cause[256] = "";
 			s->eng[p] = engine_new(m->base, m->pl[s->side[p]].profile, cause, sizeof cause);
 			if (!s->eng[p]) {
-				fprintf(stderr, "hivebridge %s: %s: %s\n", m->o.cmd, slot_label(s, p),
+				fprintf(stderr, "hivebridge %s: %s: %s\n", match_cmd(m), slot_label(s, p),
 					cause[0] ? cause : "cannot create the engine");
 				match_fail(m);
 				return 0;
@@ -408,7 +408,7 @@ static int slot_setup(struct slot *s, unsigned g, const int side[2], int white, 
 	hive_game_init(&start, m->o.type);
 	if (opening && hive_game_parse(&start, opening, err, sizeof err) != HIVE_OK) {
 		/* A local match checked them at load: only memory can fail here. */
-		fprintf(stderr, "hivebridge %s: opening %d: %s\n", m->o.cmd, opening_index + 1, err);
+		fprintf(stderr, "hivebridge %s: opening %d: %s\n", match_cmd(m), opening_index + 1, err);
 		hive_game_free(&start);
 		return -1;
 	}
@@ -534,7 +534,7 @@ static void match_check_done(struct match *m)
 		if (!m->web_lingering) {
 			m->web_lingering = 1;
 			fprintf(stderr, "hivebridge %s: played out; the web page stays up until SIGINT or SIGTERM\n",
-				m->o.cmd);
+				match_cmd(m));
 			live_notify_match();
 		}
 		return;
@@ -553,7 +553,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
-	fprintf(stderr, "hivebridge %s: interrupted\n", m->o.cmd);
+	fprintf(stderr, "hivebridge %s: interrupted\n", match_cmd(m));
 	m->interrupted = 1;
 	m->stopping = 1;
 	/* The games in progress end without a result (slot_aborted). */
@@ -640,7 +640,7 @@ static void match_warn_time_step(const struct match *m)
 		if (!step || m->o.movetime_ms % step == 0 || seen)
 			continue;
 		fprintf(stderr, "hivebridge %s: warning: engine \"%s\" (%s) counts time in steps of "
-			"%llu ms: --movetime %llu gives it %llu ms a move\n", m->o.cmd, m->pl[p].label,
+			"%llu ms: --movetime %llu gives it %llu ms a move\n", match_cmd(m), m->pl[p].label,
 			proto->title, (unsigned long long)step, (unsigned long long)m->o.movetime_ms,
 			(unsigned long long)((m->o.movetime_ms + step - 1) / step * step));
 	}
@@ -675,7 +675,7 @@ int match_run(struct match *m)
 {
 	char err[512] = "";
 	int status = 1, prc;
-	const char *cmd = m->o.cmd;
+	const char *cmd = match_cmd(m);
 
 	signal(SIGPIPE, SIG_IGN);
 	if (m->o.config_path && config_load(&m->conf, m->o.config_path, err, sizeof err) < 0) {

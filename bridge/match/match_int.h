@@ -164,6 +164,13 @@ struct match {
 	size_t                nllr, capllr;
 };
 
+/* The command a message names: "match", "tournament", or "worker" (whose match is
+ * built without a command line). */
+static inline const char *match_cmd(const struct match *m)
+{
+	return m->o.cmd ? m->o.cmd : "worker";
+}
+
 /* The label of the player on side k of slot s's game. */
 static inline const char *slot_label(const struct slot *s, int k)
 {

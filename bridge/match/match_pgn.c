@@ -166,7 +166,7 @@ int pgnout_open(struct match *m)
 			close(fd);
 	}
 	if (rc < 0)
-		fprintf(stderr, "hivebridge %s: %s: %s\n", m->o.cmd, m->o.pgnout_path, err);
+		fprintf(stderr, "hivebridge %s: %s: %s\n", match_cmd(m), m->o.pgnout_path, err);
 	return rc;
 }
 

@@ -126,7 +126,7 @@ int results_write(struct match *m, const struct slot *s, int state, const char *
 	rc = 0;
 out:
 	if (rc < 0)
-		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
+		fprintf(stderr, "hivebridge %s: cannot write %s: %s\n", match_cmd(m), m->o.results_path,
 			strerror(errno));
 	free(line);
 	return rc;
@@ -169,7 +169,7 @@ static int results_resume(struct match *m, FILE *f)
 			continue;
 		}
 		if (match_result_parse(line, (size_t)n, &game, &score) < 0) {
-			fprintf(stderr, "hivebridge %s: %s line %d is not a result\n", m->o.cmd,
+			fprintf(stderr, "hivebridge %s: %s line %d is not a result\n", match_cmd(m),
 				m->o.results_path, lineno);
 			rc = -1;
 			break;
@@ -190,13 +190,13 @@ static int results_resume(struct match *m, FILE *f)
 	free(line);
 	if (rc == 0 && aborted)
 		fprintf(stderr, "hivebridge %s: %s: %d games aborted by a signal are played again\n",
-			m->o.cmd, m->o.results_path, aborted);
+			match_cmd(m), m->o.results_path, aborted);
 	if (rc == 0 && past)
 		fprintf(stderr, "hivebridge %s: %s: %d results past %s %u stay in the file, "
-			"not in the score\n", m->o.cmd, m->o.results_path, past,
+			"not in the score\n", match_cmd(m), m->o.results_path, past,
 			m->o.tournament ? "game" : "--games", m->o.games);
 	if (rc == 0 && ftruncate(fileno(f), good_end) < 0) {
-		fprintf(stderr, "hivebridge match: cannot truncate %s: %s\n", m->o.results_path,
+		fprintf(stderr, "hivebridge %s: cannot truncate %s: %s\n", match_cmd(m), m->o.results_path,
 			strerror(errno));
 		rc = -1;
 	}
@@ -219,7 +219,7 @@ int results_open(struct match *m)
 		m->results = fopen(m->o.results_path, "w");
 	}
 	if (!m->results) {
-		fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path,
+		fprintf(stderr, "hivebridge %s: cannot open %s: %s\n", match_cmd(m), m->o.results_path,
 			strerror(errno));
 		return -1;
 	}

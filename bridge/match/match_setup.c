@@ -277,7 +277,7 @@ int match_players_resolve(struct match *m)
 		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth,
 								      err, sizeof err);
 		if (!pr) {
-			say(m->o.cmd, "engine \"%s\": %s\n", spec, err[0] ? err : "bad engine");
+			say(match_cmd(m), "engine \"%s\": %s\n", spec, err[0] ? err : "bad engine");
 			rc = 2;
 			goto out;
 		}
@@ -290,13 +290,13 @@ int match_players_resolve(struct match *m)
 		char err[512] = "";
 		m->pl[p].profile = config_profile(&m->conf, names[p]);
 		if (!m->pl[p].profile) {
-			say(m->o.cmd, "no engine profile \"%s\"\n", names[p]);
+			say(match_cmd(m), "no engine profile \"%s\"\n", names[p]);
 			goto out;
 		}
 		/* A command that is not there, or a host that does not resolve, ends the
 		 * match before it starts (and no name is resolved inside the loop). */
 		if (config_engine_check(&m->conf, m->pl[p].profile, err, sizeof err) < 0) {
-			say(m->o.cmd, "engine \"%s\": %s\n", m->pl[p].label,
+			say(match_cmd(m), "engine \"%s\": %s\n", m->pl[p].label,
 				err[0] ? err : "cannot work");
 			goto out;
 		}
@@ -317,7 +317,7 @@ static int openings_from_records(struct match *m)
 	char err[768];
 
 	if (record_file_read(m->o.openings_path, &v, &n, err, sizeof err) != 0) {
-		say(m->o.cmd, "--openings %s\n", err);
+		say(match_cmd(m), "--openings %s\n", err);
 		return -1;
 	}
 	m->openings = calloc(n, sizeof *m->openings);
@@ -328,7 +328,7 @@ static int openings_from_records(struct match *m)
 		if (m->o.opening_plies && g->len > m->o.opening_plies)
 			hive_game_undo(g, g->len - m->o.opening_plies);
 		if (hive_game_over(&g->board) || (m->o.type_set && g->type != m->o.type)) {
-			say(m->o.cmd, "--openings %s: %s: %s\n", m->o.openings_path, name,
+			say(match_cmd(m), "--openings %s: %s: %s\n", m->o.openings_path, name,
 				hive_game_over(&g->board) ? "the game is over at its last ply (see --opening-plies)" :
 				"not of the match's --type");
 			break;
@@ -341,7 +341,7 @@ static int openings_from_records(struct match *m)
 	}
 	int rc = m->openings && m->nopenings == n ? 0 : -1;
 	if (rc != 0 && !m->openings)
-		say(m->o.cmd, "out of memory\n");
+		say(match_cmd(m), "out of memory\n");
 	hive_records_free(v, n);
 	return rc;
 }
@@ -357,7 +357,7 @@ int match_openings_load(struct match *m)
 	int lineno = 0, rc = 0;
 
 	if (!f) {
-		say(m->o.cmd, "%s: %s\n", m->o.openings_path, strerror(errno));
+		say(match_cmd(m), "%s: %s\n", m->o.openings_path, strerror(errno));
 		return -1;
 	}
 	size_t headlen = fread(head, 1, sizeof head, f);
@@ -372,7 +372,7 @@ int match_openings_load(struct match *m)
 		lineno++;
 		int got = match_opening_parse(line, m->o.type_set ? (int)m->o.type : -1, &s, err, sizeof err);
 		if (got < 0) {
-			say(m->o.cmd, "%s line %d: %s\n", m->o.openings_path, lineno, err);
+			say(match_cmd(m), "%s line %d: %s\n", m->o.openings_path, lineno, err);
 			rc = -1;
 		} else if (got > 0) {
 			if (m->nopenings == capo) {
@@ -392,7 +392,7 @@ int match_openings_load(struct match *m)
 	free(line);
 	fclose(f);
 	if (rc == 0 && m->nopenings == 0) {
-		say(m->o.cmd, "%s has no opening\n", m->o.openings_path);
+		say(match_cmd(m), "%s has no opening\n", m->o.openings_path);
 		rc = -1;
 	}
 	return rc;

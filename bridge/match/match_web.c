@@ -117,7 +117,7 @@ int match_web_start(struct match *m)
 	m->web_finished = cJSON_CreateArray();
 	m->http = m->web_finished ? http_start(m->base, &m->conf, m->o.http, err, sizeof err) : NULL;
 	if (!m->http) {
-		fprintf(stderr, "hivebridge match: --http: %s\n", err[0] ? err : "out of memory");
+		fprintf(stderr, "hivebridge %s: --http: %s\n", match_cmd(m), err[0] ? err : "out of memory");
 		return -1;
 	}
 	http_set_match(m->http, match_web_summary, m);
