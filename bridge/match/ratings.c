@@ -387,8 +387,10 @@ int ratings_line_parse(const char *line, size_t len, char *white, char *black, d
 		rc = 0;
 	} else if (strcmp(r, "1-0") && strcmp(r, "0-1") && strcmp(r, "1/2-1/2")) {
 		errbuf_set(err, errlen, "the result is not 1-0, 0-1, 1/2-1/2 or *");
-	} else if (!name_ok(w) || !name_ok(b) || !strcmp(w, b)) {
+	} else if (!name_ok(w) || !name_ok(b)) {
 		errbuf_set(err, errlen, "white and black are not two engines' names");
+	} else if (!strcmp(w, b)) {
+		rc = 2;
 	} else {
 		memcpy(white, w, strlen(w) + 1);
 		memcpy(black, b, strlen(b) + 1);

@@ -67,7 +67,9 @@ struct cJSON *ratings_json(const struct ratings_row *rows, size_t n, const char 
  * with its "white" and "black" (each not empty, at most RATINGS_NAME_MAX bytes, no
  * control byte, not the same) copied into white and black (RATINGS_NAME_MAX + 1
  * bytes each) and white's score; 0 for a line without a result (blank, or a game
- * aborted by a signal: result "*"); -1 with err. Pure (tests/fuzz/fuzz_ratings.c). */
+ * aborted by a signal: result "*"); 2 for a game of an engine against itself (a
+ * match of `builtin builtin`), which rates nothing; -1 with err. Pure
+ * (tests/fuzz/fuzz_ratings.c). */
 int ratings_line_parse(const char *line, size_t len, char *white, char *black, double *white_score,
 		       char *err, size_t errlen);
 

@@ -21,7 +21,8 @@ static const char ratings_usage[] =
 	"  the maximum-likelihood rating of every engine in the FILEs, the --results of\n"
 	"  `match` and `tournament` (Ordo's model: logistic, a draw half a point), with\n"
 	"  95 % margins from the inverse Hessian, games, points and score per engine;\n"
-	"  games aborted by a signal (result \"*\") are not counted\n"
+	"  games aborted by a signal (result \"*\") and an engine's games against\n"
+	"  itself are not counted\n"
 	"  --anchor ENGINE        that engine at 0 (default: the pool's average at 0)\n"
 	"  --csv, --json          the list as CSV or one JSON object (default a table)\n"
 	"  an engine that scored every point (or none) is listed at +inf (-inf)\n"
@@ -32,6 +33,7 @@ struct games {
 	size_t                nnames;
 	struct ratings_game  *g;
 	size_t                ng, cap;
+	size_t                self;      /* games of an engine against itself, left out */
 };
 
 /* The index of name, added if new; -1 on no memory or too many. */
@@ -57,8 +59,10 @@ static int add_line(struct games *gs, const char *line, size_t len, char *err, s
 	char w[RATINGS_NAME_MAX + 1], b[RATINGS_NAME_MAX + 1];
 	double s;
 	int rc = ratings_line_parse(line, len, w, b, &s, err, errlen);
-	if (rc <= 0)
-		return rc;
+	if (rc == 2)
+		gs->self++;
+	if (rc != 1)
+		return rc < 0 ? -1 : 0;
 	int wi = name_index(gs, w), bi = wi < 0 ? -1 : name_index(gs, b);
 	if (wi < 0 || bi < 0)
 		return errbuf_set(err, errlen, "more than %d engines, or out of memory", RATINGS_MAX_ENGINES);
@@ -144,6 +148,8 @@ int ratings_main(int argc, char **argv)
 	for (int i = 1; i <= nfiles; i++)
 		if (read_file(&gs, argv[i]) < 0)
 			goto out;
+	if (gs.self)
+		fprintf(stderr, "hivebridge ratings: %zu games of an engine against itself left out\n", gs.self);
 	int ai = -1;
 	if (anchor) {
 		for (size_t i = 0; i < gs.nnames; i++)

@@ -1,7 +1,7 @@
 /*
  * fuzz_ratings.c: libFuzzer target for the results files `hivebridge ratings` reads
  * (any file named on its command line). The input is the file: each line (split as
- * getline does) goes through ratings_line_parse. An accepted line gives two
+ * getline does) goes through ratings_line_parse. An accepted line (1) gives two
  * different names of at most RATINGS_NAME_MAX bytes without a control byte (they
  * reach the terminal) and a score of 0, 1/2 or 1.
  */

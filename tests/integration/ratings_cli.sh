@@ -44,6 +44,12 @@ grep -q '^3,y,0.0,0.0,3,0.5,0,1,2,16.7$' "$tmp/r.csv" || { cat "$tmp/r.csv"; fai
 echo '{"white":"x","black":"w","result":"1-0"}' >"$tmp/c.jsonl"
 "$HIVEBRIDGE" ratings "$tmp/a.jsonl" "$tmp/c.jsonl" | grep -q '  w  *-inf  *-  ' || fail "-inf row"
 
+# Self-play rates nothing: left out, and said.
+printf '{"white":"x","black":"x","result":"1-0"}\n' >"$tmp/self.jsonl"
+"$HIVEBRIDGE" ratings "$tmp/a.jsonl" "$tmp/self.jsonl" >"$tmp/out" 2>"$tmp/err" || fail "self-play: status $?"
+grep -q "1 games of an engine against itself left out" "$tmp/err" || fail "self-play not said"
+grep -q '  x  .*  2  ' "$tmp/out" || { cat "$tmp/out"; fail "self-play counted"; }
+
 # bad files: status 1 with the file and line named
 bad() {
 	printf '%s\n' "$2" >"$tmp/bad.jsonl"
@@ -54,7 +60,6 @@ bad() {
 }
 bad "not JSON" 'hello' "not a result line"
 bad "control byte" '{"white":"a\u001b[2J","black":"b","result":"1-0"}' "white and black are not two engines' names"
-bad "same engine" '{"white":"a","black":"a","result":"1-0"}' "white and black are not two engines' names"
 bad "bad result" '{"white":"a","black":"b","result":"2-0"}' "the result is not"
 head -c 4096 /dev/urandom >"$tmp/rnd.jsonl"
 "$HIVEBRIDGE" ratings "$tmp/rnd.jsonl" >/dev/null 2>&1
