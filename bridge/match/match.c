@@ -262,11 +262,11 @@ static void slot_ended(void *arg, const struct referee_result *res)
 	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
 	       slot_label(s, s->white), slot_label(s, 1 - s->white), results_text(state), reason,
 	       referee_game(s->ref)->len);
-	if (m->o.tournament) {
+	if (m->npairs > 1) {
 		int side[2], white, op;
 		results_print_pair(m, match_schedule(m, s->game_no, side, &white, &op));
 	} else {
-		results_print_score(m);
+		results_print_score(m);     /* with the SPRT line */
 	}
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
