@@ -51,6 +51,14 @@ static cJSON *match_web_summary(void *arg)
 	double wl = (double)c->wins + c->losses;
 	match_json_num(o, "los", wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5);
 	match_json_num(o, "draw_ratio", n ? (double)c->draws / n : NAN);
+	/* The game pairs (one opening, colours swapped) of the first pairing. */
+	cJSON *pn = cJSON_AddArrayToObject(o, "pentanomial");
+	for (int k = 0; pn && k < 5; k++)
+		cJSON_AddItemToArray(pn, cJSON_CreateNumber(m->ppenta ? m->ppenta[0].n[k] : 0));
+	if (!m->ppenta || sprt_penta_elo(&m->ppenta[0], &elo, &margin) < 0)
+		elo = margin = NAN;
+	match_json_num(o, "penta_elo", elo);
+	match_json_num(o, "penta_elo_margin", margin);
 	if (m->o.sprt_set) {
 		double llr, lo, hi;
 		const char *model = results_llr(m, &llr);

@@ -414,6 +414,7 @@ async function loadMatch() {
     const held = m.sprt.verdict === "continue" && m.sprt.min_games > m.played ? `, no verdict before ${m.sprt.min_games} games` : "";
     rows.push(["SPRT", `LLR ${fmt(m.sprt.llr, 3)} (${fmt(m.sprt.lower, 2)}, ${fmt(m.sprt.upper, 2)}), elo0 ${m.sprt.elo0}, elo1 ${m.sprt.elo1}: ${m.sprt.verdict}${held}`]);
   }
+  rows.push(["Pairs (LL LD WL+DD WD WW)", `[${m.pentanomial.join(", ")}], Elo ${fmt(m.penta_elo)} ± ${fmt(m.penta_elo_margin)}`]);
   $("mstats").replaceChildren(...rows.map(([k, v]) => {
     const tr = el("tr"); tr.appendChild(el("th", {}, k)); tr.appendChild(el("td", { "data-stat": k }, v)); return tr;
   }));
