@@ -163,7 +163,9 @@ static void slot_drop_engine(struct slot *s, int p)
  * two engines at most). */
 static void slot_seat_engines(struct slot *s)
 {
-	if (s->eng[0] && s->eng_of[0] != s->side[0] && s->eng[1] && s->eng_of[1] == s->side[0]) {
+	int keep = (s->eng[0] && s->eng_of[0] == s->side[0]) || (s->eng[1] && s->eng_of[1] == s->side[1]);
+	int cross = (s->eng[1] && s->eng_of[1] == s->side[0]) || (s->eng[0] && s->eng_of[0] == s->side[1]);
+	if (!keep && cross) {
 		struct engine *e = s->eng[0];
 		int r = s->ready[0], of = s->eng_of[0];
 		char id[sizeof s->engine_id[0]];
