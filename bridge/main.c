@@ -28,6 +28,7 @@
 #include "bridge/convert.h"
 #include "bridge/log.h"
 #include "bridge/match/match.h"
+#include "bridge/match/ratings.h"
 #include "bridge/protocol.h"
 #include "bridge/record_file.h"
 #include "bridge/proc.h"
@@ -74,6 +75,11 @@ static const struct cmd_entry cmds[] = {
 	  "run the conformance suite against an engine and report", check_main, 0 },
 	{ "match", { NULL }, "match [OPTIONS] ENGINE_A ENGINE_B",
 	  "refereed games between two engines", match_main, 0 },
+	{ "tournament", { NULL }, "tournament [OPTIONS] ENGINE ENGINE [ENGINE...]",
+	  "a round-robin or gauntlet of N engines, then their rating list", tournament_main, 0 },
+	{ "ratings", { NULL }, "ratings [--csv | --json] [--anchor ENGINE] FILE...",
+	  "the rating list of every engine in match and tournament --results files",
+	  ratings_main, 0 },
 	{ "worker", { NULL }, "worker --queue redis://HOST:PORT/NAME [OPTIONS]",
 	  "play the games of a match --queue on this machine", worker_main, 0 },
 	{ "bot", { NULL }, "bot --url URL --user NAME --password-file FILE --engine ENGINE\n"

@@ -15,7 +15,11 @@
  * game from the loop rather than from deep inside the previous one.
  *
  * Game g (1-based) uses opening (g - 1) / 2 and gives white to ENGINE_A when g is
- * odd, so each opening is played twice with colours swapped. Results go to the
+ * odd, so each opening is played twice with colours swapped. A tournament is the
+ * same with N engines: game g belongs to pairing ((g - 1) / 2) % P, so the games of
+ * every pairing interleave in one list that the slots take from until it is empty
+ * (K slots stay busy until fewer than K games are left), and a slot's engines are
+ * replaced when its next game is another pairing's. Results go to the
  * results file, one JSON line per game, flushed as each game ends; --resume reads
  * them back, skips the games already there and plays the rest.
  *
@@ -71,6 +75,9 @@ static const char match_usage[] =
 	"                         signal aborted (result \"*\") are played again; --pgnout\n"
 	"                         FILE keeps the games --results has and is continued\n"
 	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
+	"  --sprt-model pentanomial|trinomial   the test's model: by default the game\n"
+	"                         pairs' pentanomial counts (fastchess, fishtest); trinomial\n"
+	"                         W/L/D (cutechess's BayesElo)\n"
 	"  --sprt-min-games N     no SPRT verdict before N games (default 0): over a\n"
 	"                         few games the LLR's variance estimate is too rough\n"
 	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
@@ -123,7 +130,18 @@ static void slot_kick(struct slot *s)
 	event_active(s->kick, EV_TIMEOUT, 1);
 }
 
-/* The colour player p has in the slot's game. */
+unsigned match_schedule(const struct match *m, unsigned g, int side[2], int *white, int *opening)
+{
+	unsigned k = (g - 1) / 2, pair = k % m->npairs, round = k / m->npairs;
+
+	side[0] = m->pairs[pair][0];
+	side[1] = m->pairs[pair][1];
+	*white = g % 2 == 1 ? 0 : 1;
+	*opening = m->nopenings ? (int)(round % m->nopenings) : -1;
+	return pair;
+}
+
+/* The colour side p has in the slot's game. */
 static int slot_colour(const struct slot *s, int p)
 {
 	return p == s->white ? HIVE_WHITE : HIVE_BLACK;
@@ -134,8 +152,32 @@ static void slot_drop_engine(struct slot *s, int p)
 	engine_free(s->eng[p]);
 	s->eng[p] = NULL;
 	s->ready[p] = 0;
+	s->eng_of[p] = -1;
+	s->engine_id[p][0] = 0;
 	if (s->starting == p)
 		s->starting = -1;
+}
+
+/* The slot's engines onto the sides of its next game: one of a player who plays
+ * again is kept (moved to its side), any other is freed (a tournament's slot runs
+ * two engines at most). */
+static void slot_seat_engines(struct slot *s)
+{
+	int keep = (s->eng[0] && s->eng_of[0] == s->side[0]) || (s->eng[1] && s->eng_of[1] == s->side[1]);
+	int cross = (s->eng[1] && s->eng_of[1] == s->side[0]) || (s->eng[0] && s->eng_of[0] == s->side[1]);
+	if (!keep && cross) {
+		struct engine *e = s->eng[0];
+		int r = s->ready[0], of = s->eng_of[0];
+		char id[sizeof s->engine_id[0]];
+		memcpy(id, s->engine_id[0], sizeof id);
+		s->eng[0] = s->eng[1], s->ready[0] = s->ready[1], s->eng_of[0] = s->eng_of[1];
+		memcpy(s->engine_id[0], s->engine_id[1], sizeof id);
+		s->eng[1] = e, s->ready[1] = r, s->eng_of[1] = of;
+		memcpy(s->engine_id[1], id, sizeof id);
+	}
+	for (int k = 0; k < 2; k++)
+		if (s->eng[k] && s->eng_of[k] != s->side[k])
+			slot_drop_engine(s, k);
 }
 
 static void slot_reset(struct slot *s)
@@ -170,8 +212,8 @@ static void match_abort(struct match *m, int p, const char *reason)
 		m->engine_dead(m, p, reason);
 		return;
 	}
-	fprintf(stderr, "hivebridge match: engine \"%s\" %s; match aborted\n", m->pl[p].label,
-		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16));
+	fprintf(stderr, "hivebridge %s: engine \"%s\" %s; %s aborted\n", match_cmd(m), m->pl[p].label,
+		reason + (strncmp(reason, "engine crashed: ", 16) ? 0 : 16), match_cmd(m));
 	match_fail(m);
 }
 
@@ -185,7 +227,7 @@ static void slot_aborted(struct slot *s, int state, const char *reason)
 	log_note(0, "match: game %u aborted at ply %zu", s->game_no, g->len);
 	results_write(m, s, state, reason);
 	printf("Aborted game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
-	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason, g->len);
+	       slot_label(s, s->white), slot_label(s, 1 - s->white), results_text(state), reason, g->len);
 	slot_reset(s);
 }
 
@@ -217,14 +259,17 @@ static void slot_ended(void *arg, const struct referee_result *res)
 		match_fail(m);
 		return;
 	}
-	results_record(&m->rec, results_a_score(state, s->white));
-	m->done[s->game_no] = 1;
+	results_count(m, s->game_no, results_a_score(state, s->white));
 	m->played++;
-	m->total++;
 	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", s->game_no,
-	       m->pl[s->white].label, m->pl[1 - s->white].label, results_text(state), reason,
+	       slot_label(s, s->white), slot_label(s, 1 - s->white), results_text(state), reason,
 	       referee_game(s->ref)->len);
-	results_print_score(m);
+	if (m->npairs > 1) {
+		int side[2], white, op;
+		results_print_pair(m, match_schedule(m, s->game_no, side, &white, &op));
+	} else {
+		results_print_score(m);     /* with the SPRT line */
+	}
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
 		m->verdict = results_verdict(m, &llr);
@@ -286,16 +331,16 @@ static void on_started(void *arg, const struct engine_result *r)
 		snprintf(reason, sizeof reason, "engine crashed: did not start: %s",
 			 r->message ? r->message : "no reason given");
 		slot_drop_engine(s, p);
-		if (!s->m->pl[p].started) {
-			match_abort(s->m, p, reason);
+		if (!s->m->pl[s->side[p]].started) {
+			match_abort(s->m, s->side[p], reason);
 			return;
 		}
 		referee_forfeit(s->ref, slot_colour(s, p), reason);
 		return;
 	}
-	s->m->pl[p].started = 1;
+	s->m->pl[s->side[p]].started = 1;
 	snprintf(s->engine_id[p], sizeof s->engine_id[p], "%s", s->eng[p]->id);
-	log_note(0, "match: slot %u: %s is \"%s\"", s->id, s->m->pl[p].label, s->eng[p]->id);
+	log_note(0, "match: slot %u: %s is \"%s\"", s->id, slot_label(s, p), s->eng[p]->id);
 	/* --pgnout writes each move's score and depth, and a worker (game_ended set)
 	 * sends them for its coordinator's: the built-in engine reports its iterations
 	 * only when asked to (the others that can, do on their own). */
@@ -318,13 +363,14 @@ static int slot_prepare(struct slot *s)
 	for (int p = 0; p < 2; p++) {
 		if (!s->eng[p]) {
 			char cause[256] = "";
-			s->eng[p] = engine_new(m->base, m->pl[p].profile, cause, sizeof cause);
+			s->eng[p] = engine_new(m->base, m->pl[s->side[p]].profile, cause, sizeof cause);
 			if (!s->eng[p]) {
-				fprintf(stderr, "hivebridge match: %s: %s\n", m->pl[p].label,
+				fprintf(stderr, "hivebridge %s: %s: %s\n", match_cmd(m), slot_label(s, p),
 					cause[0] ? cause : "cannot create the engine");
 				match_fail(m);
 				return 0;
 			}
+			s->eng_of[p] = s->side[p];
 			engine_set_log_id(s->eng[p], s->id * 2 + (unsigned)p + 1);
 		}
 		if (!s->ready[p]) {
@@ -332,8 +378,8 @@ static int slot_prepare(struct slot *s)
 			if (engine_start(s->eng[p], on_started, s) < 0) {
 				s->starting = -1;
 				slot_drop_engine(s, p);
-				if (!m->pl[p].started)
-					match_abort(m, p, "engine crashed: cannot be started");
+				if (!m->pl[s->side[p]].started)
+					match_abort(m, s->side[p], "engine crashed: cannot be started");
 				else
 					referee_forfeit(s->ref, slot_colour(s, p),
 							"engine crashed: cannot be started");
@@ -344,14 +390,19 @@ static int slot_prepare(struct slot *s)
 	return 1;
 }
 
-/* Sets up game g: the opening, the players' seats and budgets, the referee; 0 or -1
- * (no memory, or a worker's opening that does not parse). */
-static int slot_setup(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
+/* Sets up game g between the players side[0] and side[1]: the opening, the players'
+ * seats and budgets, the referee; 0 or -1 (no memory, or a worker's opening that
+ * does not parse). */
+static int slot_setup(struct slot *s, unsigned g, const int side[2], int white, int opening_index,
+		      const char *opening)
 {
 	struct match *m = s->m;
 	struct hive_game start;
 	char err[256];
 
+	s->side[0] = side[0];
+	s->side[1] = side[1];
+	slot_seat_engines(s);
 	s->game_no = g;
 	s->white = white;
 	s->opening = opening_index;
@@ -360,7 +411,7 @@ static int slot_setup(struct slot *s, unsigned g, int white, int opening_index, 
 	hive_game_init(&start, m->o.type);
 	if (opening && hive_game_parse(&start, opening, err, sizeof err) != HIVE_OK) {
 		/* A local match checked them at load: only memory can fail here. */
-		fprintf(stderr, "hivebridge match: opening %d: %s\n", opening_index + 1, err);
+		fprintf(stderr, "hivebridge %s: opening %d: %s\n", match_cmd(m), opening_index + 1, err);
 		hive_game_free(&start);
 		return -1;
 	}
@@ -376,9 +427,9 @@ static int slot_setup(struct slot *s, unsigned g, int white, int opening_index, 
 	for (int colour = 0; colour < 2; colour++) {
 		int p = colour == HIVE_WHITE ? white : 1 - white;
 		struct referee_seat *st = &c.seat[colour];
-		st->name = m->pl[p].label;
+		st->name = slot_label(s, p);
 		st->engine = &s->eng[p];
-		st->depth = m->pl[p].depth ? m->pl[p].depth : m->o.depth;
+		st->depth = m->pl[s->side[p]].depth ? m->pl[s->side[p]].depth : m->o.depth;
 		st->movetime_ms = m->o.movetime_ms;
 		st->clock_ms = m->o.clock_ms;
 		st->inc_ms = m->o.inc_ms;
@@ -411,15 +462,15 @@ static void slot_next(struct slot *s)
 			match_check_done(m);
 			return;
 		}
-		int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-		if (slot_setup(s, g, g % 2 == 1 ? PLAYER_A : PLAYER_B, op,
-			       op >= 0 ? m->openings[op] : NULL) < 0) {
+		int side[2], white, op;
+		match_schedule(m, g, side, &white, &op);
+		if (slot_setup(s, g, side, white, op, op >= 0 ? m->openings[op] : NULL) < 0) {
 			slot_reset(s);
 			match_fail(m);
 			return;
 		}
-		printf("Started game %u of %u (%s vs %s)\n", g, m->o.games, m->pl[s->white].label,
-		       m->pl[1 - s->white].label);
+		printf("Started game %u of %u (%s vs %s)\n", g, m->o.games, slot_label(s, s->white),
+		       slot_label(s, 1 - s->white));
 		fflush(stdout);
 		viewer_broadcast(m, s->game_no, referee_game(s->ref));
 	}
@@ -434,14 +485,15 @@ static void slot_next(struct slot *s)
 /* Game g on an idle slot, for a match whose games come from elsewhere. */
 int match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
 {
+	static const int two[2] = { PLAYER_A, PLAYER_B };
+
 	if (s->game_no)
 		return -1;
-	if (slot_setup(s, g, white, opening_index, opening) < 0) {
+	if (slot_setup(s, g, two, white, opening_index, opening) < 0) {
 		slot_reset(s);
 		return -1;
 	}
-	printf("Started game %u (%s vs %s)\n", g, s->m->pl[s->white].label,
-	       s->m->pl[1 - s->white].label);
+	printf("Started game %u (%s vs %s)\n", g, slot_label(s, s->white), slot_label(s, 1 - s->white));
 	fflush(stdout);
 	if (s->m->game_moved)
 		s->m->game_moved(s);
@@ -484,7 +536,8 @@ static void match_check_done(struct match *m)
 		/* The dashboard outlives the games: the page stays up until a signal. */
 		if (!m->web_lingering) {
 			m->web_lingering = 1;
-			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
+			fprintf(stderr, "hivebridge %s: played out; the web page stays up until SIGINT or SIGTERM\n",
+				match_cmd(m));
 			live_notify_match();
 		}
 		return;
@@ -503,7 +556,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
-	fprintf(stderr, "hivebridge match: interrupted\n");
+	fprintf(stderr, "hivebridge %s: interrupted\n", match_cmd(m));
 	m->interrupted = 1;
 	m->stopping = 1;
 	/* The games in progress end without a result (slot_aborted). */
@@ -532,6 +585,8 @@ int match_slots_create(struct match *m)
 		s->id = i;
 		s->starting = -1;
 		s->opening = -1;
+		s->side[0] = s->eng_of[0] = -1;
+		s->side[1] = s->eng_of[1] = -1;
 		s->kick = event_new(m->base, -1, 0, slot_kick_cb, s);
 		if (!s->kick)
 			return -1;
@@ -567,6 +622,8 @@ void match_free(struct match *m)
 		free(m->openings[i]);
 	free(m->openings);
 	free(m->done);
+	free(m->prec);
+	free(m->ppenta);
 	config_free(&m->conf);
 	log_close();
 }
@@ -575,120 +632,175 @@ void match_free(struct match *m)
  * is rounded up by its back end: say so at the start, not after a slow match. */
 static void match_warn_time_step(const struct match *m)
 {
-	for (int p = 0; p < 2 && m->o.movetime_ms; p++) {
+	for (unsigned p = 0; p < m->npl && m->o.movetime_ms; p++) {
 		const struct engine_profile *pr = m->pl[p].profile;
 		const struct protocol *proto = pr && pr->kind ? protocol_by_kind(pr->kind) : NULL;
 		uint64_t step = proto ? proto->time_step_ms : 0;
+		int seen = 0;
 
-		if (!step || m->o.movetime_ms % step == 0 || (p == 1 && pr == m->pl[0].profile))
+		for (unsigned q = 0; q < p; q++)
+			seen |= m->pl[q].profile == pr;
+		if (!step || m->o.movetime_ms % step == 0 || seen)
 			continue;
-		fprintf(stderr, "hivebridge match: warning: engine \"%s\" (%s) counts time in steps of "
-			"%llu ms: --movetime %llu gives it %llu ms a move\n", m->pl[p].label, proto->title,
-			(unsigned long long)step, (unsigned long long)m->o.movetime_ms,
+		fprintf(stderr, "hivebridge %s: warning: engine \"%s\" (%s) counts time in steps of "
+			"%llu ms: --movetime %llu gives it %llu ms a move\n", match_cmd(m), m->pl[p].label,
+			proto->title, (unsigned long long)step, (unsigned long long)m->o.movetime_ms,
 			(unsigned long long)((m->o.movetime_ms + step - 1) / step * step));
 	}
 }
 
-int match_main(int argc, char **argv)
+/* The games: a match's --games, a tournament's --games per pairing (default: each
+ * opening with both colours, else 2) times its pairings; -1 after saying why. */
+static int match_count_games(struct match *m)
 {
-	struct match m;
-	char err[512] = "";
-	int status = 1;
+	if (!m->o.tournament) {
+		m->npl = 2;
+		m->npairs = 1;
+		m->pairs[0][0] = 0;
+		m->pairs[0][1] = 1;
+		if (!m->o.games_set)
+			m->o.games = m->nopenings ? (unsigned)(2 * m->nopenings) : 2;
+		return 0;
+	}
+	tournament_pairings(m);
+	uint64_t per = m->o.games_set ? m->o.games : m->nopenings ? 2 * (uint64_t)m->nopenings : 2;
+	if (per * m->npairs > MATCH_MAX_GAMES) {
+		fprintf(stderr, "hivebridge tournament: %u pairings of %llu games are more than %u games\n",
+			m->npairs, (unsigned long long)per, MATCH_MAX_GAMES);
+		return -1;
+	}
+	m->per_pair = (unsigned)per;
+	m->o.games = (unsigned)(per * m->npairs);
+	return 0;
+}
 
-	memset(&m, 0, sizeof m);
-	config_defaults(&m.conf);
-	int prc = match_parse_args(argc, argv, &m.o);
-	if (prc != 0) {
-		if (prc > 0) {
-			fputs(match_usage, stdout);
-			protocol_usage_engines(stdout);
-		} else
-			fputs("Try 'hivebridge match --help'.\n", stderr);
-		config_free(&m.conf);
-		return prc > 0 ? 0 : 2;
-	}
+int match_run(struct match *m)
+{
+	char err[512] = "";
+	int status = 1, prc;
+	const char *cmd = match_cmd(m);
+
 	signal(SIGPIPE, SIG_IGN);
-	if (m.o.config_path && config_load(&m.conf, m.o.config_path, err, sizeof err) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", err[0] ? err : "cannot load the configuration");
-		goto out;
+	if (m->o.config_path && config_load(&m->conf, m->o.config_path, err, sizeof err) < 0) {
+		fprintf(stderr, "hivebridge %s: %s\n", cmd, err[0] ? err : "cannot load the configuration");
+		return 1;
 	}
-	if (m.o.log_path && log_open(m.o.log_path) < 0) {
-		fprintf(stderr, "hivebridge match: log %s: cannot open: %s\n", m.o.log_path, strerror(errno));
-		goto out;
+	if (m->o.log_path && log_open(m->o.log_path) < 0) {
+		fprintf(stderr, "hivebridge %s: log %s: cannot open: %s\n", cmd, m->o.log_path, strerror(errno));
+		return 1;
 	}
-	if (m.o.queue) {
+	if (m->o.queue) {
 		/* Engine names resolve on the workers: here they are labels. */
-		m.pl[0].label = m.o.spec[0];
-		m.pl[1].label = m.o.spec[1];
-	} else if ((prc = match_players_resolve(&m)) != 0) {
-		status = prc == 2 ? 2 : 1;
-		goto out;
+		m->pl[0].label = m->o.spec[0];
+		m->pl[1].label = m->o.spec[1];
+	} else if ((prc = match_players_resolve(m)) != 0) {
+		return prc == 2 ? 2 : 1;
 	}
-	if (m.o.openings_path && match_openings_load(&m) < 0)
-		goto out;
-	if (!m.o.games_set)
-		m.o.games = m.nopenings ? (unsigned)(2 * m.nopenings) : 2;
-	m.done = calloc((size_t)m.o.games + 1, 1);
-	if (!m.done)
-		goto out;
-	m.next_game = 1;
-	if (m.o.queue) {
+	if (m->o.openings_path && match_openings_load(m) < 0)
+		return 1;
+	if (match_count_games(m) < 0)
+		return 2;
+	m->done = calloc((size_t)m->o.games + 1, 1);
+	m->prec = calloc(m->npairs, sizeof *m->prec);
+	m->ppenta = calloc(m->npairs, sizeof *m->ppenta);
+	if (!m->done || !m->prec || !m->ppenta)
+		return 1;
+	m->next_game = 1;
+	if (m->o.queue) {
 		/* The games go to workers: no engine runs here (bridge/match/match_queue.c). */
-		status = match_queue_run(&m);
-		goto out;
+		return match_queue_run(m);
 	}
-	if (results_open(&m) < 0 || pgnout_open(&m) < 0)
-		goto out;
+	if (results_open(m) < 0 || pgnout_open(m) < 0)
+		return 1;
 
 	/* The built-in engine hands its results over from a worker thread. */
 	evthread_use_pthreads();
-	m.base = event_base_new();
-	if (!m.base || match_slots_create(&m) < 0) {
-		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
-		goto out;
+	m->base = event_base_new();
+	if (!m->base || match_slots_create(m) < 0) {
+		fprintf(stderr, "hivebridge %s: cannot set up the event loop\n", cmd);
+		return 1;
 	}
-	if (m.o.viewer && viewer_listen(&m, m.o.viewer) < 0)
-		goto out;
-	if (m.o.http && match_web_start(&m) < 0)
-		goto out;
-	m.sig_int = evsignal_new(m.base, SIGINT, on_signal, &m);
-	m.sig_term = evsignal_new(m.base, SIGTERM, on_signal, &m);
-	if (!m.sig_int || !m.sig_term || evsignal_add(m.sig_int, NULL) < 0 ||
-	    evsignal_add(m.sig_term, NULL) < 0) {
-		fprintf(stderr, "hivebridge match: cannot catch signals\n");
-		goto out;
+	if (m->o.viewer && viewer_listen(m, m->o.viewer) < 0)
+		return 1;
+	if (m->o.http && match_web_start(m) < 0)
+		return 1;
+	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, m);
+	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, m);
+	if (!m->sig_int || !m->sig_term || evsignal_add(m->sig_int, NULL) < 0 ||
+	    evsignal_add(m->sig_term, NULL) < 0) {
+		fprintf(stderr, "hivebridge %s: cannot catch signals\n", cmd);
+		return 1;
 	}
 
 	/* Without openings, two deterministic engines at fixed depths play the same two
 	 * games over and over: the extra games add nothing. */
-	if (!m.nopenings && m.o.games > 2 && (m.o.depth || (m.pl[0].depth && m.pl[1].depth)))
-		fprintf(stderr, "hivebridge match: warning: no --openings and fixed depths: deterministic "
-			"engines play games 3..%u as copies of games 1 and 2\n", m.o.games);
-	match_warn_time_step(&m);
-	printf("Match %s vs %s: %u games (%u already played), %s, concurrency %u\n",
-	       m.pl[0].label, m.pl[1].label, m.o.games, m.total,
-	       m.nopenings ? "openings from file" : hive_gametype_name(m.o.type), m.nslots);
-	if (m.total)
-		results_print_score(&m);
-	if (m.o.sprt_set && m.total) {
+	int fixed = 1;
+	for (unsigned p = 0; p < m->npl; p++)
+		fixed &= m->o.depth || m->pl[p].depth;
+	if (!m->nopenings && m->o.games > 2 * m->npairs && fixed)
+		fprintf(stderr, "hivebridge %s: warning: no --openings and fixed depths: deterministic "
+			"engines play each pairing's games 3.. as copies of its first two\n", cmd);
+	match_warn_time_step(m);
+	if (m->o.tournament) {
+		printf("Tournament (%s) of %u engines: %u pairings, %u games each, %u games (%u already "
+		       "played), %s, concurrency %u\n", m->o.gauntlet ? "gauntlet" : "round-robin", m->npl,
+		       m->npairs, m->per_pair, m->o.games, m->total,
+		       m->nopenings ? "openings from file" : hive_gametype_name(m->o.type), m->nslots);
+	} else {
+		printf("Match %s vs %s: %u games (%u already played), %s, concurrency %u\n",
+		       m->pl[0].label, m->pl[1].label, m->o.games, m->total,
+		       m->nopenings ? "openings from file" : hive_gametype_name(m->o.type), m->nslots);
+		if (m->total)
+			results_print_score(m);
+	}
+	if (m->o.sprt_set && m->total) {
 		double llr;
-		m.verdict = results_verdict(&m, &llr);
-		m.stopping = m.verdict != SPRT_CONTINUE;
+		m->verdict = results_verdict(m, &llr);
+		m->stopping = m->verdict != SPRT_CONTINUE;
 	}
 	fflush(stdout);
-	for (unsigned i = 0; i < m.nslots; i++)
-		slot_kick(&m.slots[i]);
-	event_base_dispatch(m.base);
+	for (unsigned i = 0; i < m->nslots; i++)
+		slot_kick(&m->slots[i]);
+	event_base_dispatch(m->base);
 
-	printf("Match finished: %u games played now, %u of %u with a result%s\n", m.played, m.total,
-	       m.o.games, m.interrupted ? " (interrupted)" : "");
-	results_print_score(&m);
-	if (m.o.sprt_set)
-		printf("SPRT: %s\n", m.verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
-		       m.verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
+	printf("%s finished: %u games played now, %u of %u with a result%s\n",
+	       m->o.tournament ? "Tournament" : "Match", m->played, m->total, m->o.games,
+	       m->interrupted ? " (interrupted)" : "");
+	if (m->o.tournament)
+		tournament_print_standings(m);
+	else
+		results_print_score(m);
+	if (m->o.sprt_set)
+		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
+		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
 	fflush(stdout);
-	status = m.interrupted || m.failed ? 1 : 0;
-out:
+	status = m->interrupted || m->failed ? 1 : 0;
+	return status;
+}
+
+int match_command(int argc, char **argv, int tournament, const char *usage)
+{
+	struct match m;
+	int status;
+
+	memset(&m, 0, sizeof m);
+	config_defaults(&m.conf);
+	int prc = match_parse_args(argc, argv, &m.o, tournament);
+	if (prc != 0) {
+		if (prc > 0) {
+			fputs(usage, stdout);
+			protocol_usage_engines(stdout);
+		} else
+			fprintf(stderr, "Try 'hivebridge %s --help'.\n", tournament ? "tournament" : "match");
+		config_free(&m.conf);
+		return prc > 0 ? 0 : 2;
+	}
+	status = match_run(&m);
 	match_free(&m);
 	return status;
+}
+
+int match_main(int argc, char **argv)
+{
+	return match_command(argc, argv, 0, match_usage);
 }

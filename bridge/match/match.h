@@ -17,4 +17,8 @@ int match_main(int argc, char **argv);
  * of a match --queue; argv[0] is "worker". Returns the exit status. */
 int worker_main(int argc, char **argv);
 
+/* `hivebridge tournament [options] ENGINE ENGINE...` (tournament.c): a round-robin
+ * or a gauntlet, match's slots and referee over every pairing. */
+int tournament_main(int argc, char **argv);
+
 #endif

@@ -1,6 +1,7 @@
 /*
- * match_int.h: what the files of `hivebridge match` share (match.c the slots and
- * game loop, match_setup.c the options, engines and openings, match_results.c the
+ * match_int.h: what the files of `hivebridge match` and `hivebridge tournament`
+ * share (a tournament is a match of N engines: its pairings' games in one numbered
+ * list, tournament.c; match.c the slots and game loop, match_setup.c the options, engines and openings, match_results.c the
  * results file, resume and score, match_viewer.c the TCP viewers). Not for use
  * outside bridge/match/.
  */
@@ -37,10 +38,17 @@ struct referee;
 /* The longest result line a worker may send: a GameString of 1 MiB, one time and
  * one [score, depth] per ply of MATCH_PLY_CAP, and room to spare. */
 #define MATCH_RESULT_MAX          (4 << 20)
+/* A tournament's engines, and so its pairings. */
+#define MATCH_MAX_PLAYERS         32
+#define MATCH_MAX_PAIRS           (MATCH_MAX_PLAYERS * (MATCH_MAX_PLAYERS - 1) / 2)
 
 enum player_id { PLAYER_A = 0, PLAYER_B = 1 };
 
 struct match_opts {
+	const char           *cmd;           /* "match" or "tournament", for messages */
+	int                   tournament;    /* `hivebridge tournament` */
+	int                   gauntlet;      /* --gauntlet: the first engine against the others */
+	const char           *anchor;        /* --anchor ENGINE: the rating list's 0 */
 	unsigned              type;
 	int                   type_set;
 	unsigned              games;
@@ -59,6 +67,7 @@ struct match_opts {
 	int                   resume;
 	int                   sprt_set;
 	struct sprt_test      sprt;
+	int                   sprt_trinomial; /* --sprt-model trinomial (default pentanomial) */
 	unsigned              sprt_min_games; /* no verdict before this many games */
 	const char           *viewer;
 	const char           *http;          /* --http ADDR:PORT */
@@ -68,7 +77,8 @@ struct match_opts {
 	int                   keep;          /* --keep: the streams stay once it is over */
 	uint64_t              live_expiry_ms; /* --live-expiry: a worker's game shown on the
 					       * page without progress this long is dropped */
-	const char           *spec[2];
+	const char           *spec[MATCH_MAX_PLAYERS];   /* the ENGINE arguments */
+	unsigned              nspec;
 };
 
 struct player {
@@ -80,17 +90,21 @@ struct player {
 
 struct match;
 
-/* One game at a time, with its own two engines, refereed by bridge/referee.h. */
+/* One game at a time, with its own two engines, refereed by bridge/referee.h. The
+ * game's two players are its sides: side 0 is the pairing's first engine (ENGINE_A
+ * of a match), side 1 the second; what is "by side" below is indexed so. */
 struct slot {
 	struct match     *m;
 	unsigned          id;
-	struct engine    *eng[2];        /* by player; NULL until created (or dropped) */
+	int               side[2];       /* the players (indexes of m->pl) of the game */
+	int               eng_of[2];     /* the player whose engine eng[k] is */
+	struct engine    *eng[2];        /* by side; NULL until created (or dropped) */
 	int               ready[2];      /* started */
 	char              engine_id[2][128]; /* their "id" lines, for the results */
-	int               starting;      /* player whose start is outstanding, -1 */
+	int               starting;      /* side whose start is outstanding, -1 */
 	int               playing;       /* the referee started the game */
 	unsigned          game_no;       /* 0 = idle */
-	int               white;         /* player with white */
+	int               white;         /* side with white */
 	int               opening;       /* index, -1 = none */
 	const char       *opening_gs;    /* its GameString (m->openings' or a job's), NULL = none */
 	void             *job;           /* a worker's job, owned by the worker */
@@ -103,14 +117,24 @@ struct match {
 	struct match_opts     o;
 	struct config         conf;
 	struct event_base    *base;
-	struct player         pl[2];
+	struct player         pl[MATCH_MAX_PLAYERS];
+	unsigned              npl;
+	/* The pairings (players' indexes; a match has the one, {0, 1}). Game g (from 1)
+	 * is of pairing ((g - 1) / 2) % npairs, its first player white when g is odd, so
+	 * games 2k-1 and 2k are one opening with colours swapped: a game pair. */
+	unsigned char         pairs[MATCH_MAX_PAIRS][2];
+	unsigned              npairs;
+	unsigned              per_pair;      /* a tournament's --games: games of each pairing */
+	struct sprt_counts   *prec;          /* by pairing, from its first player's view */
+	struct sprt_penta    *ppenta;        /* by pairing: its game pairs */
 	char                **openings;      /* GameStrings, owned */
 	size_t                nopenings;
-	unsigned char        *done;          /* done[g]: game g has a result */
+	/* done[g]: 0 no result, else 1 + 2 x the score of game g's side 0 (1, 2, 3). */
+	unsigned char        *done;
 	unsigned              next_game;
 	unsigned              played;        /* games finished in this run */
 	unsigned              total;         /* games with a result (resumed included) */
-	struct sprt_counts    rec;           /* from ENGINE_A's view */
+	struct sprt_counts    rec;           /* pairing 0's, from ENGINE_A's view */
 	FILE                 *results;
 	struct slot          *slots;
 	unsigned              nslots;
@@ -146,8 +170,30 @@ struct match {
 	size_t                nllr, capllr;
 };
 
+/* The command a message names: "match", "tournament", or "worker" (whose match is
+ * built without a command line). */
+static inline const char *match_cmd(const struct match *m)
+{
+	return m->o.cmd ? m->o.cmd : "worker";
+}
+
+/* The label of the player on side k of slot s's game. */
+static inline const char *slot_label(const struct slot *s, int k)
+{
+	return s->m->pl[s->side[k]].label;
+}
+
 /* match.c: the canonical GameString of g; the caller frees it. NULL on no memory. */
 char *match_game_string(const struct hive_game *g);
+/* Game g's pairing (index of m->pairs), players by side, side with white and opening
+ * index (-1 when there are no openings). */
+unsigned match_schedule(const struct match *m, unsigned g, int side[2], int *white, int *opening);
+/* Runs a match or a tournament whose options are parsed (the shared body of
+ * match_main and tournament_main); returns the exit status. */
+int  match_run(struct match *m);
+/* The command line of `match` (tournament 0) or `tournament`, then match_run; usage
+ * is its --help text. Returns the exit status. */
+int  match_command(int argc, char **argv, int tournament, const char *usage);
 
 /* Creates m->nslots (--concurrency, at most --games) slots on m->base; -1 on no memory. */
 int  match_slots_create(struct match *m);
@@ -166,16 +212,17 @@ void match_free(struct match *m);
 int  match_queue_run(struct match *m);
 
 /* match_setup.c */
-/* The command line into o: 0, 1 for --help, -1 after saying what is wrong. */
-int  match_parse_args(int argc, char **argv, struct match_opts *o);
+/* The command line into o, of `match` or (tournament) `tournament`: 0, 1 for
+ * --help, -1 after saying what is wrong. */
+int  match_parse_args(int argc, char **argv, struct match_opts *o, int tournament);
 /* The value of option argv[*i]: "--opt value" (*i then moves past the value) or
  * "--opt=value"; the option's name into name (size n). NULL, said on stderr as
  * "hivebridge CMD: ...", when the name is too long (too_long: the words for it) or
  * the value is missing. */
 const char *match_option_value(const char *cmd, const char *too_long, int argc, char **argv,
 			       int *i, char *name, size_t n);
-/* ENGINE_A and ENGINE_B to profiles of m->conf: 0, 2 for a bad ENGINE, -1 for one
- * that cannot work. */
+/* Every ENGINE to a profile of m->conf (m->pl, m->npl): 0, 2 for a bad ENGINE, -1
+ * for one that cannot work. */
 int  match_players_resolve(struct match *m);
 /* --openings into m->openings (owned by m); -1 after saying what is wrong. */
 int  match_openings_load(struct match *m);
@@ -190,6 +237,8 @@ int  match_opening_parse(char *line, int type, char **opening, char *err, size_t
  * game number (1 to MATCH_MAX_GAMES) and ENGINE_A's score (0 to 1); -1 if it is not
  * a result. */
 int  match_result_parse(const char *line, size_t len, unsigned *game, double *a_score);
+/* Its "white" and "black" labels (each at most n - 1 bytes); -1 if it has none. */
+int  match_result_players(const char *line, size_t len, char *white, char *black, size_t n);
 /* Whether that line is a game aborted by a signal (result "*"): no result. */
 int  match_result_aborted(const char *line, size_t len);
 /* What a worker's result line must agree with (match --queue). */
@@ -219,6 +268,10 @@ const char *results_text(int state);
 double results_a_score(int state, int white);
 /* One more game of ENGINE_A's score into rec. */
 void results_record(struct sprt_counts *rec, double score);
+/* Game g has a result, side 0 scoring a_score: marked done and counted (total, its
+ * pairing's record and, with its pair complete, pentanomial). A game done already
+ * is not counted again. */
+void results_count(struct match *m, unsigned g, double a_score);
 /* Opens --results (reading an earlier run's first with --resume); -1 after saying why. */
 int  results_open(struct match *m);
 /* The game's JSON line (no newline), with "worker" if not NULL; the caller frees it
@@ -233,6 +286,18 @@ const char *results_llr(const struct match *m, double *llr);
 enum sprt_verdict results_verdict(const struct match *m, double *llr);
 /* The score line, the Elo line and the SPRT line on stdout. */
 void results_print_score(const struct match *m);
+/* Pairing i's score line and its two Elo lines (trinomial, pentanomial). */
+void results_print_pair(const struct match *m, unsigned i);
+
+/* tournament.c */
+/* The pairings of m->npl players: every two (round-robin) or the first against each
+ * of the others (--gauntlet). */
+void tournament_pairings(struct match *m);
+/* Every pairing's score and the rating list of every engine, on stdout. */
+void tournament_print_standings(const struct match *m);
+/* The dashboard's "tournament": null for a match, else the kind, each pairing's
+ * score and pentanomial, and the rating list (null before a game ends). */
+struct cJSON *tournament_web(const struct match *m);
 
 /* match_pgn.c: --pgnout */
 /* Readies --pgnout (after results_open): empties it (always with --queue), or with --resume keeps its whole
@@ -247,6 +312,8 @@ int  pgnout_write(struct match *m, const struct slot *s, int state, const char *
 int  pgnout_write_result(struct match *m, const struct cJSON *o);
 
 /* match_web.c: the dashboard of --http */
+/* A JSON number, or null for inf/NaN (JSON has neither). */
+void match_json_num(struct cJSON *o, const char *key, double v);
 /* Starts the web page on --http; -1 after saying why. */
 int  match_web_start(struct match *m);
 /* A game ended (after results_record): its row and the LLR for the dashboard. */

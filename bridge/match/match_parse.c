@@ -60,6 +60,22 @@ int match_result_aborted(const char *line, size_t len)
 	return aborted;
 }
 
+int match_result_players(const char *line, size_t len, char *white, char *black, size_t n)
+{
+	cJSON *o = cJSON_ParseWithLength(line, len);
+	const char *w = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "white"));
+	const char *b = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "black"));
+	int rc = -1;
+
+	if (w && b && strlen(w) < n && strlen(b) < n) {
+		memcpy(white, w, strlen(w) + 1);
+		memcpy(black, b, strlen(b) + 1);
+		rc = 0;
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
 int match_result_parse(const char *line, size_t len, unsigned *game, double *a_score)
 {
 	cJSON *o = cJSON_ParseWithLength(line, len);

@@ -172,7 +172,7 @@ int pgnout_open(struct match *m)
 			close(fd);
 	}
 	if (rc < 0)
-		fprintf(stderr, "hivebridge match: %s: %s\n", m->o.pgnout_path, err);
+		fprintf(stderr, "hivebridge %s: %s: %s\n", match_cmd(m), m->o.pgnout_path, err);
 	return rc;
 }
 
@@ -203,7 +203,7 @@ static int pgnout_append(struct match *m, const struct pgnout_game *pg, const st
 	gethostname(site, sizeof site - 1);
 	struct game_record_tags t = {
 		.white = pg->id[HIVE_WHITE], .black = pg->id[HIVE_BLACK],
-		.event = "hivebridge match", .site = site, .round = round,
+		.event = m->o.tournament ? "hivebridge tournament" : "hivebridge match", .site = site, .round = round,
 		.opening = pg->opening, .termination = pg->reason, .time_control = tc,
 		.result = pg->state,
 	};
@@ -221,7 +221,7 @@ int pgnout_write(struct match *m, const struct slot *s, int state, const char *r
 {
 	struct pgnout_game pg = {
 		.game_no = s->game_no, .opening = s->opening_gs, .state = state, .reason = reason,
-		.depth = { m->pl[0].depth, m->pl[1].depth },
+		.depth = { m->pl[s->side[0]].depth, m->pl[s->side[1]].depth },
 	};
 	struct game_record_plies p;
 	size_t nevals;
@@ -230,7 +230,7 @@ int pgnout_write(struct match *m, const struct slot *s, int state, const char *r
 		return 0;
 	for (int c = 0; c < 2; c++) {
 		int pl = c == HIVE_WHITE ? s->white : 1 - s->white;
-		pg.id[c] = s->engine_id[pl][0] ? s->engine_id[pl] : m->pl[pl].label;
+		pg.id[c] = s->engine_id[pl][0] ? s->engine_id[pl] : slot_label(s, pl);
 	}
 	p.first = referee_start_plies(s->ref);
 	p.times = referee_times(s->ref, &p.n);

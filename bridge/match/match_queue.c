@@ -405,8 +405,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 		coord_fail(c);
 		goto out;
 	}
-	m->done[game] = 1;
-	m->total++;
+	results_count(m, game, score);
 	if (c->dead[game]) {
 		c->dead[game] = 0;           /* played after all */
 		c->ndead--;
@@ -415,7 +414,6 @@ static void coord_result(struct coord *c, const redisReply *e)
 	const char *rsn = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "reason"));
 	coord_live_result(c, game, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "gamestring")),
 			  res, rsn);
-	results_record(&m->rec, score);
 	if (m->http) {
 		struct coord_worker *cw = coord_worker(c, who);
 		if (cw) {

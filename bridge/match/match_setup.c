@@ -4,6 +4,7 @@
  * openings file.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,17 @@
 #include "bridge/record_file.h"
 #include "bridge/util.h"
 #include "core/game.h"
+
+/* "hivebridge CMD: " and the message, on stderr. */
+static void say(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "hivebridge %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
 
 /* "MS" or "MS+INC". */
 static int parse_clock(const char *s, uint64_t *ms, uint64_t *inc)
@@ -55,10 +67,13 @@ const char *match_option_value(const char *cmd, const char *too_long, int argc, 
 	return val;
 }
 
-int match_parse_args(int argc, char **argv, struct match_opts *o)
+int match_parse_args(int argc, char **argv, struct match_opts *o, int tournament)
 {
-	int nspec = 0;
+	unsigned nspec = 0, maxspec = tournament ? MATCH_MAX_PLAYERS : 2;
 	memset(o, 0, sizeof *o);
+	o->cmd = tournament ? "tournament" : "match";
+	o->tournament = tournament;
+	const char *cmd = o->cmd;
 	o->concurrency = 1;
 	o->max_plies = REFEREE_MAX_PLIES;
 	o->repetition = REFEREE_REPETITION;
@@ -69,8 +84,9 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 		char err[160];
 
 		if (a[0] != '-' || a[1] == 0) {
-			if (nspec == 2) {
-				fprintf(stderr, "hivebridge match: unexpected argument %s\n", a);
+			if (nspec == maxspec) {
+				fprintf(stderr, "hivebridge %s: unexpected argument %s%s\n", cmd, a,
+					tournament ? " (at most 32 engines)" : "");
 				return -1;
 			}
 			o->spec[nspec++] = a;
@@ -86,15 +102,19 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->keep = 1;
 			continue;
 		}
+		if (tournament && !strcmp(a, "--gauntlet")) {
+			o->gauntlet = 1;
+			continue;
+		}
 		/* Every other option takes a value. */
 		char name[32];
-		const char *val = match_option_value("match", "unknown option", argc, argv, &i, name,
+		const char *val = match_option_value(cmd, "unknown option", argc, argv, &i, name,
 						     sizeof name);
 		if (!val)
 			return -1;
 		if (!strcmp(name, "--type")) {
 			if (hive_gametype_parse(val, &o->type) != 0) {
-				fprintf(stderr, "hivebridge match: unknown game type %s\n", val);
+				say(cmd, "unknown game type %s\n", val);
 				return -1;
 			}
 			o->type_set = 1;
@@ -138,10 +158,16 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 			o->pgnout_path = val;
 		} else if (!strcmp(name, "--sprt")) {
 			if (sprt_parse(val, &o->sprt, err, sizeof err) < 0) {
-				fprintf(stderr, "hivebridge match: %s\n", err);
+				say(cmd, "%s\n", err);
 				return -1;
 			}
 			o->sprt_set = 1;
+		} else if (!strcmp(name, "--sprt-model")) {
+			if (strcmp(val, "pentanomial") && strcmp(val, "trinomial"))
+				goto bad;
+			o->sprt_trinomial = !strcmp(val, "trinomial");
+		} else if (tournament && !strcmp(name, "--anchor")) {
+			o->anchor = val;
 		} else if (!strcmp(name, "--sprt-min-games")) {
 			if (parse_uint(val, 0, MATCH_MAX_GAMES, &v) < 0)
 				goto bad;
@@ -161,41 +187,71 @@ int match_parse_args(int argc, char **argv, struct match_opts *o)
 				goto bad;
 			o->live_expiry_ms = v;
 		} else {
-			fprintf(stderr, "hivebridge match: unknown option %s\n", name);
+			say(cmd, "unknown option %s\n", name);
 			return -1;
 		}
 		continue;
 bad:
-		fprintf(stderr, "hivebridge match: bad value for %s: %s\n", name, val);
+		say(cmd, "bad value for %s: %s\n", name, val);
 		return -1;
 	}
-	if (nspec != 2) {
-		fprintf(stderr, "hivebridge match: two engines needed\n");
+	o->nspec = nspec;
+	if (tournament ? nspec < 2 : nspec != 2) {
+		say(cmd, tournament ? "two engines or more needed\n" : "two engines needed\n");
 		return -1;
+	}
+	for (unsigned i = 0; tournament && i < nspec; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (!strcmp(o->spec[i], o->spec[j])) {
+				say(cmd, "engine %s is named twice (a profile in --config tells two "
+				    "configurations apart)\n", o->spec[i]);
+				return -1;
+			}
+	if (tournament && o->games_set && o->games % 2) {
+		say(cmd, "--games %u: a pairing plays each opening with both colours, so an even "
+		    "number\n", o->games);
+		return -1;
+	}
+	if (tournament && o->sprt_set && nspec != 2) {
+		say(cmd, "--sprt is a test between two engines\n");
+		return -1;
+	}
+	if (tournament && o->queue) {
+		say(cmd, "--queue is not with a tournament yet (use match --queue per pairing)\n");
+		return -1;
+	}
+	if (tournament && o->anchor) {
+		int found = 0;
+		for (unsigned i = 0; i < nspec; i++)
+			found |= !strcmp(o->spec[i], o->anchor);
+		if (!found) {
+			say(cmd, "--anchor %s is not one of the engines\n", o->anchor);
+			return -1;
+		}
 	}
 	if (!!o->depth + !!o->movetime_ms + !!o->clock_ms > 1) {
-		fprintf(stderr, "hivebridge match: --depth, --movetime and --clock exclude each other\n");
+		say(cmd, "--depth, --movetime and --clock exclude each other\n");
 		return -1;
 	}
 	if (o->live_expiry_ms && !(o->queue && o->http)) {
-		fprintf(stderr, "hivebridge match: --live-expiry goes with --queue and --http\n");
+		say(cmd, "--live-expiry goes with --queue and --http\n");
 		return -1;
 	}
 	if (o->keep && !o->queue) {
-		fprintf(stderr, "hivebridge match: --keep goes with --queue\n");
+		say(cmd, "--keep goes with --queue\n");
 		return -1;
 	}
 	if (o->sprt_min_games && !o->sprt_set) {
-		fprintf(stderr, "hivebridge match: --sprt-min-games goes with --sprt\n");
+		say(cmd, "--sprt-min-games goes with --sprt\n");
 		return -1;
 	}
-	if (o->games_set && o->sprt_min_games > o->games) {
-		fprintf(stderr, "hivebridge match: --sprt-min-games %u is more than --games %u: "
+	if (o->games_set && !tournament && o->sprt_min_games > o->games) {
+		say(cmd, "--sprt-min-games %u is more than --games %u: "
 			"the test could never decide\n", o->sprt_min_games, o->games);
 		return -1;
 	}
 	if (o->resume && !o->results_path) {
-		fprintf(stderr, "hivebridge match: --resume needs --results FILE\n");
+		say(cmd, "--resume needs --results FILE\n");
 		return -1;
 	}
 	return 0;
@@ -205,17 +261,18 @@ bad:
  * -1 for one that cannot work. */
 int match_players_resolve(struct match *m)
 {
-	char *names[2] = { NULL, NULL };
+	char *names[MATCH_MAX_PLAYERS] = { NULL };
 	int rc = -1;
 
-	for (int p = 0; p < 2; p++) {
+	m->npl = m->o.nspec;
+	for (unsigned p = 0; p < m->npl; p++) {
 		const char *spec = m->o.spec[p];
 		char err[512] = "";
 		m->pl[p].label = spec;
 		const struct engine_profile *pr = config_engine_parse(&m->conf, spec, &m->pl[p].depth,
 								      err, sizeof err);
 		if (!pr) {
-			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", spec, err[0] ? err : "bad engine");
+			say(match_cmd(m), "engine \"%s\": %s\n", spec, err[0] ? err : "bad engine");
 			rc = 2;
 			goto out;
 		}
@@ -224,25 +281,25 @@ int match_players_resolve(struct match *m)
 			goto out;
 	}
 	/* Only now: adding a profile may move the others. */
-	for (int p = 0; p < 2; p++) {
+	for (unsigned p = 0; p < m->npl; p++) {
 		char err[512] = "";
 		m->pl[p].profile = config_profile(&m->conf, names[p]);
 		if (!m->pl[p].profile) {
-			fprintf(stderr, "hivebridge match: no engine profile \"%s\"\n", names[p]);
+			say(match_cmd(m), "no engine profile \"%s\"\n", names[p]);
 			goto out;
 		}
 		/* A command that is not there, or a host that does not resolve, ends the
 		 * match before it starts (and no name is resolved inside the loop). */
 		if (config_engine_check(&m->conf, m->pl[p].profile, err, sizeof err) < 0) {
-			fprintf(stderr, "hivebridge match: engine \"%s\": %s\n", m->pl[p].label,
+			say(match_cmd(m), "engine \"%s\": %s\n", m->pl[p].label,
 				err[0] ? err : "cannot work");
 			goto out;
 		}
 	}
 	rc = 0;
 out:
-	free(names[0]);
-	free(names[1]);
+	for (unsigned p = 0; p < m->npl; p++)
+		free(names[p]);
 	return rc;
 }
 
@@ -255,7 +312,7 @@ static int openings_from_records(struct match *m)
 	char err[768];
 
 	if (record_file_read(m->o.openings_path, &v, &n, err, sizeof err) != 0) {
-		fprintf(stderr, "hivebridge match: --openings %s\n", err);
+		say(match_cmd(m), "--openings %s\n", err);
 		return -1;
 	}
 	m->openings = calloc(n, sizeof *m->openings);
@@ -266,7 +323,7 @@ static int openings_from_records(struct match *m)
 		if (m->o.opening_plies && g->len > m->o.opening_plies)
 			hive_game_undo(g, g->len - m->o.opening_plies);
 		if (hive_game_over(&g->board) || (m->o.type_set && g->type != m->o.type)) {
-			fprintf(stderr, "hivebridge match: --openings %s: %s: %s\n", m->o.openings_path, name,
+			say(match_cmd(m), "--openings %s: %s: %s\n", m->o.openings_path, name,
 				hive_game_over(&g->board) ? "the game is over at its last ply (see --opening-plies)" :
 				"not of the match's --type");
 			break;
@@ -279,7 +336,7 @@ static int openings_from_records(struct match *m)
 	}
 	int rc = m->openings && m->nopenings == n ? 0 : -1;
 	if (rc != 0 && !m->openings)
-		fprintf(stderr, "hivebridge match: out of memory\n");
+		say(match_cmd(m), "out of memory\n");
 	hive_records_free(v, n);
 	return rc;
 }
@@ -295,7 +352,7 @@ int match_openings_load(struct match *m)
 	int lineno = 0, rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "hivebridge match: %s: %s\n", m->o.openings_path, strerror(errno));
+		say(match_cmd(m), "%s: %s\n", m->o.openings_path, strerror(errno));
 		return -1;
 	}
 	size_t headlen = fread(head, 1, sizeof head, f);
@@ -310,7 +367,7 @@ int match_openings_load(struct match *m)
 		lineno++;
 		int got = match_opening_parse(line, m->o.type_set ? (int)m->o.type : -1, &s, err, sizeof err);
 		if (got < 0) {
-			fprintf(stderr, "hivebridge match: %s line %d: %s\n", m->o.openings_path, lineno, err);
+			say(match_cmd(m), "%s line %d: %s\n", m->o.openings_path, lineno, err);
 			rc = -1;
 		} else if (got > 0) {
 			if (m->nopenings == capo) {
@@ -330,7 +387,7 @@ int match_openings_load(struct match *m)
 	free(line);
 	fclose(f);
 	if (rc == 0 && m->nopenings == 0) {
-		fprintf(stderr, "hivebridge match: %s has no opening\n", m->o.openings_path);
+		say(match_cmd(m), "%s has no opening\n", m->o.openings_path);
 		rc = -1;
 	}
 	return rc;

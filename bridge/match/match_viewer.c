@@ -119,11 +119,11 @@ int viewer_listen(struct match *m, const char *spec)
 
 	m->spectate = spectate_new(m->base, &viewer_ops, m, &l);
 	if (!m->spectate) {
-		fprintf(stderr, "hivebridge match: out of memory\n");
+		fprintf(stderr, "hivebridge %s: out of memory\n", match_cmd(m));
 		return -1;
 	}
 	if (spectate_listen(m->spectate, spec, err, sizeof err) < 0) {
-		fprintf(stderr, "hivebridge match: --viewer: %s\n", err);
+		fprintf(stderr, "hivebridge %s: --viewer: %s\n", match_cmd(m), err);
 		return -1;
 	}
 	return 0;

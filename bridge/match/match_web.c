@@ -15,8 +15,7 @@
 #include "bridge/match/match_int.h"
 #include "bridge/referee.h"
 
-/* A JSON number, or null for inf/NaN (JSON has neither). */
-static void add_num(cJSON *o, const char *key, double v)
+void match_json_num(cJSON *o, const char *key, double v)
 {
 	if (isfinite(v))
 		cJSON_AddNumberToObject(o, key, v + 0.0);
@@ -41,29 +40,37 @@ static cJSON *match_web_summary(void *arg)
 	cJSON_AddNumberToObject(o, "losses", c->losses);
 	cJSON_AddNumberToObject(o, "draws", c->draws);
 	sprt_score(c, &score);
-	add_num(o, "score", n ? score : NAN);
+	match_json_num(o, "score", n ? score : NAN);
 	if (sprt_elo(c, &elo, &margin) == 0) {
-		add_num(o, "elo", elo);
-		add_num(o, "elo_margin", margin);
+		match_json_num(o, "elo", elo);
+		match_json_num(o, "elo_margin", margin);
 	} else {
 		cJSON_AddNullToObject(o, "elo");
 		cJSON_AddNullToObject(o, "elo_margin");
 	}
 	double wl = (double)c->wins + c->losses;
-	add_num(o, "los", wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5);
-	add_num(o, "draw_ratio", n ? (double)c->draws / n : NAN);
+	match_json_num(o, "los", wl > 0 ? 0.5 * (1 + erf(((double)c->wins - c->losses) / sqrt(2 * wl))) : 0.5);
+	match_json_num(o, "draw_ratio", n ? (double)c->draws / n : NAN);
+	/* The game pairs (one opening, colours swapped) of the first pairing. */
+	cJSON *pn = cJSON_AddArrayToObject(o, "pentanomial");
+	for (int k = 0; pn && k < 5; k++)
+		cJSON_AddItemToArray(pn, cJSON_CreateNumber(m->ppenta ? m->ppenta[0].n[k] : 0));
+	if (!m->ppenta || sprt_penta_elo(&m->ppenta[0], &elo, &margin) < 0)
+		elo = margin = NAN;
+	match_json_num(o, "penta_elo", elo);
+	match_json_num(o, "penta_elo_margin", margin);
 	if (m->o.sprt_set) {
 		double llr, lo, hi;
 		const char *model = results_llr(m, &llr);
 		sprt_bounds(&m->o.sprt, &lo, &hi);
 		cJSON *s = cJSON_AddObjectToObject(o, "sprt");
-		add_num(s, "elo0", m->o.sprt.elo0);
-		add_num(s, "elo1", m->o.sprt.elo1);
-		add_num(s, "alpha", m->o.sprt.alpha);
-		add_num(s, "beta", m->o.sprt.beta);
-		add_num(s, "lower", lo);
-		add_num(s, "upper", hi);
-		add_num(s, "llr", llr);
+		match_json_num(s, "elo0", m->o.sprt.elo0);
+		match_json_num(s, "elo1", m->o.sprt.elo1);
+		match_json_num(s, "alpha", m->o.sprt.alpha);
+		match_json_num(s, "beta", m->o.sprt.beta);
+		match_json_num(s, "lower", lo);
+		match_json_num(s, "upper", hi);
+		match_json_num(s, "llr", llr);
 		cJSON_AddNumberToObject(s, "min_games", m->o.sprt_min_games);
 		if (model)
 			cJSON_AddStringToObject(s, "model", model);
@@ -77,6 +84,9 @@ static cJSON *match_web_summary(void *arg)
 	} else {
 		cJSON_AddNullToObject(o, "sprt");
 	}
+	cJSON *t = tournament_web(m);
+	if (t)
+		cJSON_AddItemToObject(o, "tournament", t);
 	cJSON *run = cJSON_AddArrayToObject(o, "running");
 	for (unsigned i = 0; i < m->nslots; i++) {
 		const struct slot *s = &m->slots[i];
@@ -84,8 +94,8 @@ static cJSON *match_web_summary(void *arg)
 			continue;
 		cJSON *g = cJSON_CreateObject();
 		cJSON_AddNumberToObject(g, "game", s->game_no);
-		cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
-		cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+		cJSON_AddStringToObject(g, "white", slot_label(s, s->white));
+		cJSON_AddStringToObject(g, "black", slot_label(s, 1 - s->white));
 		cJSON_AddNumberToObject(g, "plies", (double)referee_game(s->ref)->len);
 		if (referee_live(s->ref))
 			cJSON_AddNumberToObject(g, "live_id", referee_live(s->ref)->id);
@@ -115,7 +125,7 @@ int match_web_start(struct match *m)
 	m->web_finished = cJSON_CreateArray();
 	m->http = m->web_finished ? http_start(m->base, &m->conf, m->o.http, err, sizeof err) : NULL;
 	if (!m->http) {
-		fprintf(stderr, "hivebridge match: --http: %s\n", err[0] ? err : "out of memory");
+		fprintf(stderr, "hivebridge %s: --http: %s\n", match_cmd(m), err[0] ? err : "out of memory");
 		return -1;
 	}
 	http_set_match(m->http, match_web_summary, m);
@@ -150,8 +160,8 @@ void match_web_record(struct match *m, const struct slot *s, int state, const ch
 	char *gs = match_game_string(referee_game(s->ref));
 	cJSON *g = cJSON_CreateObject();
 	cJSON_AddNumberToObject(g, "game", s->game_no);
-	cJSON_AddStringToObject(g, "white", m->pl[s->white].label);
-	cJSON_AddStringToObject(g, "black", m->pl[1 - s->white].label);
+	cJSON_AddStringToObject(g, "white", slot_label(s, s->white));
+	cJSON_AddStringToObject(g, "black", slot_label(s, 1 - s->white));
 	cJSON_AddStringToObject(g, "result", results_text(state));
 	cJSON_AddStringToObject(g, "reason", reason);
 	cJSON_AddNumberToObject(g, "plies", (double)referee_game(s->ref)->len);

@@ -173,3 +173,95 @@ enum sprt_verdict sprt_decide(const struct sprt_test *t, double llr)
 		return SPRT_ACCEPT_H0;
 	return SPRT_CONTINUE;
 }
+
+/* --- the pentanomial model ---------------------------------------------------------- */
+
+/* Bin of a pair: the points of its two games, in half points. */
+void sprt_penta_add(struct sprt_penta *p, double first, double second)
+{
+	int bin = (int)lround(2 * (first + second));
+	if (bin >= 0 && bin <= 4)
+		p->n[bin]++;
+}
+
+unsigned sprt_penta_pairs(const struct sprt_penta *p)
+{
+	return p->n[0] + p->n[1] + p->n[2] + p->n[3] + p->n[4];
+}
+
+int sprt_penta_elo(const struct sprt_penta *p, double *elo, double *margin)
+{
+	double n = sprt_penta_pairs(p), mu = 0, var = 0;
+
+	*elo = 0;
+	*margin = NAN;
+	if (n <= 0)
+		return -1;
+	for (int i = 0; i < 5; i++)
+		mu += p->n[i] / n * (i / 4.0);
+	for (int i = 0; i < 5; i++)
+		var += p->n[i] / n * (i / 4.0 - mu) * (i / 4.0 - mu);
+	*elo = sprt_elo_of_score(mu);
+	double se = sqrt(var / n), lo = mu - SPRT_Z95 * se, hi = mu + SPRT_Z95 * se;
+	if (mu <= 0 || mu >= 1)
+		*margin = NAN;
+	else if (lo <= 0 || hi >= 1)
+		*margin = INFINITY;
+	else
+		*margin = (sprt_elo_of_score(hi) - sprt_elo_of_score(lo)) / 2;
+	return 0;
+}
+
+/* The maximum-likelihood distribution p (k bins scoring a[i]) nearest the observed
+ * q whose mean is s: p_i = q_i / (1 + x (a_i - s)). The root x of the decreasing
+ * f(x) = sum q_i (a_i - s) / (1 + x (a_i - s)) lies where every 1 + x (a_i - s) > 0,
+ * between -1 / (a_max - s) and -1 / (a_min - s); bisection finds it to the last bit. */
+static void mle_with_mean(const double *q, const double *a, int k, double s, double *p)
+{
+	double lo = -1 / (a[k - 1] - s), hi = -1 / (a[0] - s);
+
+	for (int it = 0; it < 200; it++) {
+		double x = (lo + hi) / 2, f = 0;
+		if (x <= lo || x >= hi)
+			break;
+		for (int i = 0; i < k; i++)
+			f += q[i] * (a[i] - s) / (1 + x * (a[i] - s));
+		if (f > 0)
+			lo = x;
+		else
+			hi = x;
+	}
+	double x = (lo + hi) / 2;
+	for (int i = 0; i < k; i++)
+		p[i] = q[i] / (1 + x * (a[i] - s));
+}
+
+int sprt_llr_gsprt(const unsigned *counts, int k, const struct sprt_test *t, double *llr)
+{
+	double q[5], a[5], p0[5], p1[5], n = 0;
+	unsigned seen = 0;
+
+	*llr = 0;
+	if (k < 2 || k > 5)
+		return -1;
+	for (int i = 0; i < k; i++) {
+		seen += counts[i];
+		q[i] = counts[i] ? (double)counts[i] : 1e-3;
+		a[i] = (double)i / (k - 1);
+		n += q[i];
+	}
+	if (!seen)
+		return -1;
+	for (int i = 0; i < k; i++)
+		q[i] /= n;
+	mle_with_mean(q, a, k, sprt_score_of_elo(t->elo0), p0);
+	mle_with_mean(q, a, k, sprt_score_of_elo(t->elo1), p1);
+	for (int i = 0; i < k; i++)
+		*llr += n * q[i] * log(p1[i] / p0[i]);
+	return 0;
+}
+
+int sprt_llr_penta(const struct sprt_penta *p, const struct sprt_test *t, double *llr)
+{
+	return sprt_llr_gsprt(p->n, 5, t, llr);
+}

@@ -15,6 +15,21 @@
  *    LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var), s0/s1 the logistic scores of
  *    elo0/elo1 and var the per-game variance of the score.
  *  - Bounds (Wald): lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha).
+ *
+ * The pentanomial model (fastchess's and fishtest's): games come in pairs, one
+ * opening played with both colours, so a pair is the unit of sampling. A pair's
+ * score from one player's view is 0, 1/2, 1, 3/2 or 2 points, counted in five bins.
+ *  - Elo: mu = the mean pair score per game (bin i scores i/4), elo = the logistic
+ *    curve at mu; the margin maps mu -/+ 1.96 standard errors through it, the
+ *    standard error sqrt(var / pairs) from the pairs' own variance (which counts the
+ *    correlation of a pair's two games, so it is smaller than the trinomial one).
+ *  - LLR (sprt_llr_gsprt): the generalized SPRT with the "expectation" statistic:
+ *    for s = s0 and s = s1 (the logistic scores of elo0, elo1) the maximum-likelihood
+ *    distribution on the bins with mean s, p_i = q_i / (1 + x (a_i - s)) with x the
+ *    root of sum q_i (a_i - s) / (1 + x (a_i - s)) = 0 (q the observed frequencies,
+ *    a_i the bins' scores); LLR = N sum q_i ln(p1_i / p0_i). An empty bin counts
+ *    1e-3 (the regularization both fishtest and fastchess use), so an LLR exists
+ *    from the first pair on.
  */
 #ifndef BRIDGE_SPRT_H
 #define BRIDGE_SPRT_H
@@ -62,6 +77,30 @@ int sprt_llr(const struct sprt_counts *c, const struct sprt_test *t, double *llr
 
 /* GSPRT logistic LLR; -1 with *llr = 0 while there are no games or no variance. */
 int sprt_llr_logistic(const struct sprt_counts *c, const struct sprt_test *t, double *llr);
+
+/* Game pairs by the pair's points from one player's view: n[0] two losses, n[1] a
+ * loss and a draw, n[2] two draws or a win and a loss, n[3] a win and a draw, n[4]
+ * two wins. */
+struct sprt_penta {
+	unsigned n[5];
+};
+
+/* One more pair: the player's scores (0, 1/2 or 1) in its two games. */
+void sprt_penta_add(struct sprt_penta *p, double first, double second);
+
+/* Pairs counted. */
+unsigned sprt_penta_pairs(const struct sprt_penta *p);
+
+/* Elo and its 95% margin from the pentanomial variance; -1 when there is no pair.
+ * elo is infinite and margin NaN when every pair was won (or lost). */
+int sprt_penta_elo(const struct sprt_penta *p, double *elo, double *margin);
+
+/* The GSPRT LLR (the "expectation" statistic) of k bins (3: loss, draw, win; 5: a
+ * pentanomial) scoring i / (k - 1); -1 with *llr = 0 when there is no count. */
+int sprt_llr_gsprt(const unsigned *counts, int k, const struct sprt_test *t, double *llr);
+
+/* The pentanomial LLR: sprt_llr_gsprt over the pairs. */
+int sprt_llr_penta(const struct sprt_penta *p, const struct sprt_test *t, double *llr);
 
 /* Where llr stands against the test's bounds. */
 enum sprt_verdict sprt_decide(const struct sprt_test *t, double llr);

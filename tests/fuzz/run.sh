@@ -69,6 +69,8 @@ seeds() {
 		done >"$B/seed/fuzz_results/r$k"
 		printf '{"game":%d,"a_sc' "$k" >>"$B/seed/fuzz_results/r$k"
 	done
+	# `hivebridge ratings` reads the same files.
+	cp -r "$B/seed/fuzz_results" "$B/seed/fuzz_ratings"
 	# Game records: the real games (PGN and SGF) of tests/data/records.
 	mkdir -p "$B/seed/fuzz_record"
 	cp tests/data/records/*.pgn tests/data/records/*.sgf "$B/seed/fuzz_record/"

@@ -194,7 +194,84 @@ static void test_llr_logistic(void)
 	CU_ASSERT_EQUAL(sprt_llr_logistic(&draws, &t, &llr), -1);
 }
 
+/* The pentanomial model. Published values: fastchess's app/tests/sprt_test.cpp
+ * ("logistic pentanomial 1" and "2", its Stats(LL, LD, WL, DD, WD, WW) giving the bins
+ * below, LLR -3.07 and -4.98 to two places; "logistic trinomial 1" and "2", -1.57 and
+ * -2.59). The full-precision numbers are tests/data/stats_reference.py's, which
+ * solves the constrained maximum likelihood by Newton's method in Python (sprt.c
+ * bisects): the two agree with each other and with the published figures. */
+static void test_llr_gsprt_published(void)
+{
+	struct sprt_test t1 = { 0.5, 2.5, 0.05, 0.05 }, t2 = { 0, 2, 0.05, 0.05 };
+	struct sprt_penta p1 = { { 223, 9863, 20279 + 1000, 10037, 246 } };
+	struct sprt_penta p2 = { { 871, 26175, 55003 + 980, 26678, 821 } };
+	unsigned tri1[3] = { 21184, 40708, 21404 }, tri2[3] = { 57030, 106593, 57433 };
+	double llr;
+
+	CU_ASSERT_EQUAL(sprt_llr_penta(&p1, &t1, &llr), 0);
+	NEAR(llr, -3.07, 0.005);
+	NEAR(llr, -3.074126439586, 1e-6);
+	CU_ASSERT_EQUAL(sprt_llr_penta(&p2, &t2, &llr), 0);
+	NEAR(llr, -4.98, 0.005);
+	NEAR(llr, -4.978672863441, 1e-6);
+	CU_ASSERT_EQUAL(sprt_llr_gsprt(tri1, 3, &t1, &llr), 0);
+	NEAR(llr, -1.57, 0.005);
+	NEAR(llr, -1.571888792690, 1e-6);
+	CU_ASSERT_EQUAL(sprt_llr_gsprt(tri2, 3, &t2, &llr), 0);
+	NEAR(llr, -2.59, 0.005);
+	NEAR(llr, -2.593024163540, 1e-6);
+}
+
+/* Small samples, empty bins regularized (1e-3 each): stats_reference.py's numbers. */
+static void test_llr_penta_small(void)
+{
+	struct sprt_test t20 = { 0, 20, 0.05, 0.05 }, t5 = { -5, 5, 0.05, 0.05 };
+	struct sprt_test tf = { -1.75, 0.25, 0.05, 0.05 };
+	struct sprt_penta a = { { 0, 0, 2, 0, 37 } }, b = { { 3, 10, 20, 12, 5 } };
+	struct sprt_penta c = { { 0, 0, 0, 0, 3 } }, none = { { 0 } };
+	double llr;
+
+	CU_ASSERT_EQUAL(sprt_llr_penta(&a, &t20, &llr), 0);
+	NEAR(llr, 2.180485205913, 1e-6);
+	CU_ASSERT_EQUAL(sprt_llr_penta(&b, &t5, &llr), 0);
+	NEAR(llr, 0.320527357196, 1e-6);
+	CU_ASSERT_EQUAL(sprt_llr_penta(&c, &tf, &llr), 0);
+	NEAR(llr, 0.017318213086, 1e-6);
+	CU_ASSERT_EQUAL(sprt_llr_penta(&none, &tf, &llr), -1);
+	CU_ASSERT(llr == 0);
+}
+
+static void test_penta_elo(void)
+{
+	struct sprt_penta p = { { 0 } };
+	double elo, margin;
+
+	CU_ASSERT_EQUAL(sprt_penta_elo(&p, &elo, &margin), -1);
+	/* Bins from game scores: 0 + 0.5 -> bin 1, 1 + 0 -> bin 2, 1 + 1 -> bin 4. */
+	sprt_penta_add(&p, 0, 0.5);
+	sprt_penta_add(&p, 1, 0);
+	sprt_penta_add(&p, 0.5, 0.5);
+	sprt_penta_add(&p, 1, 1);
+	CU_ASSERT(p.n[0] == 0 && p.n[1] == 1 && p.n[2] == 2 && p.n[3] == 0 && p.n[4] == 1);
+	CU_ASSERT_EQUAL(sprt_penta_pairs(&p), 4);
+	/* stats_reference.py: mu and the pairs' variance mapped through the logistic. */
+	struct sprt_penta b = { { 3, 10, 20, 12, 5 } }, f = { { 1, 60, 500, 1200, 600 } };
+	CU_ASSERT_EQUAL(sprt_penta_elo(&b, &elo, &margin), 0);
+	NEAR(elo, 20.871204666029, 1e-6);
+	NEAR(margin, 50.236057157571, 1e-6);
+	CU_ASSERT_EQUAL(sprt_penta_elo(&f, &elo, &margin), 0);
+	NEAR(elo, 188.599379993442, 1e-6);
+	NEAR(margin, 7.017942813465, 1e-6);
+	/* Every pair won: +inf, no margin. */
+	struct sprt_penta won = { { 0, 0, 0, 0, 4 } };
+	CU_ASSERT_EQUAL(sprt_penta_elo(&won, &elo, &margin), 0);
+	CU_ASSERT(isinf(elo) && elo > 0 && isnan(margin));
+}
+
 static const struct unit_test tests[] = {
+	{ "pentanomial counts and Elo", test_penta_elo },
+	{ "GSPRT LLR: published values", test_llr_gsprt_published },
+	{ "pentanomial LLR: small samples", test_llr_penta_small },
 	{ "Elo of a score", test_elo_of_score },
 	{ "Elo and 95% margin", test_elo_margin },
 	{ "--sprt parsing", test_parse },

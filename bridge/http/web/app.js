@@ -614,9 +614,12 @@ async function loadMatch() {
     const held = m.sprt.verdict === "continue" && m.sprt.min_games > m.played ? `, no verdict before ${m.sprt.min_games} games` : "";
     rows.push(["SPRT", `LLR ${fmt(m.sprt.llr, 3)} (${fmt(m.sprt.lower, 2)}, ${fmt(m.sprt.upper, 2)}), elo0 ${m.sprt.elo0}, elo1 ${m.sprt.elo1}: ${m.sprt.verdict}${held}`]);
   }
+  rows.push(["Pairs (LL LD WL+DD WD WW)", `[${m.pentanomial.join(", ")}], Elo ${fmt(m.penta_elo)} ± ${fmt(m.penta_elo_margin)}`]);
   $("mstats").replaceChildren(...rows.map(([k, v]) => {
     const tr = el("tr"); tr.appendChild(el("th", {}, k)); tr.appendChild(el("td", { "data-stat": k }, v)); return tr;
   }));
+  if (m.tournament) showTournament(m);
+  $("llr").style.display = m.tournament && !m.sprt ? "none" : "";
   drawLLR(m.sprt);
   // match --queue: the workers as the coordinator hears them.
   $("mworkers").hidden = !m.workers;
@@ -632,6 +635,34 @@ async function loadMatch() {
     tr.onclick = () => watchGameString(g.gamestring, `Match game ${g.game}: ${g.white} – ${g.black}, ${g.result}`, g)
       .catch((e) => { $("status").textContent = e.message; });
     tr.onkeydown = (ev) => { if (ev.key === "Enter") tr.onclick(); };
+    return tr;
+  }));
+}
+
+// hivebridge tournament: the rating list, best first, each Elo with its 95 % interval
+// as a bar on one scale; the score rows above are the first pairing's, so they go.
+function showTournament(m) {
+  const t = m.tournament, list = t.ratings ? t.ratings.engines : [];
+  const names = new Set(t.pairings.flatMap((p) => [p.a, p.b]));
+  $("mhead").textContent = `${t.kind === "gauntlet" ? "Gauntlet" : "Round-robin"} of ${names.size} engines: ${m.played} of ${m.games} games`;
+  const fin = list.filter((e) => e.elo !== null && e.margin !== null);
+  const lo = Math.min(-50, ...fin.map((e) => e.elo - e.margin)), hi = Math.max(50, ...fin.map((e) => e.elo + e.margin));
+  const X = (v) => ((v - lo) / (hi - lo)) * 200;
+  $("mstats").replaceChildren(...list.map((e) => {
+    const tr = el("tr", { "data-engine": e.engine });
+    const elo = e.elo === null ? e.elo_bound || "–" : `${e.elo >= 0 ? "+" : ""}${fmt(e.elo)} ± ${fmt(e.margin)}`;
+    tr.appendChild(el("th", {}, `${e.rank}. ${e.engine}`));
+    const td = el("td", { "data-stat": "elo" });
+    td.appendChild(el("div", { style: "white-space: nowrap" }, elo));
+    td.appendChild(el("div", { style: "font-size: smaller" }, `${e.games} games, ${fmt(e.score)} %`));
+    const svg = el("svg:svg", { viewBox: "0 0 200 12", preserveAspectRatio: "none", style: "width: 100%; height: 12px; display: block" });
+    svg.appendChild(el("svg:line", { x1: X(0), x2: X(0), y1: 0, y2: 12, stroke: "#999" }));
+    if (e.elo !== null && e.margin !== null) {
+      svg.appendChild(el("svg:line", { x1: X(e.elo - e.margin), x2: X(e.elo + e.margin), y1: 6, y2: 6, stroke: "#2a62c9", "stroke-width": 2 }));
+      svg.appendChild(el("svg:circle", { cx: X(e.elo), cy: 6, r: 3, fill: "#2a62c9" }));
+    }
+    td.appendChild(svg);
+    tr.appendChild(td);
     return tr;
   }));
 }
