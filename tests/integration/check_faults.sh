@@ -60,7 +60,7 @@ run 20 -- "$fake" --fault exit-at-start
 
 # A stalled engine is killed at the deadline: the failure says so and shows what was sent.
 run 30 -- "$fake" --fault stall
-grep -q '^FAIL bestmove.depth-1  no "ok" within 1000 ms  sent: .*bestmove depth 1' "$report" ||
+grep -q '^FAIL bestmove.depth-1  no "ok" within 2000 ms  sent: .*bestmove depth 1' "$report" ||
 	fail "stall: the report lacks the time-out or the transcript"
 grep -q '^SKIP bestmove.time-1s .*engine lost at bestmove.depth-1' "$report" ||
 	fail "stall: the rest of the group is not skipped"

@@ -22,7 +22,7 @@ run() {
 	shift
 	procs_now
 	start=$procs_cs
-	timeout "$bound" "$HIVEBRIDGE" check --timeout-ms 1000 --positions "${check_positions:-1}" "$@" \
+	timeout "$bound" "$HIVEBRIDGE" check --timeout-ms 2000 --positions "${check_positions:-1}" "$@" \
 		>"$report" 2>"$tmp/stderr"
 	rc=$?
 	procs_now
