@@ -394,9 +394,13 @@ class Site:
     def view(self, g):
         return {k: v for k, v in g.items() if not k.startswith("_")}
 
+    # A random mover may escape a weak bot for hundreds of turns (an untimed Base+LP game
+    # reached turn 807 under ASan at load 14): like a person tired of it, it resigns here.
+    HUMAN_RESIGN_TURN = 300
+
     def human_turns(self):
         """The autoplaying humans' moves that are due (one pass over the games)."""
-        due = []
+        due, tired = [], []
         with self.lock:
             now = time.time()
             for g in list(self.games.values()):
@@ -404,9 +408,13 @@ class Site:
                 if g["finished"]:
                     continue
                 u = self.by_id(g["current_player_id"])
-                if u and u["username"] in self.humans and \
+                if u and u["username"] in self.humans and g["turn"] >= self.HUMAN_RESIGN_TURN:
+                    tired.append((u, g["nanoid"]))
+                elif u and u["username"] in self.humans and \
                         (now - g["_last"]) * 1000 >= self.humans[u["username"]]:
                     due.append((u, g["nanoid"], g["game_type"], list(self.history_plies[g["nanoid"]])))
+        for u, nid in tired:
+            self.control(u, nid, "resign")
         for u, nid, gt, plies in due:
             m = self.oracle.random_move(gt, plies)
             if m:
