@@ -1,6 +1,6 @@
 // game_test.js: whole games on hivebridge's page in headless Chromium
 // (tests/integration/web_browser_game.sh).
-//   node game_test.js BASE_URL OUTDIR
+//   node game_test.js BASE_URL OUTDIR [LOBBY_URL]
 // Four games against the built-in engine at depth 1, each played to its end (a Queen
 // surrounded, or a draw the server declares), never resigned: by keyboard alone (Tab
 // to the piece, Enter, Tab to the destination, Enter) and by mouse (real clicks), each
@@ -11,7 +11,7 @@
 "use strict";
 const { log, launch, newPage, screenshot, runTest } = require("./lib");
 
-const [base, outdir] = process.argv.slice(2);
+const [base, outdir, lobbyBase] = process.argv.slice(2);
 // The person's moves in one game at most: past this the game has not ended and fails.
 const MAX_MOVES = 60;
 let browser;
@@ -20,8 +20,8 @@ function fail(msg) { console.error("FAIL: " + msg); process.exitCode = 1; throw 
 let seed;
 function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
 
-async function api(path) {
-  const r = await fetch(base + path);
+async function api(path, from = base) {
+  const r = await fetch(from + path);
   const j = await r.json();
   if (!r.ok) fail(`${path}: ${r.status} ${j.error}`);
   return j;
@@ -177,8 +177,44 @@ async function game(name, width, height, move, seed0) {
   return g;
 }
 
+// The flag: two persons paired in the lobby of LOBBY_BASE (a clock of a few seconds),
+// and White does not move: White's clock shows the flag at 0:00 on both pages, and
+// both show the server's result and reason.
+async function flag() {
+  const pages = [];
+  for (const name of ["alice", "bob"]) {
+    const p = await newPage(browser);
+    await p.setViewport({ width: 1400, height: 900 });
+    await p.goto(lobbyBase + "/", { waitUntil: "load" });
+    await p.waitForSelector("#lobby option");
+    await p.$eval("#lname", (e, n) => { e.value = n; }, name);
+    await p.click("#ljoin");
+    if (name === "alice") await p.waitForSelector("#lwait:not([hidden])");
+    pages.push(p);
+  }
+  const poll = { polling: 100, timeout: 60000 };
+  for (const p of pages) {
+    await p.waitForFunction(() => document.getElementById("result").textContent !== "", poll);
+    await p.waitForFunction(() => document.getElementById("clockw").textContent === "⚑ 0:00", poll);
+  }
+  const id = await pages[0].evaluate(() => view.id);
+  if (id === null || id !== await pages[1].evaluate(() => view.id)) fail("the flag: the pages watch different games");
+  const g = await api(`/api/games/${id}`, lobbyBase);
+  const want = `${g.result}${g.reason ? " — " + g.reason : ""}`;
+  if (g.plies !== 0 || g.result !== "0-1" || g.reason !== "white lost on time") fail(`the flag: the server's game ${id}: ${JSON.stringify([g.plies, g.result, g.reason])}`);
+  for (const p of pages) {
+    const shown = await p.evaluate(() => [document.getElementById("result").textContent, document.getElementById("clockw").className]);
+    if (shown[0] !== want) fail(`the flag: the page shows "${shown[0]}", the server says "${want}"`);
+    if (!/\bflag\b/.test(shown[1])) fail("white's clock is not marked as flagged: " + shown[1]);
+  }
+  log(`the flag: game ${id}, White did not move: "⚑ 0:00" and "${want}" on both pages`);
+  await screenshot(pages[0], outdir, "flag.png");
+  for (const p of pages) await p.close();
+}
+
 async function run() {
   browser = await launch();
+  if (lobbyBase) await flag();
   await game("keyboard 1400x900", 1400, 900, keyMove, 13);
   await game("mouse 390x844", 390, 844, mouseMove, 7);
   // And the other way round: each way at each size.
