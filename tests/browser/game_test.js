@@ -9,7 +9,7 @@
 // move the page made is in the server's game, and a screenshot of each end is kept.
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const { log, launch, newPage, screenshot, runTest } = require("./lib");
+const { log, launch, newPage, mouseClick, screenshot, runTest } = require("./lib");
 
 const [base, outdir, lobbyBase] = process.argv.slice(2);
 // The person's moves in one game at most: past this the game has not ended and fails.
@@ -137,19 +137,7 @@ async function keyMove(page, m) {
   return m.move;
 }
 
-// By mouse: real clicks at the centre of the piece, then of the destination (again if
-// a live update replaced it under the pointer).
-async function mouseClick(page, sel) {
-  for (let i = 0; ; i++) {
-    try {
-      const h = await page.waitForSelector(sel);
-      await h.click();
-      return;
-    } catch (e) {
-      if (i >= 4) throw e;
-    }
-  }
-}
+// By mouse: real clicks at the centre of the piece, then of the destination.
 const quote = (s) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
 
 async function mouseMove(page, m) {
