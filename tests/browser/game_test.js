@@ -210,5 +210,4 @@ async function run() {
   await game("mouse 1400x900", 1400, 900, mouseMove, 13);
 }
 
-if (require.main === module) runTest(run, () => browser, outdir, "game");
-module.exports = { choose };
+runTest(run, () => browser, outdir, "game");
