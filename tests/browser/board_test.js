@@ -8,7 +8,7 @@
 // on the same port: the banner gone, the game read again, a move played.
 // Every wait has a deadline; any failure exits 1 with the reason.
 "use strict";
-const { log, launch, newPage, screenshot, runTest } = require("./lib");
+const { log, launch, newPage, mouseClick, screenshot, runTest } = require("./lib");
 
 const { spawn } = require("child_process");
 const [base, outdir, daemonPid, records, conf] = process.argv.slice(2);
@@ -84,20 +84,6 @@ async function lowContrast(page) {
     }
     return bad;
   });
-}
-
-// Clicks sel with the mouse (scrolled into view, at its centre), again if a live
-// update replaced it under the pointer.
-async function mouseClick(page, sel) {
-  for (let i = 0; ; i++) {
-    try {
-      const h = await page.waitForSelector(sel);
-      await h.click();
-      return;
-    } catch (e) {
-      if (i >= 4) throw e;
-    }
-  }
 }
 
 const yourTurn = () => document.getElementById("result").textContent !== "" ||

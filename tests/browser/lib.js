@@ -4,6 +4,8 @@
 //   log(msg)                 a line on stdout.
 //   clickNow(page, sel)      clicks what sel names as it is now (see below).
 //   clickPieceMove(page, rnd)  a move by clicking a piece, then a destination.
+//   mouseClick(page, sel)    a real mouse click at the centre of what sel names
+//                            (scrolled into view), again if a live update replaced it.
 //   launch(opts)             headless Chromium ($CHROMIUM) in a fresh profile; opts.args
 //                            adds flags, opts.protocolTimeout sets puppeteer's.
 //                            Waits up to $BROWSER_LAUNCH_MS (180 s) for a cold start.
@@ -48,6 +50,18 @@ async function clickPieceMove(page, rnd) {
   const mv = moves[rnd(moves.length)];
   await clickNow(page, `g.dest[data-move="${mv.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"]`);
   return mv;
+}
+
+async function mouseClick(page, sel) {
+  for (let i = 0; ; i++) {
+    try {
+      const h = await page.waitForSelector(sel);
+      await h.click();
+      return;
+    } catch (e) {
+      if (i >= 4) throw e;
+    }
+  }
 }
 
 const LAUNCH_T = Number(process.env.BROWSER_LAUNCH_MS || 180000);
@@ -97,4 +111,4 @@ async function runTest(run, browserOf, outdir, prefix) {
   }
 }
 
-module.exports = { T, log, clickNow, clickPieceMove, launch, newPage, screenshot, runTest };
+module.exports = { T, log, clickNow, clickPieceMove, mouseClick, launch, newPage, screenshot, runTest };
