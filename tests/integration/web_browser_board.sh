@@ -12,19 +12,9 @@ set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
 . tests/lib/web.sh
-need node npm
-tmp=$(mktemp -d)
-procs_trap
-fail() { echo "FAIL: $*" >&2; exit 1; }
-web_browser_setup
+web_browser_begin
 
-cat >"$tmp/conf" <<EOF2
-[listen uhp]
-protocol = uhp
-address = 127.0.0.1
-port = 0
-engine = builtin
-EOF2
+web_conf_builtin
 # The shared real records where they are (../shared/data/records), else the tree's copies.
 recs=../shared/data/records
 [ -f "$recs/HV-Quodlibet-Jewdoka-2018-10-10-0140.sgf" ] || recs=tests/data/records

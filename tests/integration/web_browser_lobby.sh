@@ -11,11 +11,7 @@ set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
 . tests/lib/web.sh
-need node npm
-tmp=$(mktemp -d)
-procs_trap
-fail() { echo "FAIL: $*" >&2; exit 1; }
-web_browser_setup
+web_browser_begin
 
 cat >"$tmp/conf" <<EOF
 [listen remote]

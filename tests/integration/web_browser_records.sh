@@ -12,11 +12,7 @@ set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
 . tests/lib/web.sh
-need node npm
-tmp=$(mktemp -d)
-procs_trap
-fail() { echo "FAIL: $*" >&2; exit 1; }
-web_browser_setup
+web_browser_begin
 R=tests/data/records
 
 cp "$R/HV-Dumbot-Kaur50-2023-01-17-0059.pgn" "$tmp/games.pgn"

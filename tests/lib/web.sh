@@ -10,12 +10,35 @@
 #   web_queue_match ARGS...  hivebridge match --queue $url --http 127.0.0.1:0 ARGS (its
 #                            output in $tmp/qout and $tmp/qerr), once listening: $qpid,
 #                            $qhttp its http port; then workers w1 and w2 on $url.
+#   web_browser_begin        what every browser script does first: needs node and npm,
+#                            makes $tmp (removed on exit, with what the script started:
+#                            procs_trap), defines fail, then web_browser_setup.
+#   web_conf_builtin         $tmp/conf: one UHP listener on a free loopback port with the
+#                            built-in engine (the page's games need no more).
 #   web_browser_setup        headless Chromium ($CHROMIUM, default /usr/bin/chromium,
 #                            exported) and puppeteer-core, installed by npm ci from
 #                            tests/browser/package-lock.json into a cache directory
 #                            (never the repository) once per version of the lock file:
 #                            NODE_PATH exported; $shots, the screenshots' directory
 #                            ($WEB_SHOTS, default $tmp/shots), made.
+
+web_browser_begin() {
+	need node npm
+	tmp=$(mktemp -d)
+	procs_trap
+	fail() { echo "FAIL: $*" >&2; exit 1; }
+	web_browser_setup
+}
+
+web_conf_builtin() {
+	cat >"$tmp/conf" <<EOF
+[listen uhp]
+protocol = uhp
+address = 127.0.0.1
+port = 0
+engine = builtin
+EOF
+}
 
 web_serve() {
 	_wsn=$1
