@@ -15,6 +15,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -x "$TOOLS/uhp_connect" ] && [ -x "$TOOLS/fake_uhp_engine" ] || fail "test tools missing in $TOOLS"
 
 plies=1500
+# move_time 5 s, not 1: the fake engines answer at once, but on a loaded machine (load 9)
+# one move of 1500 took over 1 s to cross and the game ended on time.
 cat >"$tmp/conf" <<EOF
 [daemon]
 log = $tmp/trace
@@ -22,7 +24,7 @@ max_buffer = 262144
 [listen players]
 protocol = uhp-player
 port = 0
-move_time = 1
+move_time = 5
 max_plies = $plies
 results = $tmp/results.jsonl
 [listen watch]
