@@ -199,11 +199,12 @@ static void live_archive_game(const struct live_game *lg)
 	struct hive_record rec;
 
 	snprintf(event, sizeof event, "hivebridge %s session", lg->kind);
-	if (game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0 ||
-	    (game_record_append(live.archive, &rec, err, sizeof err) < 0 && (hive_record_free(&rec), 1))) {
+	if (game_record_build(&rec, &lg->game, &t, NULL, err, sizeof err) < 0) {
 		log_note(0, "live game %u: not archived: %s", lg->id, err);
 		return;
 	}
+	if (game_record_append(live.archive, &rec, err, sizeof err) < 0)
+		log_note(0, "live game %u: not archived: %s", lg->id, err);
 	hive_record_free(&rec);
 }
 
