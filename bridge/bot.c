@@ -167,9 +167,12 @@ struct bots *bots_start(struct event_base *base, struct config *c, char *err, si
 		int depth = 0;
 		const struct site_driver *d = site_driver_find(b->site);
 		const struct engine_profile *p = config_engine_parse(c, b->engine, &depth, why, sizeof why);
-		if (!d || !b->user || !p || config_engine_check(c, p, why, sizeof why) < 0) {
+		if (!d || !b->user || !p || config_engine_movetime(b->engine) ||
+		    config_engine_check(c, p, why, sizeof why) < 0) {
 			errbuf_set(err, errlen, "[site %s]: %s", b->name,
-				   !d ? "unknown site" : !b->user ? "no user" : why);
+				   !d ? "unknown site" : !b->user ? "no user" :
+				   p && config_engine_movetime(b->engine) ? "builtin:movetime=MS is for match and "
+				   "tournament (the site's clock sets the time here)" : why);
 			bots_free(bs);
 			return NULL;
 		}

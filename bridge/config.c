@@ -446,17 +446,29 @@ const struct engine_profile *config_engine_parse(struct config *c, const char *s
 	if ((p = config_profile(c, spec)) != NULL && !p->adhoc)
 		return p;
 	if (!strncmp(spec, "builtin:", 8)) {
-		if (strncmp(spec + 8, "depth=", 6) || parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) < 0) {
-			errbuf_set(err, errlen, "want builtin or builtin:depth=N (N 1..%d)", CONFIG_MAX_DEPTH);
+		if (!strncmp(spec + 8, "depth=", 6) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0) {
+			*depth = (int)v;
+		} else if (!config_engine_movetime(spec)) {
+			errbuf_set(err, errlen, "want builtin, builtin:depth=N (N 1..%d) or builtin:movetime=MS "
+				   "(MS 1..%d)", CONFIG_MAX_DEPTH, CONFIG_MAX_MOVETIME_MS);
 			return NULL;
 		}
-		*depth = (int)v;
 		p = config_profile(c, "builtin");
 		if (p && !strcmp(p->kind, "builtin"))
 			return p;
 		return config_add_command(c, "builtin", NULL, err, errlen);
 	}
 	return config_add_command(c, NULL, spec, err, errlen);
+}
+
+unsigned config_engine_movetime(const char *spec)
+{
+	unsigned long long v;
+
+	if (spec && !strncmp(spec, "builtin:movetime=", 17) &&
+	    parse_uint(spec + 17, 1, CONFIG_MAX_MOVETIME_MS, &v) == 0)
+		return (unsigned)v;
+	return 0;
 }
 
 int config_engine_configured(const struct config *c, const char *spec, char *err, size_t errlen)
@@ -467,7 +479,8 @@ int config_engine_configured(const struct config *c, const char *spec, char *err
 	/* The same rule as config_engine_parse: an ad-hoc profile is no name to take. */
 	if (p && !p->adhoc)
 		return 0;
-	if (spec && !strncmp(spec, "builtin:depth=", 14) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0)
+	if (spec && ((!strncmp(spec, "builtin:depth=", 14) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0) ||
+		     config_engine_movetime(spec)))
 		return 0;
 	if (spec && *spec && strncmp(spec, "builtin:", 8)) {
 		const char *s = spec;
@@ -478,7 +491,7 @@ int config_engine_configured(const struct config *c, const char *spec, char *err
 			return 1;
 		}
 	}
-	errbuf_set(err, errlen, "not a profile of this worker nor builtin[:depth=N]: commands from jobs are "
+	errbuf_set(err, errlen, "not a profile of this worker nor builtin[:depth=N|:movetime=MS]: commands from jobs are "
 			   "refused (the worker's --allow-engine-commands would run them)");
 	return -1;
 }

@@ -18,6 +18,7 @@
 
 #define CONFIG_MAX_OPTIONS 32
 #define CONFIG_MAX_DEPTH   64
+#define CONFIG_MAX_MOVETIME_MS 3600000   /* builtin:movetime=MS: an hour a move */
 
 struct engine_profile {
 	char    *name;
@@ -101,14 +102,18 @@ const struct engine_profile *config_profile(const struct config *c, const char *
 const struct engine_profile *config_add_command(struct config *c, const char *kind, const char *command,
 						char *err, size_t errlen);
 /* An ENGINE argument, the one syntax of every subcommand: a profile NAME (of the
- * config, "builtin" included), builtin:depth=N (N into *depth, else 0), a
+ * config, "builtin" included), builtin:depth=N (N into *depth, else 0),
+ * builtin:movetime=MS (config_engine_movetime), a
  * protocol's "PREFIX..." (uhp:CMD, hub:CMD, trylobot:HOST:PORT) or a bare CMD (the
  * default protocol's). NULL with err on error. */
 const struct engine_profile *config_engine_parse(struct config *c, const char *spec, int *depth,
 						 char *err, size_t errlen);
+/* MS of a spec builtin:movetime=MS (the built-in engine's own time a move, whatever
+ * the match's limits: cutechess's per-engine st=), else 0. */
+unsigned config_engine_movetime(const char *spec);
 /* Whether an ENGINE from someone else (a Redis job) names only what the operator
  * configured: 0 for the NAME of a profile of c ("builtin" included) or
- * builtin:depth=N (N 1..CONFIG_MAX_DEPTH); 1 for a NAME that c lacks (one word
+ * builtin:depth=N (N 1..CONFIG_MAX_DEPTH) or builtin:movetime=MS; 1 for a NAME that c lacks (one word
  * with no '/', ':', blank or control byte: another machine may have it); -1 for
  * anything else (a command, PREFIX...), with err (for 1 too: why it is not here).
  * Never adds a profile; config_engine_parse then resolves what it allowed. */

@@ -361,7 +361,10 @@ static int pick_engine(const char *cmd, struct config *c, const struct cli *cli,
 	*depth = 0;
 	if (cli->engine) {
 		*out = config_engine_parse(c, cli->engine, depth, err, sizeof err);
-		if (!*out) {
+		if (*out && config_engine_movetime(cli->engine))
+			snprintf(err, sizeof err, "builtin:movetime=MS is for match and tournament (here "
+				 "each client's go command sets the time)");
+		if (!*out || config_engine_movetime(cli->engine)) {
 			fprintf(stderr, "hivebridge %s: engine \"%s\": %s\n", cmd, cli->engine, err);
 			return EXIT_USAGE;
 		}

@@ -91,6 +91,8 @@ void protocol_usage_engines(FILE *f)
 	const struct protocol *d = protocol_default();
 
 	fputs("  builtin | builtin:depth=N   the built-in engine (at a fixed depth)\n"
+	      "  builtin:movetime=MS         the built-in engine at MS a move (match and\n"
+	      "                              tournament: its own limit, not the match's)\n"
 	      "  NAME                        an [engine NAME] profile of --config\n", f);
 	fprintf(f, "  \"CMD ARGS\"                  the same as %sCMD ARGS (the command is\n"
 		"                              split like a config file's)\n", d->engine_prefix);

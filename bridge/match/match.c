@@ -429,10 +429,17 @@ static int slot_setup(struct slot *s, unsigned g, const int side[2], int white, 
 		struct referee_seat *st = &c.seat[colour];
 		st->name = slot_label(s, p);
 		st->engine = &s->eng[p];
-		st->depth = m->pl[s->side[p]].depth ? m->pl[s->side[p]].depth : m->o.depth;
-		st->movetime_ms = m->o.movetime_ms;
-		st->clock_ms = m->o.clock_ms;
-		st->inc_ms = m->o.inc_ms;
+		const struct player *pl = &m->pl[s->side[p]];
+		if (pl->depth || pl->movetime_ms) {
+			/* An engine's own limit (builtin:depth=N, builtin:movetime=MS) replaces the match's. */
+			st->depth = pl->depth;
+			st->movetime_ms = pl->movetime_ms;
+		} else {
+			st->depth = m->o.depth;
+			st->movetime_ms = m->o.movetime_ms;
+			st->clock_ms = m->o.clock_ms;
+			st->inc_ms = m->o.inc_ms;
+		}
 		if (!st->depth && !st->movetime_ms && !st->clock_ms)
 			st->movetime_ms = MATCH_DEFAULT_MOVETIME_MS;
 	}

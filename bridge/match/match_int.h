@@ -85,6 +85,7 @@ struct player {
 	const char                  *label;     /* the ENGINE argument */
 	const struct engine_profile *profile;   /* in match.conf */
 	int                          depth;     /* builtin:depth=N, 0 = none */
+	unsigned                     movetime_ms;   /* builtin:movetime=MS, 0 = none */
 	int                          started;   /* it started once in this match */
 };
 

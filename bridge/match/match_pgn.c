@@ -183,7 +183,7 @@ struct pgnout_game {
 	const char *opening;          /* its GameString, NULL = none */
 	int         state;
 	const char *reason;
-	int         depth[2];         /* by player: a fixed depth (builtin:depth=N), 0 none */
+	int         depth[2];         /* by player: an own limit (builtin:depth=N, :movetime=MS), 0 none */
 };
 
 /* Appends game g with plies' comments; -1 after saying why. */
@@ -221,7 +221,8 @@ int pgnout_write(struct match *m, const struct slot *s, int state, const char *r
 {
 	struct pgnout_game pg = {
 		.game_no = s->game_no, .opening = s->opening_gs, .state = state, .reason = reason,
-		.depth = { m->pl[s->side[0]].depth, m->pl[s->side[1]].depth },
+		.depth = { m->pl[s->side[0]].depth || m->pl[s->side[0]].movetime_ms,
+			   m->pl[s->side[1]].depth || m->pl[s->side[1]].movetime_ms },
 	};
 	struct game_record_plies p;
 	size_t nevals;

@@ -276,6 +276,7 @@ int match_players_resolve(struct match *m)
 			rc = 2;
 			goto out;
 		}
+		m->pl[p].movetime_ms = config_engine_movetime(spec);
 		names[p] = strdup(pr->name);
 		if (!names[p])
 			goto out;

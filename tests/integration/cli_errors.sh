@@ -49,12 +49,12 @@ expect 2 "hivebridge help: unknown topic bogus" "$H" help bogus
 expect 2 "hivebridge help: unknown option --html" "$H" help config --html
 expect 2 "hivebridge uhp: --engine needs a value" "$H" uhp --engine
 for sub in uhp hub serve; do
-	expect 2 "hivebridge $sub: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \
+	expect 2 "hivebridge $sub: engine \"builtin:depth=x\": want builtin, builtin:depth=N (N 1..64) or builtin:movetime=MS (MS 1..3600000)" \
 		"$H" $sub --engine builtin:depth=x
 done
-expect 2 "hivebridge match: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \
+expect 2 "hivebridge match: engine \"builtin:depth=x\": want builtin, builtin:depth=N (N 1..64) or builtin:movetime=MS (MS 1..3600000)" \
 	"$H" match builtin:depth=x builtin
-expect 2 "hivebridge check: engine \"builtin:depth=x\": want builtin or builtin:depth=N (N 1..64)" \
+expect 2 "hivebridge check: engine \"builtin:depth=x\": want builtin, builtin:depth=N (N 1..64) or builtin:movetime=MS (MS 1..3600000)" \
 	"$H" check builtin:depth=x
 expect 2 "hivebridge serve: --listen no-such-host.invalid:0: no-such-host.invalid: cannot resolve: Name or service not known" \
 	"$H" serve --listen no-such-host.invalid:0

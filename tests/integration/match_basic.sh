@@ -119,4 +119,13 @@ echo "time step: $want"
 "$HIVEBRIDGE" match --games 10 --sprt 0,50 --sprt-min-games 11 builtin builtin >/dev/null 2>&1
 [ $? = 2 ] || fail "--sprt-min-games over --games: want status 2"
 "$HIVEBRIDGE" match builtin:depth=x builtin >/dev/null 2>&1; [ $? = 2 ] || fail "bad builtin:depth: want status 2"
+
+# An engine's own limit replaces the match's: builtin:movetime=MS thinks about MS a
+# move (the referee's times; a loaded machine only adds), its opponent depth 1.
+"$HIVEBRIDGE" match --games 2 --depth 1 --max-plies 12 --results "$tmp/own.jsonl" \
+	builtin:movetime=150 builtin >"$tmp/own.out" 2>&1 || { cat "$tmp/own.out"; fail "match with builtin:movetime"; }
+python3 tests/integration/match_basic_own_limit.py "$tmp/own.jsonl" 150 || fail "builtin:movetime=150: not its own limit"
+"$HIVEBRIDGE" match builtin:movetime=0 builtin >/dev/null 2>&1; [ $? = 2 ] || fail "builtin:movetime=0: want status 2"
+"$HIVEBRIDGE" uhp --engine builtin:movetime=100 </dev/null >/dev/null 2>&1; [ $? = 2 ] ||
+	fail "uhp --engine builtin:movetime: want status 2 (the client sets the time)"
 echo "match_basic: ok"
