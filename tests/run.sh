@@ -1,11 +1,13 @@
 #!/bin/sh
 # Runs the tests: each unit test binary of each build dir, and each integration
 # script (tests/integration/*.sh) against that build's binary, JOBS at a time.
-#   tests/run.sh [--unit-only] [-j JOBS] [-b BUILD_DIR]... [-t NAME]... [NAME | BUILD_DIR]...
+#   tests/run.sh [--unit-only] [-j JOBS] [-b BUILD_DIR]... [-u BUILD_DIR]... [-t NAME]... [NAME | BUILD_DIR]...
 # A NAME runs only the tests called NAME (a unit test such as test_config, or a
 # script such as match_basic; a shell pattern such as 'web_*' works too; -t NAME
 # says the same); none runs them all. A BUILD_DIR is a directory holding a
-# hivebridge binary (-b says so outright); none means "build". So
+# hivebridge binary (-b says so outright); none means "build"; -u BUILD_DIR runs
+# that build's unit tests only (make test: the scripts against the sanitizer build,
+# the unit tests of both). So
 # `tests/run.sh match_basic test_config` runs those two against build/, and
 # `tests/run.sh build build-asan` everything against both (`-t build` names the
 # script build.sh). JOBS defaults to $TEST_JOBS, else three times the CPUs: most
@@ -64,10 +66,10 @@ if [ "${1:-}" = --one ]; then
 fi
 
 usage() {
-	echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-b BUILD_DIR]... [-t NAME]... [NAME | BUILD_DIR]..." >&2
+	echo "usage: tests/run.sh [--unit-only] [-j JOBS] [-b BUILD_DIR]... [-u BUILD_DIR]... [-t NAME]... [NAME | BUILD_DIR]..." >&2
 	exit 2
 }
-unit_only=0 jobs=${TEST_JOBS:-} names="" builds=""
+unit_only=0 jobs=${TEST_JOBS:-} names="" builds="" unit_builds=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--unit-only) unit_only=1; shift ;;
@@ -75,6 +77,7 @@ while [ $# -gt 0 ]; do
 	-j*) jobs=${1#-j}; shift ;;
 	-t) [ $# -ge 2 ] || usage; names="$names $2"; shift 2 ;;
 	-b) [ $# -ge 2 ] || usage; builds="$builds $2"; shift 2 ;;
+	-u) [ $# -ge 2 ] || usage; unit_builds="$unit_builds $2"; shift 2 ;;
 	--) shift ;;
 	-*) usage ;;
 	*)
@@ -86,7 +89,7 @@ done
 case $jobs in '' | *[!0-9]* | 0) [ -z "$jobs" ] || usage ;; esac
 [ -n "$builds" ] || builds=build
 # shellcheck disable=SC2086
-set -- $builds
+set -- $builds $unit_builds
 [ -n "$jobs" ] || jobs=$(($(nproc 2>/dev/null || echo 1) * 3))
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
@@ -116,6 +119,7 @@ for b in "$@"; do
 		echo "${s:-999} $b unit $t"
 	done
 	[ $unit_only = 1 ] && continue
+	case " $unit_builds " in *" $b "*) continue ;; esac
 	for t in "$top"/tests/integration/*.sh; do
 		[ -f "$t" ] || continue
 		wanted "$(basename "$t" .sh)" || continue

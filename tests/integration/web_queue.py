@@ -28,18 +28,23 @@ wait_for(both_running, 60, "a game of each worker in /api/match at once",
 def listed():
     ids = {r["live_id"] for r in running("w2")}
     return next((g["id"] for g in in_progress() if g["id"] in ids), None)
-gid = wait_for(listed, 60, "w2's game in /api/games")
-seen = []
-def grew():
-    g = valid(get(f"/api/games/{gid}"), "web-game")
-    assert {g["white"], g["black"]} == {"builtin", "builtin:depth=2"}, g
-    assert g["kind"] == "match", g
-    if not seen or g["plies"] != seen[-1]:
-        seen.append(g["plies"])
-    assert seen == sorted(seen), seen
-    return len(seen) >= 3 or g["finished"]
-wait_for(grew, 60, "w2's game growing over polls")
-assert len(seen) >= 2, seen
+# On a loaded machine a game may be seen first at its last ply: then w2's next one.
+for attempt in range(4):
+    gid = wait_for(listed, 60, "w2's game in /api/games")
+    seen = []
+    def grew():
+        g = valid(get(f"/api/games/{gid}"), "web-game")
+        assert {g["white"], g["black"]} == {"builtin", "builtin:depth=2"}, g
+        assert g["kind"] == "match", g
+        if not seen or g["plies"] != seen[-1]:
+            seen.append(g["plies"])
+        assert seen == sorted(seen), seen
+        return len(seen) >= 3 or g["finished"]
+    wait_for(grew, 60, "w2's game growing over polls")
+    if len(seen) >= 2:
+        break
+    print(f"game {gid} seen only at ply {seen}: finished between two polls; the next one")
+assert len(seen) >= 2, f"four games of w2 each seen at one ply only: {seen}"
 print("grew:", seen)
 
 def long_game(plies):
