@@ -34,18 +34,24 @@ class Session:
                     sys.exit("EOF waiting for %s; got %r" % (what, got))
                 self.pending += data
 
-def busy_threads(pid):
-    """Threads of pid that used CPU over 300 ms."""
-    def ticks():
-        t = {}
-        for tid in os.listdir("/proc/%d/task" % pid):
-            try:
-                f = open("/proc/%d/task/%s/stat" % (pid, tid)).read().rsplit(")", 1)[1].split()
-                t[tid] = int(f[11]) + int(f[12])
-            except OSError:
-                pass
-        return t
-    a = ticks(); time.sleep(0.3); b = ticks()
+def thread_ticks(pid):
+    """CPU ticks (user + system) of each thread of pid."""
+    t = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            f = open("/proc/%d/task/%s/stat" % (pid, tid)).read().rsplit(")", 1)[1].split()
+            t[tid] = int(f[11]) + int(f[12])
+        except OSError:
+            pass
+    return t
+
+def busy_threads(pid, since=None):
+    """Threads of pid that used over 20 ms of CPU: since the ticks `since` (as long as
+    a loaded machine takes to give them a CPU), else in the next 300 ms."""
+    a = since
+    if a is None:
+        a = thread_ticks(pid); time.sleep(0.3)
+    b = thread_ticks(pid)
     return [tid for tid in b if b[tid] - a.get(tid, 0) > 2]
 
 # Hub: the parameter, set-param, go think with Threads=2, stop.
@@ -60,12 +66,14 @@ h.send("init")
 h.until(lambda l: l == "ready", what="ready")
 h.send('pos pos="Base+MLP;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"')
 h.send("level infinite")
+before = thread_ticks(h.p.pid)
 h.send("go think")
 h.until(lambda l: l.startswith("info depth="), what="info")
 if pool >= 2:
-    # Both threads are searching (a helper is a second busy thread). They run at nice
-    # +10: on a loaded machine they may wait a long while for a CPU.
-    wait_for(lambda: len(busy_threads(h.p.pid)) >= 2, 60, "Threads=2: two busy threads")
+    # Both threads are searching (a helper is a second busy thread): each used CPU
+    # since go. They run at nice +10: on a loaded machine they may wait a long while.
+    wait_for(lambda: len(busy_threads(h.p.pid, before)) >= 2, 60, "Threads=2: two busy threads",
+             detail=lambda: {t: n - before.get(t, 0) for t, n in thread_ticks(h.p.pid).items()})
 h.send("stop")
 got = h.until(lambda l: l.startswith("done") or l.startswith("error"), what="done")
 if not got[-1].startswith('done move="'):
