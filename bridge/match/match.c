@@ -483,13 +483,12 @@ static void slot_next(struct slot *s)
 }
 
 /* Game g on an idle slot, for a match whose games come from elsewhere. */
-int match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
+int match_slot_begin(struct slot *s, unsigned g, const int side[2], int white, int opening_index,
+		     const char *opening)
 {
-	static const int two[2] = { PLAYER_A, PLAYER_B };
-
 	if (s->game_no)
 		return -1;
-	if (slot_setup(s, g, two, white, opening_index, opening) < 0) {
+	if (slot_setup(s, g, side, white, opening_index, opening) < 0) {
 		slot_reset(s);
 		return -1;
 	}
@@ -517,6 +516,13 @@ void match_slot_abandon(struct slot *s)
 	if (s->starting >= 0)
 		slot_drop_engine(s, s->starting);
 	slot_reset(s);
+}
+
+void match_slot_release(struct slot *s)
+{
+	for (int p = 0; p < 2 && !s->game_no; p++)
+		if (s->eng[p])
+			slot_drop_engine(s, p);
 }
 
 static void match_check_done(struct match *m)
@@ -691,8 +697,9 @@ int match_run(struct match *m)
 	}
 	if (m->o.queue) {
 		/* Engine names resolve on the workers: here they are labels. */
-		m->pl[0].label = m->o.spec[0];
-		m->pl[1].label = m->o.spec[1];
+		m->npl = m->o.nspec;
+		for (unsigned p = 0; p < m->npl; p++)
+			m->pl[p].label = m->o.spec[p];
 	} else if ((prc = match_players_resolve(m)) != 0) {
 		return prc == 2 ? 2 : 1;
 	}

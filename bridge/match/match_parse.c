@@ -153,12 +153,16 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	if (int_member(o, "game", 1, rr->games, &g) < 0)
 		REFUSE("no game number of this match");
 	*game = (unsigned)g;
-	/* Odd games: ENGINE_A has white (as the job said). */
+	/* The game's job: its pairing's engines, engine_a white in odd games, its round's
+	 * opening (match_schedule's numbering; a match is one pairing). */
+	unsigned k = (*game - 1) / 2, np = rr->npairs ? rr->npairs : 1;
+	const char *la = rr->npairs ? rr->labels[rr->pairs[k % np][0]] : rr->label[0];
+	const char *lb = rr->npairs ? rr->labels[rr->pairs[k % np][1]] : rr->label[1];
 	int a_white = *game % 2 == 1;
 	const char *white = str_member(o, "white", 4096, &bad), *black = str_member(o, "black", 4096, &bad);
 	const char *ea = str_member(o, "engine_a", 8, &bad);
-	if (!white || !black || strcmp(white, rr->label[a_white ? 0 : 1]) || strcmp(black, rr->label[a_white ? 1 : 0]))
-		REFUSE("not this match's engines");
+	if (!white || !black || strcmp(white, a_white ? la : lb) || strcmp(black, a_white ? lb : la))
+		REFUSE("not this game's engines");
 	if (!ea || strcmp(ea, a_white ? "white" : "black"))
 		REFUSE("engine_a is not %s", a_white ? "white" : "black");
 	const char *res = str_member(o, "result", 8, &bad), *reason = str_member(o, "reason", 256, &bad);
@@ -189,7 +193,7 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	if (hive_game_over(&hg.board) && hg.board.state != state)
 		REFUSE("the result is not the gamestring's");
 	/* The game's own start: its opening, else an empty board of the match's type. */
-	const char *opening = rr->nopenings ? rr->openings[((*game - 1) / 2) % rr->nopenings] : NULL;
+	const char *opening = rr->nopenings ? rr->openings[(k / np) % rr->nopenings] : NULL;
 	if (opening) {
 		if (hive_game_parse(&start, opening, err, sizeof err) != HIVE_OK)
 			REFUSE("its opening does not parse");

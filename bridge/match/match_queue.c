@@ -194,11 +194,12 @@ struct coord_job {
 static void coord_job(const struct coord *c, unsigned g, struct coord_job *j)
 {
 	const struct match *m = c->m;
-	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-	int n = 0;
+	int side[2], white, op, n = 0;
 
+	/* A tournament's game: its pairing's engines as engine_a and engine_b. */
+	match_schedule(m, g, side, &white, &op);
 	snprintf(j->game, sizeof j->game, "%u", g);
-	snprintf(j->white, sizeof j->white, "%s", g % 2 == 1 ? "a" : "b");
+	snprintf(j->white, sizeof j->white, "%s", white == 0 ? "a" : "b");
 	snprintf(j->depth, sizeof j->depth, "%d", m->o.depth);
 	snprintf(j->mt, sizeof j->mt, "%llu", (unsigned long long)m->o.movetime_ms);
 	snprintf(j->ck, sizeof j->ck, "%llu", (unsigned long long)m->o.clock_ms);
@@ -208,7 +209,7 @@ static void coord_job(const struct coord *c, unsigned g, struct coord_job *j)
 	const char *f[] = { "XADD", c->q.k_jobs, "*", "game", j->game, "white", j->white,
 		"opening", op >= 0 ? m->openings[op] : "", "type", hive_gametype_name(m->o.type), "depth", j->depth,
 		"movetime", j->mt, "clock", j->ck, "inc", j->inc, "max_plies", j->mp, "repetition", j->rep,
-		"engine_a", m->o.spec[0], "engine_b", m->o.spec[1], "live", "1" };
+		"engine_a", m->o.spec[side[0]], "engine_b", m->o.spec[side[1]], "live", "1" };
 	for (; n < (int)(sizeof f / sizeof *f); n++)
 		j->argv[n] = f[n];
 	j->ncmp = n - 2;
@@ -375,6 +376,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 	struct match_result_rules rr = {
 		.games = m->o.games, .label = { m->pl[0].label, m->pl[1].label }, .openings = m->openings,
 		.nopenings = m->nopenings, .type = m->o.type, .worker = who,
+		.labels = m->o.spec, .pairs = (const unsigned char (*)[2])m->pairs, .npairs = m->npairs,
 	};
 	cJSON *o = match_result_check(queue_field(e, "line"), &rr, &game, &score, why, sizeof why);
 	if (!o) {
@@ -425,13 +427,18 @@ static void coord_result(struct coord *c, const redisReply *e)
 		}
 	}
 	if (c->caught_up) {
-		int a_white = game % 2 == 1;
+		int side[2], white, op;
+		unsigned pair = match_schedule(m, game, side, &white, &op);
 		m->played++;
 		printf("Finished game %u (%s vs %s): %s {%s}, %d plies (worker %s)\n", game,
-		       m->pl[a_white ? 0 : 1].label, m->pl[a_white ? 1 : 0].label, res,
+		       m->pl[side[white]].label, m->pl[side[1 - white]].label, res,
 		       queue_escape(reason, sizeof reason, rsn),
 		       (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "plies")), who);
-		results_print_score(m);
+		if (m->o.tournament)
+			results_print_pair(m, pair);
+		else
+			results_print_score(m);
+		fflush(stdout);
 	}
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
@@ -490,12 +497,18 @@ static void coord_event(const redisReply *e)
 static void coord_header(struct coord *c)
 {
 	struct match *m = c->m;
-	printf("Match %s vs %s: %u games (%u already played), %s, queue redis://%s:%d/%s\n",
-	       m->pl[0].label, m->pl[1].label, m->o.games, m->total,
-	       m->nopenings ? "openings from file" : hive_gametype_name(m->o.type), c->q.host, c->q.port,
-	       c->q.name);
-	if (m->total)
-		results_print_score(m);
+	const char *from = m->nopenings ? "openings from file" : hive_gametype_name(m->o.type);
+	if (m->o.tournament) {
+		printf("Tournament (%s) of %u engines: %u pairings, %u games each, %u games (%u already played), "
+		       "%s, queue redis://%s:%d/%s\n", m->o.gauntlet ? "gauntlet" : "round-robin", m->npl,
+		       m->npairs, m->per_pair, m->o.games, m->total, from, c->q.host, c->q.port, c->q.name);
+	} else {
+		printf("Match %s vs %s: %u games (%u already played), %s, queue redis://%s:%d/%s\n",
+		       m->pl[0].label, m->pl[1].label, m->o.games, m->total, from, c->q.host, c->q.port,
+		       c->q.name);
+		if (m->total)
+			results_print_score(m);
+	}
 	fflush(stdout);
 }
 
@@ -721,7 +734,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
  * said once, before anything is queued. A NAME has no blank. */
 static void coord_warn_engines(const struct match *m)
 {
-	for (int p = 0; p < 2; p++) {
+	for (unsigned p = 0; p < m->npl; p++) {
 		const char *spec = m->o.spec[p];
 		unsigned long long v;
 		char e[256];
@@ -730,9 +743,12 @@ static void coord_warn_engines(const struct match *m)
 			continue;
 		if (!strpbrk(spec, " \t") && !strchr(spec, ':') && !strchr(spec, '/'))
 			continue;                /* may well be a profile NAME on the workers */
-		fprintf(stderr, "hivebridge match: warning: ENGINE_%c \"%s\" is a command, not an [engine NAME] "
+		char which[16] = "ENGINE";
+		if (!m->o.tournament)
+			snprintf(which, sizeof which, "ENGINE_%c", p ? 'B' : 'A');
+		fprintf(stderr, "hivebridge %s: warning: %s \"%s\" is a command, not an [engine NAME] "
 			"profile: workers refuse its jobs unless started with --allow-engine-commands\n",
-			p ? 'B' : 'A', queue_escape(e, sizeof e, spec));
+			match_cmd(m), which, queue_escape(e, sizeof e, spec));
 	}
 }
 
@@ -765,8 +781,18 @@ int match_queue_run(struct match *m)
 		fprintf(stderr, "hivebridge match: %s\n", err);
 		return 2;
 	}
-	snprintf(c.sig, sizeof c.sig, "%s vs %s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "
-		 "max plies %u, repetition %u, openings %zu", m->o.spec[0], m->o.spec[1], m->o.games,
+	/* A match's engines "A vs B"; a tournament's its kind and every engine, in order
+	 * (the order numbers its games). */
+	char who[sizeof c.sig / 2] = "";
+	if (m->o.tournament) {
+		size_t n = (size_t)snprintf(who, sizeof who, "%s of", m->o.gauntlet ? "gauntlet" : "round-robin");
+		for (unsigned p = 0; p < m->npl && n < sizeof who; p++)
+			n += (size_t)snprintf(who + n, sizeof who - n, "%s %s", p ? "," : "", m->o.spec[p]);
+	} else {
+		snprintf(who, sizeof who, "%s vs %s", m->o.spec[0], m->o.spec[1]);
+	}
+	snprintf(c.sig, sizeof c.sig, "%s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "
+		 "max plies %u, repetition %u, openings %zu", who, m->o.games,
 		 hive_gametype_name(m->o.type), m->o.depth, (unsigned long long)m->o.movetime_ms,
 		 (unsigned long long)m->o.clock_ms, (unsigned long long)m->o.inc_ms, m->o.max_plies,
 		 m->o.repetition, m->nopenings);
@@ -806,12 +832,16 @@ int match_queue_run(struct match *m)
 
 	if (!c.caught_up)
 		coord_header(&c);
-	printf("Match finished: %u games played now, %u of %u with a result%s\n", m->played, m->total,
-	       m->o.games, m->interrupted ? " (interrupted)" : "");
+	printf("%s finished: %u games played now, %u of %u with a result%s\n",
+	       m->o.tournament ? "Tournament" : "Match", m->played, m->total, m->o.games,
+	       m->interrupted ? " (interrupted)" : "");
 	if (c.ndead)
 		printf("Not played: %u games whose jobs workers set aside (their reasons are above, and on %s)\n",
 		       c.ndead, c.q.k_dead);
-	results_print_score(m);
+	if (m->o.tournament)
+		tournament_print_standings(m);
+	else
+		results_print_score(m);
 	if (m->o.sprt_set)
 		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
 		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");

@@ -56,10 +56,13 @@ static void test_decode_good(void)
 	CU_ASSERT_STRING_EQUAL(j.engine[1], "nokamute");
 	CU_ASSERT(j.live);
 	CU_ASSERT_EQUAL(queue_job_decode(e, &k, why, sizeof why), 0);
-	CU_ASSERT(queue_job_same_match(&j, &k));
+	CU_ASSERT(queue_job_same_limits(&j, &k));
+	/* A tournament's jobs name other engines, with the same limits. */
 	free(k.engine[1]);
 	k.engine[1] = strdup("builtin");
-	CU_ASSERT(!queue_job_same_match(&j, &k));
+	CU_ASSERT(queue_job_same_limits(&j, &k));
+	k.depth = 3;
+	CU_ASSERT(!queue_job_same_limits(&j, &k));
 	queue_job_clear(&j);
 	queue_job_clear(&k);
 	freeReplyObject(e);

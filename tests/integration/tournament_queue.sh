@@ -1,0 +1,118 @@
+#!/bin/sh
+# tournament_queue.sh: a round-robin of three engines (the built-in engine at depths
+# 1 and 2, nokamute at depth 1) through Redis: `tournament --queue` queues its games,
+# two workers (--concurrency 2 and 1) play whichever pairing each job names,
+# starting and switching engines as the pairings change. Before any worker comes,
+# results forged on the results stream name engines of the tournament that are not
+# the game's (another pairing; the right pairing with the colours of the game's
+# twin): each is refused, and the game is played all the same. One worker is
+# SIGKILLed in the middle of a game: the other claims its job and plays it again;
+# the coordinator is SIGKILLed and started again: it resumes from the streams.
+# Every game is numbered once, every pairing is played the same number of times
+# with both colours, the rating list at the end is the one `hivebridge ratings`
+# makes from the results file and sums consistently, --pgnout holds every game
+# once, the workers leave once it is over, and no engine process is left behind.
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 redis-server redis-cli timeout
+tmp=$(mktemp -d)
+procs_trap
+fail_files="$tmp/r.jsonl"
+fail() { fail_logs "$@"; }
+. tests/lib/peers.sh
+# nokamute from a private path: its processes are ours alone (engines_left).
+mkdir "$tmp/bin"
+cp "$PEERS/nokamute" "$tmp/bin/nokamute"
+printf '[engine nokamute]\ncommand = %s uhp --num-threads=1\n' "$tmp/bin/nokamute" >"$tmp/conf"
+. tests/lib/redis.sh
+redis_start
+url=redis://127.0.0.1:$port/t
+rc() { redis-cli -p "$port" "$@"; }
+engines="builtin:depth=1 builtin:depth=2 nokamute"
+grep -v '^#' conf/openings-base.txt | grep . | head -n 2 >"$tmp/openings.txt"
+opts="--openings $tmp/openings.txt --depth 1 --max-plies 30"
+
+coord() {
+	# shellcheck disable=SC2086
+	spawn "$HIVEBRIDGE" tournament $opts --queue "$url" --results "$tmp/r.jsonl" --pgnout "$tmp/r.pgn" \
+		$engines >>"$tmp/coord.out" 2>>"$tmp/coord.err"
+	coord=$spawned
+}
+coord
+wait_for '[ "$(rc XLEN hivebridge:t:jobs)" = 12 ]' 30 || fail "the 12 jobs were not queued"
+# Game 1 is builtin:depth=1 (white) against builtin:depth=2, game 2 the same pairing
+# and opening with colours swapped, games 3 and 4 builtin:depth=1 against nokamute.
+ops='"gamestring":"Base;InProgress;White[2];wS1;bS1 wS1-","result":"1/2-1/2","reason":"r","plies":2,"a_score":0.5,"times_ms":[]'
+post() { rc XADD hivebridge:t:results '*' worker forger line "$1" >/dev/null || fail "XADD"; }
+post '{"game":1,"white":"builtin:depth=1","black":"nokamute","engine_a":"white",'"$ops"'}'
+post '{"game":2,"white":"builtin:depth=1","black":"builtin:depth=2","engine_a":"white",'"$ops"'}'
+wait_for '[ "$(count "refused a result" "$tmp/coord.err")" = 2 ]' 20 || fail "the forged results were not refused"
+grep -q "refused a result of game 1 (worker forger): not this game's engines" "$tmp/coord.err" ||
+	fail "game 1 with another pairing's engine"
+grep -q "refused a result of game 2 (worker forger): not this game's engines" "$tmp/coord.err" ||
+	fail "game 2 with game 1's colours"
+[ "$(count "^Finished" "$tmp/coord.out")" = 0 ] || fail "a forged result was counted"
+
+for w in w1 w2; do
+	c=1
+	[ $w = w1 ] && c=2
+	spawn "$HIVEBRIDGE" worker --queue "$url" --config "$tmp/conf" --name $w --concurrency $c \
+		--claim-after 2000 >"$tmp/$w.out" 2>"$tmp/$w.err"
+	eval "pid_$w=\$spawned"
+done
+
+# w1 stopped while a game of its own runs (a stopped process cannot finish it), then killed.
+killed=
+while [ -z "$killed" ]; do
+	wait_for '[ $(count "^Started" "$tmp/w1.out") -gt $(count "^Finished" "$tmp/w1.out") ]' 60 ||
+		fail "w1 never started a game"
+	kill -STOP $pid_w1
+	if [ $(count "^Started" "$tmp/w1.out") -gt $(count "^Finished" "$tmp/w1.out") ]; then
+		killed=$(sed -n 's/^Started game \([0-9]*\) .*/\1/p' "$tmp/w1.out" | tail -n 1)
+		kill -KILL $pid_w1
+	else
+		kill -CONT $pid_w1
+	fi
+done
+
+# The coordinator killed once a result is in, and started again: it resumes from the streams.
+wait_for '[ $(count "^Finished" "$tmp/coord.out") -ge 1 ]' 60 || fail "no result reached the coordinator"
+kill -KILL $coord
+wait $coord 2>/dev/null
+coord
+wait_for '[ $(count "already played" "$tmp/coord.out") = 2 ]' 30 || fail "the coordinator did not come back"
+n=$(sed -n 's/.*(\([0-9]*\) already played).*/\1/p' "$tmp/coord.out" | tail -n 1)
+[ "$n" -ge 1 ] || fail "the restarted coordinator counted $n old games"
+
+wait_for '! procs_alive $coord' 120 || fail "the tournament did not end"
+wait $coord
+st=$?
+[ $st = 0 ] || fail "coordinator exit status $st"
+wait_for '! procs_alive $pid_w2' 20 || fail "w2 did not leave"
+grep -q "is over" "$tmp/w2.out" || fail "w2 was not told the tournament is over"
+
+# Every game once, each pairing 4 times with both colours, the killed game by w2.
+"$HIVEBRIDGE" ratings --json "$tmp/r.jsonl" >"$tmp/ratings.json" || fail "ratings exit status $?"
+# shellcheck disable=SC2086
+python3 tests/integration/tournament_check.py "$tmp/r.jsonl" 4 $engines -- "$tmp/ratings.json" >"$tmp/check.out" ||
+	fail "the results or ratings do not add up"
+python3 - "$tmp/r.jsonl" "$killed" <<'EOF' || fail "game $killed was not played by w2"
+import json, sys
+g = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["game"] == int(sys.argv[2])]
+assert len(g) == 1 and g[0]["worker"] == "w2", g
+EOF
+grep -q "^Tournament (round-robin) of 3 engines: 3 pairings, 4 games each, 12 games ($n already played)" \
+	"$tmp/coord.out" || fail "no tournament header"
+grep -q "^Tournament finished: $((12 - n)) games played now, 12 of 12 with a result" "$tmp/coord.out" ||
+	fail "not every game played"
+# The list at the end is the one the results file makes.
+sed -n '/^Ratings (pool average at 0/,$p' "$tmp/coord.out" | sed -n '2,5p' >"$tmp/table"
+"$HIVEBRIDGE" ratings "$tmp/r.jsonl" | sed -n '2,$p' >"$tmp/t2"
+[ -s "$tmp/table" ] && cmp -s "$tmp/table" "$tmp/t2" || fail "the rating tables differ: $(cat "$tmp/table" "$tmp/t2")"
+[ "$(grep -c '^\[GameType ' "$tmp/r.pgn")" = 12 ] || fail "--pgnout has not 12 games"
+# w2 switched engines: it played every engine.
+[ "$(sed -n 's/^Started game [0-9]* (\(.*\))$/\1/p' "$tmp/w2.out" | tr ' ' '\n' | grep -v '^vs$' | sort -u | wc -l)" = 3 ] ||
+	fail "w2 did not play the three engines"
+[ "$(engines_left "$tmp/bin/nokamute" 10)" = 0 ] || fail "nokamute processes left behind"
+echo "tournament_queue: ok (12 games of 3 engines by 2 workers, game $killed replayed after a SIGKILL, $n resumed, 2 forged results refused)"
