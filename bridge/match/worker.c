@@ -14,10 +14,13 @@
  * every second, so the games of a match that is over are dropped at once. A result that cannot be
  * posted (Redis down) stays here and is posted again on reconnection.
  *
- * Whoever can write to Redis writes the jobs: a job's ENGINEs must be profiles of
- * this worker's --config or builtin[:depth=N] (config_engine_configured), unless
- * --allow-engine-commands. A job that cannot be played (that, or a field that
- * queue_job_decode refuses, or other engines and limits than the first job's) is
+ * Each job names its own two ENGINEs (a tournament's jobs, its pairings'): they are
+ * players made as jobs first name them (worker_players.c), and a slot keeps an
+ * engine its next game uses again (match.c). Whoever can write to Redis writes the
+ * jobs: a job's ENGINEs must be profiles of this worker's --config or
+ * builtin[:depth=N] (config_engine_configured), unless --allow-engine-commands. A
+ * job that cannot be played (that, or a field that queue_job_decode refuses, or
+ * other limits than the first job's) is
  * set aside: XADDed with its reason to the dead stream, then XACKed, and the worker
  * goes on. A profile this worker lacks, or an engine that never starts, is a
  * misconfigured machine instead: reported once on the events stream, and the
@@ -58,7 +61,8 @@
 
 static const char worker_usage[] =
 	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
-	"  plays the games of `hivebridge match --queue` with this machine's engines\n"
+	"  plays the games of `hivebridge match --queue` or `tournament --queue` with this\n"
+	"  machine's engines: each job's own two (two engine processes a game slot at most)\n"
 	"  --queue URL            the match's Redis and NAME (no password in the URL:\n"
 	"                         $HIVEBRIDGE_REDIS_PASSWORD or [queue] password of --config)\n"
 	"  --config FILE          engine profiles (the match's ENGINE names resolve here)\n"

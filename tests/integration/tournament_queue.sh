@@ -10,12 +10,12 @@
 # the coordinator is SIGKILLed and started again: it resumes from the streams.
 # Every game is numbered once, every pairing is played the same number of times
 # with both colours, the rating list at the end is the one `hivebridge ratings`
-# makes from the results file and sums consistently, --pgnout holds every game
+# makes from the results file and sums consistently, as on the dashboard (--http), --pgnout holds every game
 # once, the workers leave once it is over, and no engine process is left behind.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
-need python3 redis-server redis-cli timeout
+need python3 jsonschema redis-server redis-cli timeout
 tmp=$(mktemp -d)
 procs_trap
 fail_files="$tmp/r.jsonl"
@@ -36,7 +36,7 @@ opts="--openings $tmp/openings.txt --depth 1 --max-plies 30"
 coord() {
 	# shellcheck disable=SC2086
 	spawn "$HIVEBRIDGE" tournament $opts --queue "$url" --results "$tmp/r.jsonl" --pgnout "$tmp/r.pgn" \
-		$engines >>"$tmp/coord.out" 2>>"$tmp/coord.err"
+		"$@" $engines >>"$tmp/coord.out" 2>>"$tmp/coord.err"
 	coord=$spawned
 }
 coord
@@ -80,12 +80,18 @@ done
 wait_for '[ $(count "^Finished" "$tmp/coord.out") -ge 1 ]' 60 || fail "no result reached the coordinator"
 kill -KILL $coord
 wait $coord 2>/dev/null
-coord
+# With the dashboard this time: it stays up once played out, until SIGTERM.
+coord --http 127.0.0.1:0
+wait_listening "$tmp/coord.err" $coord 1 http
 wait_for '[ $(count "already played" "$tmp/coord.out") = 2 ]' 30 || fail "the coordinator did not come back"
 n=$(sed -n 's/.*(\([0-9]*\) already played).*/\1/p' "$tmp/coord.out" | tail -n 1)
 [ "$n" -ge 1 ] || fail "the restarted coordinator counted $n old games"
 
-wait_for '! procs_alive $coord' 120 || fail "the tournament did not end"
+wait_for 'grep -q "played out" "$tmp/coord.err"' 120 || fail "the tournament did not end"
+# shellcheck disable=SC2086
+timeout 60 python3 tests/integration/tournament_web.py "$(listen_port "$tmp/coord.err" http)" schemas $engines \
+	>"$tmp/web.out" 2>&1 || fail "the dashboard of the tournament"
+kill -TERM $coord
 wait $coord
 st=$?
 [ $st = 0 ] || fail "coordinator exit status $st"
