@@ -58,7 +58,7 @@ for w in w1 w2; do
 	c=1
 	[ $w = w1 ] && c=2
 	spawn "$HIVEBRIDGE" worker --queue "$url" --config "$tmp/conf" --name $w --concurrency $c \
-		--claim-after 2000 >"$tmp/$w.out" 2>"$tmp/$w.err"
+		--claim-after 2000 --log "$tmp/$w.log" >"$tmp/$w.out" 2>"$tmp/$w.err"
 	eval "pid_$w=\$spawned"
 done
 
@@ -117,8 +117,12 @@ sed -n '/^Ratings (pool average at 0/,$p' "$tmp/coord.out" | sed -n '2,5p' >"$tm
 "$HIVEBRIDGE" ratings "$tmp/r.jsonl" | sed -n '2,$p' >"$tmp/t2"
 [ -s "$tmp/table" ] && cmp -s "$tmp/table" "$tmp/t2" || fail "the rating tables differ: $(cat "$tmp/table" "$tmp/t2")"
 [ "$(grep -c '^\[GameType ' "$tmp/r.pgn")" = 12 ] || fail "--pgnout has not 12 games"
-# w2 switched engines: it played every engine.
+# w2 switched engines: it played every engine, and kept nokamute running from one
+# of its games to the next (the pairings' games come in twos: one opening, both colours).
 [ "$(sed -n 's/^Started game [0-9]* (\(.*\))$/\1/p' "$tmp/w2.out" | tr ' ' '\n' | grep -v '^vs$' | sort -u | wc -l)" = 3 ] ||
 	fail "w2 did not play the three engines"
+starts=$(count 'slot 0: nokamute is "nokamute' "$tmp/w2.log")
+games=$(count '^Started game .*nokamute' "$tmp/w2.out")
+[ "$starts" -ge 1 ] && [ "$starts" -lt "$games" ] || fail "w2 started nokamute $starts times for $games games"
 [ "$(engines_left "$tmp/bin/nokamute" 10)" = 0 ] || fail "nokamute processes left behind"
-echo "tournament_queue: ok (12 games of 3 engines by 2 workers, game $killed replayed after a SIGKILL, $n resumed, 2 forged results refused)"
+echo "tournament_queue: ok (12 games of 3 engines by 2 workers, game $killed replayed after a SIGKILL, $n resumed, 2 forged results refused, w2 started nokamute $starts times for $games games)"
