@@ -132,12 +132,10 @@ static void slot_kick(struct slot *s)
 
 unsigned match_schedule(const struct match *m, unsigned g, int side[2], int *white, int *opening)
 {
-	unsigned k = (g - 1) / 2, pair = k % m->npairs, round = k / m->npairs;
+	unsigned pair = match_game_place(m->npairs, m->nopenings, g, white, opening);
 
 	side[0] = m->pairs[pair][0];
 	side[1] = m->pairs[pair][1];
-	*white = g % 2 == 1 ? 0 : 1;
-	*opening = m->nopenings ? (int)(round % m->nopenings) : -1;
 	return pair;
 }
 

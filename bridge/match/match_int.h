@@ -245,6 +245,12 @@ int  match_result_parse(const char *line, size_t len, unsigned *game, double *a_
 int  match_result_players(const char *line, size_t len, char *white, char *black, size_t n);
 /* Whether that line is a game aborted by a signal (result "*"): no result. */
 int  match_result_aborted(const char *line, size_t len);
+/* Game g's place in the one numbered list of npairs pairings (0: a match, one) and
+ * nopenings openings: returns its pairing ((g - 1) / 2 mod npairs); *white the side
+ * with white (0, the pairing's first engine, when g is odd: games 2k-1 and 2k are
+ * one opening with colours swapped), *opening its round's opening index
+ * ((g - 1) / 2 / npairs mod nopenings, -1 without openings). Pure. */
+unsigned match_game_place(unsigned npairs, size_t nopenings, unsigned g, int *white, int *opening);
 /* What a worker's result line must agree with (match or tournament --queue): game
  * g's job, as match_schedule numbers them. */
 struct match_result_rules {

@@ -102,6 +102,9 @@ int worker_player(struct match *m, struct worker_players *wp, const char *spec, 
 		if (!strcmp(pr->kind, "builtin") && b && !strcmp(b->kind, "builtin")) {
 			conf = &m->conf;
 			pr = b;
+			config_free(wp->own[p]);
+			free(wp->own[p]);
+			wp->own[p] = NULL;
 		}
 	}
 	if (config_engine_check(conf, pr, err, sizeof err) < 0 || !(wp->spec[p] = strdup(spec))) {
