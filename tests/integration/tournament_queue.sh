@@ -79,7 +79,9 @@ wait $coord
 st=$?
 [ $st = 0 ] || fail "coordinator exit status $st"
 wait_for '! procs_alive $pid_w2' 20 || fail "w2 did not leave"
+wait $pid_w2 || fail "w2 exit status $?"
 grep -q "is over" "$tmp/w2.out" || fail "w2 was not told the tournament is over"
+! grep -q "Sanitizer" "$tmp/w2.err" "$tmp/coord.err" || fail "a sanitizer report"
 
 # Every game once, each pairing 4 times with both colours, the killed game by w2.
 "$HIVEBRIDGE" ratings --json "$tmp/r.jsonl" >"$tmp/ratings.json" || fail "ratings exit status $?"
