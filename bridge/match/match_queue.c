@@ -1,9 +1,12 @@
 /*
- * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator.
- * No engine runs here: one job per game goes on the jobs stream, `hivebridge
- * worker`s play them (worker.c), and their results come back on the results
- * stream. This side keeps what a local match keeps: the results file, the
- * progress lines, the score, Elo and SPRT.
+ * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator
+ * (and `tournament --queue`'s: a tournament is a match of N engines). No engine
+ * runs here: one job per game goes on the jobs stream (its pairing's two ENGINEs,
+ * which has white, its opening: match_schedule's numbering), `hivebridge worker`s
+ * play them (worker.c), and their results come back on the results stream, each
+ * checked against its game's job. This side keeps what a local match keeps: the
+ * results file, the progress lines, the score, Elo and SPRT, a tournament's
+ * pairing scores and rating list.
  *
  * Redis is not trusted: whoever can write to it (or answer on its port) chooses
  * what we read. Replies go through the pure decoders of queue_reply.c; a result
