@@ -11,7 +11,8 @@
 # Every game is numbered once, every pairing is played the same number of times
 # with both colours, the rating list at the end is the one `hivebridge ratings`
 # makes from the results file and sums consistently, as on the dashboard (--http), --pgnout holds every game
-# once, the workers leave once it is over, and no engine process is left behind.
+# once, the workers leave once it is over. Then a gauntlet through Redis plays the
+# first engine against each other one, and nothing else; no engine process is left.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -109,5 +110,17 @@ sed -n '/^Ratings (pool average at 0/,$p' "$tmp/coord.out" | sed -n '2,5p' >"$tm
 starts=$(count 'slot 0: nokamute is "nokamute' "$tmp/w2.log")
 games=$(count '^Started game .*nokamute' "$tmp/w2.out")
 [ "$starts" -ge 1 ] && [ "$starts" -lt "$games" ] || fail "w2 started nokamute $starts times for $games games"
+# A gauntlet on the same Redis under another NAME: the first engine against each other one.
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/g" --config "$tmp/conf" --name w3 --concurrency 2 \
+	>"$tmp/w3.out" 2>"$tmp/w3.err"
+w3=$spawned
+# shellcheck disable=SC2086
+timeout 60 "$HIVEBRIDGE" tournament --gauntlet --games 2 --depth 1 --max-plies 20 --queue "redis://127.0.0.1:$port/g" \
+	--results "$tmp/g.jsonl" $engines >"$tmp/g.out" 2>"$tmp/g.err" || fail "gauntlet exit status $?"
+grep -q "^Tournament (gauntlet) of 3 engines: 2 pairings, 2 games each, 4 games" "$tmp/g.out" || fail "no gauntlet header"
+# shellcheck disable=SC2086
+python3 tests/integration/tournament_check.py --gauntlet "$tmp/g.jsonl" 2 $engines >>"$tmp/check.out" ||
+	fail "the gauntlet's results"
+wait_for '! procs_alive $w3' 20 || fail "w3 did not leave"
 [ "$(engines_left "$tmp/bin/nokamute" 10)" = 0 ] || fail "nokamute processes left behind"
 echo "tournament_queue: ok (12 games of 3 engines by 2 workers, game $killed replayed after a SIGKILL, $n resumed, 2 forged results refused, w2 started nokamute $starts times for $games games)"
