@@ -67,7 +67,8 @@ void coord_exit(struct coord *c)
 				c->workers[i].in_flight = 0;
 			coord_live_drop_all(c);
 			live_notify_match();
-			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
+			fprintf(stderr, "hivebridge %s: played out; the web page stays up until SIGINT or SIGTERM\n",
+				match_cmd(m));
 		}
 		return;
 	}
@@ -144,7 +145,7 @@ void coord_bad(struct coord *c, const char *what)
 	c->bad++;
 	log_note(0, "match: redis: %s", what);
 	if (c->bad <= COORD_BAD_SAY)
-		fprintf(stderr, "hivebridge match: redis: %s, ignored%s\n", what,
+		fprintf(stderr, "hivebridge %s: redis: %s, ignored%s\n", match_cmd(c->m), what,
 			c->bad == COORD_BAD_SAY ? " (more are only logged)" : "");
 }
 
@@ -169,8 +170,8 @@ void coord_refused(struct coord *c, const redisReply *r, const char *what)
 	queue_escape(why, sizeof why, r && r->type == REDIS_REPLY_ERROR ? r->str : "an answer of the wrong type");
 	log_note(0, "match: redis refused %s: %s", what, why);
 	if (!c->refusing)
-		fprintf(stderr, "hivebridge match: redis refused %s: %s; trying again with back-off (up to %d s)\n",
-			what, why, COORD_RETRY_MAX / 1000);
+		fprintf(stderr, "hivebridge %s: redis refused %s: %s; trying again with back-off (up to %d s)\n",
+			match_cmd(c->m), what, why, COORD_RETRY_MAX / 1000);
 	c->refusing = 1;
 	coord_backoff(c);
 }
@@ -182,7 +183,7 @@ void coord_accepted(struct coord *c)
 		return;
 	c->refusing = 0;
 	log_note(0, "match: redis takes writes again");
-	fprintf(stderr, "hivebridge match: redis takes writes again\n");
+	fprintf(stderr, "hivebridge %s: redis takes writes again\n", match_cmd(c->m));
 }
 
 /* --- the jobs ------------------------------------------------------------------------------- */
@@ -267,9 +268,9 @@ static void coord_jobs_blocked(struct coord *c, const redisReply *r)
 		return;
 	c->rebuilding = 1;
 	c->scanned = 0;
-	fprintf(stderr, "hivebridge match: redis: the jobs stream takes no more entries (%s): an entry with the "
+	fprintf(stderr, "hivebridge %s: redis: the jobs stream takes no more entries (%s): an entry with the "
 		"highest ID was planted in it; the stream is made again and its games queued again\n",
-		queue_escape(why, sizeof why, r->str));
+		match_cmd(c->m), queue_escape(why, sizeof why, r->str));
 	if (queue_cmd(&c->q, on_jobs_deleted, c, "DEL %s", c->q.k_jobs) < 0)
 		c->rebuilding = 0;
 }
@@ -362,7 +363,7 @@ static void coord_reject(struct coord *c, unsigned game, const char *who, const 
 		snprintf(g, sizeof g, " of game %u", game);
 	log_note(0, "match: result%s from worker %s refused: %s", g, who, why);
 	if (c->rejected <= COORD_BAD_SAY)
-		fprintf(stderr, "hivebridge match: refused a result%s (worker %s): %s%s\n", g, who, why,
+		fprintf(stderr, "hivebridge %s: refused a result%s (worker %s): %s%s\n", match_cmd(c->m), g, who, why,
 			c->rejected == COORD_BAD_SAY ? " (more are only logged)" : "");
 }
 
@@ -405,7 +406,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 	}
 	text = cJSON_PrintUnformatted(o);
 	if (!text || (m->results && (fprintf(m->results, "%s\n", text) < 0 || fflush(m->results) != 0))) {
-		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
+		fprintf(stderr, "hivebridge %s: cannot write %s: %s\n", match_cmd(c->m), m->o.results_path,
 			text ? strerror(errno) : "no memory");
 		coord_fail(c);
 		goto out;
@@ -475,8 +476,8 @@ static void coord_dead(struct coord *c, const redisReply *e)
 	queue_escape(why, sizeof why, d.reason);
 	if (!d.game || !(c->jobs[d.game] & JOB_ASKED)) {
 		queue_escape(what, sizeof what, d.game_text ? d.game_text : d.job);
-		fprintf(stderr, "hivebridge match: worker %s set aside a job that is no game of this match (%s): %s\n",
-			who, what, why);
+		fprintf(stderr, "hivebridge %s: worker %s set aside a job that is no game of this match (%s): %s\n",
+			match_cmd(m), who, what, why);
 		return;
 	}
 	if (m->done[d.game] || c->dead[d.game]) {
@@ -485,16 +486,16 @@ static void coord_dead(struct coord *c, const redisReply *e)
 	}
 	c->dead[d.game] = 1;
 	c->ndead++;
-	fprintf(stderr, "hivebridge match: game %u will not be played: worker %s set its job aside: %s\n",
-		d.game, who, why);
+	fprintf(stderr, "hivebridge %s: game %u will not be played: worker %s set its job aside: %s\n",
+		match_cmd(m), d.game, who, why);
 }
 
-static void coord_event(const redisReply *e)
+static void coord_event(struct coord *c, const redisReply *e)
 {
 	char who[64], text[512];
 	queue_escape(who, sizeof who, queue_field(e, "worker"));
 	queue_escape(text, sizeof text, queue_field(e, "text"));
-	fprintf(stderr, "hivebridge match: worker %s: %s\n", who, text);
+	fprintf(stderr, "hivebridge %s: worker %s: %s\n", match_cmd(c->m), who, text);
 }
 
 static void coord_header(struct coord *c)
@@ -529,7 +530,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 	if (!r)
 		return;                      /* lost: on_ready reads again from the cursors */
 	if (r->type == REDIS_REPLY_ERROR) {
-		fprintf(stderr, "hivebridge match: redis: %s\n", queue_escape(why, sizeof why, r->str));
+		fprintf(stderr, "hivebridge %s: redis: %s\n", match_cmd(c->m), queue_escape(why, sizeof why, r->str));
 		coord_fail(c);
 		return;
 	}
@@ -568,7 +569,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 				coord_result(c, e);
 			} else if (k == 1) {
 				if (c->caught_up)
-					coord_event(e);
+					coord_event(c, e);
 			} else {
 				coord_dead(c, e);
 			}
@@ -726,7 +727,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
-	fprintf(stderr, "hivebridge match: interrupted\n");
+	fprintf(stderr, "hivebridge %s: interrupted\n", match_cmd(c->m));
 	c->m->interrupted = 1;
 	/* The workers wait for a coordinator started again. */
 	coord_stop(c, "paused");
@@ -781,7 +782,7 @@ int match_queue_run(struct match *m)
 	}
 	if (queue_url_parse(&c.q, m->o.queue, err, sizeof err) < 0 ||
 	    queue_password_load(&c.q, m->o.config_path, err, sizeof err) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", err);
+		fprintf(stderr, "hivebridge %s: %s\n", match_cmd(m), err);
 		return 2;
 	}
 	/* A match's engines "A vs B"; a tournament's its kind and every engine, in order
@@ -806,7 +807,7 @@ int match_queue_run(struct match *m)
 	c.dead = calloc((size_t)m->o.games + 1, 1);
 	if (!m->base || !c.jobs || !c.dead || !(c.retry = evtimer_new(m->base, on_retry, &c)) ||
 	    !(c.watch = evtimer_new(m->base, on_watch, &c))) {
-		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
+		fprintf(stderr, "hivebridge %s: cannot set up the event loop\n", match_cmd(m));
 		goto out;
 	}
 	on_watch(-1, 0, &c);
@@ -814,7 +815,7 @@ int match_queue_run(struct match *m)
 	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &c);
 	if (!m->sig_int || !m->sig_term || evsignal_add(m->sig_int, NULL) < 0 ||
 	    evsignal_add(m->sig_term, NULL) < 0) {
-		fprintf(stderr, "hivebridge match: cannot catch signals\n");
+		fprintf(stderr, "hivebridge %s: cannot catch signals\n", match_cmd(m));
 		goto out;
 	}
 	if (m->o.http) {

@@ -92,8 +92,8 @@ static void coord_refuse(struct coord *c, const char *who, unsigned long long ga
 	c->refused++;
 	log_note(0, "match: progress entry of game %llu from worker %s refused: %s", game, who, why);
 	if (c->refused <= COORD_REFUSED_SAY)
-		fprintf(stderr, "hivebridge match: refused a progress entry of game %llu (worker %s): %s\n",
-			game, who, why);
+		fprintf(stderr, "hivebridge %s: refused a progress entry of game %llu (worker %s): %s\n",
+			match_cmd(c->m), game, who, why);
 }
 
 /* Game g's own start (its opening, else an empty board of the match's type) is a

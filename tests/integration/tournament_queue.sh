@@ -49,9 +49,9 @@ post() { rc XADD hivebridge:t:results '*' worker forger line "$1" >/dev/null || 
 post '{"game":1,"white":"builtin:depth=1","black":"nokamute","engine_a":"white",'"$ops"'}'
 post '{"game":2,"white":"builtin:depth=1","black":"builtin:depth=2","engine_a":"white",'"$ops"'}'
 wait_for '[ "$(count "refused a result" "$tmp/coord.err")" = 2 ]' 20 || fail "the forged results were not refused"
-grep -q "refused a result of game 1 (worker forger): not this game's engines" "$tmp/coord.err" ||
+grep -q "^hivebridge tournament: refused a result of game 1 (worker forger): not this game's engines" "$tmp/coord.err" ||
 	fail "game 1 with another pairing's engine"
-grep -q "refused a result of game 2 (worker forger): not this game's engines" "$tmp/coord.err" ||
+grep -q "^hivebridge tournament: refused a result of game 2 (worker forger): not this game's engines" "$tmp/coord.err" ||
 	fail "game 2 with game 1's colours"
 [ "$(count "^Finished" "$tmp/coord.out")" = 0 ] || fail "a forged result was counted"
 
