@@ -372,9 +372,9 @@ static void on_engine_dead(struct match *m, int p, const char *reason)
 	worker_die(m->hook_arg, text);
 }
 
-/* The first job played sets the worker's match: its limits (every job's: a match's
- * or a tournament's, whichever engines each names), and the slots. 0, or -1 after
- * worker_die. */
+/* The first job played (its engines allowed) sets the worker's match: its limits
+ * (every job's: a match's or a tournament's, whichever engines each names), and the
+ * slots. 0, or -1 after worker_die. */
 static int worker_configure(struct worker *w, const struct queue_job *jb)
 {
 	struct match *m = &w->m;
@@ -509,17 +509,14 @@ static void worker_take(struct worker *w, const redisReply *e)
 		worker_set_aside(w, j, why);
 		return;
 	}
-	if (!w->configured) {
-		if (worker_configure(w, &j->q) < 0) {
-			job_free(j);
-			return;
-		}
-	} else if (!queue_job_same_limits(&w->limits, &j->q)) {
-		/* Not the match's: this worker's limits are the first job's. */
+	if (w->configured && !queue_job_same_limits(&w->limits, &j->q)) {
+		/* Not the match's: this worker's limits are the first job's it plays. */
 		worker_set_aside(w, j, "its limits are not those of the match's other jobs");
 		return;
 	}
 	int side[2], rc = worker_players_of(w, &j->q, side, why, sizeof why);
+	if (rc == 0 && !w->configured && worker_configure(w, &j->q) < 0)
+		rc = -1;
 	if (rc == 1)
 		worker_set_aside(w, j, why);
 	struct slot *s = rc == 0 ? worker_slot_for(w, side) : NULL;
