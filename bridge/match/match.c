@@ -132,12 +132,10 @@ static void slot_kick(struct slot *s)
 
 unsigned match_schedule(const struct match *m, unsigned g, int side[2], int *white, int *opening)
 {
-	unsigned k = (g - 1) / 2, pair = k % m->npairs, round = k / m->npairs;
+	unsigned pair = match_game_place(m->npairs, m->nopenings, g, white, opening);
 
 	side[0] = m->pairs[pair][0];
 	side[1] = m->pairs[pair][1];
-	*white = g % 2 == 1 ? 0 : 1;
-	*opening = m->nopenings ? (int)(round % m->nopenings) : -1;
 	return pair;
 }
 
@@ -490,13 +488,12 @@ static void slot_next(struct slot *s)
 }
 
 /* Game g on an idle slot, for a match whose games come from elsewhere. */
-int match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, const char *opening)
+int match_slot_begin(struct slot *s, unsigned g, const int side[2], int white, int opening_index,
+		     const char *opening)
 {
-	static const int two[2] = { PLAYER_A, PLAYER_B };
-
 	if (s->game_no)
 		return -1;
-	if (slot_setup(s, g, two, white, opening_index, opening) < 0) {
+	if (slot_setup(s, g, side, white, opening_index, opening) < 0) {
 		slot_reset(s);
 		return -1;
 	}
@@ -524,6 +521,13 @@ void match_slot_abandon(struct slot *s)
 	if (s->starting >= 0)
 		slot_drop_engine(s, s->starting);
 	slot_reset(s);
+}
+
+void match_slot_release(struct slot *s)
+{
+	for (int p = 0; p < 2 && !s->game_no; p++)
+		if (s->eng[p])
+			slot_drop_engine(s, p);
 }
 
 static void match_check_done(struct match *m)
@@ -698,8 +702,9 @@ int match_run(struct match *m)
 	}
 	if (m->o.queue) {
 		/* Engine names resolve on the workers: here they are labels. */
-		m->pl[0].label = m->o.spec[0];
-		m->pl[1].label = m->o.spec[1];
+		m->npl = m->o.nspec;
+		for (unsigned p = 0; p < m->npl; p++)
+			m->pl[p].label = m->o.spec[p];
 	} else if ((prc = match_players_resolve(m)) != 0) {
 		return prc == 2 ? 2 : 1;
 	}

@@ -198,13 +198,17 @@ int  match_command(int argc, char **argv, int tournament, const char *usage);
 
 /* Creates m->nslots (--concurrency, at most --games) slots on m->base; -1 on no memory. */
 int  match_slots_create(struct match *m);
-/* Starts game g on the idle slot s: white is PLAYER_A or PLAYER_B, opening a
- * GameString (NULL = none; the caller keeps it alive until the game ends) and
- * opening_index its index in m->openings (-1 if none). -1 if the opening does not
- * parse or on no memory (the slot stays idle). */
-int  match_slot_begin(struct slot *s, unsigned g, int white, int opening_index, const char *opening);
+/* Starts game g on the idle slot s between the players side[0] and side[1] (indexes
+ * of m->pl; an engine of either that the slot holds is kept): white is the side with
+ * white (PLAYER_A: side 0), opening a GameString (NULL = none; the caller keeps it
+ * alive until the game ends) and opening_index its index in m->openings (-1 if
+ * none). -1 if the opening does not parse or on no memory (the slot stays idle). */
+int  match_slot_begin(struct slot *s, unsigned g, const int side[2], int white, int opening_index,
+		      const char *opening);
 /* Drops the slot's game without a result (its busy engine is freed). */
 void match_slot_abandon(struct slot *s);
+/* Frees the engines an idle slot keeps for its next game. */
+void match_slot_release(struct slot *s);
 /* Frees everything of m (engines drained, the loop, files, config, log). */
 void match_free(struct match *m);
 
@@ -242,17 +246,30 @@ int  match_result_parse(const char *line, size_t len, unsigned *game, double *a_
 int  match_result_players(const char *line, size_t len, char *white, char *black, size_t n);
 /* Whether that line is a game aborted by a signal (result "*"): no result. */
 int  match_result_aborted(const char *line, size_t len);
-/* What a worker's result line must agree with (match --queue). */
+/* Game g's place in the one numbered list of npairs pairings (0: a match, one) and
+ * nopenings openings: returns its pairing ((g - 1) / 2 mod npairs); *white the side
+ * with white (0, the pairing's first engine, when g is odd: games 2k-1 and 2k are
+ * one opening with colours swapped), *opening its round's opening index
+ * ((g - 1) / 2 / npairs mod nopenings, -1 without openings). Pure. */
+unsigned match_game_place(unsigned npairs, size_t nopenings, unsigned g, int *white, int *opening);
+/* What a worker's result line must agree with (match or tournament --queue): game
+ * g's job, as match_schedule numbers them. */
 struct match_result_rules {
 	unsigned     games;
-	const char  *label[2];       /* ENGINE_A, ENGINE_B as the jobs name them */
-	char *const *openings;       /* game g's start: openings[((g - 1) / 2) % n], */
+	const char  *label[2];       /* a match's ENGINE_A, ENGINE_B as the jobs name them */
+	/* A tournament's engines as its jobs name them, and its pairings (npairs 0: a
+	 * match, label above): game g is of pairing k % npairs (k = (g - 1) / 2), round
+	 * k / npairs; its first engine (the job's engine_a) has white when g is odd. */
+	const char  *const *labels;
+	const unsigned char (*pairs)[2];
+	unsigned     npairs;
+	char *const *openings;       /* game g's start: openings[round % n], */
 	size_t       nopenings;      /* else an empty board of type */
 	unsigned     type;
 	const char  *worker;         /* added as "worker" if not NULL */
 };
 /* A worker's result line, checked: exactly one JSON object, a game number from 1 to
- * games, this match's engines with ENGINE_A white in odd games, a result and an
+ * games, that game's engines with its engine_a white in odd games, a result and an
  * a_score that agree (with each other and with a finished gamestring), integer
  * plies >= 0 equal to the gamestring's, which parses and starts with the game's own
  * opening, short strings, at most MATCH_RESULT_MAX bytes, one integer time per move and at most one [score, depth]

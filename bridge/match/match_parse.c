@@ -126,6 +126,15 @@ static int int_member(const cJSON *o, const char *k, double lo, double hi, doubl
 
 #define REFUSE(...) do { snprintf(why, whylen, __VA_ARGS__); goto out; } while (0)
 
+unsigned match_game_place(unsigned npairs, size_t nopenings, unsigned g, int *white, int *opening)
+{
+	unsigned k = (g - 1) / 2, np = npairs ? npairs : 1;
+
+	*white = g % 2 == 1 ? 0 : 1;
+	*opening = nopenings ? (int)((k / np) % nopenings) : -1;
+	return k % np;
+}
+
 struct cJSON *match_result_check(const char *line, const struct match_result_rules *rr, unsigned *game,
 				 double *a_score, char *why, size_t whylen)
 {
@@ -153,12 +162,17 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	if (int_member(o, "game", 1, rr->games, &g) < 0)
 		REFUSE("no game number of this match");
 	*game = (unsigned)g;
-	/* Odd games: ENGINE_A has white (as the job said). */
-	int a_white = *game % 2 == 1;
+	/* The game's job: its pairing's engines, the side with white, its round's opening
+	 * (match_schedule's numbering; a match is one pairing). */
+	int side_white, op;
+	unsigned pairing = match_game_place(rr->npairs, rr->nopenings, *game, &side_white, &op);
+	const char *la = rr->npairs ? rr->labels[rr->pairs[pairing][0]] : rr->label[0];
+	const char *lb = rr->npairs ? rr->labels[rr->pairs[pairing][1]] : rr->label[1];
+	int a_white = side_white == 0;
 	const char *white = str_member(o, "white", 4096, &bad), *black = str_member(o, "black", 4096, &bad);
 	const char *ea = str_member(o, "engine_a", 8, &bad);
-	if (!white || !black || strcmp(white, rr->label[a_white ? 0 : 1]) || strcmp(black, rr->label[a_white ? 1 : 0]))
-		REFUSE("not this match's engines");
+	if (!white || !black || strcmp(white, a_white ? la : lb) || strcmp(black, a_white ? lb : la))
+		REFUSE("not this game's engines");
 	if (!ea || strcmp(ea, a_white ? "white" : "black"))
 		REFUSE("engine_a is not %s", a_white ? "white" : "black");
 	const char *res = str_member(o, "result", 8, &bad), *reason = str_member(o, "reason", 256, &bad);
@@ -189,7 +203,7 @@ struct cJSON *match_result_check(const char *line, const struct match_result_rul
 	if (hive_game_over(&hg.board) && hg.board.state != state)
 		REFUSE("the result is not the gamestring's");
 	/* The game's own start: its opening, else an empty board of the match's type. */
-	const char *opening = rr->nopenings ? rr->openings[((*game - 1) / 2) % rr->nopenings] : NULL;
+	const char *opening = op >= 0 ? rr->openings[op] : NULL;
 	if (opening) {
 		if (hive_game_parse(&start, opening, err, sizeof err) != HIVE_OK)
 			REFUSE("its opening does not parse");

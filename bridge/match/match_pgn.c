@@ -257,7 +257,6 @@ int pgnout_write_result(struct match *m, const cJSON *o)
 {
 	struct pgnout_game pg = {
 		.opening = json_str(o, "opening"), .reason = json_str(o, "reason"),
-		.depth = { spec_depth(m->o.spec[0]), spec_depth(m->o.spec[1]) },
 	};
 	const char *gs = json_str(o, "gamestring"), *res = json_str(o, "result");
 	const cJSON *times = cJSON_GetObjectItemCaseSensitive(o, "times_ms");
@@ -274,9 +273,12 @@ int pgnout_write_result(struct match *m, const cJSON *o)
 	hive_game_init(&g, 0);
 	hive_game_init(&start, 0);
 	pg.game_no = (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "game"));
-	int a_white = pg.game_no % 2 == 1;
-	pg.id[HIVE_WHITE] = json_str(o, "white_id") ? json_str(o, "white_id") : m->pl[a_white ? 0 : 1].label;
-	pg.id[HIVE_BLACK] = json_str(o, "black_id") ? json_str(o, "black_id") : m->pl[a_white ? 1 : 0].label;
+	int side[2], white, op;
+	match_schedule(m, pg.game_no, side, &white, &op);
+	pg.depth[0] = spec_depth(m->o.spec[side[0]]);
+	pg.depth[1] = spec_depth(m->o.spec[side[1]]);
+	pg.id[HIVE_WHITE] = json_str(o, "white_id") ? json_str(o, "white_id") : m->pl[side[white]].label;
+	pg.id[HIVE_BLACK] = json_str(o, "black_id") ? json_str(o, "black_id") : m->pl[side[1 - white]].label;
 	pg.state = !strcmp(res, "1-0") ? HIVE_WHITE_WINS : !strcmp(res, "0-1") ? HIVE_BLACK_WINS : HIVE_DRAW;
 	/* match_result_check replayed both; they are replayed again for the record, and a
 	 * failure here is only memory. */

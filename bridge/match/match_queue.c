@@ -1,9 +1,12 @@
 /*
- * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator.
- * No engine runs here: one job per game goes on the jobs stream, `hivebridge
- * worker`s play them (worker.c), and their results come back on the results
- * stream. This side keeps what a local match keeps: the results file, the
- * progress lines, the score, Elo and SPRT.
+ * match_queue.c: `hivebridge match --queue redis://HOST:PORT/NAME`, the coordinator
+ * (and `tournament --queue`'s: a tournament is a match of N engines). No engine
+ * runs here: one job per game goes on the jobs stream (its pairing's two ENGINEs,
+ * which has white, its opening: match_schedule's numbering), `hivebridge worker`s
+ * play them (worker.c), and their results come back on the results stream, each
+ * checked against its game's job. This side keeps what a local match keeps: the
+ * results file, the progress lines, the score, Elo and SPRT, a tournament's
+ * pairing scores and rating list.
  *
  * Redis is not trusted: whoever can write to it (or answer on its port) chooses
  * what we read. Replies go through the pure decoders of queue_reply.c; a result
@@ -64,7 +67,8 @@ void coord_exit(struct coord *c)
 				c->workers[i].in_flight = 0;
 			coord_live_drop_all(c);
 			live_notify_match();
-			fprintf(stderr, "hivebridge match: played out; the web page stays up until SIGINT or SIGTERM\n");
+			fprintf(stderr, "hivebridge %s: played out; the web page stays up until SIGINT or SIGTERM\n",
+				match_cmd(m));
 		}
 		return;
 	}
@@ -141,7 +145,7 @@ void coord_bad(struct coord *c, const char *what)
 	c->bad++;
 	log_note(0, "match: redis: %s", what);
 	if (c->bad <= COORD_BAD_SAY)
-		fprintf(stderr, "hivebridge match: redis: %s, ignored%s\n", what,
+		fprintf(stderr, "hivebridge %s: redis: %s, ignored%s\n", match_cmd(c->m), what,
 			c->bad == COORD_BAD_SAY ? " (more are only logged)" : "");
 }
 
@@ -166,8 +170,8 @@ void coord_refused(struct coord *c, const redisReply *r, const char *what)
 	queue_escape(why, sizeof why, r && r->type == REDIS_REPLY_ERROR ? r->str : "an answer of the wrong type");
 	log_note(0, "match: redis refused %s: %s", what, why);
 	if (!c->refusing)
-		fprintf(stderr, "hivebridge match: redis refused %s: %s; trying again with back-off (up to %d s)\n",
-			what, why, COORD_RETRY_MAX / 1000);
+		fprintf(stderr, "hivebridge %s: redis refused %s: %s; trying again with back-off (up to %d s)\n",
+			match_cmd(c->m), what, why, COORD_RETRY_MAX / 1000);
 	c->refusing = 1;
 	coord_backoff(c);
 }
@@ -179,7 +183,7 @@ void coord_accepted(struct coord *c)
 		return;
 	c->refusing = 0;
 	log_note(0, "match: redis takes writes again");
-	fprintf(stderr, "hivebridge match: redis takes writes again\n");
+	fprintf(stderr, "hivebridge %s: redis takes writes again\n", match_cmd(c->m));
 }
 
 /* --- the jobs ------------------------------------------------------------------------------- */
@@ -194,11 +198,12 @@ struct coord_job {
 static void coord_job(const struct coord *c, unsigned g, struct coord_job *j)
 {
 	const struct match *m = c->m;
-	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-	int n = 0;
+	int side[2], white, op, n = 0;
 
+	/* A tournament's game: its pairing's engines as engine_a and engine_b. */
+	match_schedule(m, g, side, &white, &op);
 	snprintf(j->game, sizeof j->game, "%u", g);
-	snprintf(j->white, sizeof j->white, "%s", g % 2 == 1 ? "a" : "b");
+	snprintf(j->white, sizeof j->white, "%s", white == 0 ? "a" : "b");
 	snprintf(j->depth, sizeof j->depth, "%d", m->o.depth);
 	snprintf(j->mt, sizeof j->mt, "%llu", (unsigned long long)m->o.movetime_ms);
 	snprintf(j->ck, sizeof j->ck, "%llu", (unsigned long long)m->o.clock_ms);
@@ -208,7 +213,7 @@ static void coord_job(const struct coord *c, unsigned g, struct coord_job *j)
 	const char *f[] = { "XADD", c->q.k_jobs, "*", "game", j->game, "white", j->white,
 		"opening", op >= 0 ? m->openings[op] : "", "type", hive_gametype_name(m->o.type), "depth", j->depth,
 		"movetime", j->mt, "clock", j->ck, "inc", j->inc, "max_plies", j->mp, "repetition", j->rep,
-		"engine_a", m->o.spec[0], "engine_b", m->o.spec[1], "live", "1" };
+		"engine_a", m->o.spec[side[0]], "engine_b", m->o.spec[side[1]], "live", "1" };
 	for (; n < (int)(sizeof f / sizeof *f); n++)
 		j->argv[n] = f[n];
 	j->ncmp = n - 2;
@@ -263,9 +268,9 @@ static void coord_jobs_blocked(struct coord *c, const redisReply *r)
 		return;
 	c->rebuilding = 1;
 	c->scanned = 0;
-	fprintf(stderr, "hivebridge match: redis: the jobs stream takes no more entries (%s): an entry with the "
+	fprintf(stderr, "hivebridge %s: redis: the jobs stream takes no more entries (%s): an entry with the "
 		"highest ID was planted in it; the stream is made again and its games queued again\n",
-		queue_escape(why, sizeof why, r->str));
+		match_cmd(c->m), queue_escape(why, sizeof why, r->str));
 	if (queue_cmd(&c->q, on_jobs_deleted, c, "DEL %s", c->q.k_jobs) < 0)
 		c->rebuilding = 0;
 }
@@ -358,7 +363,7 @@ static void coord_reject(struct coord *c, unsigned game, const char *who, const 
 		snprintf(g, sizeof g, " of game %u", game);
 	log_note(0, "match: result%s from worker %s refused: %s", g, who, why);
 	if (c->rejected <= COORD_BAD_SAY)
-		fprintf(stderr, "hivebridge match: refused a result%s (worker %s): %s%s\n", g, who, why,
+		fprintf(stderr, "hivebridge %s: refused a result%s (worker %s): %s%s\n", match_cmd(c->m), g, who, why,
 			c->rejected == COORD_BAD_SAY ? " (more are only logged)" : "");
 }
 
@@ -375,6 +380,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 	struct match_result_rules rr = {
 		.games = m->o.games, .label = { m->pl[0].label, m->pl[1].label }, .openings = m->openings,
 		.nopenings = m->nopenings, .type = m->o.type, .worker = who,
+		.labels = m->o.spec, .pairs = (const unsigned char (*)[2])m->pairs, .npairs = m->npairs,
 	};
 	cJSON *o = match_result_check(queue_field(e, "line"), &rr, &game, &score, why, sizeof why);
 	if (!o) {
@@ -400,7 +406,7 @@ static void coord_result(struct coord *c, const redisReply *e)
 	}
 	text = cJSON_PrintUnformatted(o);
 	if (!text || (m->results && (fprintf(m->results, "%s\n", text) < 0 || fflush(m->results) != 0))) {
-		fprintf(stderr, "hivebridge match: cannot write %s: %s\n", m->o.results_path,
+		fprintf(stderr, "hivebridge %s: cannot write %s: %s\n", match_cmd(c->m), m->o.results_path,
 			text ? strerror(errno) : "no memory");
 		coord_fail(c);
 		goto out;
@@ -425,13 +431,18 @@ static void coord_result(struct coord *c, const redisReply *e)
 		}
 	}
 	if (c->caught_up) {
-		int a_white = game % 2 == 1;
+		int side[2], white, op;
+		unsigned pair = match_schedule(m, game, side, &white, &op);
 		m->played++;
 		printf("Finished game %u (%s vs %s): %s {%s}, %d plies (worker %s)\n", game,
-		       m->pl[a_white ? 0 : 1].label, m->pl[a_white ? 1 : 0].label, res,
+		       m->pl[side[white]].label, m->pl[side[1 - white]].label, res,
 		       queue_escape(reason, sizeof reason, rsn),
 		       (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "plies")), who);
-		results_print_score(m);
+		if (m->o.tournament)
+			results_print_pair(m, pair);
+		else
+			results_print_score(m);
+		fflush(stdout);
 	}
 	if (m->o.sprt_set && m->verdict == SPRT_CONTINUE) {
 		double llr;
@@ -465,8 +476,8 @@ static void coord_dead(struct coord *c, const redisReply *e)
 	queue_escape(why, sizeof why, d.reason);
 	if (!d.game || !(c->jobs[d.game] & JOB_ASKED)) {
 		queue_escape(what, sizeof what, d.game_text ? d.game_text : d.job);
-		fprintf(stderr, "hivebridge match: worker %s set aside a job that is no game of this match (%s): %s\n",
-			who, what, why);
+		fprintf(stderr, "hivebridge %s: worker %s set aside a job that is no game of this match (%s): %s\n",
+			match_cmd(m), who, what, why);
 		return;
 	}
 	if (m->done[d.game] || c->dead[d.game]) {
@@ -475,27 +486,33 @@ static void coord_dead(struct coord *c, const redisReply *e)
 	}
 	c->dead[d.game] = 1;
 	c->ndead++;
-	fprintf(stderr, "hivebridge match: game %u will not be played: worker %s set its job aside: %s\n",
-		d.game, who, why);
+	fprintf(stderr, "hivebridge %s: game %u will not be played: worker %s set its job aside: %s\n",
+		match_cmd(m), d.game, who, why);
 }
 
-static void coord_event(const redisReply *e)
+static void coord_event(struct coord *c, const redisReply *e)
 {
 	char who[64], text[512];
 	queue_escape(who, sizeof who, queue_field(e, "worker"));
 	queue_escape(text, sizeof text, queue_field(e, "text"));
-	fprintf(stderr, "hivebridge match: worker %s: %s\n", who, text);
+	fprintf(stderr, "hivebridge %s: worker %s: %s\n", match_cmd(c->m), who, text);
 }
 
 static void coord_header(struct coord *c)
 {
 	struct match *m = c->m;
-	printf("Match %s vs %s: %u games (%u already played), %s, queue redis://%s:%d/%s\n",
-	       m->pl[0].label, m->pl[1].label, m->o.games, m->total,
-	       m->nopenings ? "openings from file" : hive_gametype_name(m->o.type), c->q.host, c->q.port,
-	       c->q.name);
-	if (m->total)
-		results_print_score(m);
+	const char *from = m->nopenings ? "openings from file" : hive_gametype_name(m->o.type);
+	if (m->o.tournament) {
+		printf("Tournament (%s) of %u engines: %u pairings, %u games each, %u games (%u already played), "
+		       "%s, queue redis://%s:%d/%s\n", m->o.gauntlet ? "gauntlet" : "round-robin", m->npl,
+		       m->npairs, m->per_pair, m->o.games, m->total, from, c->q.host, c->q.port, c->q.name);
+	} else {
+		printf("Match %s vs %s: %u games (%u already played), %s, queue redis://%s:%d/%s\n",
+		       m->pl[0].label, m->pl[1].label, m->o.games, m->total, from, c->q.host, c->q.port,
+		       c->q.name);
+		if (m->total)
+			results_print_score(m);
+	}
 	fflush(stdout);
 }
 
@@ -513,7 +530,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 	if (!r)
 		return;                      /* lost: on_ready reads again from the cursors */
 	if (r->type == REDIS_REPLY_ERROR) {
-		fprintf(stderr, "hivebridge match: redis: %s\n", queue_escape(why, sizeof why, r->str));
+		fprintf(stderr, "hivebridge %s: redis: %s\n", match_cmd(c->m), queue_escape(why, sizeof why, r->str));
 		coord_fail(c);
 		return;
 	}
@@ -552,7 +569,7 @@ static void on_read(redisAsyncContext *ac, void *reply, void *priv)
 				coord_result(c, e);
 			} else if (k == 1) {
 				if (c->caught_up)
-					coord_event(e);
+					coord_event(c, e);
 			} else {
 				coord_dead(c, e);
 			}
@@ -710,7 +727,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 		return;
 	}
 	log_note(0, "match: signal %d: stopping", (int)sig);
-	fprintf(stderr, "hivebridge match: interrupted\n");
+	fprintf(stderr, "hivebridge %s: interrupted\n", match_cmd(c->m));
 	c->m->interrupted = 1;
 	/* The workers wait for a coordinator started again. */
 	coord_stop(c, "paused");
@@ -721,7 +738,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
  * said once, before anything is queued. A NAME has no blank. */
 static void coord_warn_engines(const struct match *m)
 {
-	for (int p = 0; p < 2; p++) {
+	for (unsigned p = 0; p < m->npl; p++) {
 		const char *spec = m->o.spec[p];
 		unsigned long long v;
 		char e[256];
@@ -730,9 +747,12 @@ static void coord_warn_engines(const struct match *m)
 			continue;
 		if (!strpbrk(spec, " \t") && !strchr(spec, ':') && !strchr(spec, '/'))
 			continue;                /* may well be a profile NAME on the workers */
-		fprintf(stderr, "hivebridge match: warning: ENGINE_%c \"%s\" is a command, not an [engine NAME] "
+		char which[16] = "ENGINE";
+		if (!m->o.tournament)
+			snprintf(which, sizeof which, "ENGINE_%c", p ? 'B' : 'A');
+		fprintf(stderr, "hivebridge %s: warning: %s \"%s\" is a command, not an [engine NAME] "
 			"profile: workers refuse its jobs unless started with --allow-engine-commands\n",
-			p ? 'B' : 'A', queue_escape(e, sizeof e, spec));
+			match_cmd(m), which, queue_escape(e, sizeof e, spec));
 	}
 }
 
@@ -762,11 +782,21 @@ int match_queue_run(struct match *m)
 	}
 	if (queue_url_parse(&c.q, m->o.queue, err, sizeof err) < 0 ||
 	    queue_password_load(&c.q, m->o.config_path, err, sizeof err) < 0) {
-		fprintf(stderr, "hivebridge match: %s\n", err);
+		fprintf(stderr, "hivebridge %s: %s\n", match_cmd(m), err);
 		return 2;
 	}
-	snprintf(c.sig, sizeof c.sig, "%s vs %s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "
-		 "max plies %u, repetition %u, openings %zu", m->o.spec[0], m->o.spec[1], m->o.games,
+	/* A match's engines "A vs B"; a tournament's its kind and every engine, in order
+	 * (the order numbers its games). */
+	char who[sizeof c.sig / 2] = "";
+	if (m->o.tournament) {
+		size_t n = (size_t)snprintf(who, sizeof who, "%s of", m->o.gauntlet ? "gauntlet" : "round-robin");
+		for (unsigned p = 0; p < m->npl && n < sizeof who; p++)
+			n += (size_t)snprintf(who + n, sizeof who - n, "%s %s", p ? "," : "", m->o.spec[p]);
+	} else {
+		snprintf(who, sizeof who, "%s vs %s", m->o.spec[0], m->o.spec[1]);
+	}
+	snprintf(c.sig, sizeof c.sig, "%s, games %u, type %s, depth %d, movetime %llu, clock %llu+%llu, "
+		 "max plies %u, repetition %u, openings %zu", who, m->o.games,
 		 hive_gametype_name(m->o.type), m->o.depth, (unsigned long long)m->o.movetime_ms,
 		 (unsigned long long)m->o.clock_ms, (unsigned long long)m->o.inc_ms, m->o.max_plies,
 		 m->o.repetition, m->nopenings);
@@ -777,7 +807,7 @@ int match_queue_run(struct match *m)
 	c.dead = calloc((size_t)m->o.games + 1, 1);
 	if (!m->base || !c.jobs || !c.dead || !(c.retry = evtimer_new(m->base, on_retry, &c)) ||
 	    !(c.watch = evtimer_new(m->base, on_watch, &c))) {
-		fprintf(stderr, "hivebridge match: cannot set up the event loop\n");
+		fprintf(stderr, "hivebridge %s: cannot set up the event loop\n", match_cmd(m));
 		goto out;
 	}
 	on_watch(-1, 0, &c);
@@ -785,7 +815,7 @@ int match_queue_run(struct match *m)
 	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &c);
 	if (!m->sig_int || !m->sig_term || evsignal_add(m->sig_int, NULL) < 0 ||
 	    evsignal_add(m->sig_term, NULL) < 0) {
-		fprintf(stderr, "hivebridge match: cannot catch signals\n");
+		fprintf(stderr, "hivebridge %s: cannot catch signals\n", match_cmd(m));
 		goto out;
 	}
 	if (m->o.http) {
@@ -806,12 +836,16 @@ int match_queue_run(struct match *m)
 
 	if (!c.caught_up)
 		coord_header(&c);
-	printf("Match finished: %u games played now, %u of %u with a result%s\n", m->played, m->total,
-	       m->o.games, m->interrupted ? " (interrupted)" : "");
+	printf("%s finished: %u games played now, %u of %u with a result%s\n",
+	       m->o.tournament ? "Tournament" : "Match", m->played, m->total, m->o.games,
+	       m->interrupted ? " (interrupted)" : "");
 	if (c.ndead)
 		printf("Not played: %u games whose jobs workers set aside (their reasons are above, and on %s)\n",
 		       c.ndead, c.q.k_dead);
-	results_print_score(m);
+	if (m->o.tournament)
+		tournament_print_standings(m);
+	else
+		results_print_score(m);
 	if (m->o.sprt_set)
 		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
 		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");

@@ -72,7 +72,7 @@ struct coord_live {
 struct coord {
 	struct match     *m;
 	struct queue_conn q;
-	char              sig[1024];     /* the options a worker plays by */
+	char              sig[4096];     /* the options a worker plays by */
 	char              cur_res[48], cur_ev[48];   /* stream cursors */
 	unsigned          queued;        /* highest game put on the stream */
 	int               caught_up;     /* the results of earlier runs are read */

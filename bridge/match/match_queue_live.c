@@ -92,8 +92,8 @@ static void coord_refuse(struct coord *c, const char *who, unsigned long long ga
 	c->refused++;
 	log_note(0, "match: progress entry of game %llu from worker %s refused: %s", game, who, why);
 	if (c->refused <= COORD_REFUSED_SAY)
-		fprintf(stderr, "hivebridge match: refused a progress entry of game %llu (worker %s): %s\n",
-			game, who, why);
+		fprintf(stderr, "hivebridge %s: refused a progress entry of game %llu (worker %s): %s\n",
+			match_cmd(c->m), game, who, why);
 }
 
 /* Game g's own start (its opening, else an empty board of the match's type) is a
@@ -103,9 +103,9 @@ static int coord_game_is_ours(const struct coord *c, unsigned g, const struct hi
 	const struct match *m = c->m;
 	struct hive_game start;
 	char err[128];
-	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
-	int ok;
+	int side[2], white, op, ok;
 
+	match_schedule(m, g, side, &white, &op);
 	hive_game_init(&start, m->o.type);
 	ok = (op < 0 || hive_game_parse(&start, m->openings[op], err, sizeof err) == HIVE_OK) &&
 	     hive_game_is_prefix(&start, hg);
@@ -150,7 +150,8 @@ void coord_progress(struct coord *c, const redisReply *e)
 		return;
 	/* A game ends at --max-plies (an opening longer than that at once): checked
 	 * before the parse, whose cost grows with the GameString. */
-	int op = m->nopenings ? (int)(((g - 1) / 2) % m->nopenings) : -1;
+	int side[2], white, op;
+	match_schedule(m, (unsigned)g, side, &white, &op);
 	size_t most = op >= 0 ? gs_moves(m->openings[op]) : 0;
 	if (m->o.max_plies && most < m->o.max_plies)
 		most = m->o.max_plies;
@@ -184,10 +185,9 @@ void coord_progress(struct coord *c, const redisReply *e)
 		cl = NULL;
 	}
 	if (!cl) {
-		int a_white = g % 2 == 1;
 		struct live_game *lg;
-		if (c->nlive == COORD_LIVE_MAX || !(lg = live_open("match", m->pl[a_white ? 0 : 1].label,
-								   m->pl[a_white ? 1 : 0].label, &hg, NULL)))
+		if (c->nlive == COORD_LIVE_MAX || !(lg = live_open("match", m->pl[side[white]].label,
+								   m->pl[side[1 - white]].label, &hg, NULL)))
 			goto out;
 		cl = &c->live[c->nlive++];
 		memset(cl, 0, sizeof *cl);

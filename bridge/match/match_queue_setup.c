@@ -73,16 +73,16 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 		return;
 	}
 	if (f[0] && strcmp(f[0], c->sig)) {
-		fprintf(stderr, "hivebridge match: queue %s holds another match (%s); use another NAME\n",
-			c->q.name, queue_escape(other, sizeof other, f[0]));
+		fprintf(stderr, "hivebridge %s: queue %s holds another match (%s); use another NAME\n",
+			match_cmd(m), c->q.name, queue_escape(other, sizeof other, f[0]));
 		m->failed = 1;
 		coord_exit(c);
 		return;
 	}
 	if (f[1]) {
-		fprintf(stderr, "hivebridge match: queue %s: this match is over and its streams were deleted "
+		fprintf(stderr, "hivebridge %s: queue %s: this match is over and its streams were deleted "
 			"(its results are in the --results file of that run); use another NAME, or DEL %s %s "
-			"to play it again\n", c->q.name, c->q.k_match, c->q.k_stop);
+			"to play it again\n", match_cmd(c->m), c->q.name, c->q.k_match, c->q.k_stop);
 		m->failed = 1;
 		coord_exit(c);
 		return;
@@ -98,7 +98,8 @@ static void on_sig(redisAsyncContext *ac, void *reply, void *priv)
 	/* The streams are the record: the file is written again from them. */
 	if (!c->opened) {
 		if (m->o.results_path && !(m->results = fopen(m->o.results_path, "w")))
-			fprintf(stderr, "hivebridge match: cannot open %s: %s\n", m->o.results_path, strerror(errno));
+			fprintf(stderr, "hivebridge %s: cannot open %s: %s\n", match_cmd(m), m->o.results_path,
+				strerror(errno));
 		if ((m->o.results_path && !m->results) || pgnout_open(m) < 0) {
 			m->failed = 1;
 			coord_exit(c);
@@ -134,11 +135,11 @@ static void coord_scan_end(struct coord *c)
 	for (unsigned g = 1; g <= c->queued; g++)
 		again += !(c->jobs[g] & (JOB_SENT | JOB_ON)) && !m->done[g] && !c->dead[g];
 	if (c->rebuilding) {
-		fprintf(stderr, "hivebridge match: redis: the jobs stream is made again: %u games without a "
-			"result are queued again\n", again);
+		fprintf(stderr, "hivebridge %s: redis: the jobs stream is made again: %u games without a "
+			"result are queued again\n", match_cmd(c->m), again);
 	} else if (c->hash_lost || missing) {
-		fprintf(stderr, "hivebridge match: redis lost the match's data (restarted without persistence, "
-			"or deleted): %u games without a result are queued again\n", again);
+		fprintf(stderr, "hivebridge %s: redis lost the match's data (restarted without persistence, "
+			"or deleted): %u games without a result are queued again\n", match_cmd(c->m), again);
 		log_note(0, "match: redis lost the match's data; %u games queued again", again);
 	}
 	if (c->hash_lost) {

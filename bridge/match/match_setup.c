@@ -216,10 +216,6 @@ bad:
 		say(cmd, "--sprt is a test between two engines\n");
 		return -1;
 	}
-	if (tournament && o->queue) {
-		say(cmd, "--queue is not with a tournament yet (use match --queue per pairing)\n");
-		return -1;
-	}
 	if (tournament && o->anchor) {
 		int found = 0;
 		for (unsigned i = 0; i < nspec; i++)

@@ -243,17 +243,11 @@ int queue_job_decode(const redisReply *e, struct queue_job *j, char *why, size_t
 	return 0;
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return a && b && !strcmp(a, b);
-}
-
-int queue_job_same_match(const struct queue_job *a, const struct queue_job *b)
+int queue_job_same_limits(const struct queue_job *a, const struct queue_job *b)
 {
 	return a->type == b->type && a->depth == b->depth && a->movetime_ms == b->movetime_ms &&
 	       a->clock_ms == b->clock_ms && a->inc_ms == b->inc_ms && a->max_plies == b->max_plies &&
-	       a->repetition == b->repetition && same_str(a->engine[0], b->engine[0]) &&
-	       same_str(a->engine[1], b->engine[1]);
+	       a->repetition == b->repetition;
 }
 
 const redisReply *queue_read_entry(const redisReply *r)

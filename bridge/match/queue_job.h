@@ -25,12 +25,13 @@ struct queue_job {
 	int       white;                  /* PLAYER_A or PLAYER_B (enum player_id) */
 	char     *opening;                /* owned, NULL = none; parses, game not over */
 	int       live;                   /* live=1: its plies go on the progress stream */
-	/* The match's, the same in every job of a match: */
+	/* The match's, the same in every job of a match or a tournament: */
 	unsigned  type;
 	int       depth;
 	uint64_t  movetime_ms, clock_ms, inc_ms;
 	unsigned  max_plies, repetition;
-	char     *engine[2];              /* owned: engine_a, engine_b (no control byte) */
+	char     *engine[2];              /* owned: engine_a, engine_b (no control byte): the game's
+					   * pairing; white names which has white */
 };
 
 /* Entry e ([id, [field, value, ...]]) into j (zeroed first): 0, or -1 with the
@@ -39,8 +40,9 @@ struct queue_job {
  * queue_job_clear either way. */
 int  queue_job_decode(const redisReply *e, struct queue_job *j, char *why, size_t whylen);
 void queue_job_clear(struct queue_job *j);
-/* True if a and b are jobs of the same match: same engines, type and limits. */
-int  queue_job_same_match(const struct queue_job *a, const struct queue_job *b);
+/* True if a and b are jobs of the same match or tournament: same type and limits
+ * (their engines are each job's own). */
+int  queue_job_same_limits(const struct queue_job *a, const struct queue_job *b);
 /* The first entry of an XREADGROUP answer [[key, [entry, ...]]]; NULL when there is
  * none (nil after BLOCK, an empty list, any other shape). Decode it before use. */
 const redisReply *queue_read_entry(const redisReply *r);

@@ -3,8 +3,9 @@
  * (every two engines meet) or a gauntlet (the first engine meets each of the
  * others). It is a match of N engines, not a second runner: the pairings' games
  * are numbered in one list (match_schedule) that match's slots play with the one
- * referee, with match's options, results file, --resume and --pgnout; at the end
- * every pairing's score and the rating list of every engine (ratings.h).
+ * referee (or, with --queue, match_queue.c puts on Redis for workers), with match's
+ * options, results file, --resume and --pgnout; at the end every pairing's score and
+ * the rating list of every engine (ratings.h).
  */
 #include <cJSON.h>
 #include <math.h>
@@ -35,7 +36,8 @@ static const char tournament_usage[] =
 	"  and the rating list (`hivebridge ratings`' maximum likelihood).\n"
 	"  --http ADDR:PORT       the dashboard: the live games and the rating list with\n"
 	"                         error bars, each pairing's score and pentanomial\n"
-	"  not yet with a tournament: --queue (use match --queue per pairing)\n"
+	"  --queue redis://HOST:PORT/NAME   the games go to `hivebridge worker`s, as with\n"
+	"                         match --queue: each job names its pairing's engines\n"
 	"  exit status: 0 played out, 1 an error or an interruption, 2 a usage error\n"
 	"ENGINE:\n";
 

@@ -14,10 +14,13 @@
  * every second, so the games of a match that is over are dropped at once. A result that cannot be
  * posted (Redis down) stays here and is posted again on reconnection.
  *
- * Whoever can write to Redis writes the jobs: a job's ENGINEs must be profiles of
- * this worker's --config or builtin[:depth=N] (config_engine_configured), unless
- * --allow-engine-commands. A job that cannot be played (that, or a field that
- * queue_job_decode refuses, or other engines and limits than the first job's) is
+ * Each job names its own two ENGINEs (a tournament's jobs, its pairings'): they are
+ * players made as jobs first name them (worker_players.c), and a slot keeps an
+ * engine its next game uses again (match.c). Whoever can write to Redis writes the
+ * jobs: a job's ENGINEs must be profiles of this worker's --config or
+ * builtin[:depth=N] (config_engine_configured), unless --allow-engine-commands. A
+ * job that cannot be played (that, or a field that queue_job_decode refuses, or
+ * other limits than the first job's) is
  * set aside: XADDed with its reason to the dead stream, then XACKed, and the worker
  * goes on. A profile this worker lacks, or an engine that never starts, is a
  * misconfigured machine instead: reported once on the events stream, and the
@@ -42,6 +45,7 @@
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue.h"
 #include "bridge/match/queue_job.h"
+#include "bridge/match/worker_players.h"
 #include "bridge/referee.h"
 #include "bridge/util.h"
 #include "core/errbuf.h"
@@ -57,7 +61,8 @@
 
 static const char worker_usage[] =
 	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
-	"  plays the games of `hivebridge match --queue` with this machine's engines\n"
+	"  plays the games of `hivebridge match --queue` or `tournament --queue` with this\n"
+	"  machine's engines: each job's own two (two engine processes a game slot at most)\n"
 	"  --queue URL            the match's Redis and NAME (no password in the URL:\n"
 	"                         $HIVEBRIDGE_REDIS_PASSWORD or [queue] password of --config)\n"
 	"  --config FILE          engine profiles (the match's ENGINE names resolve here)\n"
@@ -92,7 +97,8 @@ struct worker {
 	char               name[WORKER_NAME_MAX];
 	unsigned           claim_ms;
 	int                configured;   /* m is set up from the first job played */
-	struct queue_job   match;        /* that job: its engines and limits, every job's */
+	struct queue_job   limits;       /* that job: its limits, every job's (no engines) */
+	struct worker_players players;   /* the engines the jobs name, as m->pl */
 	int                allow_commands;
 	char               cursor[QUEUE_JOB_ID_MAX];   /* XAUTOCLAIM's, "0-0" to start a scan */
 	unsigned           claim_steps;  /* XAUTOCLAIMs of this scan */
@@ -299,8 +305,8 @@ static void on_game_ended(struct slot *s, int state, const char *reason)
 		worker_unlink(w, j);
 		return;
 	}
-	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", j->q.game, w->m.pl[s->white].label,
-	       w->m.pl[1 - s->white].label, results_text(state), reason, referee_game(s->ref)->len);
+	printf("Finished game %u (%s vs %s): %s {%s}, %zu plies\n", j->q.game, slot_label(s, s->white),
+	       slot_label(s, 1 - s->white), results_text(state), reason, referee_game(s->ref)->len);
 	fflush(stdout);
 	job_post(w, j);
 }
@@ -366,40 +372,16 @@ static void on_engine_dead(struct match *m, int p, const char *reason)
 	worker_die(m->hook_arg, text);
 }
 
-/* The first job played sets the worker's match: its limits and engines. 0 done; 1
- * when the job cannot be played (why says why: set it aside); -1 after worker_die
- * (this machine lacks what the job names: another worker may have it). */
-static int worker_configure(struct worker *w, const struct queue_job *jb, char *why, size_t whylen)
+/* The first job played (its engines allowed) sets the worker's match: its limits
+ * (every job's: a match's or a tournament's, whichever engines each names), and the
+ * slots. 0, or -1 after worker_die. */
+static int worker_configure(struct worker *w, const struct queue_job *jb)
 {
 	struct match *m = &w->m;
-	char text[700], shown[QUEUE_JOB_WHY_MAX / 2];
-	const struct engine_profile *pr[2];
-	char *names[2] = { NULL, NULL };
-	int rc = -1;
 
-	/* Only what the operator configured, unless told otherwise (README: workers). */
-	for (int p = 0; p < 2 && !w->allow_commands; p++) {
-		char err[256] = "";
-		int ok = config_engine_configured(&m->conf, jb->engine[p], err, sizeof err);
-		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
-		if (ok > 0) {
-			snprintf(text, sizeof text, "engine \"%s\": %s", shown, err[0] ? err : "no profile");
-			worker_die(w, text);
-			return -1;
-		}
-		if (ok < 0) {
-			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "refused");
-			return 1;
-		}
-	}
-	queue_job_clear(&w->match);
-	w->match = *jb;
-	w->match.opening = NULL;
-	w->match.engine[0] = w->match.engine[1] = NULL;
-	if (!(w->match.engine[0] = strdup(jb->engine[0])) || !(w->match.engine[1] = strdup(jb->engine[1]))) {
-		worker_die(w, "out of memory");
-		return -1;
-	}
+	w->limits = *jb;
+	w->limits.opening = NULL;
+	w->limits.engine[0] = w->limits.engine[1] = NULL;
 	m->o.type = jb->type;
 	m->o.depth = jb->depth;
 	m->o.movetime_ms = jb->movetime_ms;
@@ -407,45 +389,40 @@ static int worker_configure(struct worker *w, const struct queue_job *jb, char *
 	m->o.inc_ms = jb->inc_ms;
 	m->o.max_plies = jb->max_plies;
 	m->o.repetition = jb->repetition;
-	/* The ENGINE syntax of match, resolved against this machine's profiles. */
-	for (int p = 0; p < 2; p++) {
-		char err[256] = "";
-		m->o.spec[p] = w->match.engine[p];
-		m->pl[p].label = w->match.engine[p];
-		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
-		pr[p] = config_engine_parse(&m->conf, w->match.engine[p], &m->pl[p].depth, err, sizeof err);
-		if (!pr[p]) {
-			/* A form that is not an ENGINE at all: no worker can play it. */
-			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err[0] ? err : "no memory");
-			rc = 1;
-			goto out;
-		}
-		if (!(names[p] = strdup(pr[p]->name))) {
-			worker_die(w, "out of memory");
-			goto out;
-		}
-	}
-	for (int p = 0; p < 2; p++) {
-		char err[256] = "";
-		m->pl[p].profile = config_profile(&m->conf, names[p]);
-		if (!m->pl[p].profile || config_engine_check(&m->conf, m->pl[p].profile, err, sizeof err) < 0) {
-			snprintf(text, sizeof text, "engine \"%s\": %s", w->match.engine[p],
-				 err[0] ? err : "no profile");
-			worker_die(w, text);
-			goto out;
-		}
-	}
 	m->o.games = m->o.concurrency;
 	if (match_slots_create(m) < 0) {
 		worker_die(w, "out of memory");
-		goto out;
+		return -1;
 	}
 	w->configured = 1;
-	rc = 0;
-out:
-	free(names[0]);
-	free(names[1]);
-	return rc;
+	return 0;
+}
+
+/* The job's two players (its engine_a, engine_b: ENGINE syntax, resolved against
+ * this machine's profiles) into side: 0; 1 when the job cannot be played (why says
+ * why: set it aside); 2 when it must wait (no room for its engines now); -1 after
+ * worker_die (this machine lacks what the job names: another worker may have it). */
+static int worker_players_of(struct worker *w, const struct queue_job *jb, int side[2], char *why, size_t whylen)
+{
+	char err[QUEUE_JOB_WHY_MAX / 2], shown[QUEUE_JOB_WHY_MAX / 2], text[700];
+
+	for (int p = 0; p < 2; p++) {
+		side[p] = worker_player(&w->m, &w->players, jb->engine[p], w->allow_commands, p ? side[0] : -1, err,
+					sizeof err);
+		if (side[p] >= 0)
+			continue;
+		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
+		if (side[p] == WORKER_PLAYER_BUSY)
+			return 2;
+		if (side[p] == WORKER_PLAYER_REFUSED) {
+			errbuf_set(why, whylen, "engine_%c \"%s\": %s", 'a' + p, shown, err);
+			return 1;
+		}
+		snprintf(text, sizeof text, "engine \"%s\": %s", shown, err);
+		worker_die(w, text);
+		return -1;
+	}
+	return 0;
 }
 
 /* --- jobs ------------------------------------------------------------------------------ */
@@ -456,6 +433,28 @@ static struct slot *worker_free_slot(struct worker *w)
 		if (!w->m.slots[i].game_no && !w->m.slots[i].job)
 			return &w->m.slots[i];
 	return NULL;
+}
+
+/* The free slot for a game between players side[0] and side[1]: one that keeps
+ * engines of theirs (started already, kept for them), else any. */
+static struct slot *worker_slot_for(struct worker *w, const int side[2])
+{
+	struct slot *best = NULL;
+	int best_kept = -1;
+
+	for (unsigned i = 0; i < w->m.nslots; i++) {
+		struct slot *s = &w->m.slots[i];
+		int kept = 0;
+		if (s->game_no || s->job)
+			continue;
+		for (int k = 0; k < 2; k++)
+			kept += s->eng[k] && (s->eng_of[k] == side[0] || s->eng_of[k] == side[1]);
+		if (kept > best_kept) {
+			best = s;
+			best_kept = kept;
+		}
+	}
+	return best;
 }
 
 static int worker_has_room(struct worker *w)
@@ -510,32 +509,27 @@ static void worker_take(struct worker *w, const redisReply *e)
 		worker_set_aside(w, j, why);
 		return;
 	}
-	if (!w->configured) {
-		int rc = worker_configure(w, &j->q, why, sizeof why);
-		if (rc != 0) {
-			if (rc > 0)
-				worker_set_aside(w, j, why);
-			else
-				job_free(j);         /* pending: another worker may have the engine */
-			return;
-		}
-	} else if (!queue_job_same_match(&w->match, &j->q)) {
-		/* Not the match's: this worker's engines and limits are the first job's. */
-		snprintf(why, sizeof why, "its engines or limits are not those of the match's other jobs "
-			 "(this worker plays %s vs %s)", w->match.engine[0], w->match.engine[1]);
-		worker_set_aside(w, j, why);
+	if (w->configured && !queue_job_same_limits(&w->limits, &j->q)) {
+		/* Not the match's: this worker's limits are the first job's it plays. */
+		worker_set_aside(w, j, "its limits are not those of the match's other jobs");
 		return;
 	}
-	struct slot *s = worker_free_slot(w);
+	int side[2], rc = worker_players_of(w, &j->q, side, why, sizeof why);
+	if (rc == 0 && !w->configured && worker_configure(w, &j->q) < 0)
+		rc = -1;
+	if (rc == 1)
+		worker_set_aside(w, j, why);
+	struct slot *s = rc == 0 ? worker_slot_for(w, side) : NULL;
 	if (!s) {
-		job_free(j);                 /* stays pending: claimed again later */
+		if (rc != 1)
+			job_free(j);         /* stays pending: claimed again later, here or elsewhere */
 		return;
 	}
 	j->next = w->jobs;
 	w->jobs = j;
 	j->slot = s;
 	s->job = j;
-	if (match_slot_begin(s, j->q.game, j->q.white, -1, j->q.opening) < 0) {
+	if (match_slot_begin(s, j->q.game, side, j->q.white, -1, j->q.opening) < 0) {
 		/* The opening was checked: only memory fails here. Pending, claimed later. */
 		s->job = NULL;
 		worker_unlink(w, j);
@@ -917,6 +911,7 @@ out:
 	util_event_free(&w.bound);
 	util_event_free(&w.repost);
 	match_free(m);
-	queue_job_clear(&w.match);
+	worker_players_free(m, &w.players);
+	queue_job_clear(&w.limits);
 	return status;
 }

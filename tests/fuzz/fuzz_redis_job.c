@@ -44,7 +44,7 @@ static void decode(const redisReply *e)
 
 	if (queue_job_decode(e, &j, why, sizeof why) == 0) {
 		if (j.game < 1 || j.game > MATCH_MAX_GAMES || !j.engine[0] || !j.engine[1] ||
-		    queue_id_parse(j.id, &ms, &seq) < 0 || !queue_job_same_match(&j, &j) ||
+		    queue_id_parse(j.id, &ms, &seq) < 0 || !queue_job_same_limits(&j, &j) ||
 		    j.max_plies > MATCH_PLY_CAP || j.depth > MATCH_MAX_DEPTH)
 			abort();
 		for (int p = 0; p < 2; p++) {

@@ -5,7 +5,8 @@
  * allows, and each one goes to every decoder the coordinator uses
  * (bridge/match/queue_reply.c, match_result_check): XREAD's streams and their
  * entries, fields, the dead-letter entries, XPENDING's summary, HMGET's pair,
- * integers, and each stream entry's "line" as a result. An accepted result must
+ * integers, and each stream entry's "line" as a result (of a match, or of a
+ * tournament of three engines). An accepted result must
  * be one: a game number of the match, a score of 0, 1/2 or 1, and a rebuilt line
  * that match_result_check accepts again unchanged.
  */
@@ -26,11 +27,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char opening0[] = "Base;InProgress;Black[1];wA1";
 static char *openings[] = { opening0 };
 
+/* A tournament's three engines and pairings (tournament --queue), for every third line. */
+static const char *const names[] = { "builtin:depth=1", "builtin", "nokamute" };
+static const unsigned char pairs[][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+
 static void check_result(const char *line, const char *worker)
 {
+	size_t n = line ? strlen(line) : 0;
 	struct match_result_rules rr = {
 		.games = GAMES, .label = { "builtin:depth=1", "builtin" }, .openings = openings,
-		.nopenings = (size_t)(line && strlen(line) % 2), .type = 0, .worker = worker,
+		.nopenings = n % 2, .type = 0, .worker = worker,
+		.labels = names, .pairs = pairs, .npairs = n % 3 == 0 ? 3 : 0,
 	};
 	unsigned game = 0, game2 = 0;
 	double score = -1, score2 = -1;

@@ -50,28 +50,11 @@ for w in w1 w2 w3; do
 	eval "pid_$w=\$spawned"
 done
 
-# w1 stopped while a game of its own runs (a stopped process cannot finish it), then killed.
-killed=
-while [ -z "$killed" ]; do
-	wait_for '[ $(count "^Started" "$tmp/w1.out") -gt $(count "^Finished" "$tmp/w1.out") ]' 60 ||
-		fail "w1 never started a game"
-	kill -STOP $pid_w1
-	if [ $(count "^Started" "$tmp/w1.out") -gt $(count "^Finished" "$tmp/w1.out") ]; then
-		killed=$(sed -n 's/^Started game \([0-9]*\) .*/\1/p' "$tmp/w1.out" | tail -n 1)
-		kill -KILL $pid_w1
-	else
-		kill -CONT $pid_w1
-	fi
-done
+# w1 stopped while a game of its own runs, then killed.
+queue_kill_in_game w1 $pid_w1
 
 # The coordinator killed and started again: it resumes from the streams.
-wait_for '[ $(count "^Finished" "$tmp/coord.out") -ge 1 ]' 60 || fail "no result reached the coordinator"
-kill -KILL $coord
-wait $coord 2>/dev/null
-coord
-wait_for '[ $(count "already played" "$tmp/coord.out") = 2 ]' 30 || fail "the coordinator did not come back"
-n=$(sed -n 's/.*(\([0-9]*\) already played).*/\1/p' "$tmp/coord.out" | tail -n 1)
-[ "$n" -ge 1 ] || fail "the restarted coordinator counted $n old games"
+queue_coord_again
 
 # Redis killed (its AOF kept) until the workers noticed and one finished a game
 # meanwhile, then started again on the same port.

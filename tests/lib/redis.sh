@@ -10,7 +10,41 @@
 #       is picked again, up to 5 times. "same" keeps the port it had (clients know it;
 #       a caller that holds a port until now sets $port: see hold-port in harness.py):
 #       it is tried again while it frees.
+#
+#   queue_kill_in_game W PID
+#       worker W (its stdout in $tmp/W.out, its PID PID) stopped while a game of its
+#       own runs (a stopped process cannot finish it), then SIGKILLed: $killed is that
+#       game's number (another worker must claim its job and play it again).
+#   queue_coord_again [ARGS...]
+#       once a result reached the coordinator $coord ($tmp/coord.out), it is
+#       SIGKILLed and started again by the caller's function coord ARGS...; it must
+#       come back, resuming from the streams: $n is the games it found played.
 port=
+queue_kill_in_game() {
+	killed= _qwo=$tmp/$1.out   # wait_for's eval sees its own $1
+	while [ -z "$killed" ]; do
+		wait_for '[ $(count "^Started" "$_qwo") -gt $(count "^Finished" "$_qwo") ]' 60 ||
+			fail "$1 never started a game"
+		kill -STOP "$2"
+		if [ $(count "^Started" "$_qwo") -gt $(count "^Finished" "$_qwo") ]; then
+			killed=$(sed -n 's/^Started game \([0-9]*\) .*/\1/p' "$_qwo" | tail -n 1)
+			kill -KILL "$2"
+		else
+			kill -CONT "$2"
+		fi
+	done
+}
+
+queue_coord_again() {
+	wait_for '[ $(count "^Finished" "$tmp/coord.out") -ge 1 ]' 60 || fail "no result reached the coordinator"
+	kill -KILL $coord
+	wait $coord 2>/dev/null
+	coord "$@"
+	wait_for '[ $(count "already played" "$tmp/coord.out") = 2 ]' 30 || fail "the coordinator did not come back"
+	n=$(sed -n 's/.*(\([0-9]*\) already played).*/\1/p' "$tmp/coord.out" | tail -n 1)
+	[ "$n" -ge 1 ] || fail "the restarted coordinator counted $n old games"
+}
+
 redis_start() {
 	_same= _conf=
 	[ "${1:-}" = same ] && { _same=1; shift; }

@@ -12,6 +12,7 @@
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue_job.h"
+#include "bridge/match/worker_players.h"
 #include "tests/unit/unit.h"
 
 /* RESP text into a reply (the caller frees it). */
@@ -56,10 +57,13 @@ static void test_decode_good(void)
 	CU_ASSERT_STRING_EQUAL(j.engine[1], "nokamute");
 	CU_ASSERT(j.live);
 	CU_ASSERT_EQUAL(queue_job_decode(e, &k, why, sizeof why), 0);
-	CU_ASSERT(queue_job_same_match(&j, &k));
+	CU_ASSERT(queue_job_same_limits(&j, &k));
+	/* A tournament's jobs name other engines, with the same limits. */
 	free(k.engine[1]);
 	k.engine[1] = strdup("builtin");
-	CU_ASSERT(!queue_job_same_match(&j, &k));
+	CU_ASSERT(queue_job_same_limits(&j, &k));
+	k.depth = 3;
+	CU_ASSERT(!queue_job_same_limits(&j, &k));
 	queue_job_clear(&j);
 	queue_job_clear(&k);
 	freeReplyObject(e);
@@ -181,11 +185,58 @@ static void test_policy(void)
 	config_free(&c);
 }
 
+/* A worker's players (worker_players.c): one per ENGINE its jobs name, under the
+ * ENGINE policy, made without adding to the configuration's profiles, and room
+ * made again from those no slot uses. */
+static void test_players(void)
+{
+	struct match m;
+	struct worker_players wp;
+	char why[256], spec[32];
+
+	memset(&m, 0, sizeof m);
+	memset(&wp, 0, sizeof wp);
+	config_defaults(&m.conf);
+	const struct engine_profile *profiles = m.conf.profiles;
+	size_t nprofiles = m.conf.nprofiles;
+	int a = worker_player(&m, &wp, "builtin:depth=3", 0, -1, why, sizeof why);
+	CU_ASSERT_EQUAL(a, 0);
+	CU_ASSERT_EQUAL(m.pl[0].depth, 3);
+	CU_ASSERT_PTR_EQUAL(m.pl[0].profile, config_profile(&m.conf, "builtin"));
+	CU_ASSERT_STRING_EQUAL(m.pl[0].label, "builtin:depth=3");
+	CU_ASSERT_EQUAL(worker_player(&m, &wp, "builtin", 0, a, why, sizeof why), 1);
+	CU_ASSERT_EQUAL(worker_player(&m, &wp, "builtin:depth=3", 0, -1, why, sizeof why), 0);
+	/* Commands are refused, a plain NAME is a profile this machine lacks. */
+	CU_ASSERT_EQUAL(worker_player(&m, &wp, "uhp:/bin/true", 0, -1, why, sizeof why), WORKER_PLAYER_REFUSED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "--allow-engine-commands"));
+	CU_ASSERT_EQUAL(worker_player(&m, &wp, "nokamute", 0, -1, why, sizeof why), WORKER_PLAYER_LACKS);
+	CU_ASSERT_EQUAL(worker_player(&m, &wp, "builtin:junk", 1, -1, why, sizeof why), WORKER_PLAYER_REFUSED);
+	/* Allowed, a command is made in a configuration of its own. */
+	int c = worker_player(&m, &wp, "uhp:/bin/true", 1, -1, why, sizeof why);
+	CU_ASSERT_EQUAL(c, 2);
+	CU_ASSERT_PTR_NOT_NULL(wp.own[2]);
+	CU_ASSERT_PTR_EQUAL(m.conf.profiles, profiles);
+	CU_ASSERT_EQUAL(m.conf.nprofiles, nprofiles);
+	/* More ENGINEs than the table holds: with no slot, room is made again, and never
+	 * from the job's other player. */
+	for (int d = 1; d <= 40; d++) {
+		snprintf(spec, sizeof spec, "builtin:depth=%d", d);
+		int p = worker_player(&m, &wp, spec, 0, a, why, sizeof why);
+		CU_ASSERT(p >= 0 && p < MATCH_MAX_PLAYERS && (p != a || d == 3));
+		CU_ASSERT_EQUAL(m.pl[p].depth, d);
+	}
+	CU_ASSERT_STRING_EQUAL(m.pl[a].label, "builtin:depth=3");
+	CU_ASSERT(m.npl <= MATCH_MAX_PLAYERS);
+	worker_players_free(&m, &wp);
+	config_free(&m.conf);
+}
+
 static const struct unit_test tests[] = {
 	{ "a good job", test_decode_good },
 	{ "jobs that cannot be played", test_decode_refused },
 	{ "replies of other shapes", test_shapes },
 	{ "the ENGINE policy", test_policy },
+	{ "a worker's players", test_players },
 	{ NULL, NULL }
 };
 

@@ -219,6 +219,53 @@ static void test_results(void)
 	free(big);
 }
 
+/* A tournament's result: game g's pairing ((g - 1) / 2 mod 3), its colours, its
+ * round's opening ((g - 1) / 2 / 3 mod 2), as tournament --queue numbers its jobs. */
+static int check_rr(unsigned game, const char *white, const char *black, const char *ea, const char *gs,
+		    const char *res, double a_score, double *sc)
+{
+	static const char *const names[] = { "A", "B", "C" };
+	static const unsigned char pairs[][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+	static char o0[] = "Base;InProgress;Black[1];wA1", o1[] = "Base;InProgress;Black[1];wS1";
+	static char *ops2[] = { o0, o1 };
+	struct match_result_rules rr = { .games = 12, .labels = names, .pairs = pairs, .npairs = 3,
+					 .openings = ops2, .nopenings = 2, .type = 0 };
+	char line[512], why[128];
+	unsigned g;
+
+	snprintf(line, sizeof line, "{\"game\":%u,\"white\":\"%s\",\"black\":\"%s\",\"engine_a\":\"%s\","
+		 "\"gamestring\":\"%s\",\"result\":\"%s\",\"reason\":\"r\",\"plies\":1,\"a_score\":%g,"
+		 "\"times_ms\":[]}", game, white, black, ea, gs, res, a_score);
+	cJSON *o = match_result_check(line, &rr, &g, sc, why, sizeof why);
+	if (!o)
+		return strstr(why, "engines") ? -1 : -2;
+	CU_ASSERT_EQUAL(g, game);
+	cJSON_Delete(o);
+	return 0;
+}
+
+static void test_tournament_results(void)
+{
+	const char *wa = "Base;InProgress;Black[1];wA1", *ws = "Base;InProgress;Black[1];wS1";
+	double sc;
+
+	/* Game 3: A (white) against C, the first opening. */
+	CU_ASSERT_EQUAL(check_rr(3, "A", "C", "white", wa, "1-0", 1, &sc), 0);
+	CU_ASSERT_EQUAL(sc, 1);
+	CU_ASSERT_EQUAL(check_rr(3, "A", "B", "white", wa, "1-0", 1, &sc), -1);   /* another pairing's */
+	CU_ASSERT_EQUAL(check_rr(3, "B", "C", "white", wa, "1-0", 1, &sc), -1);
+	/* Game 4: its twin, colours swapped; A's score from the job's engine_a. */
+	CU_ASSERT_EQUAL(check_rr(4, "A", "C", "white", wa, "1-0", 1, &sc), -1);
+	CU_ASSERT_EQUAL(check_rr(4, "C", "A", "black", wa, "1-0", 0, &sc), 0);
+	CU_ASSERT_EQUAL(sc, 0);
+	CU_ASSERT_EQUAL(check_rr(4, "C", "A", "white", wa, "1-0", 1, &sc), -2);   /* engine_a is black */
+	/* Game 6: B against C; game 7: A against B again, the second round's opening. */
+	CU_ASSERT_EQUAL(check_rr(6, "C", "B", "black", wa, "1/2-1/2", 0.5, &sc), 0);
+	CU_ASSERT_EQUAL(check_rr(7, "A", "B", "white", wa, "1-0", 1, &sc), -2);
+	CU_ASSERT_EQUAL(check_rr(7, "A", "B", "white", ws, "1-0", 1, &sc), 0);
+	CU_ASSERT_EQUAL(check_rr(13, "A", "B", "white", wa, "1-0", 1, &sc), -2);  /* no such game */
+}
+
 /* An ENGINE command's profile beside a config profile named as it once was. */
 static void test_adhoc_names(void)
 {
@@ -287,6 +334,7 @@ static const struct unit_test tests[] = {
 	{ "hmget, integers, xpending, dead", test_others },
 	{ "escape", test_escape },
 	{ "results", test_results },
+	{ "a tournament's results", test_tournament_results },
 	{ "ad-hoc profile names", test_adhoc_names },
 	{ "bounded reader", test_bounded_reader },
 	{ NULL, NULL }
