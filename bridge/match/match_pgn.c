@@ -275,8 +275,8 @@ int pgnout_write_result(struct match *m, const cJSON *o)
 	pg.game_no = (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "game"));
 	int side[2], white, op;
 	match_schedule(m, pg.game_no, side, &white, &op);
-	pg.depth[0] = spec_depth(m->o.spec[side[0]]);
-	pg.depth[1] = spec_depth(m->o.spec[side[1]]);
+	pg.depth[0] = spec_depth(m->o.spec[side[0]]) || config_engine_movetime(m->o.spec[side[0]]);
+	pg.depth[1] = spec_depth(m->o.spec[side[1]]) || config_engine_movetime(m->o.spec[side[1]]);
 	pg.id[HIVE_WHITE] = json_str(o, "white_id") ? json_str(o, "white_id") : m->pl[side[white]].label;
 	pg.id[HIVE_BLACK] = json_str(o, "black_id") ? json_str(o, "black_id") : m->pl[side[1 - white]].label;
 	pg.state = !strcmp(res, "1-0") ? HIVE_WHITE_WINS : !strcmp(res, "0-1") ? HIVE_BLACK_WINS : HIVE_DRAW;

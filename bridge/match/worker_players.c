@@ -115,6 +115,7 @@ int worker_player(struct match *m, struct worker_players *wp, const char *spec, 
 	m->pl[p].label = wp->spec[p];
 	m->pl[p].profile = pr;
 	m->pl[p].depth = depth;
+	m->pl[p].movetime_ms = config_engine_movetime(spec);
 	if ((unsigned)p >= m->npl)
 		m->npl = (unsigned)p + 1;
 	return p;
