@@ -1,7 +1,7 @@
 /*
  * protocol.h: the one table of protocols. A protocol is one row (a const struct
- * protocol defined in its own folder, adapters/<name>/<name>.c) listed in protocol.c,
- * the only file of the runtime that names protocols. The daemon's listeners, the
+ * protocol defined in its own folder, at the end of its front end's file) listed in
+ * protocol.c, the only file of the runtime that names protocols. The daemon's listeners, the
  * stdio commands, the ENGINE syntax, the configuration's kind and protocol keys,
  * check and match all look protocols up here. "builtin" is no protocol: it is the
  * runtime's own back end (bridge/engine_builtin.c).
@@ -27,9 +27,9 @@ enum protocol_target {
 };
 
 struct protocol {
-	const char *name;          /* listener "protocol =", and `hivebridge NAME` if stdio */
-	const char *engine_prefix; /* ENGINE "PREFIX..." names an engine of this protocol */
-	const char *kind;          /* [engine] "kind =" of such an engine */
+	/* Listener "protocol =", `hivebridge NAME` if stdio, the [engine] "kind =" of an
+	 * engine that speaks it, and ENGINE "NAME:..." names such an engine. */
+	const char *name;
 	const char *title;         /* how help texts name it: "UHP" */
 	const char *description;   /* one line, for docs and help */
 	enum protocol_target target;
@@ -59,10 +59,10 @@ struct protocol {
 const struct protocol *protocol_at(size_t i);
 /* The protocol of a listener's "protocol =" (and of `hivebridge NAME`), or NULL. */
 const struct protocol *protocol_find(const char *name);
-/* The protocol of an engine profile's kind, or NULL ("builtin" included). */
+/* The protocol of an engine profile's kind (its name), or NULL ("builtin" included). */
 const struct protocol *protocol_by_kind(const char *kind);
-/* The protocol whose prefix starts ENGINE spec ("uhp:CMD ARGS"), with *rest after the
- * prefix; NULL if none does. */
+/* The protocol with a back end whose "NAME:" starts ENGINE spec ("uhp:CMD ARGS"), with
+ * *rest after the colon; NULL if none does. */
 const struct protocol *protocol_for_engine(const char *spec, const char **rest);
 /* What a bare ENGINE command speaks, and the protocol of a [listen] section or an
  * [engine] section that names none. */

@@ -32,6 +32,7 @@
 
 struct engine;
 struct engine_profile;
+struct engine_result;
 struct event;
 struct event_base;
 struct evbuffer;
@@ -135,6 +136,14 @@ struct engine *session_io_engine(struct session_io *io, char *err, size_t errlen
 /* The engine did not start (why): with lim.start_failed set, records why there
  * and ends the session at once, returning 1; otherwise returns 0 (report it). */
 int  session_io_start_failed(struct session_io *io, const char *why);
+
+/* Makes the session's engine and starts it, started(arg, result) to answer (from
+ * the engine's event, never from inside this call). 0: the start is under way. 1:
+ * it did not start and the session ends (session_io_start_failed). -1: it did not
+ * start, the reason in err, which the front end reports to its client. */
+int  session_io_start(struct session_io *io,
+		      void (*started)(void *arg, const struct engine_result *r), void *arg,
+		      char *err, size_t errlen);
 
 /* Frees the engine now (no callback of it fires afterwards); the next use makes one. */
 void session_io_drop_engine(struct session_io *io);

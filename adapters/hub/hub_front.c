@@ -15,9 +15,11 @@
 #include <event2/event.h>
 #include <stdlib.h>
 
-#include "adapters/hub/hub_front.h"
+#include "adapters/hub/hub_back.h"
+#include "adapters/hub/hub_check.h"
 #include "adapters/hub/hub_front_int.h"
 #include "bridge/config.h"
+#include "bridge/protocol.h"
 
 /* go think with no level yet: the profile has no limit of its own, so this one. */
 #define HF_DEFAULT_MOVETIME_MS 5000
@@ -493,9 +495,9 @@ static const struct session_io_ops hub_io_ops = {
 	.max_line_default = HUB_LINE_MAX,
 };
 
-void *hub_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		    unsigned id, const struct engine_profile *profile,
-		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void *hub_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+			   unsigned id, const struct engine_profile *profile,
+			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct hub_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &hub_io_ops,
 					     closed, arg);
@@ -510,21 +512,15 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		s->hash_mb_max = (int)s->hash_mb;
 
 	/* The engine starts now, so that "hub" can list its options at once. */
-	if (!session_io_engine(&s->io, cause, sizeof cause)) {
-		if (!session_io_start_failed(&s->io, cause))
-			log_note(id, "hub: no engine: %s", cause[0] ? cause : "?");
-		return s;
-	}
-	s->busy = HF_START;
-	if (engine_start(s->io.engine, hub_params_started, s) < 0) {
-		s->busy = HF_IDLE;
-		if (!session_io_start_failed(&s->io, "the engine did not start"))
-			log_note(id, "hub: the engine did not start");
-	}
+	int rc = session_io_start(&s->io, hub_params_started, s, cause, sizeof cause);
+	if (rc == 0)
+		s->busy = HF_START;
+	else if (rc < 0)
+		log_note(id, "hub: no engine: %s", cause[0] ? cause : "?");
 	return s;
 }
 
-void hub_front_free(void *session)
+static void hub_front_free(void *session)
 {
 	struct hub_front *s = session;
 
@@ -539,7 +535,7 @@ void hub_front_free(void *session)
 }
 
 /* One "error message=..." line: the answer to a client refused before any session. */
-size_t hub_front_refusal(char *buf, size_t len, const char *why)
+static size_t hub_front_refusal(char *buf, size_t len, const char *why)
 {
 	int n = len > 1 ? hub_error_write(buf, len - 1, why) : -1;
 	if (n <= 0)
@@ -548,3 +544,20 @@ size_t hub_front_refusal(char *buf, size_t len, const char *why)
 	buf[n] = 0;
 	return (size_t)n;
 }
+
+/* Hub's row of the protocol table (bridge/protocol.h). A session ends by itself on
+ * quit, input EOF, an I/O error or the idle time-out; a refused client gets one
+ * "error message=WHY" line. */
+const struct protocol protocol_hub = {
+	.name = "hub",
+	.title = "Hub",
+	.description = "Hub-style key=value lines (docs/hub-hive.md)",
+	.target = PROTOCOL_COMMAND,
+	.default_port = 5002,
+	.stdio = 1,
+	.engine_help = "an external Hub engine",
+	.front = { .session_new = hub_front_new, .session_free = hub_front_free,
+		   .refusal = hub_front_refusal },
+	.back_new = hub_back_new,
+	.check_suite = hub_check_suite,
+};

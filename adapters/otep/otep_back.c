@@ -554,12 +554,12 @@ int otep_back_check(const struct engine_profile *p, char *err, size_t errlen)
 	struct otep_ini ini;
 	struct stat st;
 
-	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0])) {
-		return errbuf_set(err, errlen, "not an OTEP .ini file");
-	}
+	/* A command line is left to the runtime's check. */
+	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0]))
+		return 0;
 	if (otep_back_ini_read(p->argv[0], &ini, err, errlen) < 0)
 		return -1;
-	int rc = 0;
+	int rc = 1;
 	if (stat(ini.directory, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		errbuf_set(err, errlen, "directory %s: %s", ini.directory,
 				   errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");

@@ -17,13 +17,14 @@
 #include <string.h>
 
 #include "adapters/otep/otep_back.h"
+#include "adapters/otep/otep_check.h"
 #include "adapters/otep/otep_codec.h"
-#include "adapters/otep/otep_front.h"
 #include "adapters/otep/otep_hive.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/protocol.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -625,9 +626,24 @@ static const struct session_io_ops otep_io_ops = {
 	.title = "OTEP",
 };
 
-void *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		     unsigned id, const struct engine_profile *profile,
-		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void otep_front_free(void *session)
+{
+	struct otep_front *s = session;
+
+	if (!s)
+		return;
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
+	util_event_free(&s->clock_ev);
+	live_close(s->lg);
+	if (s->have_game)
+		hive_game_free(&s->game);
+	free(s->held);
+	free(s);
+}
+
+static void *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+			    unsigned id, const struct engine_profile *profile,
+			    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct otep_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &otep_io_ops,
 					      closed, arg);
@@ -644,40 +660,17 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 	 * started, so that one that cannot start exits before saying anything. */
 	if (!lim->start_failed)
 		say_hello(s);
-	if (!session_io_engine(&s->io, cause, sizeof cause)) {
-		if (!session_io_start_failed(&s->io, cause)) {
-			log_note(id, "otep: no engine: %s", cause[0] ? cause : "?");
-			say_hello(s);
-		}
-		return s;
-	}
-	s->busy = OF_START;
-	if (engine_start(s->io.engine, started_cb, s) < 0) {
-		s->busy = OF_IDLE;
-		if (!session_io_start_failed(&s->io, "the engine did not start")) {
-			log_note(id, "otep: the engine did not start");
-			say_hello(s);
-		}
+	int rc = session_io_start(&s->io, started_cb, s, cause, sizeof cause);
+	if (rc == 0) {
+		s->busy = OF_START;
+	} else if (rc < 0) {
+		log_note(id, "otep: no engine: %s", cause[0] ? cause : "?");
+		say_hello(s);
 	}
 	return s;
 }
 
-void otep_front_free(void *session)
-{
-	struct otep_front *s = session;
-
-	if (!s)
-		return;
-	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	util_event_free(&s->clock_ev);
-	live_close(s->lg);
-	if (s->have_game)
-		hive_game_free(&s->game);
-	free(s->held);
-	free(s);
-}
-
-size_t otep_front_refusal(char *buf, size_t len, const char *why)
+static size_t otep_front_refusal(char *buf, size_t len, const char *why)
 {
 	int n = len > 1 ? otep_format_error(buf, len - 1, OTEP_FROM_ENGINE, OTEP_ERR_CRITICAL, why) : -1;
 	if (n <= 0)
@@ -686,3 +679,21 @@ size_t otep_front_refusal(char *buf, size_t len, const char *why)
 	buf[n] = 0;
 	return (size_t)n;
 }
+
+/* OTEP's row of the protocol table (bridge/protocol.h). A session ends by itself on
+ * goodbye, input EOF, an I/O error or the idle time-out; a refused client gets
+ * "error -1 WHY". */
+const struct protocol protocol_otep = {
+	.name = "otep",
+	.title = "OTEP",
+	.description = "the OpenTafl engine protocol carried over to Hive (docs/otep-hive.md)",
+	.target = PROTOCOL_COMMAND,
+	.default_port = 0,
+	.stdio = 1,
+	.engine_help = "an external OTEP engine: its .ini file, or a command line",
+	.front = { .session_new = otep_front_new,
+		   .session_free = otep_front_free, .refusal = otep_front_refusal },
+	.back_new = otep_back_new,
+	.back_check = otep_back_check,
+	.check_suite = otep_check_suite,
+};

@@ -15,13 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapters/uhp/uhp_back.h"
+#include "adapters/uhp/uhp_check.h"
 #include "adapters/uhp/uhp_codec.h"
-#include "adapters/uhp/uhp_front.h"
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/protocol.h"
 #include "bridge/search_pool.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
@@ -556,9 +558,9 @@ static const struct session_io_ops uhp_io_ops = {
 	.max_line_default = 65536,
 };
 
-void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		    unsigned id, const struct engine_profile *profile,
-		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+			   unsigned id, const struct engine_profile *profile,
+			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct uhp_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &uhp_io_ops,
 					     closed, arg);
@@ -568,27 +570,18 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		return NULL;
 
 	/* The info block answers once the engine is ready; commands wait for it. */
-	if (!session_io_engine(&s->io, cause, sizeof cause)) {
-		if (!session_io_start_failed(&s->io, cause)) {
-			out_info(s);
-			engine_failed(s, cause);
-			uhp_out_str(&s->io, "ok");
-		}
-		return s;
-	}
-	s->busy = BUSY_START;
-	if (engine_start(s->io.engine, started_cb, s) < 0) {
-		s->busy = BUSY_NONE;
-		if (session_io_start_failed(&s->io, "the engine did not start"))
-			return s;
+	int rc = session_io_start(&s->io, started_cb, s, cause, sizeof cause);
+	if (rc == 0) {
+		s->busy = BUSY_START;
+	} else if (rc < 0) {
 		out_info(s);
-		engine_failed(s, "the engine did not start");
+		engine_failed(s, cause);
 		uhp_out_str(&s->io, "ok");
 	}
 	return s;
 }
 
-void uhp_front_free(void *session)
+static void uhp_front_free(void *session)
 {
 	struct uhp_front *s = session;
 
@@ -609,3 +602,21 @@ void uhp_front_free(void *session)
 		free(s->opt_argv[i]);
 	free(s);
 }
+
+/* UHP's row of the protocol table (bridge/protocol.h), the first: the default. A
+ * session prints the info block at once, and ends by itself on exit, EOF after the
+ * last answer, an I/O error or the idle time-out. */
+const struct protocol protocol_uhp = {
+	.name = "uhp",
+	.title = "UHP",
+	.description = "the Universal Hive Protocol: text lines, each answer ended by \"ok\"",
+	.target = PROTOCOL_COMMAND,
+	.default_port = 5000,
+	.stdio = 1,
+	.engine_help = "an external UHP engine",
+	.front = { .session_new = uhp_front_new, .session_free = uhp_front_free,
+		   .refusal = uhp_out_refusal },
+	.back_new = uhp_back_new,
+	.check_suite = uhp_check_suite,
+	.time_step_ms = 1000,        /* bestmove time hh:mm:ss */
+};

@@ -608,8 +608,6 @@ static void remote_listener_shutdown(void *lb, const char *reason)
 
 const struct protocol protocol_uhp_remote = {
 	.name = "uhp-remote",
-	.engine_prefix = "uhp-remote:",
-	.kind = "uhp-remote",
 	.title = "UHP remote play",
 	.description = "remote play, the viewer model: UHP whose newgame finds an opponent and "
 		       "whose play is answered by the opponent's move",
