@@ -184,8 +184,9 @@ static int need_live_game(struct uhp_front *s)
 	return 1;
 }
 
-static void cmd_newgame(struct uhp_front *s, const char *arg)
+static int cmd_newgame(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct hive_game g;
 	char err[512];
 	int rc;
@@ -195,7 +196,7 @@ static void cmd_newgame(struct uhp_front *s, const char *arg)
 	if (rc != HIVE_OK) {
 		hive_game_free(&g);
 		uhp_out_printf(&s->io, "err %s", err);
-		return;
+		return 0;
 	}
 	if (s->have_game)
 		hive_game_free(&s->game);
@@ -203,20 +204,22 @@ static void cmd_newgame(struct uhp_front *s, const char *arg)
 	s->have_game = 1;
 	engine_reset(s->io.engine);
 	out_gamestring(s);
+	return 0;
 }
 
-static void cmd_play(struct uhp_front *s, const char *arg)
+static int cmd_play(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct hive_move m;
 	char err[512];
 	int rc;
 
 	if (!*arg) {
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		return;
+		return 0;
 	}
 	if (!need_live_game(s))
-		return;
+		return 0;
 	rc = hive_move_parse(&s->game.board, arg, &m, err, sizeof err);
 	if (rc == HIVE_OK)
 		rc = hive_game_play(&s->game, m);
@@ -234,23 +237,29 @@ static void cmd_play(struct uhp_front *s, const char *arg)
 		uhp_out_printf(&s->io, "invalidmove %s", err);
 		break;
 	}
+	return 0;
 }
 
-static void cmd_validmoves(struct uhp_front *s)
+static int cmd_validmoves(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct hive_move *moves;
 	char *buf, mv[HIVE_MOVESTR_MAX];
 	size_t n, len = 0;
 
+	if (arg_len) {
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
+		return 0;
+	}
 	if (!need_live_game(s))
-		return;
+		return 0;
 	moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
 	buf = malloc(HIVE_MAX_MOVES * (HIVE_MOVESTR_MAX + 1) + 1);
 	if (!moves || !buf) {
 		free(moves);
 		free(buf);
 		uhp_out_str(&s->io, "err Out of memory.");
-		return;
+		return 0;
 	}
 	n = hive_board_moves(&s->game.board, moves);
 	for (size_t i = 0; i < n; i++) {
@@ -260,11 +269,13 @@ static void cmd_validmoves(struct uhp_front *s)
 	uhp_out_line(&s->io, buf, len);
 	free(moves);
 	free(buf);
+	return 0;
 }
 
 /* Returns 1 when the command went to the engine (the answer comes later). */
-static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_bestmove(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct uhp_bestmove bm;
 	struct engine_limits l;
 	struct engine *e;
@@ -309,27 +320,30 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_undo(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_undo(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	uint64_t n;
 
 	if (uhp_undo_parse(arg, arg_len, &n) < 0) {
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		return;
+		return 0;
 	}
 	if (!s->have_game) {
 		uhp_out_str(&s->io, ERR_NOGAME);
-		return;
+		return 0;
 	}
 	if (n < 1 || n > s->game.len || hive_game_undo(&s->game, (size_t)n) != HIVE_OK) {
 		uhp_out_printf(&s->io, "err Unable to undo %llu moves.", (unsigned long long)n);
-		return;
+		return 0;
 	}
 	out_gamestring(s);
+	return 0;
 }
 
-static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_options(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct uhp_options_req o;
 	struct engine *e;
 	char cause[256] = "";
@@ -401,8 +415,9 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Returns 1 when the perft went to the pool (the answer comes later). */
-static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_perft(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct perft_job *p;
 	int depth, max = PERFT_JOB_MAX_DEPTH;
 
@@ -440,91 +455,45 @@ static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_help(struct uhp_front *s)
+static int cmd_info(void *session, const char *arg, size_t arg_len)
 {
-	static const char *const lines[] = {
-		"Available commands:",
-		"info",
-		"newgame [GameTypeString|GameString]",
-		"play MoveString",
-		"pass",
-		"validmoves",
-		"bestmove time hh:mm:ss",
-		"bestmove depth N",
-		"undo [MovesToUndo]",
-		"options [get OptionName | set OptionName OptionValue]",
-		"perft DEPTH",
-		"help",
-		"exit",
-	};
-	uhp_out_lines(&s->io, lines, sizeof lines / sizeof lines[0]);
+	out_info(session);
+	return 0;
 }
+
+static int cmd_pass(void *session, const char *arg, size_t arg_len)
+{
+	struct uhp_front *s = session;
+
+	if (arg_len)
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
+	else
+		cmd_play(s, "pass", 4);
+	return 0;
+}
+
+/* UHP's commands, in help's order. */
+static const struct uhp_cmd_entry uhp_cmds[] = {
+	{ UHP_CMD_INFO,       "info",                                  cmd_info },
+	{ UHP_CMD_NEWGAME,    "newgame [GameTypeString|GameString]",   cmd_newgame },
+	{ UHP_CMD_PLAY,       "play MoveString",                       cmd_play },
+	{ UHP_CMD_PASS,       "pass",                                  cmd_pass },
+	{ UHP_CMD_VALIDMOVES, "validmoves",                            cmd_validmoves },
+	{ UHP_CMD_BESTMOVE,   "bestmove time hh:mm:ss\nbestmove depth N", cmd_bestmove },
+	{ UHP_CMD_UNDO,       "undo [MovesToUndo]",                    cmd_undo },
+	{ UHP_CMD_OPTIONS,    "options [get OptionName | set OptionName OptionValue]", cmd_options },
+	{ UHP_CMD_PERFT,      "perft DEPTH",                           cmd_perft },
+	{ UHP_CMD_HELP,       "help",                                  NULL },
+	{ UHP_CMD_EXIT,       "exit",                                  NULL },
+};
 
 /* The line hook: runs one command line (NUL-terminated, no newline). */
 static void session_command(void *session, char *line, size_t len)
 {
 	struct uhp_front *s = session;
-	struct uhp_command c;
 
-	if (!uhp_out_take_line(&s->io, line, len))
-		return;
-	uhp_command_parse(line, len, &c);
-	/* The argument is trimmed, so its end lies inside the line: terminate it there. */
-	char *arg = (char *)c.arg;
-	arg[c.arg_len] = 0;
-
-	switch (c.cmd) {
-	case UHP_CMD_BLANK:
-		return;
-	case UHP_CMD_INFO:
-		out_info(s);
-		break;
-	case UHP_CMD_NEWGAME:
-		cmd_newgame(s, arg);
-		break;
-	case UHP_CMD_PLAY:
-		cmd_play(s, arg);
-		break;
-	case UHP_CMD_PASS:
-		if (c.arg_len)
-			uhp_out_str(&s->io, UHP_ERR_INVALID);
-		else
-			cmd_play(s, "pass");
-		break;
-	case UHP_CMD_VALIDMOVES:
-		if (c.arg_len)
-			uhp_out_str(&s->io, UHP_ERR_INVALID);
-		else
-			cmd_validmoves(s);
-		break;
-	case UHP_CMD_BESTMOVE:
-		if (cmd_bestmove(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_UNDO:
-		cmd_undo(s, arg, c.arg_len);
-		break;
-	case UHP_CMD_OPTIONS:
-		if (cmd_options(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_EXIT:
-		/* Like Mzinga: no ok, the session just ends. */
-		session_io_finish(&s->io, 1);
-		return;
-	case UHP_CMD_PERFT:
-		if (cmd_perft(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_HELP:
-		cmd_help(s);
-		break;
-	case UHP_CMD_UNKNOWN:
-	default:
-		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		break;
-	}
-	uhp_out_str(&s->io, "ok");
+	uhp_out_command(&s->io, s, "Available commands:", uhp_cmds,
+			sizeof uhp_cmds / sizeof uhp_cmds[0], line, len);
 }
 
 /* The session_io hooks: the input is the queue, held while the engine works. */
