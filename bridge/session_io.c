@@ -16,6 +16,7 @@
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
@@ -564,9 +565,23 @@ void session_io_arm_stop(struct session_io *io, uint64_t ms)
 	evtimer_add(io->stop_ev, &tv);
 }
 
+void session_io_live(struct session_io *io, const char *kind, const char *client,
+		     const struct hive_game *g)
+{
+	live_report(&io->lg, kind, client,
+		    io->profile && io->profile->name ? io->profile->name : "builtin", g);
+}
+
+void session_io_live_end(struct session_io *io)
+{
+	live_close(io->lg);
+	io->lg = NULL;
+}
+
 void session_io_free(struct session_io *io)
 {
 	session_io_drop_engine(io);
+	session_io_live_end(io);
 	util_event_free(&io->stop_ev);
 	util_event_free(&io->process_ev);
 	util_event_free(&io->close_ev);

@@ -94,7 +94,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 		return;
 	s->last = *info;
 	s->have_last = 1;
-	live_analysis(s->lg, info);
+	live_analysis(s->io.lg, info);
 	if (session_io_output_full(&s->io))
 		return;          /* a client that does not read misses progress, not results */
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
@@ -200,8 +200,7 @@ static void cmd_new_game(struct hub_front *s, const struct hub_msg *m)
 {
 	s->have_last = 0;
 	engine_reset(s->io.engine);
-	live_close(s->lg);             /* the next pos opens the new game on the web page */
-	s->lg = NULL;
+	session_io_live_end(&s->io);   /* the next pos opens the new game on the web page */
 	log_note(s->io.id, "hub: new game");
 }
 
@@ -272,7 +271,7 @@ static void cmd_pos(struct hub_front *s, const struct hub_msg *m)
 	}
 	s->game = g;
 	s->have_pos = 1;
-	live_report(&s->lg, "hub", "client", s->io.profile ? s->io.profile->name : "builtin", &s->game);
+	session_io_live(&s->io, "hub", "client", &s->game);
 }
 
 static void cmd_level(struct hub_front *s, const struct hub_msg *m)
@@ -527,7 +526,6 @@ static void hub_front_free(void *session)
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	live_close(s->lg);
 	if (s->have_pos)
 		hive_game_free(&s->game);
 	hub_params_free(s);

@@ -53,7 +53,6 @@ struct otep_front {
 	struct hive_game       game;         /* the canonical game */
 	int                    have_game;
 	int                    said_hello;
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	struct otep_clock      clock;
 	int                    have_clock;
 
@@ -186,7 +185,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 	if ((s->busy != OF_PLAY && s->busy != OF_ANALYZE) || s->io.finishing)
 		return;
-	live_analysis(s->lg, info);
+	live_analysis(s->io.lg, info);
 	if (s->busy == OF_ANALYZE && info->pvlen > 0 &&
 	    hive_board_find_move(&s->game.board, info->pv[0], &(struct hive_move){ 0 })) {
 		/* A deeper iteration replaces the lines; one of the same depth (an engine
@@ -385,15 +384,13 @@ static int load_game(struct otep_front *s, const struct otep_msg *m)
 		hive_game_free(&s->game);
 	s->game = g;
 	s->have_game = 1;
-	live_report(&s->lg, "otep", "host", s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin",
-		    &s->game);
+	session_io_live(&s->io, "otep", "host", &s->game);
 	return 0;
 }
 
 static void cmd_rules(struct otep_front *s, const struct otep_msg *m)
 {
-	live_close(s->lg);            /* a new game: a new record on the web page */
-	s->lg = NULL;
+	session_io_live_end(&s->io);  /* a new game: a new record on the web page */
 	if (load_game(s, m) == 0) {
 		s->refused = 0;
 		s->sent_len = (size_t)-1;
@@ -411,7 +408,7 @@ static void cmd_clock(struct otep_front *s, const struct otep_msg *m)
 {
 	s->clock = m->clock;
 	s->have_clock = 1;
-	live_clocks(s->lg, m->clock.ms[0], m->clock.ms[1],
+	live_clocks(s->io.lg, m->clock.ms[0], m->clock.ms[1],
 		    s->have_game && !hive_game_over(&s->game.board) ? hive_side_to_move(&s->game.board) : -1);
 	if (s->play_pending)
 		play_now(s);
@@ -486,10 +483,9 @@ static void cmd_finish(struct otep_front *s, const struct otep_msg *m)
 		[OTEP_FINISH_BLACK] = HIVE_BLACK_WINS,
 	};
 	log_note(s->io.id, "otep: finish %d", m->code);
-	if (m->code >= OTEP_FINISH_DRAW && m->code <= OTEP_FINISH_BLACK && s->lg && !s->lg->finished)
-		live_finish(s->lg, states[m->code], "the host's finish");
-	live_close(s->lg);
-	s->lg = NULL;
+	if (m->code >= OTEP_FINISH_DRAW && m->code <= OTEP_FINISH_BLACK && s->io.lg && !s->io.lg->finished)
+		live_finish(s->io.lg, states[m->code], "the host's finish");
+	session_io_live_end(&s->io);
 	s->refused = 0;
 	s->play_pending = 0;
 	evtimer_del(s->clock_ev);
@@ -634,7 +630,6 @@ static void otep_front_free(void *session)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	util_event_free(&s->clock_ev);
-	live_close(s->lg);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	free(s->held);

@@ -89,7 +89,6 @@ struct trylobot_front {
 
 	struct event          *abandon_ev;   /* no move in time: answer without it */
 	int                    in_game;      /* the last Choose Turn listed moves */
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	char                   live_gid[64]; /* its game_id: another one opens a new record */
 
 	/* Answers that were the bridge's own move, not the engine's: said in the log,
@@ -320,7 +319,7 @@ static void answer_fallback(struct trylobot_front *s, const char *why)
 	snprintf(s->sub_why, sizeof s->sub_why, "%s", why);
 	log_warn(s->io.id, "substitution %u: %s; answering %s instead of the engine", s->subs, why, what);
 	if (s->rp_now)
-		live_substitution(s->lg, why);
+		live_substitution(s->io.lg, why);
 	out_turn(s, &t);
 }
 
@@ -385,13 +384,10 @@ static int only_forfeit(const struct tb_turns *possible)
 static void live_follow(struct trylobot_front *s)
 {
 	const char *gid = s->rq.game_id ? s->rq.game_id : "";
-	if (s->lg && strncmp(s->live_gid, gid, sizeof s->live_gid - 1) != 0) {
-		live_close(s->lg);
-		s->lg = NULL;
-	}
+	if (s->io.lg && strncmp(s->live_gid, gid, sizeof s->live_gid - 1) != 0)
+		session_io_live_end(&s->io);
 	snprintf(s->live_gid, sizeof s->live_gid, "%s", gid);
-	live_report(&s->lg, "trylobot", "core", s->io.profile && s->io.profile->name ?
-		    s->io.profile->name : "builtin", &s->rp.game);
+	session_io_live(&s->io, "trylobot", "core", &s->rp.game);
 }
 
 /* Returns 1 when the answer comes later (engine thinking). */
@@ -595,7 +591,6 @@ static void trylobot_front_free(void *session)
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	live_close(s->lg);
 	util_event_free(&s->abandon_ev);
 	tb_reader_free(&s->rd);
 	tb_parse_cache_free(&s->pc);

@@ -52,13 +52,12 @@ struct uhp_front {
 	struct perft_job      *perft;        /* on the search pool; made on first use */
 	struct event          *perft_done_ev;
 	char                  *opt_argv[3];  /* options command in flight, owned */
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 };
 
 static void out_gamestring(struct uhp_front *s)
 {
 	/* The game changed (newgame, play, undo): the web page's copy follows. */
-	live_report(&s->lg, "uhp", "client", s->io.profile->name, &s->game);
+	session_io_live(&s->io, "uhp", "client", &s->game);
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
 	if (!buf) {
@@ -114,7 +113,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 	if (info->pvlen < 1 || s->busy != BUSY_BESTMOVE)
 		return;
-	live_analysis(s->lg, info);
+	live_analysis(s->io.lg, info);
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
 		struct hive_move m;
 		struct hive_undo u;
@@ -564,7 +563,6 @@ static void uhp_front_free(void *session)
 		event_free(s->perft_done_ev);
 		free(s->perft);
 	}
-	live_close(s->lg);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)
