@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include "bridge/front.h"
 
+struct check_engine_spec;
 struct checker;
 struct engine;
 struct engine_profile;
@@ -48,7 +49,10 @@ struct protocol {
 	 * runtime's own command or address check). -1 with the reason in err if it
 	 * cannot work, 1 if it checked everything, 0 to go on with the runtime's check. */
 	int (*back_check)(const struct engine_profile *p, char *err, size_t errlen);
-	/* Its conformance suite for `hivebridge check`, NULL if none. */
+	/* Its conformance suite for `hivebridge check`: the shared engine-interface checks
+	 * in its words (bridge/check/check.h), then checks of its own; NULL for none of
+	 * either. */
+	const struct check_engine_spec *check_engine;
 	void (*check_suite)(struct checker *ck);
 	/* The back end's time limits come in whole steps of this many ms (a search
 	 * time between them is rounded up), 0 if any time goes. */

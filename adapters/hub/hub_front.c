@@ -557,5 +557,5 @@ const struct protocol protocol_hub = {
 	.front = { .session_new = hub_front_new, .session_free = hub_front_free,
 		   .refusal = hub_front_refusal },
 	.back_new = hub_back_new,
-	.check_suite = hub_check_suite,
+	.check_engine = &hub_check_spec,
 };

@@ -142,7 +142,7 @@ static void oc_check_id(struct checker *ck, struct result *r)
 	otep_ini_free(&ini);
 }
 
-static const struct check_engine_spec otep_check_spec = {
+const struct check_engine_spec otep_check_spec = {
 	.title = "OTEP",
 	.id_required = 0,
 	.started = "hello",
@@ -738,7 +738,6 @@ void otep_check_suite(struct checker *ck)
 	struct oc o = { .ck = ck };
 
 	oc_setup(&o);
-	check_engine_suite(ck, &otep_check_spec);
 
 	ck->child = check_child_new(ck->base, OTEP_LINE_MAX);
 	if (!ck->child) {

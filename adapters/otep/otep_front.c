@@ -690,5 +690,6 @@ const struct protocol protocol_otep = {
 		   .session_free = otep_front_free, .refusal = otep_front_refusal },
 	.back_new = otep_back_new,
 	.back_check = otep_back_check,
+	.check_engine = &otep_check_spec,
 	.check_suite = otep_check_suite,
 };

@@ -43,7 +43,7 @@ static void trylobot_check_id(struct checker *ck, struct result *r)
 		check_fail(r, "the Greetings answer names no module");
 }
 
-static const struct check_engine_spec trylobot_check_spec = {
+const struct check_engine_spec trylobot_check_spec = {
 	.title = "Trylobot",
 	.id_required = 0,
 	.started = "the answer",
@@ -57,8 +57,3 @@ static const struct check_engine_spec trylobot_check_spec = {
 	.check_id = trylobot_check_id,
 	.startup_more = NULL,
 };
-
-void trylobot_check_suite(struct checker *ck)
-{
-	check_engine_suite(ck, &trylobot_check_spec);
-}

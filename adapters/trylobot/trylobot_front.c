@@ -656,5 +656,5 @@ const struct protocol protocol_trylobot = {
 	.front = { .session_new = trylobot_front_new, .session_free = trylobot_front_free,
 		   .refusal = trylobot_front_refusal },
 	.back_new = trylobot_back_new,
-	.check_suite = trylobot_check_suite,
+	.check_engine = &trylobot_check_spec,
 };

@@ -118,9 +118,6 @@ struct checker {
 	size_t       capres;
 };
 
-/* A protocol's suite: runs every check of it against ck's engine. */
-typedef void check_suite_fn(struct checker *ck);
-
 /* Entry point of the subcommand; argv[0] is "check". Prints the report on stdout. */
 int check_main(int argc, char **argv);
 

@@ -72,7 +72,7 @@ static void usage_engines(FILE *f)
 
 	for (size_t i = 0; (p = protocol_at(i)); i++) {
 		char form[64];
-		if (!p->back_new || !p->check_suite)
+		if (!p->back_new || (!p->check_engine && !p->check_suite))
 			continue;
 		snprintf(form, sizeof form, "%s:%s", p->name,
 			 p->target == PROTOCOL_ADDRESS ? "HOST:PORT" : "CMD [ARGS...]");
@@ -276,7 +276,7 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 		return 0;
 	}
 	const struct protocol *pr = protocol_by_kind(p->kind);
-	if (!pr || !pr->check_suite) {
+	if (!pr || (!pr->check_engine && !pr->check_suite)) {
 		fprintf(stderr, "hivebridge check: cannot check an engine of kind \"%s\"\n", p->kind);
 		return -1;
 	}
