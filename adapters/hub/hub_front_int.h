@@ -48,9 +48,7 @@ struct hub_front {
 	struct engine_option     *opts;         /* the engine's options, owned */
 	size_t                 nopts;
 
-	/* The next search. */
-	struct hive_game       game;
-	int                    have_pos;
+	/* The next search: the position is io.game, if io.have_game. */
 	struct hub_level       level;
 	int                    have_level;
 
