@@ -373,8 +373,7 @@ static void idle_check(struct session_io *io)
 		bufferevent_enable(io->in, EV_READ);
 		return;
 	}
-	int game = io->ops->in_game ? io->ops->in_game(io->arg)
-				    : io->have_game && !hive_game_over(&io->game.board);
+	int game = io->ops->in_game && io->ops->in_game(io->arg);
 	unsigned limit = game ? io->lim.game_idle_timeout_ms : io->lim.idle_timeout_ms;
 	uint64_t silent = (uint64_t)now_ms() - io->last_input_ms;
 	if (limit && silent >= limit) {
@@ -579,25 +578,10 @@ void session_io_live_end(struct session_io *io)
 	io->lg = NULL;
 }
 
-void session_io_game_set(struct session_io *io, struct hive_game *g)
-{
-	session_io_game_clear(io);
-	io->game = *g;
-	io->have_game = 1;
-}
-
-void session_io_game_clear(struct session_io *io)
-{
-	if (io->have_game)
-		hive_game_free(&io->game);
-	io->have_game = 0;
-}
-
 void session_io_free(struct session_io *io)
 {
 	session_io_drop_engine(io);
 	session_io_live_end(io);
-	session_io_game_clear(io);
 	util_event_free(&io->stop_ev);
 	util_event_free(&io->process_ev);
 	util_event_free(&io->close_ev);

@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "bridge/front.h"
-#include "core/game.h"
 
 /* After a flushed close, how long a client may take to see our FIN and hang up. */
 #define SESSION_IO_LINGER_MS 2000
@@ -34,6 +33,7 @@
 struct engine;
 struct engine_profile;
 struct engine_result;
+struct hive_game;
 struct live_game;
 struct event;
 struct event_base;
@@ -57,8 +57,7 @@ struct session_io_ops {
 	 * more for now, -1: stop (the session called session_io_finish). */
 	int   (*input)(void *arg, struct evbuffer *in);
 	/* Optional: whether a game is in progress, so that a silence is measured against
-	 * game_idle_timeout_ms rather than idle_timeout_ms. NULL: while the session's
-	 * canonical game (session_io_game_set) is not over. */
+	 * game_idle_timeout_ms rather than idle_timeout_ms. NULL: never. */
 	int   (*in_game)(void *arg);
 	/* Optional: the input ended and was all handled; the session closes next. */
 	void  (*eof)(void *arg);
@@ -113,10 +112,6 @@ struct session_io {
 	struct engine         *engine;       /* NULL until session_io_engine, owned */
 	struct event          *stop_ev;      /* a search's time limit (session_io_arm_stop) */
 	struct live_game      *lg;           /* the game on the web page (session_io_live), or NULL */
-
-	/* The session's canonical game, if the protocol keeps one (session_io_game_set). */
-	struct hive_game       game;
-	int                    have_game;
 };
 
 /* Sets io up over in/out (the same one for TCP) and starts reading. Takes ownership
@@ -160,12 +155,6 @@ void session_io_drop_engine(struct session_io *io);
  * or unless its back end keeps the time itself (engine_ops.keeps_time). */
 void session_io_arm_stop(struct session_io *io, uint64_t ms);
 
-/* g becomes the session's canonical game (io.game, taken, not copied; have_game
- * set), the previous one freed. */
-void session_io_game_set(struct session_io *io, struct hive_game *g);
-/* The session has no game any more. */
-void session_io_game_clear(struct session_io *io);
-
 /* The session's canonical game g changed (a new game, a move, an undo): its record
  * on the web page follows (live_report: kind is the protocol's name, client the
  * client's side, white, against the session's engine). */
@@ -176,8 +165,8 @@ void session_io_live(struct session_io *io, const char *kind, const char *client
 void session_io_live_end(struct session_io *io);
 
 /* Frees the engine first (it stops and joins any search and calls nothing after),
- * then the game on the web page, the canonical game, the bufferevents and events;
- * safe on a zeroed or half-initialised io. */
+ * then the game on the web page, the bufferevents and events; safe on a zeroed or
+ * half-initialised io. */
 void session_io_free(struct session_io *io);
 
 /* Frees a pair of bufferevents no session_io owns yet (a session that failed early). */

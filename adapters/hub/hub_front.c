@@ -34,7 +34,7 @@
 static void search_limits(const struct hub_front *s, enum hub_go_mode mode, struct engine_limits *l)
 {
 	const struct hub_level *lv = &s->level;
-	int side = hive_side_to_move(&s->io.game.board);
+	int side = hive_side_to_move(&s->game.board);
 
 	memset(l, 0, sizeof *l);
 	/* Every search ends by the listener's max_think_time, pondering and analysis too. */
@@ -73,7 +73,7 @@ static int search_start(struct hub_front *s, enum hub_go_mode mode)
 
 	search_limits(s, mode, &l);
 	s->t0_ms = now_ms();
-	if (engine_go(s->io.engine, &s->io.game, &l, info_cb, search_done, s) < 0)
+	if (engine_go(s->io.engine, &s->game, &l, info_cb, search_done, s) < 0)
 		return -1;
 	if (l.movetime_ms && !l.infinite)
 		session_io_arm_stop(&s->io, l.movetime_ms + HF_STOP_SLACK_MS);
@@ -83,7 +83,7 @@ static int search_start(struct hub_front *s, enum hub_go_mode mode)
 static void info_cb(void *arg, const struct hive_search_info *info)
 {
 	struct hub_front *s = arg;
-	struct hive_board b = s->io.game.board;
+	struct hive_board b = s->game.board;
 	char mvs[HIVE_MAX_PLY][HIVE_MOVESTR_MAX];
 	const char *pv[HIVE_MAX_PLY];
 	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 256];
@@ -125,10 +125,10 @@ static void out_done(struct hub_front *s, struct hive_move move)
 {
 	char mv[HIVE_MOVESTR_MAX], pd[HIVE_MOVESTR_MAX] = "", line[128], why[128];
 
-	hive_move_format(&s->io.game.board, move, mv, sizeof mv);
+	hive_move_format(&s->game.board, move, mv, sizeof mv);
 	if (s->have_last && s->last.pvlen >= 2 && s->last.pv[0].piece == move.piece &&
 	    s->last.pv[0].to == move.to) {
-		struct hive_board b = s->io.game.board;
+		struct hive_board b = s->game.board;
 		struct hive_undo u;
 		struct hive_move reply;
 		hive_board_do(&b, move, &u);
@@ -150,12 +150,12 @@ static void out_done_fallback(struct hub_front *s)
 	struct hive_move m, *moves;
 
 	if (s->have_last && s->last.pvlen > 0 &&
-	    hive_board_find_move(&s->io.game.board, s->last.pv[0], &m)) {
+	    hive_board_find_move(&s->game.board, s->last.pv[0], &m)) {
 		out_done(s, m);
 		return;
 	}
 	moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
-	if (moves && hive_board_moves(&s->io.game.board, moves) > 0)
+	if (moves && hive_board_moves(&s->game.board, moves) > 0)
 		out_done(s, moves[0]);
 	else
 		log_note(s->io.id, "hub: no move to answer with");
@@ -241,7 +241,9 @@ static void cmd_pos(struct hub_front *s, const struct hub_msg *m)
 	struct hive_game g;
 
 	/* Whatever happens below, the previous position is gone. */
-	session_io_game_clear(&s->io);
+	if (s->have_pos)
+		hive_game_free(&s->game);
+	s->have_pos = 0;
 	s->have_last = 0;
 	if (var && hive_gametype_parse(var, &type) != 0) {
 		hub_params_variants(list, sizeof list, ", ", " or ");
@@ -267,8 +269,9 @@ static void cmd_pos(struct hub_front *s, const struct hub_msg *m)
 		hive_game_free(&g);
 		return;
 	}
-	session_io_game_set(&s->io, &g);
-	session_io_live(&s->io, "hub", "client", &s->io.game);
+	s->game = g;
+	s->have_pos = 1;
+	session_io_live(&s->io, "hub", "client", &s->game);
 }
 
 static void cmd_level(struct hub_front *s, const struct hub_msg *m)
@@ -301,11 +304,11 @@ static void cmd_go(struct hub_front *s, const struct hub_msg *m)
 		out_error(s, "%s", err);
 		return;
 	}
-	if (!s->io.have_game) {
+	if (!s->have_pos) {
 		out_error(s, "no position: send pos first");
 		return;
 	}
-	if (hive_game_over(&s->io.game.board)) {
+	if (hive_game_over(&s->game.board)) {
 		out_error(s, "the game is over");
 		return;
 	}
@@ -470,10 +473,18 @@ static void io_finishing(void *arg)
 		engine_stop(s->io.engine);
 }
 
+/* A position set and not over: a game in progress (idle time-outs). */
+static int io_in_game(void *arg)
+{
+	const struct hub_front *s = arg;
+	return s->have_pos && !hive_game_over(&s->game.board);
+}
+
 static const struct session_io_ops hub_io_ops = {
 	.title = "Hub",
 	.ready = io_ready,
 	.searching = io_searching,
+	.in_game = io_in_game,
 	.busy = io_busy,
 	.line = io_line,
 	.too_long = io_too_long,
@@ -515,6 +526,8 @@ static void hub_front_free(void *session)
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
+	if (s->have_pos)
+		hive_game_free(&s->game);
 	hub_params_free(s);
 	free(s);
 }

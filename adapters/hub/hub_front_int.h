@@ -48,7 +48,9 @@ struct hub_front {
 	struct engine_option     *opts;         /* the engine's options, owned */
 	size_t                 nopts;
 
-	/* The next search: the position is io.game, if io.have_game. */
+	/* The next search. */
+	struct hive_game       game;
+	int                    have_pos;
 	struct hub_level       level;
 	int                    have_level;
 

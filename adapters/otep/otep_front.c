@@ -50,6 +50,8 @@ struct of_line {                    /* an analysis line gathered from the infos 
 struct otep_front {
 	struct session_io      io;           /* first (session_io_new): the client, the engine, the stop timer */
 
+	struct hive_game       game;         /* the canonical game */
+	int                    have_game;
 	int                    said_hello;
 	struct otep_clock      clock;
 	int                    have_clock;
@@ -159,7 +161,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 static void info_status(struct otep_front *s, const struct hive_search_info *info)
 {
 	char text[OF_STATUS_MAX], line[OF_STATUS_MAX + 16], ev[32], mv[HIVE_MOVESTR_MAX];
-	struct hive_board b = s->io.game.board;
+	struct hive_board b = s->game.board;
 	size_t n;
 
 	otep_eval_format(ev, sizeof ev, info->score);
@@ -185,7 +187,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 		return;
 	live_analysis(s->io.lg, info);
 	if (s->busy == OF_ANALYZE && info->pvlen > 0 &&
-	    hive_board_find_move(&s->io.game.board, info->pv[0], &(struct hive_move){ 0 })) {
+	    hive_board_find_move(&s->game.board, info->pv[0], &(struct hive_move){ 0 })) {
 		/* A deeper iteration replaces the lines; one of the same depth (an engine
 		 * that gives several lines) joins them, one per first move. */
 		if (s->nlines && info->depth > s->lines[0].info.depth)
@@ -222,7 +224,7 @@ static void out_analysis(struct otep_front *s, const struct hive_move *move)
 	qsort(s->lines, s->nlines, sizeof s->lines[0], line_cmp);
 	for (size_t i = 0; i < s->nlines && n < (size_t)s->analyze_n; i++) {
 		const struct hive_search_info *info = &s->lines[i].info;
-		struct hive_board b = s->io.game.board;
+		struct hive_board b = s->game.board;
 		size_t k = 0;
 		for (int j = 0; j < info->pvlen && j < HIVE_MAX_PLY; j++) {
 			struct hive_move m;
@@ -240,7 +242,7 @@ static void out_analysis(struct otep_front *s, const struct hive_move *move)
 		n++;
 	}
 	if (n == 0 && move) {
-		hive_move_format(&s->io.game.board, *move, mvs[0][0], HIVE_MOVESTR_MAX);
+		hive_move_format(&s->game.board, *move, mvs[0][0], HIVE_MOVESTR_MAX);
 		ptrs[0][0] = mvs[0][0];
 		lists[0] = (struct otep_moves){ .moves = ptrs[0], .n = 1, .eval_cp = 0 };
 		n = 1;
@@ -280,10 +282,10 @@ static void search_done(void *arg, const struct engine_result *r)
 				  r->status == ENGINE_FAILED ? "failed" : "error",
 				  r->message && *r->message ? r->message : "unknown error");
 	} else if (ok) {
-		hive_move_format(&s->io.game.board, r->move, mv, sizeof mv);
+		hive_move_format(&s->game.board, r->move, mv, sizeof mv);
 		out_line(s, line, otep_format_move(line, sizeof line, mv));
-		s->sent_hash = s->io.game.board.hash;
-		s->sent_len = s->io.game.len;
+		s->sent_hash = s->game.board.hash;
+		s->sent_len = s->game.len;
 		session_io_flush(&s->io);
 	} else {
 		/* No move will come: for the host, the game is over. */
@@ -305,7 +307,7 @@ static int search_start(struct otep_front *s, enum of_busy busy, const struct en
 		return -1;
 	}
 	s->busy = busy;
-	if (engine_go(s->io.engine, &s->io.game, l, info_cb, search_done, s) < 0) {
+	if (engine_go(s->io.engine, &s->game, l, info_cb, search_done, s) < 0) {
 		s->busy = OF_IDLE;
 		out_error(s, busy == OF_PLAY ? OTEP_ERR_CRITICAL : OTEP_ERR_NONCRITICAL,
 			  "the engine cannot search now");
@@ -318,7 +320,7 @@ static int search_start(struct otep_front *s, enum of_busy busy, const struct en
 static void play_now(struct otep_front *s)
 {
 	struct engine_limits l;
-	int side = hive_side_to_move(&s->io.game.board);
+	int side = hive_side_to_move(&s->game.board);
 
 	evtimer_del(s->clock_ev);
 	s->play_pending = 0;
@@ -378,8 +380,11 @@ static int load_game(struct otep_front *s, const struct otep_msg *m)
 		out_error(s, OTEP_ERR_NONCRITICAL, "%s: %s", otep_cmd_name(m->cmd), err);
 		return -1;
 	}
-	session_io_game_set(&s->io, &g);
-	session_io_live(&s->io, "otep", "host", &s->io.game);
+	if (s->have_game)
+		hive_game_free(&s->game);
+	s->game = g;
+	s->have_game = 1;
+	session_io_live(&s->io, "otep", "host", &s->game);
 	return 0;
 }
 
@@ -390,7 +395,7 @@ static void cmd_rules(struct otep_front *s, const struct otep_msg *m)
 		s->refused = 0;
 		s->sent_len = (size_t)-1;
 		engine_reset(s->io.engine);
-		log_note(s->io.id, "otep: new %s game", hive_gametype_name(s->io.game.type));
+		log_note(s->io.id, "otep: new %s game", hive_gametype_name(s->game.type));
 	}
 }
 
@@ -404,25 +409,25 @@ static void cmd_clock(struct otep_front *s, const struct otep_msg *m)
 	s->clock = m->clock;
 	s->have_clock = 1;
 	live_clocks(s->io.lg, m->clock.ms[0], m->clock.ms[1],
-		    s->io.have_game && !hive_game_over(&s->io.game.board) ? hive_side_to_move(&s->io.game.board) : -1);
+		    s->have_game && !hive_game_over(&s->game.board) ? hive_side_to_move(&s->game.board) : -1);
 	if (s->play_pending)
 		play_now(s);
 }
 
 static void cmd_play(struct otep_front *s, const struct otep_msg *m)
 {
-	if (!s->io.have_game) {
+	if (!s->have_game) {
 		out_error(s, OTEP_ERR_NONCRITICAL, "play: no game yet: send rules first");
 		return;
 	}
-	if (hive_game_over(&s->io.game.board)) {
+	if (hive_game_over(&s->game.board)) {
 		out_error(s, OTEP_ERR_NONCRITICAL, "play: the game is over (%s)",
-			  hive_state_name(s->io.game.board.state));
+			  hive_state_name(s->game.board.state));
 		return;
 	}
-	if (m->side != otep_side_to_move(&s->io.game.board)) {
+	if (m->side != otep_side_to_move(&s->game.board)) {
 		out_error(s, OTEP_ERR_NONCRITICAL, "play %s: it is %s's move in the position",
-			  otep_side_name(m->side), otep_side_name(otep_side_to_move(&s->io.game.board)));
+			  otep_side_name(m->side), otep_side_name(otep_side_to_move(&s->game.board)));
 		return;
 	}
 	s->play_pending = 1;
@@ -436,11 +441,11 @@ static void cmd_analyze(struct otep_front *s, const struct otep_msg *m)
 	struct engine_limits l;
 	uint64_t ms = (uint64_t)m->seconds * 1000;
 
-	if (!s->io.have_game) {
+	if (!s->have_game) {
 		out_error(s, OTEP_ERR_NONCRITICAL, "analyze: no game yet: send rules or position first");
 		return;
 	}
-	if (hive_game_over(&s->io.game.board)) {
+	if (hive_game_over(&s->game.board)) {
 		out_error(s, OTEP_ERR_NONCRITICAL, "analyze: the game is over");
 		return;
 	}
@@ -457,7 +462,7 @@ static void cmd_analyze(struct otep_front *s, const struct otep_msg *m)
 
 static void cmd_error(struct otep_front *s, const struct otep_msg *m)
 {
-	if (!s->io.have_game || s->sent_len != s->io.game.len || s->sent_hash != s->io.game.board.hash) {
+	if (!s->have_game || s->sent_len != s->game.len || s->sent_hash != s->game.board.hash) {
 		log_note(s->io.id, "otep: the host sent error %d for no move of ours", m->code);
 		return;
 	}
@@ -484,7 +489,9 @@ static void cmd_finish(struct otep_front *s, const struct otep_msg *m)
 	s->refused = 0;
 	s->play_pending = 0;
 	evtimer_del(s->clock_ev);
-	session_io_game_clear(&s->io);
+	if (s->have_game)
+		hive_game_free(&s->game);
+	s->have_game = 0;
 	engine_reset(s->io.engine);
 }
 
@@ -596,9 +603,16 @@ static void io_finishing(void *arg)
 		engine_stop(s->io.engine);
 }
 
+static int io_in_game(void *arg)
+{
+	const struct otep_front *s = arg;
+	return s->have_game && !hive_game_over(&s->game.board);
+}
+
 static const struct session_io_ops otep_io_ops = {
 	.ready = io_ready,
 	.busy = io_busy,
+	.in_game = io_in_game,
 	.line = io_line,
 	.too_long = io_too_long,
 	.eof = io_eof,
@@ -616,6 +630,8 @@ static void otep_front_free(void *session)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
 	util_event_free(&s->clock_ev);
+	if (s->have_game)
+		hive_game_free(&s->game);
 	free(s->held);
 	free(s);
 }

@@ -44,6 +44,8 @@ enum busy { BUSY_NONE, BUSY_START, BUSY_BESTMOVE, BUSY_OPTIONS, BUSY_PERFT };
 struct uhp_front {
 	struct session_io      io;           /* first (session_io_new, uhp_out_too_long); client, engine, closing */
 
+	struct hive_game       game;
+	int                    have_game;
 
 	enum busy              busy;         /* engine command outstanding */
 
@@ -55,14 +57,14 @@ struct uhp_front {
 static void out_gamestring(struct uhp_front *s)
 {
 	/* The game changed (newgame, play, undo): the web page's copy follows. */
-	session_io_live(&s->io, "uhp", "client", &s->io.game);
-	size_t n = hive_game_format(&s->io.game, NULL, 0);
+	session_io_live(&s->io, "uhp", "client", &s->game);
+	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
 	if (!buf) {
 		uhp_out_str(&s->io, "err Out of memory.");
 		return;
 	}
-	hive_game_format(&s->io.game, buf, n + 1);
+	hive_game_format(&s->game, buf, n + 1);
 	uhp_out_line(&s->io, buf, n);
 	free(buf);
 }
@@ -105,7 +107,7 @@ static void started_cb(void *arg, const struct engine_result *r)
 static void info_cb(void *arg, const struct hive_search_info *info)
 {
 	struct uhp_front *s = arg;
-	struct hive_board b = s->io.game.board;
+	struct hive_board b = s->game.board;
 	char line[HIVE_MAX_PLY * (HIVE_MOVESTR_MAX + 1) + 64], mv[HIVE_MOVESTR_MAX];
 	size_t n = 0;
 
@@ -138,7 +140,7 @@ static void bestmove_cb(void *arg, const struct engine_result *r)
 	evtimer_del(s->io.stop_ev);
 	if (r->status == ENGINE_OK) {
 		/* The interface checked it with the core (the game waited meanwhile). */
-		hive_move_format(&s->io.game.board, r->move, mv, sizeof mv);
+		hive_move_format(&s->game.board, r->move, mv, sizeof mv);
 		uhp_out_str(&s->io, mv);
 	} else if (r->status == ENGINE_FAILED) {
 		engine_failed(s, r->message);
@@ -170,11 +172,11 @@ static void options_cb(void *arg, const struct engine_result *r)
 /* Whether the game exists and is not over; answers the error otherwise. */
 static int need_live_game(struct uhp_front *s)
 {
-	if (!s->io.have_game) {
+	if (!s->have_game) {
 		uhp_out_str(&s->io, ERR_NOGAME);
 		return 0;
 	}
-	if (hive_game_over(&s->io.game.board)) {
+	if (hive_game_over(&s->game.board)) {
 		uhp_out_str(&s->io, ERR_GAMEOVER);
 		return 0;
 	}
@@ -195,7 +197,10 @@ static int cmd_newgame(void *session, const char *arg, size_t arg_len)
 		uhp_out_printf(&s->io, "err %s", err);
 		return 0;
 	}
-	session_io_game_set(&s->io, &g);
+	if (s->have_game)
+		hive_game_free(&s->game);
+	s->game = g;
+	s->have_game = 1;
 	engine_reset(s->io.engine);
 	out_gamestring(s);
 	return 0;
@@ -214,9 +219,9 @@ static int cmd_play(void *session, const char *arg, size_t arg_len)
 	}
 	if (!need_live_game(s))
 		return 0;
-	rc = hive_move_parse(&s->io.game.board, arg, &m, err, sizeof err);
+	rc = hive_move_parse(&s->game.board, arg, &m, err, sizeof err);
 	if (rc == HIVE_OK)
-		rc = hive_game_play(&s->io.game, m);
+		rc = hive_game_play(&s->game, m);
 	switch (rc) {
 	case HIVE_OK:
 		out_gamestring(s);
@@ -255,9 +260,9 @@ static int cmd_validmoves(void *session, const char *arg, size_t arg_len)
 		uhp_out_str(&s->io, "err Out of memory.");
 		return 0;
 	}
-	n = hive_board_moves(&s->io.game.board, moves);
+	n = hive_board_moves(&s->game.board, moves);
 	for (size_t i = 0; i < n; i++) {
-		hive_move_format(&s->io.game.board, moves[i], mv, sizeof mv);
+		hive_move_format(&s->game.board, moves[i], mv, sizeof mv);
 		len += (size_t)sprintf(buf + len, "%s%s", i ? ";" : "", mv);
 	}
 	uhp_out_line(&s->io, buf, len);
@@ -304,7 +309,7 @@ static int cmd_bestmove(void *session, const char *arg, size_t arg_len)
 		l.movetime_ms = bm.time_ms ? bm.time_ms : 1;
 	}
 	s->busy = BUSY_BESTMOVE;
-	if (engine_go(e, &s->io.game, &l, info_cb, bestmove_cb, s) < 0) {
+	if (engine_go(e, &s->game, &l, info_cb, bestmove_cb, s) < 0) {
 		s->busy = BUSY_NONE;
 		engine_failed(s, "the engine cannot search now");
 		return 0;
@@ -323,11 +328,11 @@ static int cmd_undo(void *session, const char *arg, size_t arg_len)
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
 		return 0;
 	}
-	if (!s->io.have_game) {
+	if (!s->have_game) {
 		uhp_out_str(&s->io, ERR_NOGAME);
 		return 0;
 	}
-	if (n < 1 || n > s->io.game.len || hive_game_undo(&s->io.game, (size_t)n) != HIVE_OK) {
+	if (n < 1 || n > s->game.len || hive_game_undo(&s->game, (size_t)n) != HIVE_OK) {
 		uhp_out_printf(&s->io, "err Unable to undo %llu moves.", (unsigned long long)n);
 		return 0;
 	}
@@ -421,7 +426,7 @@ static int cmd_perft(void *session, const char *arg, size_t arg_len)
 		uhp_out_printf(&s->io, "err Usage: perft DEPTH (0 to %d).", max);
 		return 0;
 	}
-	if (!s->io.have_game) {
+	if (!s->have_game) {
 		uhp_out_str(&s->io, ERR_NOGAME);
 		return 0;
 	}
@@ -438,7 +443,7 @@ static int cmd_perft(void *session, const char *arg, size_t arg_len)
 		s->perft = p;
 	}
 	p = s->perft;
-	p->board = s->io.game.board;
+	p->board = s->game.board;
 	p->depth = depth;
 	p->deadline_us = s->io.lim.max_think_ms ? now_us() + (int64_t)s->io.lim.max_think_ms * 1000 : 0;
 	if (search_pool_perft(p) < 0) {
@@ -497,6 +502,13 @@ static int io_ready(void *arg)
 	return s->busy == BUSY_NONE;
 }
 
+/* A game is in progress from newgame until it ends: its silence may last longer. */
+static int io_in_game(void *arg)
+{
+	const struct uhp_front *s = arg;
+	return s->have_game && !hive_game_over(&s->game.board);
+}
+
 /* A bestmove is what the stop timer ends. */
 static int io_searching(void *arg)
 {
@@ -508,6 +520,7 @@ static const struct session_io_ops uhp_io_ops = {
 	.title = "UHP",
 	.ready = io_ready,
 	.searching = io_searching,
+	.in_game = io_in_game,
 	.line = session_command,
 	.too_long = uhp_out_too_long,      /* io comes first in the session */
 	.max_line_default = 65536,
@@ -550,6 +563,8 @@ static void uhp_front_free(void *session)
 		event_free(s->perft_done_ev);
 		free(s->perft);
 	}
+	if (s->have_game)
+		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)
 		free(s->opt_argv[i]);
 	free(s);
