@@ -381,8 +381,10 @@ static const struct hf_cmd {
 	{ "quit", 1, cmd_quit },
 };
 
-static void session_command(struct hub_front *s, const char *line, size_t len)
+/* The line hook: runs one command line. */
+static void session_command(void *session, char *line, size_t len)
 {
+	struct hub_front *s = session;
 	struct hub_msg m;
 	char err[512];
 
@@ -428,11 +430,6 @@ static int io_busy(void *arg)
 {
 	const struct hub_front *s = arg;
 	return s->busy != HF_IDLE;
-}
-
-static void io_line(void *arg, char *line, size_t len)
-{
-	session_command(arg, line, len);
 }
 
 static void io_too_long(void *arg)
@@ -486,7 +483,7 @@ static const struct session_io_ops hub_io_ops = {
 	.searching = io_searching,
 	.in_game = io_in_game,
 	.busy = io_busy,
-	.line = io_line,
+	.line = session_command,
 	.too_long = io_too_long,
 	.eof = io_eof,
 	.eof_busy = io_eof_busy,
