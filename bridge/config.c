@@ -166,7 +166,7 @@ static int config_file_key(struct config *c, const char *section, const char *k,
 	if ((name = section_name(section, "engine")) != NULL) {
 		struct engine_profile *p = (struct engine_profile *)config_profile(c, name);
 		if (!p)
-			p = profile_add(c, name, protocol_default()->kind);
+			p = profile_add(c, name, protocol_default()->name);
 		if (!(key = config_key_find(CONFIG_ENGINE, k)))
 			return errbuf_set(err, errlen, "unknown key \"%s\" in [engine %s]", k, name);
 		return config_key_set(key, p, v, err, errlen);
@@ -391,12 +391,12 @@ const struct engine_profile *config_add_command(struct config *c, const char *ki
 		if (!strcmp(command, "builtin")) {
 			kind = "builtin";
 		} else if ((pr = protocol_for_engine(command, &rest)) != NULL) {
-			kind = pr->kind;
+			kind = pr->name;
 			command = rest;
 		}
 	}
 	if (!kind)
-		kind = protocol_default()->kind;
+		kind = protocol_default()->name;
 	if (!config_kind_known(kind)) {
 		errbuf_set(err, errlen, "unknown engine kind \"%s\"", kind);
 		return NULL;

@@ -713,8 +713,7 @@ static void doc_help(FILE *f, const struct config_key *k, enum config_doc how)
 	for (size_t i = 0; k->names && (pr = protocol_at(i)) != NULL && n < sizeof buf; i++) {
 		int listed = k->names == NAMES_KINDS ? pr->back_new != NULL : pr->front.session_new != NULL;
 		if (listed)
-			n += (size_t)snprintf(buf + n, sizeof buf - n, " `%s`,",
-					      k->names == NAMES_KINDS ? pr->kind : pr->name);
+			n += (size_t)snprintf(buf + n, sizeof buf - n, " `%s`,", pr->name);
 	}
 	if (k->names && n < sizeof buf && buf[n - 1] == ',')
 		buf[n - 1] = 0;

@@ -1,6 +1,6 @@
 /*
  * protocol.c: the table of protocols, the one list that names them. Each row lives
- * in its protocol's folder; adding a protocol is one line here (see
+ * in its protocol's folder (at the end of its front end's file); adding a protocol is one line here (see
  * docs/architecture.md, "Adding a protocol").
  */
 #include <string.h>
@@ -40,20 +40,18 @@ const struct protocol *protocol_find(const char *name)
 	return NULL;
 }
 
+/* An engine's kind is its protocol's name. */
 const struct protocol *protocol_by_kind(const char *kind)
 {
-	for (size_t i = 0; i < NPROTOCOLS; i++)
-		if (!strcmp(protocols[i]->kind, kind))
-			return protocols[i];
-	return NULL;
+	return protocol_find(kind);
 }
 
 const struct protocol *protocol_for_engine(const char *spec, const char **rest)
 {
 	for (size_t i = 0; i < NPROTOCOLS; i++) {
-		size_t n = strlen(protocols[i]->engine_prefix);
-		if (protocols[i]->back_new && !strncmp(spec, protocols[i]->engine_prefix, n)) {
-			*rest = spec + n;
+		size_t n = strlen(protocols[i]->name);
+		if (protocols[i]->back_new && !strncmp(spec, protocols[i]->name, n) && spec[n] == ':') {
+			*rest = spec + n + 1;
 			return protocols[i];
 		}
 	}
@@ -94,14 +92,14 @@ void protocol_usage_engines(FILE *f)
 	      "  builtin:movetime=MS         the built-in engine at MS a move (match and\n"
 	      "                              tournament: its own limit, not the match's)\n"
 	      "  NAME                        an [engine NAME] profile of --config\n", f);
-	fprintf(f, "  \"CMD ARGS\"                  the same as %sCMD ARGS (the command is\n"
-		"                              split like a config file's)\n", d->engine_prefix);
+	fprintf(f, "  \"CMD ARGS\"                  the same as %s:CMD ARGS (the command is\n"
+		"                              split like a config file's)\n", d->name);
 	for (size_t i = 0; i < NPROTOCOLS; i++) {
 		const struct protocol *p = protocols[i];
 		char form[64];
 		if (!p->back_new)
 			continue;
-		snprintf(form, sizeof form, "%s%s", p->engine_prefix,
+		snprintf(form, sizeof form, "%s:%s", p->name,
 			 p->target == PROTOCOL_ADDRESS ? "HOST:PORT" : "CMD ARGS");
 		fprintf(f, "  %-26s  %s\n", form, p->engine_help);
 	}

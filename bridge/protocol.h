@@ -1,7 +1,7 @@
 /*
  * protocol.h: the one table of protocols. A protocol is one row (a const struct
- * protocol defined in its own folder, adapters/<name>/<name>.c) listed in protocol.c,
- * the only file of the runtime that names protocols. The daemon's listeners, the
+ * protocol defined in its own folder, at the end of its front end's file) listed in
+ * protocol.c, the only file of the runtime that names protocols. The daemon's listeners, the
  * stdio commands, the ENGINE syntax, the configuration's kind and protocol keys,
  * check and match all look protocols up here. "builtin" is no protocol: it is the
  * runtime's own back end (bridge/engine_builtin.c).
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include "bridge/front.h"
 
+struct check_engine_spec;
 struct checker;
 struct engine;
 struct engine_profile;
@@ -27,9 +28,9 @@ enum protocol_target {
 };
 
 struct protocol {
-	const char *name;          /* listener "protocol =", and `hivebridge NAME` if stdio */
-	const char *engine_prefix; /* ENGINE "PREFIX..." names an engine of this protocol */
-	const char *kind;          /* [engine] "kind =" of such an engine */
+	/* Listener "protocol =", `hivebridge NAME` if stdio, the [engine] "kind =" of an
+	 * engine that speaks it, and ENGINE "NAME:..." names such an engine. */
+	const char *name;
 	const char *title;         /* how help texts name it: "UHP" */
 	const char *description;   /* one line, for docs and help */
 	enum protocol_target target;
@@ -48,7 +49,10 @@ struct protocol {
 	 * runtime's own command or address check). -1 with the reason in err if it
 	 * cannot work, 1 if it checked everything, 0 to go on with the runtime's check. */
 	int (*back_check)(const struct engine_profile *p, char *err, size_t errlen);
-	/* Its conformance suite for `hivebridge check`, NULL if none. */
+	/* Its conformance suite for `hivebridge check`: the shared engine-interface checks
+	 * in its words (bridge/check/check.h), then checks of its own; NULL for none of
+	 * either. */
+	const struct check_engine_spec *check_engine;
 	void (*check_suite)(struct checker *ck);
 	/* The back end's time limits come in whole steps of this many ms (a search
 	 * time between them is rounded up), 0 if any time goes. */
@@ -59,10 +63,10 @@ struct protocol {
 const struct protocol *protocol_at(size_t i);
 /* The protocol of a listener's "protocol =" (and of `hivebridge NAME`), or NULL. */
 const struct protocol *protocol_find(const char *name);
-/* The protocol of an engine profile's kind, or NULL ("builtin" included). */
+/* The protocol of an engine profile's kind (its name), or NULL ("builtin" included). */
 const struct protocol *protocol_by_kind(const char *kind);
-/* The protocol whose prefix starts ENGINE spec ("uhp:CMD ARGS"), with *rest after the
- * prefix; NULL if none does. */
+/* The protocol with a back end whose "NAME:" starts ENGINE spec ("uhp:CMD ARGS"), with
+ * *rest after the colon; NULL if none does. */
 const struct protocol *protocol_for_engine(const char *spec, const char **rest);
 /* What a bare ENGINE command speaks, and the protocol of a [listen] section or an
  * [engine] section that names none. */

@@ -16,9 +16,11 @@
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
+#include "bridge/live.h"
 #include "bridge/log.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
+#include "core/errbuf.h"
 
 #define SESSION_IO_MAX_BUFFER_DEFAULT ((size_t)1 << 20)
 /* Read watermark slack over max_line: room for the CR LF of one maximal line. */
@@ -48,6 +50,16 @@ int session_io_start_failed(struct session_io *io, const char *why)
 	log_note(io->id, "engine did not start: %s: ending the session", why ? why : "?");
 	session_io_finish(io, 0);
 	return 1;
+}
+
+int session_io_start(struct session_io *io, engine_done_cb *started, void *arg, char *err,
+		     size_t errlen)
+{
+	if (session_io_engine(io, err, errlen) && engine_start(io->engine, started, arg) == 0)
+		return 0;
+	if (io->engine)
+		errbuf_set(err, errlen, "the engine did not start");
+	return session_io_start_failed(io, err) ? 1 : -1;
 }
 
 void session_io_finish(struct session_io *io, int flush)
@@ -553,9 +565,23 @@ void session_io_arm_stop(struct session_io *io, uint64_t ms)
 	evtimer_add(io->stop_ev, &tv);
 }
 
+void session_io_live(struct session_io *io, const char *kind, const char *client,
+		     const struct hive_game *g)
+{
+	live_report(&io->lg, kind, client,
+		    io->profile && io->profile->name ? io->profile->name : "builtin", g);
+}
+
+void session_io_live_end(struct session_io *io)
+{
+	live_close(io->lg);
+	io->lg = NULL;
+}
+
 void session_io_free(struct session_io *io)
 {
 	session_io_drop_engine(io);
+	session_io_live_end(io);
 	util_event_free(&io->stop_ev);
 	util_event_free(&io->process_ev);
 	util_event_free(&io->close_ev);

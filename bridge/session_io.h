@@ -32,6 +32,9 @@
 
 struct engine;
 struct engine_profile;
+struct engine_result;
+struct hive_game;
+struct live_game;
 struct event;
 struct event_base;
 struct evbuffer;
@@ -108,6 +111,7 @@ struct session_io {
 	const struct engine_profile *profile; /* NULL: the built-in engine */
 	struct engine         *engine;       /* NULL until session_io_engine, owned */
 	struct event          *stop_ev;      /* a search's time limit (session_io_arm_stop) */
+	struct live_game      *lg;           /* the game on the web page (session_io_live), or NULL */
 };
 
 /* Sets io up over in/out (the same one for TCP) and starts reading. Takes ownership
@@ -136,6 +140,14 @@ struct engine *session_io_engine(struct session_io *io, char *err, size_t errlen
  * and ends the session at once, returning 1; otherwise returns 0 (report it). */
 int  session_io_start_failed(struct session_io *io, const char *why);
 
+/* Makes the session's engine and starts it, started(arg, result) to answer (from
+ * the engine's event, never from inside this call). 0: the start is under way. 1:
+ * it did not start and the session ends (session_io_start_failed). -1: it did not
+ * start, the reason in err, which the front end reports to its client. */
+int  session_io_start(struct session_io *io,
+		      void (*started)(void *arg, const struct engine_result *r), void *arg,
+		      char *err, size_t errlen);
+
 /* Frees the engine now (no callback of it fires afterwards); the next use makes one. */
 void session_io_drop_engine(struct session_io *io);
 
@@ -143,8 +155,18 @@ void session_io_drop_engine(struct session_io *io);
  * or unless its back end keeps the time itself (engine_ops.keeps_time). */
 void session_io_arm_stop(struct session_io *io, uint64_t ms);
 
+/* The session's canonical game g changed (a new game, a move, an undo): its record
+ * on the web page follows (live_report: kind is the protocol's name, client the
+ * client's side, white, against the session's engine). */
+void session_io_live(struct session_io *io, const char *kind, const char *client,
+		     const struct hive_game *g);
+/* The session is done with its game (a new one comes): the next session_io_live
+ * opens a new record. */
+void session_io_live_end(struct session_io *io);
+
 /* Frees the engine first (it stops and joins any search and calls nothing after),
- * then the bufferevents and events; safe on a zeroed or half-initialised io. */
+ * then the game on the web page, the bufferevents and events; safe on a zeroed or
+ * half-initialised io. */
 void session_io_free(struct session_io *io);
 
 /* Frees a pair of bufferevents no session_io owns yet (a session that failed early). */

@@ -266,6 +266,35 @@ void util_take_secret_envs(const char *const *names)
 		free(util_take_secret_env(*names));
 }
 
+char *util_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen)
+{
+	int is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+
+	*len = 0;
+	if (!f) {
+		errbuf_set(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	/* One byte past the cap tells a file too large from one just at it. */
+	char *buf = max < SIZE_MAX ? malloc(max + 1) : NULL;
+	size_t n = buf ? fread(buf, 1, max + 1, f) : 0;
+	int failed = !buf || ferror(f);
+	if (!is_stdin)
+		fclose(f);
+	if (failed || n > max) {
+		if (failed)
+			errbuf_set(err, errlen, "%s", buf ? "cannot be read" : "out of memory");
+		else
+			errbuf_set(err, errlen, "longer than %zu bytes", max);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
 char *util_one_line(char *dst, size_t n, const char *src)
 {
 	size_t o = 0;

@@ -125,6 +125,12 @@ int64_t now_ms(void);
  * reaches the bridge's stderr, a client's screen or a report. Returns s. */
 char *util_scrub_text(char *s);
 
+/* The whole file at path ("-": standard input), at most max bytes, NUL-terminated,
+ * *len its length: the caller frees it. NULL with why into err: the system's reason
+ * when it does not open ("No such file or directory"), "cannot be read", "longer
+ * than MAX bytes" or "out of memory"; the caller names the file. */
+char *util_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+
 /* Multi-line text (a module's error, a stack trace) as one line into dst (size n,
  * truncated): its line breaks, with the blanks around them, become " / ", blank
  * lines vanish, other control bytes become '?'. Returns dst. */

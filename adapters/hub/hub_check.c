@@ -92,7 +92,7 @@ static void hub_check_params(struct checker *ck)
 	check_end(r);
 }
 
-static const struct check_engine_spec hub_check_spec = {
+const struct check_engine_spec hub_check_spec = {
 	.title = "Hub",
 	.id_required = 1,
 	.started = "ready",
@@ -105,8 +105,3 @@ static const struct check_engine_spec hub_check_spec = {
 	.check_caps = hub_check_caps,
 	.startup_more = hub_check_params,
 };
-
-void hub_check_suite(struct checker *ck)
-{
-	check_engine_suite(ck, &hub_check_spec);
-}

@@ -4,9 +4,10 @@
 #ifndef ADAPTERS_HUB_HUB_CHECK_H
 #define ADAPTERS_HUB_HUB_CHECK_H
 
-struct checker;
+struct check_engine_spec;
 
-/* The whole Hub suite against the engine of ck->prof. */
-void hub_check_suite(struct checker *ck);
+/* The Hub suite: the shared engine-interface checks in Hub's words, and the
+ * parameters an engine lists (the row's check_engine). */
+extern const struct check_engine_spec hub_check_spec;
 
 #endif

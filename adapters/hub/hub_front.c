@@ -15,9 +15,11 @@
 #include <event2/event.h>
 #include <stdlib.h>
 
-#include "adapters/hub/hub_front.h"
+#include "adapters/hub/hub_back.h"
+#include "adapters/hub/hub_check.h"
 #include "adapters/hub/hub_front_int.h"
 #include "bridge/config.h"
+#include "bridge/protocol.h"
 
 /* go think with no level yet: the profile has no limit of its own, so this one. */
 #define HF_DEFAULT_MOVETIME_MS 5000
@@ -92,7 +94,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 		return;
 	s->last = *info;
 	s->have_last = 1;
-	live_analysis(s->lg, info);
+	live_analysis(s->io.lg, info);
 	if (session_io_output_full(&s->io))
 		return;          /* a client that does not read misses progress, not results */
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
@@ -198,8 +200,7 @@ static void cmd_new_game(struct hub_front *s, const struct hub_msg *m)
 {
 	s->have_last = 0;
 	engine_reset(s->io.engine);
-	live_close(s->lg);             /* the next pos opens the new game on the web page */
-	s->lg = NULL;
+	session_io_live_end(&s->io);   /* the next pos opens the new game on the web page */
 	log_note(s->io.id, "hub: new game");
 }
 
@@ -270,7 +271,7 @@ static void cmd_pos(struct hub_front *s, const struct hub_msg *m)
 	}
 	s->game = g;
 	s->have_pos = 1;
-	live_report(&s->lg, "hub", "client", s->io.profile ? s->io.profile->name : "builtin", &s->game);
+	session_io_live(&s->io, "hub", "client", &s->game);
 }
 
 static void cmd_level(struct hub_front *s, const struct hub_msg *m)
@@ -380,8 +381,10 @@ static const struct hf_cmd {
 	{ "quit", 1, cmd_quit },
 };
 
-static void session_command(struct hub_front *s, const char *line, size_t len)
+/* The line hook: runs one command line. */
+static void session_command(void *session, char *line, size_t len)
 {
+	struct hub_front *s = session;
 	struct hub_msg m;
 	char err[512];
 
@@ -427,11 +430,6 @@ static int io_busy(void *arg)
 {
 	const struct hub_front *s = arg;
 	return s->busy != HF_IDLE;
-}
-
-static void io_line(void *arg, char *line, size_t len)
-{
-	session_command(arg, line, len);
 }
 
 static void io_too_long(void *arg)
@@ -485,7 +483,7 @@ static const struct session_io_ops hub_io_ops = {
 	.searching = io_searching,
 	.in_game = io_in_game,
 	.busy = io_busy,
-	.line = io_line,
+	.line = session_command,
 	.too_long = io_too_long,
 	.eof = io_eof,
 	.eof_busy = io_eof_busy,
@@ -493,9 +491,9 @@ static const struct session_io_ops hub_io_ops = {
 	.max_line_default = HUB_LINE_MAX,
 };
 
-void *hub_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		    unsigned id, const struct engine_profile *profile,
-		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void *hub_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+			   unsigned id, const struct engine_profile *profile,
+			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct hub_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &hub_io_ops,
 					     closed, arg);
@@ -510,28 +508,21 @@ void *hub_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		s->hash_mb_max = (int)s->hash_mb;
 
 	/* The engine starts now, so that "hub" can list its options at once. */
-	if (!session_io_engine(&s->io, cause, sizeof cause)) {
-		if (!session_io_start_failed(&s->io, cause))
-			log_note(id, "hub: no engine: %s", cause[0] ? cause : "?");
-		return s;
-	}
-	s->busy = HF_START;
-	if (engine_start(s->io.engine, hub_params_started, s) < 0) {
-		s->busy = HF_IDLE;
-		if (!session_io_start_failed(&s->io, "the engine did not start"))
-			log_note(id, "hub: the engine did not start");
-	}
+	int rc = session_io_start(&s->io, hub_params_started, s, cause, sizeof cause);
+	if (rc == 0)
+		s->busy = HF_START;
+	else if (rc < 0)
+		log_note(id, "hub: no engine: %s", cause[0] ? cause : "?");
 	return s;
 }
 
-void hub_front_free(void *session)
+static void hub_front_free(void *session)
 {
 	struct hub_front *s = session;
 
 	if (!s)
 		return;
 	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	live_close(s->lg);
 	if (s->have_pos)
 		hive_game_free(&s->game);
 	hub_params_free(s);
@@ -539,7 +530,7 @@ void hub_front_free(void *session)
 }
 
 /* One "error message=..." line: the answer to a client refused before any session. */
-size_t hub_front_refusal(char *buf, size_t len, const char *why)
+static size_t hub_front_refusal(char *buf, size_t len, const char *why)
 {
 	int n = len > 1 ? hub_error_write(buf, len - 1, why) : -1;
 	if (n <= 0)
@@ -548,3 +539,20 @@ size_t hub_front_refusal(char *buf, size_t len, const char *why)
 	buf[n] = 0;
 	return (size_t)n;
 }
+
+/* Hub's row of the protocol table (bridge/protocol.h). A session ends by itself on
+ * quit, input EOF, an I/O error or the idle time-out; a refused client gets one
+ * "error message=WHY" line. */
+const struct protocol protocol_hub = {
+	.name = "hub",
+	.title = "Hub",
+	.description = "Hub-style key=value lines (docs/hub-hive.md)",
+	.target = PROTOCOL_COMMAND,
+	.default_port = 5002,
+	.stdio = 1,
+	.engine_help = "an external Hub engine",
+	.front = { .session_new = hub_front_new, .session_free = hub_front_free,
+		   .refusal = hub_front_refusal },
+	.back_new = hub_back_new,
+	.check_engine = &hub_check_spec,
+};

@@ -51,7 +51,6 @@ struct hub_front {
 	/* The next search. */
 	struct hive_game       game;
 	int                    have_pos;
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	struct hub_level       level;
 	int                    have_level;
 

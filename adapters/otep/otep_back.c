@@ -510,26 +510,13 @@ static void ob_free(struct engine *e)
 
 int otep_back_ini_read(const char *path, struct otep_ini *ini, char *err, size_t errlen)
 {
-	char why[256], *text = NULL, *copy = NULL, *dir = NULL;
-	FILE *f = fopen(path, "r");
+	char why[256], *text, *copy = NULL, *dir = NULL;
+	size_t n;
 	int rc = -1;
 
 	memset(ini, 0, sizeof *ini);
-	if (!f) {
-		errbuf_set(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	text = malloc(OB_INI_MAX + 1);
-	size_t n = text ? fread(text, 1, OB_INI_MAX + 1, f) : 0;
-	if (!text || ferror(f)) {
-		errbuf_set(err, errlen, "%s: cannot read", path);
-		goto out;
-	}
-	if (n > OB_INI_MAX) {
-		errbuf_set(err, errlen, "%s: longer than %d bytes", path, OB_INI_MAX);
-		goto out;
-	}
-	text[n] = 0;
+	if (!(text = util_read_file(path, OB_INI_MAX, &n, why, sizeof why)))
+		return errbuf_set(err, errlen, "%s: %s", path, why);
 	copy = strdup(path);
 	dir = copy ? realpath(dirname(copy), NULL) : NULL;
 	if (!dir) {
@@ -542,7 +529,6 @@ int otep_back_ini_read(const char *path, struct otep_ini *ini, char *err, size_t
 	}
 	rc = 0;
 out:
-	fclose(f);
 	free(text);
 	free(copy);
 	free(dir);
@@ -554,12 +540,12 @@ int otep_back_check(const struct engine_profile *p, char *err, size_t errlen)
 	struct otep_ini ini;
 	struct stat st;
 
-	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0])) {
-		return errbuf_set(err, errlen, "not an OTEP .ini file");
-	}
+	/* A command line is left to the runtime's check. */
+	if (!p->argv || !p->argv[0] || p->argv[1] || !otep_ini_is_path(p->argv[0]))
+		return 0;
 	if (otep_back_ini_read(p->argv[0], &ini, err, errlen) < 0)
 		return -1;
-	int rc = 0;
+	int rc = 1;
 	if (stat(ini.directory, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		errbuf_set(err, errlen, "directory %s: %s", ini.directory,
 				   errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a folder");

@@ -46,8 +46,9 @@ struct otep_ini;
  * otep_ini_free()'s either way. */
 int  otep_back_ini_read(const char *path, struct otep_ini *ini, char *err, size_t errlen);
 
-/* Whether p can work (its .ini reads and names an executable filename, or its
- * command runs): 0, or -1 with the reason in err. No child is started. */
+/* The row's back_check: a profile given as its own .ini file is checked through
+ * it (it reads and names an executable filename): 1, or -1 with the reason in err;
+ * 0 for a command line, which the runtime checks. No child is started. */
 int  otep_back_check(const struct engine_profile *p, char *err, size_t errlen);
 
 #endif

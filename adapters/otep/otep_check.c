@@ -142,23 +142,18 @@ static void oc_check_id(struct checker *ck, struct result *r)
 	otep_ini_free(&ini);
 }
 
-static void oc_check_caps(struct checker *ck, struct result *r)
-{
-	check_skip(r, "an OTEP engine declares no expansions: it is offered every one (Base+MLP)");
-}
-
-static const struct check_engine_spec otep_check_spec = {
+const struct check_engine_spec otep_check_spec = {
 	.title = "OTEP",
 	.id_required = 0,
 	.started = "hello",
 	.pass_name = "\"move pass\"",
 	.pass_expect = "move pass",
 	.no_stop = "OTEP has no stop: a play ends with its move, within the clock sent",
+	.no_caps = "an OTEP engine declares no expansions: it is offered every one (Base+MLP)",
 	.default_movetime_ms = OTEP_BACK_DEFAULT_MOVETIME_MS,
 	.note_start = oc_note_start,
 	.note_go = oc_note_go,
 	.check_id = oc_check_id,
-	.check_caps = oc_check_caps,
 	.startup_more = NULL,
 };
 
@@ -743,7 +738,6 @@ void otep_check_suite(struct checker *ck)
 	struct oc o = { .ck = ck };
 
 	oc_setup(&o);
-	check_engine_suite(ck, &otep_check_spec);
 
 	ck->child = check_child_new(ck->base, OTEP_LINE_MAX);
 	if (!ck->child) {

@@ -17,13 +17,14 @@
 #include <string.h>
 
 #include "adapters/otep/otep_back.h"
+#include "adapters/otep/otep_check.h"
 #include "adapters/otep/otep_codec.h"
-#include "adapters/otep/otep_front.h"
 #include "adapters/otep/otep_hive.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/protocol.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
 #include "core/game.h"
@@ -52,7 +53,6 @@ struct otep_front {
 	struct hive_game       game;         /* the canonical game */
 	int                    have_game;
 	int                    said_hello;
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	struct otep_clock      clock;
 	int                    have_clock;
 
@@ -185,7 +185,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 	if ((s->busy != OF_PLAY && s->busy != OF_ANALYZE) || s->io.finishing)
 		return;
-	live_analysis(s->lg, info);
+	live_analysis(s->io.lg, info);
 	if (s->busy == OF_ANALYZE && info->pvlen > 0 &&
 	    hive_board_find_move(&s->game.board, info->pv[0], &(struct hive_move){ 0 })) {
 		/* A deeper iteration replaces the lines; one of the same depth (an engine
@@ -384,15 +384,13 @@ static int load_game(struct otep_front *s, const struct otep_msg *m)
 		hive_game_free(&s->game);
 	s->game = g;
 	s->have_game = 1;
-	live_report(&s->lg, "otep", "host", s->io.profile && s->io.profile->name ? s->io.profile->name : "builtin",
-		    &s->game);
+	session_io_live(&s->io, "otep", "host", &s->game);
 	return 0;
 }
 
 static void cmd_rules(struct otep_front *s, const struct otep_msg *m)
 {
-	live_close(s->lg);            /* a new game: a new record on the web page */
-	s->lg = NULL;
+	session_io_live_end(&s->io);  /* a new game: a new record on the web page */
 	if (load_game(s, m) == 0) {
 		s->refused = 0;
 		s->sent_len = (size_t)-1;
@@ -410,7 +408,7 @@ static void cmd_clock(struct otep_front *s, const struct otep_msg *m)
 {
 	s->clock = m->clock;
 	s->have_clock = 1;
-	live_clocks(s->lg, m->clock.ms[0], m->clock.ms[1],
+	live_clocks(s->io.lg, m->clock.ms[0], m->clock.ms[1],
 		    s->have_game && !hive_game_over(&s->game.board) ? hive_side_to_move(&s->game.board) : -1);
 	if (s->play_pending)
 		play_now(s);
@@ -485,10 +483,9 @@ static void cmd_finish(struct otep_front *s, const struct otep_msg *m)
 		[OTEP_FINISH_BLACK] = HIVE_BLACK_WINS,
 	};
 	log_note(s->io.id, "otep: finish %d", m->code);
-	if (m->code >= OTEP_FINISH_DRAW && m->code <= OTEP_FINISH_BLACK && s->lg && !s->lg->finished)
-		live_finish(s->lg, states[m->code], "the host's finish");
-	live_close(s->lg);
-	s->lg = NULL;
+	if (m->code >= OTEP_FINISH_DRAW && m->code <= OTEP_FINISH_BLACK && s->io.lg && !s->io.lg->finished)
+		live_finish(s->io.lg, states[m->code], "the host's finish");
+	session_io_live_end(&s->io);
 	s->refused = 0;
 	s->play_pending = 0;
 	evtimer_del(s->clock_ev);
@@ -625,9 +622,23 @@ static const struct session_io_ops otep_io_ops = {
 	.title = "OTEP",
 };
 
-void *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		     unsigned id, const struct engine_profile *profile,
-		     const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void otep_front_free(void *session)
+{
+	struct otep_front *s = session;
+
+	if (!s)
+		return;
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
+	util_event_free(&s->clock_ev);
+	if (s->have_game)
+		hive_game_free(&s->game);
+	free(s->held);
+	free(s);
+}
+
+static void *otep_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+			    unsigned id, const struct engine_profile *profile,
+			    const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct otep_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &otep_io_ops,
 					      closed, arg);
@@ -644,40 +655,17 @@ void *otep_front_new(struct event_base *base, struct bufferevent *in, struct buf
 	 * started, so that one that cannot start exits before saying anything. */
 	if (!lim->start_failed)
 		say_hello(s);
-	if (!session_io_engine(&s->io, cause, sizeof cause)) {
-		if (!session_io_start_failed(&s->io, cause)) {
-			log_note(id, "otep: no engine: %s", cause[0] ? cause : "?");
-			say_hello(s);
-		}
-		return s;
-	}
-	s->busy = OF_START;
-	if (engine_start(s->io.engine, started_cb, s) < 0) {
-		s->busy = OF_IDLE;
-		if (!session_io_start_failed(&s->io, "the engine did not start")) {
-			log_note(id, "otep: the engine did not start");
-			say_hello(s);
-		}
+	int rc = session_io_start(&s->io, started_cb, s, cause, sizeof cause);
+	if (rc == 0) {
+		s->busy = OF_START;
+	} else if (rc < 0) {
+		log_note(id, "otep: no engine: %s", cause[0] ? cause : "?");
+		say_hello(s);
 	}
 	return s;
 }
 
-void otep_front_free(void *session)
-{
-	struct otep_front *s = session;
-
-	if (!s)
-		return;
-	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	util_event_free(&s->clock_ev);
-	live_close(s->lg);
-	if (s->have_game)
-		hive_game_free(&s->game);
-	free(s->held);
-	free(s);
-}
-
-size_t otep_front_refusal(char *buf, size_t len, const char *why)
+static size_t otep_front_refusal(char *buf, size_t len, const char *why)
 {
 	int n = len > 1 ? otep_format_error(buf, len - 1, OTEP_FROM_ENGINE, OTEP_ERR_CRITICAL, why) : -1;
 	if (n <= 0)
@@ -686,3 +674,22 @@ size_t otep_front_refusal(char *buf, size_t len, const char *why)
 	buf[n] = 0;
 	return (size_t)n;
 }
+
+/* OTEP's row of the protocol table (bridge/protocol.h). A session ends by itself on
+ * goodbye, input EOF, an I/O error or the idle time-out; a refused client gets
+ * "error -1 WHY". */
+const struct protocol protocol_otep = {
+	.name = "otep",
+	.title = "OTEP",
+	.description = "the OpenTafl engine protocol carried over to Hive (docs/otep-hive.md)",
+	.target = PROTOCOL_COMMAND,
+	.default_port = 0,
+	.stdio = 1,
+	.engine_help = "an external OTEP engine: its .ini file, or a command line",
+	.front = { .session_new = otep_front_new,
+		   .session_free = otep_front_free, .refusal = otep_front_refusal },
+	.back_new = otep_back_new,
+	.back_check = otep_back_check,
+	.check_engine = &otep_check_spec,
+	.check_suite = otep_check_suite,
+};

@@ -43,12 +43,7 @@ static void trylobot_check_id(struct checker *ck, struct result *r)
 		check_fail(r, "the Greetings answer names no module");
 }
 
-static void trylobot_check_caps(struct checker *ck, struct result *r)
-{
-	check_skip(r, "a Trylobot module plays Base+MLP, every expansion");
-}
-
-static const struct check_engine_spec trylobot_check_spec = {
+const struct check_engine_spec trylobot_check_spec = {
 	.title = "Trylobot",
 	.id_required = 0,
 	.started = "the answer",
@@ -56,14 +51,9 @@ static const struct check_engine_spec trylobot_check_spec = {
 	.no_opponent_moves = 1,     /* the real core rejects every Special Ability */
 	.pass_expect = "a Forfeit turn",
 	.no_stop = "a Trylobot module cannot be interrupted",
+	.no_caps = "a Trylobot module plays Base+MLP, every expansion",
 	.note_start = trylobot_check_note_start,
 	.note_go = trylobot_check_note_go,
 	.check_id = trylobot_check_id,
-	.check_caps = trylobot_check_caps,
 	.startup_more = NULL,
 };
-
-void trylobot_check_suite(struct checker *ck)
-{
-	check_engine_suite(ck, &trylobot_check_spec);
-}

@@ -4,9 +4,10 @@
 #ifndef ADAPTERS_TRYLOBOT_TRYLOBOT_CHECK_H
 #define ADAPTERS_TRYLOBOT_TRYLOBOT_CHECK_H
 
-struct checker;
+struct check_engine_spec;
 
-/* The whole Trylobot suite against the module of ck->prof. */
-void trylobot_check_suite(struct checker *ck);
+/* The Trylobot suite: the shared engine-interface checks in Trylobot's words (the
+ * row's check_engine); a module has nothing of its own to check beyond them. */
+extern const struct check_engine_spec trylobot_check_spec;
 
 #endif

@@ -1,5 +1,14 @@
 /*
- * trylobot_front.c: the bridge as a Trylobot AI module (see trylobot_front.h).
+ * trylobot_front.c: the bridge as a Trylobot "remote AI module". One session per TCP
+ * connection from a Trylobot core: it reads "<N>#<json>" frames, answers Greetings
+ * itself and every Choose Turn with the engine's move (bridge/engine.h), exactly one
+ * frame per request and nothing else.
+ *
+ * Stateless per request: each Choose Turn is replayed from its turn_history, so both
+ * colours and any number of interleaved games may share one connection.
+ *
+ * Think time when a request has no response_deadline (the real core never sends one):
+ * the listener's think_time, or its depth, or else TRYLOBOT_FRONT_THINK_MS_DEFAULT.
  *
  * One request at a time: while the engine thinks, no further byte is taken off the
  * input buffer, and the bufferevent's read watermark stops reading from the peer, so
@@ -31,13 +40,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "adapters/trylobot/trylobot_back.h"
+#include "adapters/trylobot/trylobot_check.h"
 #include "adapters/trylobot/trylobot_codec.h"
 #include "adapters/trylobot/trylobot_coords.h"
-#include "adapters/trylobot/trylobot_front.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/protocol.h"
 #include "bridge/session_io.h"
 #include "bridge/version.h"
 #include "bridge/util.h"
@@ -50,6 +61,8 @@
 #define READ_HIGH        65536
 /* Extra time after the think time before the session asks the engine to stop. */
 #define STOP_SLACK_MS    10
+/* Think time when neither the request nor the listener gives one. */
+#define TRYLOBOT_FRONT_THINK_MS_DEFAULT 1000
 /* Share of a response_deadline budget kept back for the network and ourselves. */
 #define DEADLINE_MARGIN_MS(b) (50 + (b) / 10)
 
@@ -76,7 +89,6 @@ struct trylobot_front {
 
 	struct event          *abandon_ev;   /* no move in time: answer without it */
 	int                    in_game;      /* the last Choose Turn listed moves */
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 	char                   live_gid[64]; /* its game_id: another one opens a new record */
 
 	/* Answers that were the bridge's own move, not the engine's: said in the log,
@@ -307,7 +319,7 @@ static void answer_fallback(struct trylobot_front *s, const char *why)
 	snprintf(s->sub_why, sizeof s->sub_why, "%s", why);
 	log_warn(s->io.id, "substitution %u: %s; answering %s instead of the engine", s->subs, why, what);
 	if (s->rp_now)
-		live_substitution(s->lg, why);
+		live_substitution(s->io.lg, why);
 	out_turn(s, &t);
 }
 
@@ -372,13 +384,10 @@ static int only_forfeit(const struct tb_turns *possible)
 static void live_follow(struct trylobot_front *s)
 {
 	const char *gid = s->rq.game_id ? s->rq.game_id : "";
-	if (s->lg && strncmp(s->live_gid, gid, sizeof s->live_gid - 1) != 0) {
-		live_close(s->lg);
-		s->lg = NULL;
-	}
+	if (s->io.lg && strncmp(s->live_gid, gid, sizeof s->live_gid - 1) != 0)
+		session_io_live_end(&s->io);
 	snprintf(s->live_gid, sizeof s->live_gid, "%s", gid);
-	live_report(&s->lg, "trylobot", "core", s->io.profile && s->io.profile->name ?
-		    s->io.profile->name : "builtin", &s->rp.game);
+	session_io_live(&s->io, "trylobot", "core", &s->rp.game);
 }
 
 /* Returns 1 when the answer comes later (engine thinking). */
@@ -575,9 +584,27 @@ static const struct session_io_ops trylobot_io_ops = {
 	.read_high = READ_HIGH,
 };
 
-void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
-			 struct bufferevent *out, unsigned id, const struct engine_profile *profile,
-			 const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void trylobot_front_free(void *session)
+{
+	struct trylobot_front *s = session;
+
+	if (!s)
+		return;
+	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
+	util_event_free(&s->abandon_ev);
+	tb_reader_free(&s->rd);
+	tb_parse_cache_free(&s->pc);
+	tb_request_free(&s->rq);
+	if (s->have_rp)
+		tb_replay_free(&s->rp);
+	free(s);
+}
+
+static void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
+				struct bufferevent *out, unsigned id,
+				const struct engine_profile *profile,
+				const struct session_limits *lim, front_closed_cb *closed,
+				void *arg)
 {
 	struct trylobot_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim,
 						  &trylobot_io_ops, closed, arg);
@@ -598,24 +625,7 @@ void *trylobot_front_new(struct event_base *base, struct bufferevent *in,
 	return s;
 }
 
-void trylobot_front_free(void *session)
-{
-	struct trylobot_front *s = session;
-
-	if (!s)
-		return;
-	session_io_free(&s->io);       /* the engine first: it calls nothing afterwards */
-	live_close(s->lg);
-	util_event_free(&s->abandon_ev);
-	tb_reader_free(&s->rd);
-	tb_parse_cache_free(&s->pc);
-	tb_request_free(&s->rq);
-	if (s->have_rp)
-		tb_replay_free(&s->rp);
-	free(s);
-}
-
-size_t trylobot_front_refusal(char *buf, size_t len, const char *why)
+static size_t trylobot_front_refusal(char *buf, size_t len, const char *why)
 {
 	char msg[TB_ERR_MAX + 64];
 	size_t n = 0;
@@ -631,3 +641,20 @@ size_t trylobot_front_refusal(char *buf, size_t len, const char *why)
 	free(frame);
 	return n;
 }
+
+/* Trylobot's row of the protocol table (bridge/protocol.h). A session ends by itself
+ * when the peer closes, on an I/O error or once a framing error is answered; a
+ * refused client gets json-socket's error frame, "Error: WHY". */
+const struct protocol protocol_trylobot = {
+	.name = "trylobot",
+	.title = "Trylobot",
+	.description = "Trylobot's AI-module API: length-prefixed JSON frames over TCP",
+	.target = PROTOCOL_ADDRESS,
+	.default_port = 51337,         /* Trylobot's own default */
+	.stdio = 0,
+	.engine_help = "a Trylobot AI module",
+	.front = { .session_new = trylobot_front_new, .session_free = trylobot_front_free,
+		   .refusal = trylobot_front_refusal },
+	.back_new = trylobot_back_new,
+	.check_engine = &trylobot_check_spec,
+};

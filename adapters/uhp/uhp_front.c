@@ -15,13 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapters/uhp/uhp_back.h"
+#include "adapters/uhp/uhp_check.h"
 #include "adapters/uhp/uhp_codec.h"
-#include "adapters/uhp/uhp_front.h"
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/config.h"
 #include "bridge/engine.h"
 #include "bridge/live.h"
 #include "bridge/log.h"
+#include "bridge/protocol.h"
 #include "bridge/search_pool.h"
 #include "bridge/session_io.h"
 #include "bridge/util.h"
@@ -50,13 +52,12 @@ struct uhp_front {
 	struct perft_job      *perft;        /* on the search pool; made on first use */
 	struct event          *perft_done_ev;
 	char                  *opt_argv[3];  /* options command in flight, owned */
-	struct live_game      *lg;           /* the game on the web page, NULL if none */
 };
 
 static void out_gamestring(struct uhp_front *s)
 {
 	/* The game changed (newgame, play, undo): the web page's copy follows. */
-	live_report(&s->lg, "uhp", "client", s->io.profile->name, &s->game);
+	session_io_live(&s->io, "uhp", "client", &s->game);
 	size_t n = hive_game_format(&s->game, NULL, 0);
 	char *buf = malloc(n + 1);
 	if (!buf) {
@@ -112,7 +113,7 @@ static void info_cb(void *arg, const struct hive_search_info *info)
 
 	if (info->pvlen < 1 || s->busy != BUSY_BESTMOVE)
 		return;
-	live_analysis(s->lg, info);
+	live_analysis(s->io.lg, info);
 	for (int i = 0; i < info->pvlen && i < HIVE_MAX_PLY; i++) {
 		struct hive_move m;
 		struct hive_undo u;
@@ -182,8 +183,9 @@ static int need_live_game(struct uhp_front *s)
 	return 1;
 }
 
-static void cmd_newgame(struct uhp_front *s, const char *arg)
+static int cmd_newgame(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct hive_game g;
 	char err[512];
 	int rc;
@@ -193,7 +195,7 @@ static void cmd_newgame(struct uhp_front *s, const char *arg)
 	if (rc != HIVE_OK) {
 		hive_game_free(&g);
 		uhp_out_printf(&s->io, "err %s", err);
-		return;
+		return 0;
 	}
 	if (s->have_game)
 		hive_game_free(&s->game);
@@ -201,20 +203,22 @@ static void cmd_newgame(struct uhp_front *s, const char *arg)
 	s->have_game = 1;
 	engine_reset(s->io.engine);
 	out_gamestring(s);
+	return 0;
 }
 
-static void cmd_play(struct uhp_front *s, const char *arg)
+static int cmd_play(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct hive_move m;
 	char err[512];
 	int rc;
 
 	if (!*arg) {
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		return;
+		return 0;
 	}
 	if (!need_live_game(s))
-		return;
+		return 0;
 	rc = hive_move_parse(&s->game.board, arg, &m, err, sizeof err);
 	if (rc == HIVE_OK)
 		rc = hive_game_play(&s->game, m);
@@ -232,23 +236,29 @@ static void cmd_play(struct uhp_front *s, const char *arg)
 		uhp_out_printf(&s->io, "invalidmove %s", err);
 		break;
 	}
+	return 0;
 }
 
-static void cmd_validmoves(struct uhp_front *s)
+static int cmd_validmoves(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct hive_move *moves;
 	char *buf, mv[HIVE_MOVESTR_MAX];
 	size_t n, len = 0;
 
+	if (arg_len) {
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
+		return 0;
+	}
 	if (!need_live_game(s))
-		return;
+		return 0;
 	moves = malloc(HIVE_MAX_MOVES * sizeof *moves);
 	buf = malloc(HIVE_MAX_MOVES * (HIVE_MOVESTR_MAX + 1) + 1);
 	if (!moves || !buf) {
 		free(moves);
 		free(buf);
 		uhp_out_str(&s->io, "err Out of memory.");
-		return;
+		return 0;
 	}
 	n = hive_board_moves(&s->game.board, moves);
 	for (size_t i = 0; i < n; i++) {
@@ -258,11 +268,13 @@ static void cmd_validmoves(struct uhp_front *s)
 	uhp_out_line(&s->io, buf, len);
 	free(moves);
 	free(buf);
+	return 0;
 }
 
 /* Returns 1 when the command went to the engine (the answer comes later). */
-static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_bestmove(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct uhp_bestmove bm;
 	struct engine_limits l;
 	struct engine *e;
@@ -307,27 +319,30 @@ static int cmd_bestmove(struct uhp_front *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_undo(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_undo(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	uint64_t n;
 
 	if (uhp_undo_parse(arg, arg_len, &n) < 0) {
 		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		return;
+		return 0;
 	}
 	if (!s->have_game) {
 		uhp_out_str(&s->io, ERR_NOGAME);
-		return;
+		return 0;
 	}
 	if (n < 1 || n > s->game.len || hive_game_undo(&s->game, (size_t)n) != HIVE_OK) {
 		uhp_out_printf(&s->io, "err Unable to undo %llu moves.", (unsigned long long)n);
-		return;
+		return 0;
 	}
 	out_gamestring(s);
+	return 0;
 }
 
-static int cmd_options(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_options(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct uhp_options_req o;
 	struct engine *e;
 	char cause[256] = "";
@@ -399,8 +414,9 @@ static void perft_done(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Returns 1 when the perft went to the pool (the answer comes later). */
-static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
+static int cmd_perft(void *session, const char *arg, size_t arg_len)
 {
+	struct uhp_front *s = session;
 	struct perft_job *p;
 	int depth, max = PERFT_JOB_MAX_DEPTH;
 
@@ -438,91 +454,45 @@ static int cmd_perft(struct uhp_front *s, const char *arg, size_t arg_len)
 	return 1;
 }
 
-static void cmd_help(struct uhp_front *s)
+static int cmd_info(void *session, const char *arg, size_t arg_len)
 {
-	static const char *const lines[] = {
-		"Available commands:",
-		"info",
-		"newgame [GameTypeString|GameString]",
-		"play MoveString",
-		"pass",
-		"validmoves",
-		"bestmove time hh:mm:ss",
-		"bestmove depth N",
-		"undo [MovesToUndo]",
-		"options [get OptionName | set OptionName OptionValue]",
-		"perft DEPTH",
-		"help",
-		"exit",
-	};
-	uhp_out_lines(&s->io, lines, sizeof lines / sizeof lines[0]);
+	out_info(session);
+	return 0;
 }
+
+static int cmd_pass(void *session, const char *arg, size_t arg_len)
+{
+	struct uhp_front *s = session;
+
+	if (arg_len)
+		uhp_out_str(&s->io, UHP_ERR_INVALID);
+	else
+		cmd_play(s, "pass", 4);
+	return 0;
+}
+
+/* UHP's commands, in help's order. */
+static const struct uhp_cmd_entry uhp_cmds[] = {
+	{ UHP_CMD_INFO,       "info",                                  cmd_info },
+	{ UHP_CMD_NEWGAME,    "newgame [GameTypeString|GameString]",   cmd_newgame },
+	{ UHP_CMD_PLAY,       "play MoveString",                       cmd_play },
+	{ UHP_CMD_PASS,       "pass",                                  cmd_pass },
+	{ UHP_CMD_VALIDMOVES, "validmoves",                            cmd_validmoves },
+	{ UHP_CMD_BESTMOVE,   "bestmove time hh:mm:ss\nbestmove depth N", cmd_bestmove },
+	{ UHP_CMD_UNDO,       "undo [MovesToUndo]",                    cmd_undo },
+	{ UHP_CMD_OPTIONS,    "options [get OptionName | set OptionName OptionValue]", cmd_options },
+	{ UHP_CMD_PERFT,      "perft DEPTH",                           cmd_perft },
+	{ UHP_CMD_HELP,       "help",                                  NULL },
+	{ UHP_CMD_EXIT,       "exit",                                  NULL },
+};
 
 /* The line hook: runs one command line (NUL-terminated, no newline). */
 static void session_command(void *session, char *line, size_t len)
 {
 	struct uhp_front *s = session;
-	struct uhp_command c;
 
-	if (!uhp_out_take_line(&s->io, line, len))
-		return;
-	uhp_command_parse(line, len, &c);
-	/* The argument is trimmed, so its end lies inside the line: terminate it there. */
-	char *arg = (char *)c.arg;
-	arg[c.arg_len] = 0;
-
-	switch (c.cmd) {
-	case UHP_CMD_BLANK:
-		return;
-	case UHP_CMD_INFO:
-		out_info(s);
-		break;
-	case UHP_CMD_NEWGAME:
-		cmd_newgame(s, arg);
-		break;
-	case UHP_CMD_PLAY:
-		cmd_play(s, arg);
-		break;
-	case UHP_CMD_PASS:
-		if (c.arg_len)
-			uhp_out_str(&s->io, UHP_ERR_INVALID);
-		else
-			cmd_play(s, "pass");
-		break;
-	case UHP_CMD_VALIDMOVES:
-		if (c.arg_len)
-			uhp_out_str(&s->io, UHP_ERR_INVALID);
-		else
-			cmd_validmoves(s);
-		break;
-	case UHP_CMD_BESTMOVE:
-		if (cmd_bestmove(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_UNDO:
-		cmd_undo(s, arg, c.arg_len);
-		break;
-	case UHP_CMD_OPTIONS:
-		if (cmd_options(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_EXIT:
-		/* Like Mzinga: no ok, the session just ends. */
-		session_io_finish(&s->io, 1);
-		return;
-	case UHP_CMD_PERFT:
-		if (cmd_perft(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_HELP:
-		cmd_help(s);
-		break;
-	case UHP_CMD_UNKNOWN:
-	default:
-		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		break;
-	}
-	uhp_out_str(&s->io, "ok");
+	uhp_out_command(&s->io, s, "Available commands:", uhp_cmds,
+			sizeof uhp_cmds / sizeof uhp_cmds[0], line, len);
 }
 
 /* The session_io hooks: the input is the queue, held while the engine works. */
@@ -556,9 +526,9 @@ static const struct session_io_ops uhp_io_ops = {
 	.max_line_default = 65536,
 };
 
-void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
-		    unsigned id, const struct engine_profile *profile,
-		    const struct session_limits *lim, front_closed_cb *closed, void *arg)
+static void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct bufferevent *out,
+			   unsigned id, const struct engine_profile *profile,
+			   const struct session_limits *lim, front_closed_cb *closed, void *arg)
 {
 	struct uhp_front *s = session_io_new(sizeof *s, base, in, out, id, profile, lim, &uhp_io_ops,
 					     closed, arg);
@@ -568,27 +538,18 @@ void *uhp_front_new(struct event_base *base, struct bufferevent *in, struct buff
 		return NULL;
 
 	/* The info block answers once the engine is ready; commands wait for it. */
-	if (!session_io_engine(&s->io, cause, sizeof cause)) {
-		if (!session_io_start_failed(&s->io, cause)) {
-			out_info(s);
-			engine_failed(s, cause);
-			uhp_out_str(&s->io, "ok");
-		}
-		return s;
-	}
-	s->busy = BUSY_START;
-	if (engine_start(s->io.engine, started_cb, s) < 0) {
-		s->busy = BUSY_NONE;
-		if (session_io_start_failed(&s->io, "the engine did not start"))
-			return s;
+	int rc = session_io_start(&s->io, started_cb, s, cause, sizeof cause);
+	if (rc == 0) {
+		s->busy = BUSY_START;
+	} else if (rc < 0) {
 		out_info(s);
-		engine_failed(s, "the engine did not start");
+		engine_failed(s, cause);
 		uhp_out_str(&s->io, "ok");
 	}
 	return s;
 }
 
-void uhp_front_free(void *session)
+static void uhp_front_free(void *session)
 {
 	struct uhp_front *s = session;
 
@@ -602,10 +563,27 @@ void uhp_front_free(void *session)
 		event_free(s->perft_done_ev);
 		free(s->perft);
 	}
-	live_close(s->lg);
 	if (s->have_game)
 		hive_game_free(&s->game);
 	for (int i = 0; i < 3; i++)
 		free(s->opt_argv[i]);
 	free(s);
 }
+
+/* UHP's row of the protocol table (bridge/protocol.h), the first: the default. A
+ * session prints the info block at once, and ends by itself on exit, EOF after the
+ * last answer, an I/O error or the idle time-out. */
+const struct protocol protocol_uhp = {
+	.name = "uhp",
+	.title = "UHP",
+	.description = "the Universal Hive Protocol: text lines, each answer ended by \"ok\"",
+	.target = PROTOCOL_COMMAND,
+	.default_port = 5000,
+	.stdio = 1,
+	.engine_help = "an external UHP engine",
+	.front = { .session_new = uhp_front_new, .session_free = uhp_front_free,
+		   .refusal = uhp_out_refusal },
+	.back_new = uhp_back_new,
+	.check_suite = uhp_check_suite,
+	.time_step_ms = 1000,        /* bestmove time hh:mm:ss */
+};

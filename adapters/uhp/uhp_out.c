@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "adapters/uhp/uhp_out.h"
 #include "bridge/log.h"
@@ -45,21 +46,62 @@ void uhp_out_printf(struct session_io *io, const char *fmt, ...)
 	free(big);
 }
 
-int uhp_out_take_line(struct session_io *io, const char *line, size_t len)
+/* Whether line's first word is the first word of usage, in any case. */
+static int own_word(const char *line, const char *usage)
 {
+	size_t n = strcspn(usage, " \n");
+
+	line += strspn(line, " \t");
+	return !strncasecmp(line, usage, n) && (!line[n] || line[n] == ' ' || line[n] == '\t');
+}
+
+static void out_help(struct session_io *io, const char *title, const struct uhp_cmd_entry *t,
+		     size_t n)
+{
+	uhp_out_str(io, title);
+	for (size_t i = 0; i < n; i++) {
+		for (const char *u = t[i].usage; u && *u; ) {
+			size_t k = strcspn(u, "\n");
+			uhp_out_line(io, u, k);
+			u += k + (u[k] == '\n');
+		}
+	}
+}
+
+void uhp_out_command(struct session_io *io, void *session, const char *title,
+		     const struct uhp_cmd_entry *table, size_t n, char *line, size_t len)
+{
+	const struct uhp_cmd_entry *e = NULL;
+	struct uhp_command c;
+
 	log_proto(io->id, LOG_CLIENT_IN, line, len);
 	if (memchr(line, 0, len)) {
 		uhp_out_str(io, UHP_ERR_INVALID);
 		uhp_out_str(io, "ok");
-		return 0;
+		return;
 	}
-	return 1;
-}
-
-void uhp_out_lines(struct session_io *io, const char *const *lines, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		uhp_out_str(io, lines[i]);
+	uhp_command_parse(line, len, &c);
+	if (c.cmd == UHP_CMD_BLANK)
+		return;
+	for (size_t i = 0; i < n && !e; i++)
+		if (table[i].cmd == UHP_CMD_UNKNOWN ? c.cmd == UHP_CMD_UNKNOWN && table[i].usage &&
+						      own_word(line, table[i].usage)
+						    : table[i].cmd == c.cmd)
+			e = &table[i];
+	/* The argument is trimmed, so its end lies inside the line: terminate it there. */
+	char *arg = (char *)c.arg;
+	arg[c.arg_len] = 0;
+	if (!e) {
+		uhp_out_str(io, UHP_ERR_INVALID);
+	} else if (e->cmd == UHP_CMD_EXIT) {
+		session_io_finish(io, 1);
+		return;
+	} else if (e->cmd == UHP_CMD_HELP) {
+		out_help(io, title, table, n);
+	} else if (e->run(session, arg, c.arg_len)) {
+		return;
+	}
+	uhp_out_str(io, "ok");
 }
 
 void uhp_out_too_long(void *session)

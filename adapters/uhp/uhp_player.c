@@ -217,8 +217,6 @@ static void player_listener_free(void *arg)
 /* Its refusal is UHP's own error lines: an engine cannot act on them, but its log shows why. */
 const struct protocol protocol_uhp_player = {
 	.name = "uhp-player",
-	.engine_prefix = "uhp-player:",
-	.kind = "uhp-player",
 	.title = "UHP remote play: engines",
 	.description = "remote play, the engine model: UHP engines connect in and are driven "
 		       "by the server (newgame, play, bestmove with its clock)",

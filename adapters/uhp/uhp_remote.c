@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "adapters/uhp/uhp_codec.h"
@@ -170,8 +169,9 @@ static int need_turn(struct remote_session *s)
 }
 
 /* Returns 1 when the answer waits for the opponent. */
-static int cmd_newgame(struct remote_session *s, const char *arg)
+static int cmd_newgame(void *session, const char *arg, size_t arg_len)
 {
+	struct remote_session *s = session;
 	unsigned type = 0;
 	char why[256];
 
@@ -195,8 +195,9 @@ static int cmd_newgame(struct remote_session *s, const char *arg)
 	return 1;
 }
 
-static int cmd_resume(struct remote_session *s, const char *token)
+static int cmd_resume(void *session, const char *token, size_t arg_len)
 {
+	struct remote_session *s = session;
 	char why[256];
 	struct seat *seat;
 
@@ -229,8 +230,9 @@ static int cmd_resume(struct remote_session *s, const char *token)
 }
 
 /* Returns 1 when the answer waits for the opponent. */
-static int cmd_play(struct remote_session *s, const char *move)
+static int cmd_play(void *session, const char *move, size_t arg_len)
 {
+	struct remote_session *s = session;
 	char err[512];
 
 	if (!*move) {
@@ -263,22 +265,25 @@ static int cmd_play(struct remote_session *s, const char *move)
 	return 1;
 }
 
-static void cmd_resign(struct remote_session *s, const char *reason)
+static int cmd_resign(void *session, const char *reason, size_t arg_len)
 {
+	struct remote_session *s = session;
 	if (!need_turn(s))
-		return;
+		return 0;
 	seat_resign(s->seat, reason);
 	uhp_out_str(&s->io, s->final_gs ? s->final_gs : "err Out of memory.");
+	return 0;
 }
 
-static void cmd_validmoves(struct remote_session *s)
+static int cmd_validmoves(void *session, const char *arg, size_t arg_len)
 {
+	struct remote_session *s = session;
 	struct hive_move *moves;
 	struct sbuf b = { 0 };
 	char mv[HIVE_MOVESTR_MAX];
 
 	if (!need_turn(s))
-		return;
+		return 0;
 	const struct hive_board *board = &seat_game(s->seat)->board;
 	moves = xreallocarray(NULL, HIVE_MAX_MOVES, sizeof *moves);
 	size_t n = hive_board_moves(board, moves);
@@ -292,6 +297,7 @@ static void cmd_validmoves(struct remote_session *s)
 	uhp_out_str(&s->io, line);
 	free(line);
 	free(moves);
+	return 0;
 }
 
 static void hint_stop(evutil_socket_t fd, short what, void *arg)
@@ -324,8 +330,9 @@ static void hint_done(void *arg, const struct engine_result *r)
 }
 
 /* Returns 1 when the engine works on it. */
-static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_len)
+static int cmd_bestmove(void *session, const char *arg, size_t arg_len)
 {
+	struct remote_session *s = session;
 	struct uhp_bestmove bm;
 	struct engine_limits l;
 	char cause[256] = "";
@@ -376,118 +383,72 @@ static int cmd_bestmove(struct remote_session *s, const char *arg, size_t arg_le
 	return 1;
 }
 
-static void cmd_help(struct remote_session *s)
+static int cmd_info(void *session, const char *arg, size_t arg_len)
 {
-	static const char *const lines[] = {
-		"Available commands (remote play):",
-		"info",
-		"newgame [GameTypeString]   ask for an opponent",
-		"play MoveString            your move; answered with the opponent's",
-		"pass",
-		"resign [reason]",
-		"resume TOKEN               take your seat back after a disconnection",
-		"validmoves",
-		"bestmove time hh:mm:ss | bestmove depth N   (when the server allows hints)",
-		"help",
-		"exit",
-	};
-	uhp_out_lines(&s->io, lines, sizeof lines / sizeof lines[0]);
+	struct remote_session *s = session;
+
+	uhp_out_printf(&s->io, "id hivebridge v%s (remote play)", version_string);
+	uhp_out_str(&s->io, "Mosquito;Ladybug;Pillbug");
+	return 0;
 }
 
-/* "resign", "resume": words UHP does not have; arg after the keyword, trimmed. */
-static int extra_command(const char *line, const char *word, const char **arg)
+static int cmd_pass(void *session, const char *arg, size_t arg_len)
 {
-	size_t n = strlen(word);
-	while (*line == ' ' || *line == '\t')
-		line++;
-	if (strncasecmp(line, word, n) || (line[n] && line[n] != ' ' && line[n] != '\t'))
-		return 0;
-	line += n;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	*arg = line;
-	return 1;
+	struct remote_session *s = session;
+
+	if (!arg_len)
+		return cmd_play(s, "pass", 4);
+	uhp_out_str(&s->io, UHP_ERR_INVALID);
+	return 0;
 }
 
-static void session_command_run(struct remote_session *s, char *line, size_t len)
+static int cmd_undo(void *session, const char *arg, size_t arg_len)
 {
-	struct uhp_command c;
-	const char *extra;
-
-	if (!uhp_out_take_line(&s->io, line, len))
-		return;
-	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-		line[--len] = 0;
-	if (extra_command(line, "resign", &extra)) {
-		cmd_resign(s, extra);
-		uhp_out_str(&s->io, "ok");
-		return;
-	}
-	if (extra_command(line, "resume", &extra)) {
-		if (!cmd_resume(s, extra))
-			uhp_out_str(&s->io, "ok");
-		return;
-	}
-	uhp_command_parse(line, len, &c);
-	char *arg = (char *)c.arg;
-	arg[c.arg_len] = 0;
-
-	switch (c.cmd) {
-	case UHP_CMD_BLANK:
-		return;
-	case UHP_CMD_INFO:
-		uhp_out_printf(&s->io, "id hivebridge v%s (remote play)", version_string);
-		uhp_out_str(&s->io, "Mosquito;Ladybug;Pillbug");
-		break;
-	case UHP_CMD_NEWGAME:
-		if (cmd_newgame(s, arg))
-			return;
-		break;
-	case UHP_CMD_PLAY:
-		if (cmd_play(s, arg))
-			return;
-		break;
-	case UHP_CMD_PASS:
-		if (c.arg_len)
-			uhp_out_str(&s->io, UHP_ERR_INVALID);
-		else if (cmd_play(s, "pass"))
-			return;
-		break;
-	case UHP_CMD_VALIDMOVES:
-		cmd_validmoves(s);
-		break;
-	case UHP_CMD_BESTMOVE:
-		if (cmd_bestmove(s, arg, c.arg_len))
-			return;
-		break;
-	case UHP_CMD_UNDO:
-		uhp_out_str(&s->io, "err Moves cannot be taken back in a remote game.");
-		break;
-	case UHP_CMD_OPTIONS:
-		uhp_out_str(&s->io, "err A remote game has no engine options.");
-		break;
-	case UHP_CMD_PERFT:
-		uhp_out_str(&s->io, "err perft is not available in remote play.");
-		break;
-	case UHP_CMD_HELP:
-		cmd_help(s);
-		break;
-	case UHP_CMD_EXIT:
-		session_io_finish(&s->io, 1);
-		return;
-	case UHP_CMD_UNKNOWN:
-	default:
-		uhp_out_str(&s->io, UHP_ERR_INVALID);
-		break;
-	}
-	uhp_out_str(&s->io, "ok");
+	struct remote_session *s = session;
+	uhp_out_str(&s->io, "err Moves cannot be taken back in a remote game.");
+	return 0;
 }
+
+static int cmd_options(void *session, const char *arg, size_t arg_len)
+{
+	struct remote_session *s = session;
+	uhp_out_str(&s->io, "err A remote game has no engine options.");
+	return 0;
+}
+
+static int cmd_perft(void *session, const char *arg, size_t arg_len)
+{
+	struct remote_session *s = session;
+	uhp_out_str(&s->io, "err perft is not available in remote play.");
+	return 0;
+}
+
+/* The commands of remote play, in help's order: UHP's, and two words of its own. */
+static const struct uhp_cmd_entry remote_cmds[] = {
+	{ UHP_CMD_INFO,       "info",                                          cmd_info },
+	{ UHP_CMD_NEWGAME,    "newgame [GameTypeString]   ask for an opponent", cmd_newgame },
+	{ UHP_CMD_PLAY,       "play MoveString            your move; answered with the opponent's",
+	  cmd_play },
+	{ UHP_CMD_PASS,       "pass",                                          cmd_pass },
+	{ UHP_CMD_UNKNOWN,    "resign [reason]",                               cmd_resign },
+	{ UHP_CMD_UNKNOWN,    "resume TOKEN               take your seat back after a disconnection",
+	  cmd_resume },
+	{ UHP_CMD_VALIDMOVES, "validmoves",                                    cmd_validmoves },
+	{ UHP_CMD_BESTMOVE,   "bestmove time hh:mm:ss | bestmove depth N   (when the server allows hints)",
+	  cmd_bestmove },
+	{ UHP_CMD_HELP,       "help",                                          NULL },
+	{ UHP_CMD_EXIT,       "exit",                                          NULL },
+	{ UHP_CMD_UNDO,       NULL,                                            cmd_undo },
+	{ UHP_CMD_OPTIONS,    NULL,                                            cmd_options },
+	{ UHP_CMD_PERFT,      NULL,                                            cmd_perft },
+};
 
 static void session_command(void *session, char *line, size_t len)
 {
 	struct remote_session *s = session;
 	s->in_command = 1;
-	session_command_run(s, line, len);
+	uhp_out_command(&s->io, s, "Available commands (remote play):", remote_cmds,
+			sizeof remote_cmds / sizeof remote_cmds[0], line, len);
 	s->in_command = 0;
 }
 
@@ -608,8 +569,6 @@ static void remote_listener_shutdown(void *lb, const char *reason)
 
 const struct protocol protocol_uhp_remote = {
 	.name = "uhp-remote",
-	.engine_prefix = "uhp-remote:",
-	.kind = "uhp-remote",
 	.title = "UHP remote play",
 	.description = "remote play, the viewer model: UHP whose newgame finds an opponent and "
 		       "whose play is answered by the opponent's move",

@@ -126,8 +126,6 @@ static void watch_listener_free(void *wl)
 
 const struct protocol protocol_uhp_spectate = {
 	.name = "uhp-spectate",
-	.engine_prefix = "uhp-spectate:",
-	.kind = "uhp-spectate",
 	.title = "UHP remote play: spectators",
 	.description = "remote play's spectators: list the games of a listener, attach to one "
 		       "and receive its GameString after every move",

@@ -402,9 +402,8 @@ int ewait_run(struct checker *ck, struct ewait *w, int64_t ms)
 int check_run(struct checker *ck)
 {
 	const struct protocol *pr = protocol_find(ck->protocol);
-	check_suite_fn *run = pr ? pr->check_suite : NULL;
 
-	if (!run) {
+	if (!pr || (!pr->check_engine && !pr->check_suite)) {
 		fprintf(stderr, "hivebridge check: no checks for protocol %s\n", ck->protocol);
 		return -1;
 	}
@@ -417,7 +416,10 @@ int check_run(struct checker *ck)
 		ck->base = NULL;
 		return -1;
 	}
-	run(ck);
+	if (pr->check_engine)
+		check_engine_suite(ck, pr->check_engine);
+	if (pr->check_suite)
+		pr->check_suite(ck);
 	/* Engines quit politely, within the drain time; none is left behind. */
 	proc_drain(ck->base, CHECK_DRAIN_MS);
 	event_free(ck->deadline);

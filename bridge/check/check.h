@@ -118,9 +118,6 @@ struct checker {
 	size_t       capres;
 };
 
-/* A protocol's suite: runs every check of it against ck's engine. */
-typedef void check_suite_fn(struct checker *ck);
-
 /* Entry point of the subcommand; argv[0] is "check". Prints the report on stdout. */
 int check_main(int argc, char **argv);
 
@@ -244,6 +241,8 @@ struct check_engine_spec {
 	const char *pass_name;           /* the forced pass in its words: "\"pass\"" */
 	const char *pass_expect;         /* and as the report expects it */
 	const char *no_stop;             /* why stop is not checked, or NULL */
+	const char *no_caps;             /* why the capabilities are not checked (check_caps
+	                                    NULL), or NULL */
 	uint64_t    default_movetime_ms; /* the time the back end gives a go without one, or 0 */
 	/* The protocol cannot send a move of an opponent's piece (a Pillbug throw): a
 	 * self-play game ends where every legal move is one. */
@@ -253,7 +252,7 @@ struct check_engine_spec {
 	/* What a search of gs with l sends, noted in r. */
 	void (*note_go)(struct checker *ck, struct result *r, const char *gs,
 			const struct engine_limits *l);
-	/* startup.id and startup.capabilities once started. */
+	/* startup.id and startup.capabilities (unless no_caps) once started. */
 	void (*check_id)(struct checker *ck, struct result *r);
 	void (*check_caps)(struct checker *ck, struct result *r);
 	/* Checks of its own after those of start-up, or NULL. */

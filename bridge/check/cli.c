@@ -72,9 +72,9 @@ static void usage_engines(FILE *f)
 
 	for (size_t i = 0; (p = protocol_at(i)); i++) {
 		char form[64];
-		if (!p->back_new || !p->check_suite)
+		if (!p->back_new || (!p->check_engine && !p->check_suite))
 			continue;
-		snprintf(form, sizeof form, "%s%s", p->engine_prefix,
+		snprintf(form, sizeof form, "%s:%s", p->name,
 			 p->target == PROTOCOL_ADDRESS ? "HOST:PORT" : "CMD [ARGS...]");
 		fprintf(f, "    %-20s %s\n", form, p->engine_help);
 	}
@@ -216,7 +216,7 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 		return 0;
 	}
 	if (pr->target != PROTOCOL_COMMAND) {
-		fprintf(stderr, "hivebridge check: %sHOST:PORT takes no arguments\n", pr->engine_prefix);
+		fprintf(stderr, "hivebridge check: %s:HOST:PORT takes no arguments\n", pr->name);
 		return -1;
 	}
 	if (!*rest) {
@@ -229,7 +229,7 @@ static int engine_from_args(struct checker *ck, struct config *cfg, int n, char 
 		c->argv[i] = words[i];
 	c->argv[n] = NULL;
 	/* A profile with the defaults of its kind; its command is replaced by c->argv. */
-	*out = config_add_command(cfg, pr->kind, "-", err, sizeof err);
+	*out = config_add_command(cfg, pr->name, "-", err, sizeof err);
 	if (!*out) {
 		fprintf(stderr, "hivebridge check: %s\n", err[0] ? err : "bad engine");
 		return -1;
@@ -276,7 +276,7 @@ static int engine_setup(struct checker *ck, const struct engine_profile *p, int 
 		return 0;
 	}
 	const struct protocol *pr = protocol_by_kind(p->kind);
-	if (!pr || !pr->check_suite) {
+	if (!pr || (!pr->check_engine && !pr->check_suite)) {
 		fprintf(stderr, "hivebridge check: cannot check an engine of kind \"%s\"\n", p->kind);
 		return -1;
 	}

@@ -240,7 +240,10 @@ static void egroup_startup(struct checker *ck)
 	}
 	r = check_begin(ck, 0, "startup.capabilities");
 	if (r) {
-		spec->check_caps(ck, r);
+		if (spec->no_caps)
+			check_skip(r, "%s", spec->no_caps);
+		else
+			spec->check_caps(ck, r);
 		check_end(r);
 	}
 	if (spec->startup_more)

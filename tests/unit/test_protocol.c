@@ -17,9 +17,7 @@ static void test_rows(void)
 	size_t n = 0;
 
 	for (size_t i = 0; (p = protocol_at(i)) != NULL; i++, n++) {
-		CU_ASSERT(p->name && *p->name && p->kind && *p->kind && p->title && p->description);
-		size_t pl = p->engine_prefix ? strlen(p->engine_prefix) : 0;
-		CU_ASSERT(pl > 1 && p->engine_prefix[pl - 1] == ':');
+		CU_ASSERT(p->name && *p->name && !strchr(p->name, ':') && p->title && p->description);
 		CU_ASSERT(p->back_new || p->front.session_new);
 		if (p->back_new)
 			CU_ASSERT(p->engine_help != NULL);
@@ -27,14 +25,13 @@ static void test_rows(void)
 			CU_ASSERT(p->front.session_free && p->front.refusal);
 		CU_ASSERT(!p->stdio || p->front.session_new);
 		CU_ASSERT(protocol_find(p->name) == p);
-		CU_ASSERT(protocol_by_kind(p->kind) == p);
-		/* No row's name, kind or prefix is another's, nor the runtime's "builtin". */
-		CU_ASSERT(strcmp(p->kind, "builtin") && strcmp(p->name, "builtin"));
+		CU_ASSERT(protocol_by_kind(p->name) == p);
+		/* No row's name (its kind, its ENGINE prefix) is another's, nor the runtime's
+		 * "builtin". */
+		CU_ASSERT(strcmp(p->name, "builtin"));
 		for (size_t j = 0; j < i; j++) {
 			q = protocol_at(j);
-			CU_ASSERT(strcmp(p->name, q->name) && strcmp(p->kind, q->kind));
-			CU_ASSERT(strncmp(p->engine_prefix, q->engine_prefix, pl) &&
-				  strncmp(q->engine_prefix, p->engine_prefix, strlen(q->engine_prefix)));
+			CU_ASSERT(strcmp(p->name, q->name));
 			CU_ASSERT(!p->default_port || p->default_port != q->default_port);
 		}
 	}
@@ -77,6 +74,8 @@ static void test_engine_prefix(void)
 	CU_ASSERT(p && p->target == PROTOCOL_ADDRESS && !strcmp(rest, "127.0.0.1:51337"));
 	CU_ASSERT(protocol_for_engine("/opt/e --x a:b", &rest) == NULL);
 	CU_ASSERT(protocol_for_engine("uhp", &rest) == NULL);
+	CU_ASSERT(protocol_for_engine("uhpx:e", &rest) == NULL);
+	CU_ASSERT(protocol_for_engine("uhp-remote:h:1", &rest) == NULL);   /* no back end */
 	CU_ASSERT(protocol_for_engine("builtin:depth=3", &rest) == NULL);
 }
 
