@@ -685,6 +685,24 @@ static int match_count_games(struct match *m)
 	return 0;
 }
 
+void match_report_end(struct match *m, unsigned ndead, const char *dead_stream)
+{
+	printf("%s finished: %u games played now, %u of %u with a result%s\n",
+	       m->o.tournament ? "Tournament" : "Match", m->played, m->total, m->o.games,
+	       m->interrupted ? " (interrupted)" : "");
+	if (ndead)
+		printf("Not played: %u games whose jobs workers set aside (their reasons are above, and on %s)\n",
+		       ndead, dead_stream);
+	if (m->o.tournament)
+		tournament_print_standings(m);
+	else
+		results_print_score(m);
+	if (m->o.sprt_set)
+		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
+		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
+	fflush(stdout);
+}
+
 int match_run(struct match *m)
 {
 	char err[512] = "";
@@ -775,17 +793,7 @@ int match_run(struct match *m)
 		slot_kick(&m->slots[i]);
 	event_base_dispatch(m->base);
 
-	printf("%s finished: %u games played now, %u of %u with a result%s\n",
-	       m->o.tournament ? "Tournament" : "Match", m->played, m->total, m->o.games,
-	       m->interrupted ? " (interrupted)" : "");
-	if (m->o.tournament)
-		tournament_print_standings(m);
-	else
-		results_print_score(m);
-	if (m->o.sprt_set)
-		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
-		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
-	fflush(stdout);
+	match_report_end(m, 0, NULL);
 	status = m->interrupted || m->failed ? 1 : 0;
 	return status;
 }

@@ -304,6 +304,9 @@ const char *results_llr(const struct match *m, double *llr);
 enum sprt_verdict results_verdict(const struct match *m, double *llr);
 /* The score line, the Elo line and the SPRT line on stdout. */
 void results_print_score(const struct match *m);
+/* The end of a run (local or --queue): "Match/Tournament finished", the games set
+ * aside (NDEAD, on DEAD_STREAM), the score or standings, the SPRT's verdict. */
+void match_report_end(struct match *m, unsigned ndead, const char *dead_stream);
 /* Pairing i's score line and its two Elo lines (trinomial, pentanomial). */
 void results_print_pair(const struct match *m, unsigned i);
 

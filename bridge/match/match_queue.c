@@ -836,20 +836,7 @@ int match_queue_run(struct match *m)
 
 	if (!c.caught_up)
 		coord_header(&c);
-	printf("%s finished: %u games played now, %u of %u with a result%s\n",
-	       m->o.tournament ? "Tournament" : "Match", m->played, m->total, m->o.games,
-	       m->interrupted ? " (interrupted)" : "");
-	if (c.ndead)
-		printf("Not played: %u games whose jobs workers set aside (their reasons are above, and on %s)\n",
-		       c.ndead, c.q.k_dead);
-	if (m->o.tournament)
-		tournament_print_standings(m);
-	else
-		results_print_score(m);
-	if (m->o.sprt_set)
-		printf("SPRT: %s\n", m->verdict == SPRT_ACCEPT_H1 ? "H1 accepted" :
-		       m->verdict == SPRT_ACCEPT_H0 ? "H0 accepted" : "undecided");
-	fflush(stdout);
+	match_report_end(m, c.ndead, c.q.k_dead);
 	status = m->interrupted || m->failed || c.q.failed || c.ndead ? 1 : 0;
 out:
 	coord_live_drop_all(&c);
