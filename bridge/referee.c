@@ -224,10 +224,12 @@ static void turn_begin(struct referee *r);
 static int64_t turn_budget_us(const struct referee *r, int colour)
 {
 	const struct referee_seat *s = &r->c.seat[colour];
-	if (!s->move_ms && !s->clock_ms)
-		return -1;
-	int64_t us = s->move_ms ? (int64_t)s->move_ms * 1000 : r->clock_us[colour];
-	return us + (int64_t)s->slack_ms * 1000;
+	int64_t us = -1;
+	if (s->move_ms || s->clock_ms)
+		us = (s->move_ms ? (int64_t)s->move_ms * 1000 : r->clock_us[colour]) + (int64_t)s->slack_ms * 1000;
+	if (s->stall_ms && (us < 0 || us > (int64_t)s->stall_ms * 1000))
+		us = (int64_t)s->stall_ms * 1000;
+	return us;
 }
 
 /* The mover's turn ends: its time is recorded and taken off its clock. 0, or -1

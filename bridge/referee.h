@@ -44,6 +44,9 @@ struct referee_seat {
 	uint64_t        clock_ms, inc_ms;
 	uint64_t        move_ms;
 	uint64_t        slack_ms;
+	/* A hard wall-clock cap a move, whatever the above (0 = none): the flag falls
+	 * then even for a seat with no time limit (a depth), so no game is unbounded. */
+	uint64_t        stall_ms;
 };
 
 /* The policy's defaults, match's since its first games: two deterministic engines can

@@ -27,11 +27,17 @@ struct live_game;
 struct referee;
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
+#define MATCH_MAX_MOVE_MS         60000     /* worker --max-move-ms's default */
 #define MATCH_MAX_CONCURRENCY     64
 #define MATCH_MAX_GAMES           1000000
 #define MATCH_MAX_DEPTH           64
 /* The most --max-plies may be (the defaults: REFEREE_MAX_PLIES, REFEREE_REPETITION). */
 #define MATCH_PLY_CAP             60000
+#define MATCH_REPETITION_CAP      1000
+/* The rules a game may have, from the command line or a job: a ply cap (0 would be
+ * none) and a repetition count that is off (0) or 2 and more (1 ends every game). */
+#define MATCH_PLIES_OK(n)         ((n) >= 1 && (n) <= MATCH_PLY_CAP)
+#define MATCH_REPETITION_OK(n)    ((n) == 0 || ((n) >= 2 && (n) <= MATCH_REPETITION_CAP))
 /* The bounds of a result's per-move [score, depth] (match --queue: from a worker). */
 #define MATCH_SCORE_MAX           1000000000
 #define MATCH_MAX_DEPTH_REPORTED  1000
@@ -77,6 +83,8 @@ struct match_opts {
 	int                   keep;          /* --keep: the streams stay once it is over */
 	uint64_t              live_expiry_ms; /* --live-expiry: a worker's game shown on the
 					       * page without progress this long is dropped */
+	uint64_t              max_move_ms;   /* worker --max-move-ms: a move's hard wall-clock
+					      * cap, every seat's (0 = none) */
 	const char           *spec[MATCH_MAX_PLAYERS];   /* the ENGINE arguments */
 	unsigned              nspec;
 };

@@ -742,9 +742,9 @@ static void coord_warn_engines(const struct match *m)
 		const char *spec = m->o.spec[p];
 		unsigned long long v;
 		char e[256];
-		if (!strcmp(spec, "builtin") || (!strncmp(spec, "builtin:depth=", 14) &&
-						  parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0))
-			continue;
+		if (!strcmp(spec, "builtin") || config_engine_movetime(spec) != 0 ||
+		    (!strncmp(spec, "builtin:depth=", 14) && parse_uint(spec + 14, 1, CONFIG_MAX_DEPTH, &v) == 0))
+			continue;                /* builtin:movetime=MS too: workers take it */
 		if (!strpbrk(spec, " \t") && !strchr(spec, ':') && !strchr(spec, '/'))
 			continue;                /* may well be a profile NAME on the workers */
 		char which[16] = "ENGINE";
@@ -779,6 +779,10 @@ int match_queue_run(struct match *m)
 			c.expiry_ms = m->o.clock_ms + m->o.inc_ms;
 		if (2 * m->o.movetime_ms > c.expiry_ms)
 			c.expiry_ms = 2 * m->o.movetime_ms;
+		/* An engine's own limit (builtin:movetime=MS) is its moves' time instead. */
+		for (unsigned p = 0; p < m->npl; p++)
+			if (2 * (uint64_t)m->pl[p].movetime_ms > c.expiry_ms)
+				c.expiry_ms = 2 * (uint64_t)m->pl[p].movetime_ms;
 	}
 	if (queue_url_parse(&c.q, m->o.queue, err, sizeof err) < 0 ||
 	    queue_password_load(&c.q, m->o.config_path, err, sizeof err) < 0) {

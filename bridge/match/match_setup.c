@@ -145,11 +145,11 @@ int match_parse_args(int argc, char **argv, struct match_opts *o, int tournament
 			if (parse_clock(val, &o->clock_ms, &o->inc_ms) < 0)
 				goto bad;
 		} else if (!strcmp(name, "--max-plies")) {
-			if (parse_uint(val, 1, MATCH_PLY_CAP, &v) < 0)
+			if (parse_uint(val, 0, MATCH_PLY_CAP, &v) < 0 || !MATCH_PLIES_OK(v))
 				goto bad;
 			o->max_plies = (unsigned)v;
 		} else if (!strcmp(name, "--repetition")) {
-			if (parse_uint(val, 0, 1000, &v) < 0 || v == 1)
+			if (parse_uint(val, 0, MATCH_REPETITION_CAP, &v) < 0 || !MATCH_REPETITION_OK(v))
 				goto bad;
 			o->repetition = (unsigned)v;
 		} else if (!strcmp(name, "--results")) {

@@ -194,10 +194,20 @@ int queue_job_decode(const redisReply *e, struct queue_job *j, char *why, size_t
 	n = j->max_plies;
 	if (field_uint(f, "max_plies", MATCH_PLY_CAP, &n, why, whylen) < 0)
 		return -1;
+	if (!MATCH_PLIES_OK(n)) {
+		/* The command line's bounds: 0 would be no ply cap at all. */
+		snprintf(why, whylen, "field max_plies: %llu is not a number from 1 to %d", n, MATCH_PLY_CAP);
+		return -1;
+	}
 	j->max_plies = (unsigned)n;
 	n = j->repetition;
-	if (field_uint(f, "repetition", 1000, &n, why, whylen) < 0)
+	if (field_uint(f, "repetition", MATCH_REPETITION_CAP, &n, why, whylen) < 0)
 		return -1;
+	if (!MATCH_REPETITION_OK(n)) {
+		snprintf(why, whylen, "field repetition: 1 would end every game (0 is off, else 2 to %d)",
+			 MATCH_REPETITION_CAP);
+		return -1;
+	}
 	j->repetition = (unsigned)n;
 	for (int p = 0; p < 2; p++) {
 		const char *name = p ? "engine_b" : "engine_a";

@@ -70,6 +70,11 @@ static const char worker_usage[] =
 	"  --name NAME            consumer name (default HOST-PID)\n"
 	"  --claim-after MS       a job pending this long with a silent worker is taken\n"
 	"                         over and replayed (default 60000)\n"
+	"  --max-move-ms MS       a move's hard cap, whatever the job says (a depth has\n"
+	"                         no deadline): the engine is asked to answer a little\n"
+	"                         before, and loses on time at MS (default 60000); a job\n"
+	"                         whose movetime (or an engine's builtin:movetime=MS) is\n"
+	"                         over it is set aside\n"
 	"  --allow-engine-commands\n"
 	"                         also run a job's ENGINE that is a command (uhp:CMD,\n"
 	"                         hub:CMD, otep:..., trylobot:HOST:PORT, a bare CMD).\n"
@@ -127,8 +132,11 @@ static void job_free(struct job *j)
 	free(j);
 }
 
+/* The one free path of a held job: out of the list and off its slot. */
 static void worker_unlink(struct worker *w, struct job *j)
 {
+	if (j->slot && j->slot->job == j)
+		j->slot->job = NULL;
 	for (struct job **p = &w->jobs; *p; p = &(*p)->next)
 		if (*p == j) {
 			*p = j->next;
@@ -486,6 +494,26 @@ static void worker_set_aside(struct worker *w, struct job *j, const char *raw)
 	job_post(w, j);
 }
 
+/* Whether a job asks for a time a move over --max-move-ms (its own, or an engine's
+ * builtin:movetime=MS): said in why. Any other seat is capped there (match.c). */
+static int worker_over_cap(const struct worker *w, const struct queue_job *jb, char *why, size_t whylen)
+{
+	uint64_t cap = w->m.o.max_move_ms;
+
+	if (jb->movetime_ms > cap) {
+		errbuf_set(why, whylen, "movetime %llu ms is over this worker's --max-move-ms %llu",
+			   (unsigned long long)jb->movetime_ms, (unsigned long long)cap);
+		return 1;
+	}
+	for (int p = 0; p < 2; p++)
+		if (config_engine_movetime(jb->engine[p]) > cap) {
+			errbuf_set(why, whylen, "engine_%c's movetime is over this worker's --max-move-ms %llu",
+				   'a' + p, (unsigned long long)cap);
+			return 1;
+		}
+	return 0;
+}
+
 /* A job entry [id, fields]: played on a free slot, or set aside. */
 static void worker_take(struct worker *w, const redisReply *e)
 {
@@ -514,6 +542,10 @@ static void worker_take(struct worker *w, const redisReply *e)
 		worker_set_aside(w, j, "its limits are not those of the match's other jobs");
 		return;
 	}
+	if (worker_over_cap(w, &j->q, why, sizeof why)) {
+		worker_set_aside(w, j, why);
+		return;
+	}
 	int side[2], rc = worker_players_of(w, &j->q, side, why, sizeof why);
 	if (rc == 0 && !w->configured && worker_configure(w, &j->q) < 0)
 		rc = -1;
@@ -531,7 +563,6 @@ static void worker_take(struct worker *w, const redisReply *e)
 	s->job = j;
 	if (match_slot_begin(s, j->q.game, side, j->q.white, -1, j->q.opening) < 0) {
 		/* The opening was checked: only memory fails here. Pending, claimed later. */
-		s->job = NULL;
 		worker_unlink(w, j);
 	}
 }
@@ -628,6 +659,8 @@ static void worker_stop_state(struct worker *w, const redisReply *r)
 	int was_paused = w->paused;
 	char text[256];
 
+	if (w->exiting)
+		return;                      /* over, stopping or dead: the jobs are let go already */
 	w->paused = 0;
 	if (!r || r->type != REDIS_REPLY_STRING)
 		return;
@@ -647,7 +680,6 @@ static void worker_stop_state(struct worker *w, const redisReply *r)
 		for (unsigned i = 0; i < w->m.nslots; i++)
 			if (w->m.slots[i].job) {
 				struct job *j = w->m.slots[i].job;
-				w->m.slots[i].job = NULL;
 				match_slot_abandon(&w->m.slots[i]);
 				worker_unlink(w, j);
 			}
@@ -764,6 +796,7 @@ static int worker_parse(struct worker *w, int argc, char **argv)
 	unsigned long long v;
 
 	o->concurrency = 1;
+	o->max_move_ms = MATCH_MAX_MOVE_MS;
 	w->claim_ms = WORKER_CLAIM_MS;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -796,6 +829,10 @@ static int worker_parse(struct worker *w, int argc, char **argv)
 			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
 				goto bad;
 			w->claim_ms = (unsigned)v;
+		} else if (!strcmp(name, "--max-move-ms")) {
+			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
+				goto bad;
+			o->max_move_ms = v;
 		} else if (!strcmp(name, "--name")) {
 			if (!*val || strlen(val) >= sizeof w->name || strpbrk(val, " \t\r\n"))
 				goto bad;

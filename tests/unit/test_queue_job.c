@@ -96,6 +96,11 @@ static void test_decode_refused(void)
 		{ "depth", "x", "depth" },
 		{ "depth", "65", "depth" },
 		{ "max_plies", "-1", "max_plies" },
+		/* The command line's bounds: no job removes the ply cap or ends every game. */
+		{ "max_plies", "0", "max_plies" },
+		{ "max_plies", "60001", "max_plies" },
+		{ "repetition", "1", "repetition" },
+		{ "repetition", "1001", "repetition" },
 		{ "white", "c", "white" },
 		{ "type", "Chess", "type" },
 		{ "game", "0", "game" },

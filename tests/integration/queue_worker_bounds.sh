@@ -1,0 +1,62 @@
+#!/bin/sh
+# queue_worker_bounds.sh: what a job may not do to a worker, with jobs written
+# straight into a real Redis.
+# 1. --max-move-ms bounds every move: a builtin:depth=64 seat (no deadline of its
+#    own) answers under the cap and its game ends; a job whose engine asks for a
+#    movetime over the cap (builtin:movetime=MS) is set aside with that reason.
+# 2. A worker that dies (a job names a profile it lacks) while a game of its own
+#    runs, with the stop key set to "paused" in the same transaction (read by the
+#    heartbeat GET queued behind its XREADGROUP): it exits with status 1 and frees
+#    its jobs once (before: a double free of the running game's job).
+set -u
+: "${HIVEBRIDGE:?}"
+. tests/lib/procs.sh
+need python3 redis-server redis-cli timeout
+tmp=$(mktemp -d)
+procs_trap
+fail() { fail_logs "$@"; }
+. tests/lib/queue_jobs.sh
+redis_start
+
+# job NAME ID GAME ENGINE_A ENGINE_B MOVETIME MAX_PLIES: XADD's arguments of a job.
+job() {
+	echo XADD "hivebridge:$1:jobs" "$2" game "$3" white a opening "''" type Base depth 0 movetime "$6" \
+		clock 0 inc 0 max_plies "$7" repetition 3 engine_a "$4" engine_b "$5"
+}
+
+# 1. The cap.
+queue_new b
+echo "$(job b 0-1 1 builtin:depth=64 builtin:depth=1 0 4)" | rcli >/dev/null || fail "XADD 0-1"
+echo "$(job b 0-2 2 builtin:movetime=5000 builtin 0 4)" | rcli >/dev/null || fail "XADD 0-2"
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/b" --name wb --max-move-ms 1000 \
+	>"$tmp/wb.out" 2>"$tmp/wb.err"
+wb=$spawned
+wait_for 'grep -q "^Finished game 1 " "$tmp/wb.out" && [ "$(rcli XLEN hivebridge:b:dead)" = 1 ]' 60 ||
+	fail "the depth-64 game did not end under --max-move-ms, or the long movetime was not set aside"
+rcli XRANGE hivebridge:b:dead - + | grep -q "engine_a's movetime is over this worker's --max-move-ms 1000" ||
+	fail "dead stream: $(rcli XRANGE hivebridge:b:dead - +)"
+procs_alive $wb || fail "the worker wb stopped"
+kill -TERM $wb
+wait_for '! procs_alive $wb' 20 || fail "wb did not stop on SIGTERM"
+
+# 2. Death and a pause at once, while a game runs on the other slot.
+queue_new d
+echo "$(job d 0-1 1 builtin:movetime=900 builtin:movetime=900 0 60)" | rcli >/dev/null || fail "XADD d 0-1"
+# Freed memory is scribbled on, so a second free of it shows in a plain build too.
+spawn env MALLOC_PERTURB_=165 "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/d" --name wd --concurrency 2 --claim-after 1500 \
+	>"$tmp/wd.out" 2>"$tmp/wd.err"
+wd=$spawned
+wait_for 'grep -q "^Started game 1 " "$tmp/wd.out"' 60 || fail "wd did not start game 1"
+# Its connection blocked in XREADGROUP with a command (the heartbeat's GET) behind it.
+wait_for 'rcli CLIENT LIST | grep "cmd=xreadgroup" | grep -q "flags=b .*qbuf=[1-9]"' 30 ||
+	fail "no heartbeat queued behind the worker's XREADGROUP: $(rcli CLIENT LIST)"
+printf '%s\n' MULTI "$(job d 0-2 2 nosuch builtin 0 60)" "SET hivebridge:d:stop paused" EXEC | rcli >/dev/null ||
+	fail "MULTI"
+wait_for '! procs_alive $wd' 30 || fail "wd did not stop once a job named a profile it lacks"
+wait $wd
+st=$?
+[ $st = 1 ] || fail "wd's exit status was $st, not 1: $(cat "$tmp/wd.err")"
+grep -q 'engine "nosuch"' "$tmp/wd.err" || fail "wd did not say which engine it lacks"
+! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" ||
+	fail "memory misused: $(cat "$tmp/wd.err")"
+echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a worker dying paused frees once)"
