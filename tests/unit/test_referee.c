@@ -336,6 +336,17 @@ static void test_flag(void)
 	CU_ASSERT(h.eng[HIVE_BLACK] == NULL);
 	CU_ASSERT_EQUAL(h.engines_freed, 1);
 	teardown(&h);
+
+	/* A seat with no time limit at all (a depth: worker --max-move-ms): the hard
+	 * cap a move is its flag, the engine thinking then abandoned. */
+	struct referee_seat capped[2] = { { .depth = 3, .stall_ms = 60000 }, { .depth = 64, .stall_ms = 40 } };
+	setup(&h, script, black_engine, capped, &no_rules, NULL);
+	run(&h);
+	CU_ASSERT_EQUAL(h.res.state, HIVE_WHITE_WINS);
+	CU_ASSERT_EQUAL(h.res.loser, HIVE_BLACK);
+	CU_ASSERT_STRING_EQUAL(h.reason, "time forfeit");
+	CU_ASSERT(h.eng[HIVE_BLACK] == NULL);
+	teardown(&h);
 }
 
 static void test_ply_cap(void)
