@@ -1,13 +1,13 @@
 /*
  * queue.c: the Redis connection of `match --queue` and `worker`: hiredis's async
- * client on the bridge's libevent loop (its libevent adapter), AUTH from the
+ * client on the bridge's libevent loop (an adapter of ours, which bounds what a
+ * reply may buffer), AUTH from the
  * environment or the config file (never from argv), and reconnection with a
  * doubling back-off, reported once per outage. What a lost connection costs is
  * the callers' business: every pending reply comes back NULL and they resend.
  */
 #include <errno.h>
 #include <event2/event.h>
-#include <hiredis/adapters/libevent.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -226,37 +226,157 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
 		return;
 	if (was_ready && q->on_down)
 		q->on_down(q->arg);
-	queue_retry_later(q, status == REDIS_OK ? "the connection closed" :
+	/* A bound broken is no outage: said each time. */
+	if (q->bound.why[0])
+		q->outage = 0;
+	queue_retry_later(q, q->bound.why[0] ? q->bound.why : status == REDIS_OK ? "the connection closed" :
 			  ac->errstr[0] ? ac->errstr : "the connection was lost");
 }
 
 /* hiredis 0.14 allocates an aggregate's element table as its header says
  * (maxelements came in 1.0): whatever answers on the Redis port could claim
  * 666666662 elements, or nest thousands of large headers, and take gigabytes before
- * sending them. The tables of one reply are capped together: a larger reply is a
- * reader error, so the connection drops and is made again with back-off. */
+ * sending them. The tables of one reply are capped together, and its strings
+ * (queue.h: struct queue_bound): a larger reply is a reader error, so the
+ * connection drops and is made again with back-off. */
 static void *(*queue_array_base)(const redisReadTask *, int);
+static void *(*queue_string_base)(const redisReadTask *, char *, size_t);
 static redisReplyObjectFunctions queue_reply_fn;
-static size_t queue_array_total;          /* of the reply being read (one loop thread) */
 
 static void *queue_create_array(const redisReadTask *t, int n)
 {
+	struct queue_bound *b = t->privdata;
+
 	if (!t->parent)
-		queue_array_total = 0;
-	if (n < 0 || (size_t)n > QUEUE_MAX_ELEMENTS - queue_array_total)
+		b->elements = b->bytes = 0;
+	if (n < 0 || (size_t)n > QUEUE_MAX_ELEMENTS - b->elements) {
+		snprintf(b->why, sizeof b->why, "a reply of more than %u elements", QUEUE_MAX_ELEMENTS);
 		return NULL;
-	queue_array_total += (size_t)n;
+	}
+	b->elements += (size_t)n;
 	return queue_array_base(t, n);
 }
 
-void queue_bound_reader(redisReader *r)
+static void *queue_create_string(const redisReadTask *t, char *str, size_t len)
+{
+	struct queue_bound *b = t->privdata;
+
+	if (!t->parent)
+		b->elements = b->bytes = 0;
+	if (b->string_max && len > b->string_max) {
+		snprintf(b->why, sizeof b->why, "a reply string of more than %zu bytes", b->string_max);
+		return NULL;
+	}
+	if (b->reply_max && len > b->reply_max - b->bytes) {
+		snprintf(b->why, sizeof b->why, "a reply of more than %zu bytes", b->reply_max);
+		return NULL;
+	}
+	b->bytes += len;
+	return queue_string_base(t, str, len);
+}
+
+void queue_bound_reader(redisReader *r, struct queue_bound *b)
 {
 	if (!queue_array_base) {
 		queue_reply_fn = *r->fn;
 		queue_array_base = r->fn->createArray;
+		queue_string_base = r->fn->createString;
 		queue_reply_fn.createArray = queue_create_array;
+		queue_reply_fn.createString = queue_create_string;
 	}
 	r->fn = &queue_reply_fn;
+	redisReaderSetPrivdata(r, b);
+}
+
+/* hiredis's libevent adapter, and after each read the bound on what the reader
+ * holds of a reply not yet complete (a string is buffered whole before
+ * queue_create_string sees it): a header's bytes past the longest string. */
+#define QUEUE_HEADER_SLACK 64
+
+struct queue_events {
+	struct queue_conn  *q;
+	redisAsyncContext  *ac;
+	struct event       *rev, *wev;
+};
+
+static void queue_ev_read(evutil_socket_t fd, short what, void *arg)
+{
+	struct queue_events *e = arg;
+	struct queue_conn *q = e->q;
+	redisAsyncContext *ac = e->ac;
+
+	redisAsyncHandleRead(ac);
+	if (q->ac != ac)
+		return;                      /* dropped meanwhile: e went with it */
+	const redisReader *r = ac->c.reader;
+	size_t max = q->bound.string_max;
+	if (max && r->len - r->pos > max + QUEUE_HEADER_SLACK) {
+		snprintf(q->bound.why, sizeof q->bound.why, "a reply string of more than %zu bytes", max);
+		redisAsyncFree(ac);          /* on_disconnect says why, and retries */
+	}
+}
+
+static void queue_ev_write(evutil_socket_t fd, short what, void *arg)
+{
+	struct queue_events *e = arg;
+	redisAsyncHandleWrite(e->ac);
+}
+
+static void queue_ev_add_read(void *arg)
+{
+	event_add(((struct queue_events *)arg)->rev, NULL);
+}
+
+static void queue_ev_del_read(void *arg)
+{
+	event_del(((struct queue_events *)arg)->rev);
+}
+
+static void queue_ev_add_write(void *arg)
+{
+	event_add(((struct queue_events *)arg)->wev, NULL);
+}
+
+static void queue_ev_del_write(void *arg)
+{
+	event_del(((struct queue_events *)arg)->wev);
+}
+
+static void queue_ev_cleanup(void *arg)
+{
+	struct queue_events *e = arg;
+	event_free(e->rev);
+	event_free(e->wev);
+	free(e);
+}
+
+static int queue_attach(struct queue_conn *q, redisAsyncContext *ac)
+{
+	struct queue_events *e = calloc(1, sizeof *e);
+
+	if (!e)
+		return -1;
+	e->q = q;
+	e->ac = ac;
+	e->rev = event_new(q->base, ac->c.fd, EV_READ, queue_ev_read, e);
+	e->wev = event_new(q->base, ac->c.fd, EV_WRITE, queue_ev_write, e);
+	if (!e->rev || !e->wev) {
+		if (e->rev)
+			event_free(e->rev);
+		if (e->wev)
+			event_free(e->wev);
+		free(e);
+		return -1;
+	}
+	ac->ev.addRead = queue_ev_add_read;
+	ac->ev.delRead = queue_ev_del_read;
+	ac->ev.addWrite = queue_ev_add_write;
+	ac->ev.delWrite = queue_ev_del_write;
+	ac->ev.cleanup = queue_ev_cleanup;
+	ac->ev.data = e;
+	event_add(e->rev, NULL);
+	event_add(e->wev, NULL);
+	return 0;
 }
 
 static void queue_connect(struct queue_conn *q)
@@ -274,10 +394,11 @@ static void queue_connect(struct queue_conn *q)
 		queue_retry_later(q, why);
 		return;
 	}
-	queue_bound_reader(ac->c.reader);
+	q->bound.why[0] = 0;
+	queue_bound_reader(ac->c.reader, &q->bound);
 	ac->data = q;
 	q->ac = ac;
-	if (redisLibeventAttach(ac, q->base) != REDIS_OK) {
+	if (queue_attach(q, ac) < 0) {
 		q->ac = NULL;
 		redisAsyncFree(ac);
 		queue_retry_later(q, "cannot attach to the event loop");

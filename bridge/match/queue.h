@@ -41,10 +41,29 @@ struct event_base;
 
 /* Every aggregate of one reply together: 8 MB of element tables. */
 #define QUEUE_MAX_ELEMENTS (1u << 20)
+/* A worker's replies: a job's fields are a few KiB (an opening at most 64 KiB). */
+#define QUEUE_WORKER_STRING_MAX (1u << 20)
+#define QUEUE_WORKER_REPLY_MAX  (4u << 20)
+
+/* What one connection's replies may hold. hiredis reads a bulk string whole before
+ * it hands it over (a 100 MB job field would be buffered, then copied), and bounds
+ * only its idle buffer (maxbuf): so each string, and the strings of one reply
+ * together, are bounded here, and so is what the reader holds of a reply not yet
+ * complete (checked after each read, queue.c's event adapter). Past a bound the
+ * connection drops, saying why, and is made again with back-off. The coordinator
+ * sets none: a result line may be 4 MiB, and an entry over a bound would be read
+ * again after each reconnection, forever (it is refused once read instead). */
+struct queue_bound {
+	size_t string_max;   /* one string (and the reader's unparsed bytes); 0 = none */
+	size_t reply_max;    /* one reply's strings together; 0 = no bound */
+	size_t elements, bytes;   /* of the reply being read */
+	char   why[96];      /* the bound a reply broke, "" if none */
+};
 /* Makes reader r refuse a reply whose aggregates claim more than QUEUE_MAX_ELEMENTS
- * (hiredis 0.14 allocates them as the headers say): a reader error instead. Every
- * connection's reader gets it, and the fuzz targets' too. */
-void queue_bound_reader(redisReader *r);
+ * (hiredis 0.14 allocates them as the headers say) or whose strings break b's
+ * bounds: a reader error instead. b must outlive r. Every connection's reader gets
+ * it, and the fuzz targets' too. */
+void queue_bound_reader(redisReader *r, struct queue_bound *b);
 
 struct queue_conn {
 	struct event_base  *base;
@@ -57,6 +76,7 @@ struct queue_conn {
 	char                k_jobs[128], k_results[128], k_events[128], k_match[128], k_stop[128],
 			    k_progress[128], k_dead[128];
 	redisAsyncContext  *ac;            /* NULL while down */
+	struct queue_bound  bound;         /* its replies' (set before queue_start) */
 	int                 ready;         /* connected, authenticated, answering */
 	int                 closing;       /* queue_close: callbacks ignore NULL replies */
 	int                 failed;        /* a fatal error (a refused password) */

@@ -863,6 +863,8 @@ int worker_main(int argc, char **argv)
 	memset(&w, 0, sizeof w);
 	config_defaults(&m->conf);
 	w.q.who = "worker";
+	w.q.bound.string_max = QUEUE_WORKER_STRING_MAX;
+	w.q.bound.reply_max = QUEUE_WORKER_REPLY_MAX;
 	int prc = worker_parse(&w, argc, argv);
 	if (prc == 0 && queue_url_parse(&w.q, m->o.queue, err, sizeof err) < 0) {
 		fprintf(stderr, "hivebridge worker: %s\n", err);

@@ -88,11 +88,12 @@ static void feed(const redisReply *r, int depth)
 static void read_all(const char *buf, size_t len)
 {
 	redisReader *rd = redisReaderCreate();
+	struct queue_bound b = { .string_max = QUEUE_WORKER_STRING_MAX, .reply_max = QUEUE_WORKER_REPLY_MAX };
 	void *reply;
 
 	if (!rd)
 		return;
-	queue_bound_reader(rd);         /* as every connection's reader is */
+	queue_bound_reader(rd, &b);     /* as a worker's reader is */
 	if (redisReaderFeed(rd, buf, len) == REDIS_OK)
 		while (redisReaderGetReply(rd, &reply) == REDIS_OK && reply) {
 			feed(reply, 0);

@@ -111,12 +111,13 @@ static void decode(const redisReply *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	redisReader *rd = redisReaderCreate();
+	struct queue_bound b = { 0 };
 	void *reply;
 	int left = 64;
 
 	if (!rd)
 		return 0;
-	queue_bound_reader(rd);         /* as every connection's reader is */
+	queue_bound_reader(rd, &b);     /* as the coordinator's reader is */
 	if (redisReaderFeed(rd, (const char *)data, size) == REDIS_OK)
 		while (left-- > 0 && redisReaderGetReply(rd, &reply) == REDIS_OK && reply) {
 			decode(reply);

@@ -4,7 +4,9 @@
 # 1. --max-move-ms bounds every move: a builtin:depth=64 seat (no deadline of its
 #    own) answers under the cap and its game ends; a job whose engine asks for a
 #    movetime over the cap (builtin:movetime=MS) is set aside with that reason.
-# 2. A worker that dies (a job names a profile it lacks) while a game of its own
+# 2. A job field of 32 MiB is not buffered whole: the worker drops the connection
+#    at its 1 MiB bound, says why, and plays the next job.
+# 3. A worker that dies (a job names a profile it lacks) while a game of its own
 #    runs, with the stop key set to "paused" in the same transaction (read by the
 #    heartbeat GET queued behind its XREADGROUP): it exits with status 1 and frees
 #    its jobs once (before: a double free of the running game's job).
@@ -39,7 +41,27 @@ procs_alive $wb || fail "the worker wb stopped"
 kill -TERM $wb
 wait_for '! procs_alive $wb' 20 || fail "wb did not stop on SIGTERM"
 
-# 2. Death and a pause at once, while a game runs on the other slot.
+# 2. A job field of 32 MiB: the worker drops the connection once the reply passes
+#    its 1 MiB bound (its peak memory grows by far less than the field), says why,
+#    comes back and plays the next job.
+hwm() { sed -n 's/^VmHWM:[^0-9]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
+queue_new h
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/h" --name wh >"$tmp/wh.out" 2>"$tmp/wh.err"
+wh=$spawned
+wait_for 'rcli CLIENT LIST | grep -q "name=.*cmd=xreadgroup"' 30 || fail "wh never waited for a job"
+before=$(hwm $wh)
+head -c 33554432 /dev/zero | tr '\0' a | rcli -x XADD hivebridge:h:jobs 0-1 game 1 white a engine_a builtin:depth=1 \
+	engine_b builtin:depth=1 max_plies 4 opening >/dev/null || fail "XADD of the 32 MiB job"
+wait_for 'grep -q "a reply string of more than 1048576 bytes" "$tmp/wh.err"' 60 ||
+	fail "wh did not drop the 32 MiB reply: $(cat "$tmp/wh.err")"
+after=$(hwm $wh)
+[ $((after - before)) -lt 8192 ] || fail "wh's peak memory grew by $((after - before)) kB on a 32 MiB job"
+echo "$(job h 0-2 2 builtin:depth=1 builtin:depth=1 0 4)" | rcli >/dev/null || fail "XADD h 0-2"
+wait_for 'grep -q "^Finished game 2 " "$tmp/wh.out"' 60 || fail "wh did not play on after the dropped reply"
+procs_alive $wh || fail "wh stopped"
+kill -TERM $wh
+
+# 3. Death and a pause at once, while a game runs on the other slot.
 queue_new d
 echo "$(job d 0-1 1 builtin:movetime=900 builtin:movetime=900 0 60)" | rcli >/dev/null || fail "XADD d 0-1"
 # Freed memory is scribbled on, so a second free of it shows in a plain build too.
@@ -59,4 +81,4 @@ st=$?
 grep -q 'engine "nosuch"' "$tmp/wd.err" || fail "wd did not say which engine it lacks"
 ! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" ||
 	fail "memory misused: $(cat "$tmp/wd.err")"
-echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a worker dying paused frees once)"
+echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once)"

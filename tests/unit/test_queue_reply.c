@@ -306,19 +306,21 @@ static void test_bounded_reader(void)
 		"*666666662\r\n",                                  /* one header */
 		"*1048576\r\n*2\r\n",                             /* together past the bound */
 	};
+	struct queue_bound b = { 0 };
 	void *reply = NULL;
 	for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
 		redisReader *rd = redisReaderCreate();
 		CU_ASSERT_FATAL(rd != NULL);
-		queue_bound_reader(rd);
+		queue_bound_reader(rd, &b);
 		CU_ASSERT_EQUAL(redisReaderFeed(rd, huge[i], strlen(huge[i])), REDIS_OK);
 		CU_ASSERT_EQUAL(redisReaderGetReply(rd, &reply), REDIS_ERR);
 		CU_ASSERT_PTR_NULL(reply);
+		CU_ASSERT_PTR_NOT_NULL(strstr(b.why, "elements"));
 		redisReaderFree(rd);
 	}
 	redisReader *rd = redisReaderCreate();
 	CU_ASSERT_FATAL(rd != NULL);
-	queue_bound_reader(rd);
+	queue_bound_reader(rd, &b);
 	const char *ok = "*2\r\n$1\r\na\r\n*1\r\n:5\r\n";
 	CU_ASSERT_EQUAL(redisReaderFeed(rd, ok, strlen(ok)), REDIS_OK);
 	CU_ASSERT_EQUAL(redisReaderGetReply(rd, &reply), REDIS_OK);
@@ -326,6 +328,44 @@ static void test_bounded_reader(void)
 	CU_ASSERT_FATAL(r != NULL && r->type == REDIS_REPLY_ARRAY && r->elements == 2);
 	CU_ASSERT_EQUAL(r->element[1]->element[0]->integer, 5);
 	freeReplyObject(reply);
+	redisReaderFree(rd);
+}
+
+/* A worker's bounds: one string over its cap, or strings of one reply together
+ * over theirs, are a reader error that says which; replies within them read, the
+ * count starting again with each reply. */
+static void test_bounded_bytes(void)
+{
+	struct queue_bound b = { .string_max = 8, .reply_max = 12 };
+	static const struct { const char *resp, *why; } cases[] = {
+		{ "$9\r\n123456789\r\n", "string of more than 8 bytes" },
+		{ "*3\r\n$1\r\na\r\n$9\r\n123456789\r\n$1\r\nb\r\n", "string of more than 8 bytes" },
+		{ "*2\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n", "reply of more than 12 bytes" },
+		{ "*1\r\n*2\r\n$7\r\n1234567\r\n$6\r\n123456\r\n", "reply of more than 12 bytes" },
+	};
+	void *reply = NULL;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		redisReader *rd = redisReaderCreate();
+		CU_ASSERT_FATAL(rd != NULL);
+		b.why[0] = 0;
+		queue_bound_reader(rd, &b);
+		CU_ASSERT_EQUAL(redisReaderFeed(rd, cases[i].resp, strlen(cases[i].resp)), REDIS_OK);
+		CU_ASSERT_EQUAL(redisReaderGetReply(rd, &reply), REDIS_ERR);
+		CU_ASSERT_PTR_NOT_NULL(strstr(b.why, cases[i].why));
+		redisReaderFree(rd);
+	}
+	redisReader *rd = redisReaderCreate();
+	CU_ASSERT_FATAL(rd != NULL);
+	b.why[0] = 0;
+	queue_bound_reader(rd, &b);
+	const char *ok = "*2\r\n$8\r\n12345678\r\n$4\r\n1234\r\n$8\r\n12345678\r\n";
+	CU_ASSERT_EQUAL(redisReaderFeed(rd, ok, strlen(ok)), REDIS_OK);
+	for (int k = 0; k < 2; k++) {
+		CU_ASSERT_EQUAL(redisReaderGetReply(rd, &reply), REDIS_OK);
+		CU_ASSERT_PTR_NOT_NULL(reply);
+		freeReplyObject(reply);
+	}
+	CU_ASSERT_STRING_EQUAL(b.why, "");
 	redisReaderFree(rd);
 }
 
@@ -337,6 +377,7 @@ static const struct unit_test tests[] = {
 	{ "a tournament's results", test_tournament_results },
 	{ "ad-hoc profile names", test_adhoc_names },
 	{ "bounded reader", test_bounded_reader },
+	{ "bounded bytes", test_bounded_bytes },
 	{ NULL, NULL }
 };
 
