@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bridge/config.h"
 #include "bridge/match/match_int.h"
 #include "bridge/match/queue_job.h"
 #include "bridge/referee.h"
@@ -258,6 +259,22 @@ int queue_job_same_limits(const struct queue_job *a, const struct queue_job *b)
 	return a->type == b->type && a->depth == b->depth && a->movetime_ms == b->movetime_ms &&
 	       a->clock_ms == b->clock_ms && a->inc_ms == b->inc_ms && a->max_plies == b->max_plies &&
 	       a->repetition == b->repetition;
+}
+
+int queue_job_over_cap(const struct queue_job *j, uint64_t cap, char *why, size_t whylen)
+{
+	if (j->movetime_ms > cap) {
+		snprintf(why, whylen, "movetime %" PRIu64 " ms is over this worker's --max-move-ms %" PRIu64,
+			 j->movetime_ms, cap);
+		return 1;
+	}
+	for (int p = 0; p < 2; p++)
+		if (j->engine[p] && config_engine_movetime(j->engine[p]) > cap) {
+			snprintf(why, whylen, "engine_%c's movetime is over this worker's --max-move-ms %" PRIu64,
+				 'a' + p, cap);
+			return 1;
+		}
+	return 0;
 }
 
 const redisReply *queue_read_entry(const redisReply *r)

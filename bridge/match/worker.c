@@ -494,26 +494,6 @@ static void worker_set_aside(struct worker *w, struct job *j, const char *raw)
 	job_post(w, j);
 }
 
-/* Whether a job asks for a time a move over --max-move-ms (its own, or an engine's
- * builtin:movetime=MS): said in why. Any other seat is capped there (match.c). */
-static int worker_over_cap(const struct worker *w, const struct queue_job *jb, char *why, size_t whylen)
-{
-	uint64_t cap = w->m.o.max_move_ms;
-
-	if (jb->movetime_ms > cap) {
-		errbuf_set(why, whylen, "movetime %llu ms is over this worker's --max-move-ms %llu",
-			   (unsigned long long)jb->movetime_ms, (unsigned long long)cap);
-		return 1;
-	}
-	for (int p = 0; p < 2; p++)
-		if (config_engine_movetime(jb->engine[p]) > cap) {
-			errbuf_set(why, whylen, "engine_%c's movetime is over this worker's --max-move-ms %llu",
-				   'a' + p, (unsigned long long)cap);
-			return 1;
-		}
-	return 0;
-}
-
 /* A job entry [id, fields]: played on a free slot, or set aside. */
 static void worker_take(struct worker *w, const redisReply *e)
 {
@@ -542,7 +522,7 @@ static void worker_take(struct worker *w, const redisReply *e)
 		worker_set_aside(w, j, "its limits are not those of the match's other jobs");
 		return;
 	}
-	if (worker_over_cap(w, &j->q, why, sizeof why)) {
+	if (queue_job_over_cap(&j->q, w->m.o.max_move_ms, why, sizeof why)) {
 		worker_set_aside(w, j, why);
 		return;
 	}

@@ -236,12 +236,34 @@ static void test_players(void)
 	config_free(&m.conf);
 }
 
+/* worker --max-move-ms: a job's own movetime or an engine's over the cap is said;
+ * a depth (no time of its own) is not: match.c caps its seat instead. */
+static void test_over_cap(void)
+{
+	struct queue_job j;
+	char why[QUEUE_JOB_WHY_MAX];
+
+	CU_ASSERT_EQUAL(decode_with("movetime", "60000", &j, why, sizeof why), 0);
+	CU_ASSERT(!queue_job_over_cap(&j, 60000, why, sizeof why));
+	CU_ASSERT(queue_job_over_cap(&j, 59999, why, sizeof why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "movetime 60000 ms is over this worker's --max-move-ms 59999"));
+	queue_job_clear(&j);
+	CU_ASSERT_EQUAL(decode_with("engine_b", "builtin:movetime=3600000", &j, why, sizeof why), 0);
+	CU_ASSERT(queue_job_over_cap(&j, 60000, why, sizeof why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "engine_b's movetime"));
+	queue_job_clear(&j);
+	CU_ASSERT_EQUAL(decode_with("engine_a", "builtin:depth=64", &j, why, sizeof why), 0);
+	CU_ASSERT(!queue_job_over_cap(&j, 100, why, sizeof why));
+	queue_job_clear(&j);
+}
+
 static const struct unit_test tests[] = {
 	{ "a good job", test_decode_good },
 	{ "jobs that cannot be played", test_decode_refused },
 	{ "replies of other shapes", test_shapes },
 	{ "the ENGINE policy", test_policy },
 	{ "a worker's players", test_players },
+	{ "a time a move over --max-move-ms", test_over_cap },
 	{ NULL, NULL }
 };
 
