@@ -5,7 +5,8 @@
 # and a job that is no game of the match once as such. The match does not wait for
 # a set-aside game: it ends once every other game has a result, says how many were
 # not played, and exits 1. Its ENGINE_B is a command, which workers refuse unless
-# told otherwise: warned once at the start.
+# told otherwise: warned once at the start; its ENGINE_A, builtin:movetime=MS, is
+# not (workers take it).
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -17,14 +18,14 @@ fail() { fail_logs "$@"; }
 . tests/lib/redis.sh
 redis_start
 rc() { redis-cli -p "$port" "$@"; }
-engb="uhp:/bin/true --x"
+enga=builtin:movetime=100 engb="uhp:/bin/true --x"
 
 spawn "$HIVEBRIDGE" match --games 3 --depth 1 --queue "redis://127.0.0.1:$port/d" --results "$tmp/res.jsonl" \
-	builtin "$engb" >"$tmp/coord.out" 2>"$tmp/coord.err"
+	"$enga" "$engb" >"$tmp/coord.out" 2>"$tmp/coord.err"
 coord=$spawned
 wait_for '[ "$(rc XLEN hivebridge:d:jobs)" = 3 ]' 20 || fail "the jobs were not queued"
 [ "$(count "warning: ENGINE_B .*--allow-engine-commands" "$tmp/coord.err")" = 1 ] || fail "no warning about ENGINE_B"
-[ "$(count "warning: ENGINE_A" "$tmp/coord.err")" = 0 ] || fail "builtin warned about"
+[ "$(count "warning: ENGINE_A" "$tmp/coord.err")" = 0 ] || fail "$enga warned about"
 
 reason=$(printf 'no engine \033[31mx\033[0m')
 rc XADD hivebridge:d:dead '*' game 2 worker "$(printf 'w\007')" reason "$reason" id 1-2 >/dev/null
@@ -37,7 +38,7 @@ grep -q 'game 2 will not be played: worker w\\x07 set its job aside: no engine \
 
 # The two other games get a result: the match is over without game 2.
 for g in 1 3; do
-	rc XADD hivebridge:d:results '*' worker w line '{"game":'$g',"white":"builtin","black":"'"$engb"'","engine_a":"white","gamestring":"Base;NotStarted;White[1]","result":"1/2-1/2","reason":"r","plies":0,"a_score":0.5,"times_ms":[]}' >/dev/null
+	rc XADD hivebridge:d:results '*' worker w line '{"game":'$g',"white":"'"$enga"'","black":"'"$engb"'","engine_a":"white","gamestring":"Base;NotStarted;White[1]","result":"1/2-1/2","reason":"r","plies":0,"a_score":0.5,"times_ms":[]}' >/dev/null
 done
 wait_for '! procs_alive $coord' 20 || fail "the match did not end without the set-aside game"
 wait $coord
