@@ -443,9 +443,8 @@ static int slot_setup(struct slot *s, unsigned g, const int side[2], int white, 
 		if (m->o.max_move_ms) {
 			/* A worker's game is bounded whatever its job says (a depth has no
 			 * deadline): the engine is asked to stop a little before the flag. */
-			uint64_t margin = m->o.max_move_ms / 10 < 1000 ? m->o.max_move_ms / 10 : 1000;
 			st->stall_ms = m->o.max_move_ms;
-			st->max_ms = m->o.max_move_ms - margin;
+			st->max_ms = m->o.max_move_ms - MATCH_MOVE_MARGIN(m->o.max_move_ms);
 		}
 	}
 	s->ref = referee_new(&c, m->o.type, &start, err, sizeof err);

@@ -28,6 +28,8 @@ struct referee;
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
 #define MATCH_MAX_MOVE_MS         60000     /* worker --max-move-ms's default */
+/* Under a worker's cap a move, the engine is asked to answer this much before it. */
+#define MATCH_MOVE_MARGIN(cap)    ((cap) / 10 < 1000 ? (cap) / 10 : 1000)
 #define MATCH_MAX_CONCURRENCY     64
 #define MATCH_MAX_GAMES           1000000
 #define MATCH_MAX_DEPTH           64

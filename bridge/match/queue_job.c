@@ -263,15 +263,18 @@ int queue_job_same_limits(const struct queue_job *a, const struct queue_job *b)
 
 int queue_job_over_cap(const struct queue_job *j, uint64_t cap, char *why, size_t whylen)
 {
-	if (j->movetime_ms > cap) {
-		snprintf(why, whylen, "movetime %" PRIu64 " ms is over this worker's --max-move-ms %" PRIu64,
-			 j->movetime_ms, cap);
+	/* The engine answers late by its overhead: the cap's margin is kept for it. */
+	uint64_t most = cap - MATCH_MOVE_MARGIN(cap);
+
+	if (j->movetime_ms > most) {
+		snprintf(why, whylen, "movetime %" PRIu64 " ms is over %" PRIu64 " ms, this worker's --max-move-ms "
+			 "%" PRIu64 " less its margin", j->movetime_ms, most, cap);
 		return 1;
 	}
 	for (int p = 0; p < 2; p++)
-		if (j->engine[p] && config_engine_movetime(j->engine[p]) > cap) {
-			snprintf(why, whylen, "engine_%c's movetime is over this worker's --max-move-ms %" PRIu64,
-				 'a' + p, cap);
+		if (j->engine[p] && config_engine_movetime(j->engine[p]) > most) {
+			snprintf(why, whylen, "engine_%c's movetime is over %" PRIu64 " ms, this worker's "
+				 "--max-move-ms %" PRIu64 " less its margin", 'a' + p, most, cap);
 			return 1;
 		}
 	return 0;

@@ -43,9 +43,10 @@ void queue_job_clear(struct queue_job *j);
 /* True if a and b are jobs of the same match or tournament: same type and limits
  * (their engines are each job's own). */
 int  queue_job_same_limits(const struct queue_job *a, const struct queue_job *b);
-/* True if j asks for a time a move over cap ms (worker --max-move-ms): its own
- * movetime, or an engine's builtin:movetime=MS; why says which. Any other seat is
- * capped there instead (match.c). */
+/* True if j asks for a time a move that does not fit under cap ms (worker
+ * --max-move-ms) with its margin (MATCH_MOVE_MARGIN): its own movetime, or an
+ * engine's builtin:movetime=MS; why says which. Any other seat is capped there
+ * instead (match.c). */
 int  queue_job_over_cap(const struct queue_job *j, uint64_t cap, char *why, size_t whylen);
 /* The first entry of an XREADGROUP answer [[key, [entry, ...]]]; NULL when there is
  * none (nil after BLOCK, an empty list, any other shape). Decode it before use. */

@@ -35,7 +35,7 @@ spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/b" --name wb --max-m
 wb=$spawned
 wait_for 'grep -q "^Finished game 1 " "$tmp/wb.out" && [ "$(rcli XLEN hivebridge:b:dead)" = 1 ]' 60 ||
 	fail "the depth-64 game did not end under --max-move-ms, or the long movetime was not set aside"
-rcli XRANGE hivebridge:b:dead - + | grep -q "engine_a's movetime is over this worker's --max-move-ms 1000" ||
+rcli XRANGE hivebridge:b:dead - + | grep -q "engine_a's movetime is over 900 ms, this worker's --max-move-ms 1000" ||
 	fail "dead stream: $(rcli XRANGE hivebridge:b:dead - +)"
 procs_alive $wb || fail "the worker wb stopped"
 kill -TERM $wb
