@@ -32,6 +32,7 @@
 
 #define ONGOING_EVERY   5          /* cycles between two reads of the games in progress */
 #define MAX_REFUSALS    3          /* refused moves in one position before the game is left */
+#define MAX_ENGINE_FAILS 3         /* fresh engines failing in one position before resigning */
 #define ANSWER_MAX      (4u << 20) /* bytes of one answer (a list of long games) */
 #define TOKEN_LIFETIME  6000       /* s: the site's (encode.rs), when a token says none */
 #define MAX_SESSIONS(b) (4 * (size_t)(b)->conf->max_games + 4)   /* engines at once, at most */
@@ -58,6 +59,7 @@ struct hg_sess {
 	struct hive_move       move;
 	size_t                 move_len;
 	unsigned               refusals;
+	unsigned               engine_fails;  /* engines that gave no move in this position */
 	int                    listed;        /* in the latest list of games in progress */
 	int64_t                changed_ms;    /* the last play sent: a list asked before is stale */
 	struct live_game      *live;          /* the web page's record (NULL while nobody watches) */
@@ -244,6 +246,7 @@ static void sess_sync(struct hg_sess *s, const struct hg_game *g)
 		s->seen_len = s->game.len;
 		s->seen_ms = now_ms();
 		s->refusals = 0;
+		s->engine_fails = 0;
 	}
 	sess_think(s);
 }
@@ -321,18 +324,14 @@ static void on_control(void *arg, const struct webclient_answer *a)
 	sess_read(s);
 }
 
-/* The engine's score says the game is lost beyond the [site]'s threshold: resign
- * (the site takes it from the second turn on). 1 when the request went out. */
-static int sess_resign(struct hg_sess *s)
+/* Resigns the game (the site takes it from the second turn on). 1 when the request
+ * went out. */
+static int sess_post_resign(struct hg_sess *s)
 {
 	struct site_bot *b = s->bot;
-	if (!b->conf->resign || !s->has_score || s->score > b->conf->resign_below || s->game.len < 2)
-		return 0;
-	char *body = hg_format_control(s->nanoid, "resign");
+	char *body = s->game.len >= 2 ? hg_format_control(s->nanoid, "resign") : NULL;
 	if (!body)
 		return 0;
-	log_note(s->log_id, "hivegame %s: game %s: resigning (the engine's score %d, resign_below %d)",
-		 b->conf->name, s->nanoid, s->score, b->conf->resign_below);
 	s->state = G_PLAYING;
 	s->changed_ms = now_ms();
 	s->call = request(b, s->log_id, "POST", "/api/v1/bot/games/control", body, 0, on_control, s);
@@ -340,6 +339,17 @@ static int sess_resign(struct hg_sess *s)
 	if (!s->call)
 		s->state = G_IDLE;
 	return s->call != NULL;
+}
+
+/* The engine's score says the game is lost beyond the [site]'s threshold: resign. */
+static int sess_resign(struct hg_sess *s)
+{
+	struct site_bot *b = s->bot;
+	if (!b->conf->resign || !s->has_score || s->score > b->conf->resign_below || s->game.len < 2)
+		return 0;
+	log_note(s->log_id, "hivegame %s: game %s: resigning (the engine's score %d, resign_below %d)",
+		 b->conf->name, s->nanoid, s->score, b->conf->resign_below);
+	return sess_post_resign(s);
 }
 
 static void on_engine_move(void *arg, const struct engine_result *r)
@@ -350,10 +360,21 @@ static void on_engine_move(void *arg, const struct engine_result *r)
 	if (r->status != ENGINE_OK) {
 		char why[256];
 		engine_failure_reason(r, why, sizeof why);
-		log_warn(s->log_id, "hivegame %s: game %s: the engine gave no move (%s); it starts again",
-			 b->conf->name, s->nanoid, why);
 		engine_free(s->engine);
 		s->engine = NULL;
+		/* A position that fresh engines fail on again and again is one this engine
+		 * cannot play (nokamute's own repetition rule refuses some of the site's
+		 * histories): resign, rather than let the clock run out on the opponent. */
+		if (++s->engine_fails >= MAX_ENGINE_FAILS) {
+			log_warn(s->log_id, "hivegame %s: game %s: the engine gave no move %u times in this "
+				 "position (%s); %s", b->conf->name, s->nanoid, s->engine_fails, why,
+				 s->game.len >= 2 ? "resigning" : "left alone");
+			if (!sess_post_resign(s))
+				s->state = G_LEFT;
+			return;
+		}
+		log_warn(s->log_id, "hivegame %s: game %s: the engine gave no move (%s); it starts again",
+			 b->conf->name, s->nanoid, why);
 		return;
 	}
 	char ms[HIVE_MOVESTR_MAX];
