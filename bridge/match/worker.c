@@ -58,6 +58,7 @@
 #define WORKER_NAME_MAX      96
 #define WORKER_CLAIM_STEPS   10000   /* XAUTOCLAIMs a poll at most (10 entries each) */
 #define WORKER_HELD_MAX      64      /* jobs held unposted: no more are taken */
+#define WORKER_STOP_READ     "255"   /* bytes of the stop key read (GETRANGE): a huge value costs nothing */
 
 static const char worker_usage[] =
 	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
@@ -642,7 +643,8 @@ static void worker_stop_state(struct worker *w, const redisReply *r)
 	if (w->exiting)
 		return;                      /* over, stopping or dead: the jobs are let go already */
 	w->paused = 0;
-	if (!r || r->type != REDIS_REPLY_STRING)
+	/* GETRANGE answers "" for a key absent: no stop. */
+	if (!r || r->type != REDIS_REPLY_STRING || !r->len)
 		return;
 	if (!strncmp(r->str, "over", 4)) {
 		if (!w->over)
@@ -693,7 +695,7 @@ static void worker_pump(struct worker *w)
 {
 	if (w->fetching || w->exiting || w->dead || !w->q.ready || !worker_has_room(w))
 		return;
-	if (queue_cmd(&w->q, on_stop_read, w, "GET %s", w->q.k_stop) == 0)
+	if (queue_cmd(&w->q, on_stop_read, w, "GETRANGE %s 0 " WORKER_STOP_READ, w->q.k_stop) == 0)
 		w->fetching = 1;
 }
 
@@ -728,7 +730,7 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
 				queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs,
 					  QUEUE_GROUP, w->name, j->q.id);
 	}
-	queue_cmd(&w->q, on_beat_stop, w, "GET %s", w->q.k_stop);
+	queue_cmd(&w->q, on_beat_stop, w, "GETRANGE %s 0 " WORKER_STOP_READ, w->q.k_stop);
 }
 
 static void worker_ready(void *arg)

@@ -10,6 +10,9 @@
 #    runs, with the stop key set to "paused" in the same transaction (read by the
 #    heartbeat GET queued behind its XREADGROUP): it exits with status 1 and frees
 #    its jobs once (before: a double free of the running game's job).
+# 4. A stop key of 2 MiB ("over" and 2 MiB more) is read bounded (its first 256
+#    bytes): the worker sees the match over and exits, no connection dropped
+#    (before: a GET over the 1 MiB bound, reconnecting every 200 ms forever).
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -79,6 +82,15 @@ wait $wd
 st=$?
 [ $st = 1 ] || fail "wd's exit status was $st, not 1: $(cat "$tmp/wd.err")"
 grep -q 'engine "nosuch"' "$tmp/wd.err" || fail "wd did not say which engine it lacks"
-! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" ||
+
+# 4. A huge stop key.
+queue_new s
+{ printf 'over '; head -c 2097152 /dev/zero | tr '\0' a; } | rcli -x SET hivebridge:s:stop >/dev/null || fail "SET the 2 MiB stop key"
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/s" --name ws >"$tmp/ws.out" 2>"$tmp/ws.err"
+ws=$spawned
+wait_for '! procs_alive $ws' 30 || fail "ws did not see the match over in a 2 MiB stop key: $(cat "$tmp/ws.err")"
+grep -q "^Match s is over" "$tmp/ws.out" || fail "ws did not say the match is over: $(cat "$tmp/ws.out")"
+! grep -q "reply" "$tmp/ws.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
+! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" "$tmp/ws.err" ||
 	fail "memory misused: $(cat "$tmp/wd.err")"
-echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once)"
+echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once, a 2 MiB stop key read bounded)"
