@@ -252,9 +252,17 @@ static void on_posted(redisAsyncContext *ac, void *reply, void *priv)
 		worker_repost_later(w);
 		return;
 	}
-	if (queue_cmd(&w->q, on_acked, j, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, j->q.id) < 0)
-		j->posting = 0;
+	on_acked(ac, reply, priv);       /* posted and acknowledged at once */
 }
+
+/* A post and its XACK in one script: atomic, so a connection lost before the
+ * answer leaves the job either pending (post again) or done (job_recheck sees it),
+ * never posted and still pending. Keys as arguments: a worker's ACL user may
+ * write the results but not read them, and EVAL's declared keys need both. A
+ * failing XADD (WRONGTYPE...) stops the script before the XACK. */
+#define WORKER_POST_LUA "local r = redis.call('XADD', ARGV[1], unpack(ARGV, 5)) " \
+	"redis.call('XACK', ARGV[2], ARGV[3], ARGV[4]) return r"
+
 
 static void job_post(struct worker *w, struct job *j)
 {
@@ -265,17 +273,48 @@ static void job_post(struct worker *w, struct job *j)
 	snprintf(game, sizeof game, "%u", j->q.game);
 	if (j->reason) {
 		/* Set aside: its reason for the coordinator, then acknowledged. */
-		const char *argv[] = { "XADD", w->q.k_dead, "MAXLEN", "~", QUEUE_DEAD_MAX, "*", "game",
+		const char *argv[] = { "EVAL", WORKER_POST_LUA, "0", w->q.k_dead, w->q.k_jobs, QUEUE_GROUP,
+				       j->q.id, "MAXLEN", "~", QUEUE_DEAD_MAX, "*", "game",
 				       j->q.game ? game : j->q.id, "worker", w->name, "reason", j->reason,
 				       "id", j->q.id };
-		if (queue_cmd_argv(&w->q, on_posted, j, 14, argv, NULL) == 0)
+		if (queue_cmd_argv(&w->q, on_posted, j, 19, argv, NULL) == 0)
 			j->posting = 1;
 		return;
 	}
 	/* A match over and deleted answers nil: nothing to post to, nothing recreated. */
-	const char *argv[] = { "XADD", w->q.k_results, "NOMKSTREAM", "*", "game", game, "worker", w->name,
-			       "line", j->result };
-	if (queue_cmd_argv(&w->q, on_posted, j, 10, argv, NULL) == 0)
+	const char *argv[] = { "EVAL", WORKER_POST_LUA, "0", w->q.k_results, w->q.k_jobs, QUEUE_GROUP,
+			       j->q.id, "NOMKSTREAM", "*", "game", game, "worker", w->name, "line", j->result };
+	if (queue_cmd_argv(&w->q, on_posted, j, 15, argv, NULL) == 0)
+		j->posting = 1;
+}
+
+static void on_rechecked(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct job *j = priv;
+	struct worker *w = ((struct queue_conn *)ac->data)->arg;
+	redisReply *r = reply;
+
+	if (w->q.closing)
+		return;
+	j->posting = 0;
+	if (!r)
+		return;                      /* checked again on reconnection */
+	if (r->type == REDIS_REPLY_ARRAY && r->elements == 0) {
+		/* Posted and acknowledged before the connection went: not again. */
+		on_acked(ac, reply, priv);
+		return;
+	}
+	job_post(w, j);
+}
+
+/* After a reconnection: a post whose answer was lost may have gone through
+ * (and its XACK with it): posted again only if the job is still pending. */
+static void job_recheck(struct worker *w, struct job *j)
+{
+	if (j->posting || (!j->result && !j->reason))
+		return;
+	if (queue_cmd(&w->q, on_rechecked, j, "XPENDING %s %s %s %s 1", w->q.k_jobs, QUEUE_GROUP, j->q.id,
+		      j->q.id) == 0)
 		j->posting = 1;
 }
 
@@ -740,7 +779,7 @@ static void worker_ready(void *arg)
 	w->fetching = 0;
 	w->nogroup = 1;
 	for (struct job *j = w->jobs; j; j = j->next)
-		job_post(w, j);
+		job_recheck(w, j);
 	if (w->dead) {
 		/* Died while Redis was down: exit now, the jobs are pending anyway. */
 		event_base_loopexit(w->m.base, NULL);
