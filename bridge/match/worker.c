@@ -255,12 +255,16 @@ static void on_posted(redisAsyncContext *ac, void *reply, void *priv)
 	on_acked(ac, reply, priv);       /* posted and acknowledged at once */
 }
 
-/* A post and its XACK in one script: atomic, so a connection lost before the
- * answer leaves the job either pending (post again) or done (job_recheck sees it),
- * never posted and still pending. Keys as arguments: a worker's ACL user may
- * write the results but not read them, and EVAL's declared keys need both. A
- * failing XADD (WRONGTYPE...) stops the script before the XACK. */
-#define WORKER_POST_LUA "local r = redis.call('XADD', ARGV[1], unpack(ARGV, 5)) " \
+/* A post and its XACK in one script: atomic, and only while the job is pending
+ * (a post whose answer was lost with the connection, then sent again, is not
+ * posted twice; no jobs stream or group: posted as before, XADD NOMKSTREAM says
+ * nil). Keys as arguments: a worker's ACL user may write the results but not
+ * read them, and EVAL's declared keys need both. A failing XADD (WRONGTYPE...)
+ * stops the script before the XACK. */
+#define WORKER_POST_LUA \
+	"local p = redis.pcall('XPENDING', ARGV[2], ARGV[3], ARGV[4], ARGV[4], 1) " \
+	"if type(p) == 'table' and p.err == nil and #p == 0 then return false end " \
+	"local r = redis.call('XADD', ARGV[1], unpack(ARGV, 5)) " \
 	"redis.call('XACK', ARGV[2], ARGV[3], ARGV[4]) return r"
 
 

@@ -13,6 +13,11 @@
 # 4. A stop key of 2 MiB ("over" and 2 MiB more) is read bounded (its first 256
 #    bytes): the worker sees the match over and exits, no connection dropped
 #    (before: a GET over the 1 MiB bound, reconnecting every 200 ms forever).
+# 5. A post whose answer is lost: writes paused (CLIENT PAUSE WRITE), the worker's
+#    post of game 1 waits; the same result and its XACK, by another client, wait
+#    behind it; the worker's connection is killed, it comes back and posts again
+#    (held behind the other): the results hold game 1 once (before: once more per
+#    reconnection).
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -90,7 +95,31 @@ spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/s" --name ws >"$tmp/
 ws=$spawned
 wait_for '! procs_alive $ws' 30 || fail "ws did not see the match over in a 2 MiB stop key: $(cat "$tmp/ws.err")"
 grep -q "^Match s is over" "$tmp/ws.out" || fail "ws did not say the match is over: $(cat "$tmp/ws.out")"
-! grep -q "reply" "$tmp/ws.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
-! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" "$tmp/ws.err" ||
+! grep -q "reply" "$tmp/ws.err" "$tmp/wp.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
+# 5. A post sent again after its answer was lost.
+queue_new p
+echo "$(job p 0-1 1 builtin:movetime=300 builtin:movetime=300 0 8)" | rcli >/dev/null || fail "XADD p 0-1"
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/p" --name wp >"$tmp/wp.out" 2>"$tmp/wp.err"
+wp=$spawned
+wait_for 'grep -q "^Started game 1 " "$tmp/wp.out"' 60 || fail "wp did not start game 1"
+rcli CLIENT PAUSE 60000 WRITE >/dev/null || fail "CLIENT PAUSE"
+evals() { rcli CLIENT LIST | grep -c "cmd=eval"; }
+wait_for '[ "$(evals)" = 1 ]' 60 || fail "wp's post was not held: $(rcli CLIENT LIST)"
+wid=$(rcli CLIENT LIST | sed -n 's/^id=\([0-9]*\) .*cmd=eval.*/\1/p')
+# The same post by another client, one command held before the worker's next.
+rcli EVAL "redis.call('XADD', KEYS[1], '*', 'game', '1', 'worker', 'other', 'line', 'x')
+	redis.call('XACK', KEYS[2], 'workers', '0-1')" 2 hivebridge:p:results hivebridge:p:jobs >"$tmp/other.out" 2>&1 &
+wait_for '[ "$(evals)" = 2 ]' 20 || fail "the other post was not held"
+rcli CLIENT KILL ID "$wid" >/dev/null || fail "CLIENT KILL"
+wait_for '! rcli CLIENT LIST | grep -q "^id=$wid " && [ "$(evals)" = 2 ]' 30 ||
+	fail "wp did not post again: $(rcli CLIENT LIST)"
+rcli CLIENT UNPAUSE >/dev/null
+wait_for '[ "$(rcli XPENDING hivebridge:p:jobs workers | head -n 1)" = 0 ] && [ "$(evals)" = 0 ]' 20 ||
+	fail "game 1 not acknowledged"
+kill -TERM $wp
+wait_for '! procs_alive $wp' 20 || fail "wp did not stop"
+posts=$(rcli XRANGE hivebridge:p:results - + | grep -c '^game$')
+[ "$posts" = 1 ] || fail "game 1 posted $posts times: $(rcli XRANGE hivebridge:p:results - +)"
+! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" "$tmp/ws.err" "$tmp/wp.err" ||
 	fail "memory misused: $(cat "$tmp/wd.err")"
-echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once, a 2 MiB stop key read bounded)"
+echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once, a 2 MiB stop key read bounded, a post whose answer was lost posted once)"
