@@ -18,6 +18,7 @@
 #    behind it; the worker's connection is killed, it comes back and posts again
 #    (held behind the other): the results hold game 1 once (before: once more per
 #    reconnection).
+# 6. A job over the bound claimed again and again: the back-off grows.
 set -u
 : "${HIVEBRIDGE:?}"
 . tests/lib/procs.sh
@@ -95,7 +96,7 @@ spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/s" --name ws >"$tmp/
 ws=$spawned
 wait_for '! procs_alive $ws' 30 || fail "ws did not see the match over in a 2 MiB stop key: $(cat "$tmp/ws.err")"
 grep -q "^Match s is over" "$tmp/ws.out" || fail "ws did not say the match is over: $(cat "$tmp/ws.out")"
-! grep -q "reply" "$tmp/ws.err" "$tmp/wp.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
+! grep -q "reply" "$tmp/ws.err" "$tmp/wp.err" "$tmp/wg.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
 # 5. A post sent again after its answer was lost.
 queue_new p
 echo "$(job p 0-1 1 builtin:movetime=300 builtin:movetime=300 0 8)" | rcli >/dev/null || fail "XADD p 0-1"
@@ -120,6 +121,23 @@ kill -TERM $wp
 wait_for '! procs_alive $wp' 20 || fail "wp did not stop"
 posts=$(rcli XRANGE hivebridge:p:results - + | grep -c '^game$')
 [ "$posts" = 1 ] || fail "game 1 posted $posts times: $(rcli XRANGE hivebridge:p:results - +)"
-! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" "$tmp/ws.err" "$tmp/wp.err" ||
+
+# 6. A job over the bound, claimed again after each reconnection (--claim-after
+#    100): the back-off doubles from drop to drop (200 ms, 400, 800, 1600, 3200), so
+#    the sixth drop comes 6.2 s after the first at the earliest (before: 200 ms each).
+queue_new g
+head -c 2097152 /dev/zero | tr '\0' a | rcli -x XADD hivebridge:g:jobs 0-1 game 1 white a engine_a builtin:depth=1 \
+	engine_b builtin:depth=1 max_plies 4 opening >/dev/null || fail "XADD of the 2 MiB job"
+drops() { grep -c "a reply string of more than" "$tmp/wg.err"; }
+spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/g" --name wg --claim-after 100 >"$tmp/wg.out" 2>"$tmp/wg.err"
+wg=$spawned
+wait_for '[ "$(drops)" -ge 1 ]' 30 || fail "wg did not drop the 2 MiB job: $(cat "$tmp/wg.err")"
+t0=$(date +%s%N)
+wait_for '[ "$(drops)" -ge 6 ]' 60 || fail "wg did not come back for the job: $(cat "$tmp/wg.err")"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $ms -ge 5000 ] || fail "6 drops in $ms ms: the back-off did not grow"
+kill -TERM $wg
+wait_for '! procs_alive $wg' 20 || fail "wg did not stop"
+! grep -q "AddressSanitizer\|runtime error\|double free\|free()" "$tmp/wd.err" "$tmp/wb.err" "$tmp/ws.err" "$tmp/wp.err" "$tmp/wg.err" ||
 	fail "memory misused: $(cat "$tmp/wd.err")"
-echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once, a 2 MiB stop key read bounded, a post whose answer was lost posted once)"
+echo "queue_worker_bounds: ok (a depth-64 seat bounded by --max-move-ms, a long movetime set aside, a 32 MiB job dropped at 1 MiB (peak +$((after - before)) kB), a worker dying paused frees once, a 2 MiB stop key read bounded, a post whose answer was lost posted once, 6 drops on a poisoned job in $ms ms)"
