@@ -8,7 +8,7 @@
 #    at its 1 MiB bound, says why, and plays the next job.
 # 3. A worker that dies (a job names a profile it lacks) while a game of its own
 #    runs, with the stop key set to "paused" in the same transaction (read by the
-#    heartbeat GET queued behind its XREADGROUP): it exits with status 1 and frees
+#    heartbeat GETRANGE queued behind its XREADGROUP): it exits with status 1 and frees
 #    its jobs once (before: a double free of the running game's job).
 # 4. A stop key of 2 MiB ("over" and 2 MiB more) is read bounded (its first 256
 #    bytes): the worker sees the match over and exits, no connection dropped
@@ -78,7 +78,7 @@ spawn env MALLOC_PERTURB_=165 "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$p
 	>"$tmp/wd.out" 2>"$tmp/wd.err"
 wd=$spawned
 wait_for 'grep -q "^Started game 1 " "$tmp/wd.out"' 60 || fail "wd did not start game 1"
-# Its connection blocked in XREADGROUP with a command (the heartbeat's GET) behind it.
+# Its connection blocked in XREADGROUP with a command (the heartbeat's GETRANGE) behind it.
 wait_for 'rcli CLIENT LIST | grep "cmd=xreadgroup" | grep -q "flags=b .*qbuf=[1-9]"' 30 ||
 	fail "no heartbeat queued behind the worker's XREADGROUP: $(rcli CLIENT LIST)"
 printf '%s\n' MULTI "$(job d 0-2 2 nosuch builtin 0 60)" "SET hivebridge:d:stop paused" EXEC | rcli >/dev/null ||
