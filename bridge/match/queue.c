@@ -7,6 +7,7 @@
  * the callers' business: every pending reply comes back NULL and they resend.
  */
 #include <errno.h>
+#include <limits.h>
 #include <event2/event.h>
 #include <ini.h>
 #include <stdarg.h>
@@ -173,7 +174,10 @@ static void on_ping(redisAsyncContext *ac, void *reply, void *priv)
 	if (q->outage)
 		fprintf(stderr, "hivebridge %s: redis %s:%d: connected again\n", q->who, q->host, q->port);
 	q->outage = 0;
-	q->backoff_ms = QUEUE_BACKOFF_MIN;
+	/* After a bound drop the back-off keeps growing (on_disconnect). */
+	if (!q->drops)
+		q->backoff_ms = QUEUE_BACKOFF_MIN;
+	q->up_ms = now_ms();
 	q->ready = 1;
 	if (q->on_ready)
 		q->on_ready(q->arg);
@@ -226,9 +230,18 @@ static void on_disconnect(const redisAsyncContext *ac, int status)
 		return;
 	if (was_ready && q->on_down)
 		q->on_down(q->arg);
-	/* A bound broken is no outage: said each time. */
-	if (q->bound.why[0])
+	/* A connection that stayed up a while starts the back-off again. */
+	if (was_ready && now_ms() - q->up_ms >= QUEUE_BACKOFF_MAX) {
+		q->drops = 0;
+		q->backoff_ms = QUEUE_BACKOFF_MIN;
+	}
+	/* A bound broken is no outage: said each time, with a back-off that grows
+	 * while the same reply keeps breaking it. */
+	if (q->bound.why[0]) {
 		q->outage = 0;
+		if (q->drops < UINT_MAX)
+			q->drops++;
+	}
 	queue_retry_later(q, q->bound.why[0] ? q->bound.why : status == REDIS_OK ? "the connection closed" :
 			  ac->errstr[0] ? ac->errstr : "the connection was lost");
 }
@@ -254,6 +267,11 @@ static void *queue_create_array(const redisReadTask *t, int n)
 		return NULL;
 	}
 	b->elements += (size_t)n;
+	if (b->reply_max && (size_t)n > (b->reply_max - b->bytes) / QUEUE_ELEMENT_COST) {
+		snprintf(b->why, sizeof b->why, "a reply of more than %zu bytes", b->reply_max);
+		return NULL;
+	}
+	b->bytes += (size_t)n * QUEUE_ELEMENT_COST;
 	return queue_array_base(t, n);
 }
 

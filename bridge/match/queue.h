@@ -41,6 +41,10 @@ struct event_base;
 
 /* Every aggregate of one reply together: 8 MB of element tables. */
 #define QUEUE_MAX_ELEMENTS (1u << 20)
+/* What each element of a reply is charged against reply_max besides its bytes:
+ * hiredis allocates a redisReply (48 bytes) and a table slot for each, so 512k
+ * empty strings would cost 100 MiB while counting 0 bytes. */
+#define QUEUE_ELEMENT_COST 64
 /* A worker's replies: a job's fields are a few KiB (an opening at most 64 KiB). */
 #define QUEUE_WORKER_STRING_MAX (1u << 20)
 #define QUEUE_WORKER_REPLY_MAX  (4u << 20)
@@ -82,6 +86,12 @@ struct queue_conn {
 	int                 failed;        /* a fatal error (a refused password) */
 	int                 outage;        /* a failure has been reported */
 	unsigned            backoff_ms;
+	/* Connections dropped in a row at a bound: while non-zero the back-off keeps
+	 * doubling across reconnections (a reply that always breaks a bound would
+	 * otherwise be read again every QUEUE_BACKOFF_MIN); cleared once a connection
+	 * stayed up QUEUE_BACKOFF_MAX. */
+	unsigned            drops;
+	long long           up_ms;         /* now_ms() when it last became ready */
 	struct event       *retry;
 	void              (*on_ready)(void *arg);   /* (re)connected and answering */
 	void              (*on_down)(void *arg);    /* lost; pending replies came back NULL */

@@ -58,6 +58,7 @@
 #define WORKER_NAME_MAX      96
 #define WORKER_CLAIM_STEPS   10000   /* XAUTOCLAIMs a poll at most (10 entries each) */
 #define WORKER_HELD_MAX      64      /* jobs held unposted: no more are taken */
+#define WORKER_STOP_READ     "255"   /* bytes of the stop key read (GETRANGE): a huge value costs nothing */
 
 static const char worker_usage[] =
 	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
@@ -251,9 +252,21 @@ static void on_posted(redisAsyncContext *ac, void *reply, void *priv)
 		worker_repost_later(w);
 		return;
 	}
-	if (queue_cmd(&w->q, on_acked, j, "XACK %s %s %s", w->q.k_jobs, QUEUE_GROUP, j->q.id) < 0)
-		j->posting = 0;
+	on_acked(ac, reply, priv);       /* posted and acknowledged at once */
 }
+
+/* A post and its XACK in one script: atomic, and only while the job is pending
+ * (a post whose answer was lost with the connection, then sent again, is not
+ * posted twice; no jobs stream or group: posted as before, XADD NOMKSTREAM says
+ * nil). Keys as arguments: a worker's ACL user may write the results but not
+ * read them, and EVAL's declared keys need both. A failing XADD (WRONGTYPE...)
+ * stops the script before the XACK. */
+#define WORKER_POST_LUA \
+	"local p = redis.pcall('XPENDING', ARGV[2], ARGV[3], ARGV[4], ARGV[4], 1) " \
+	"if type(p) == 'table' and p.err == nil and #p == 0 then return false end " \
+	"local r = redis.call('XADD', ARGV[1], unpack(ARGV, 5)) " \
+	"redis.call('XACK', ARGV[2], ARGV[3], ARGV[4]) return r"
+
 
 static void job_post(struct worker *w, struct job *j)
 {
@@ -264,17 +277,48 @@ static void job_post(struct worker *w, struct job *j)
 	snprintf(game, sizeof game, "%u", j->q.game);
 	if (j->reason) {
 		/* Set aside: its reason for the coordinator, then acknowledged. */
-		const char *argv[] = { "XADD", w->q.k_dead, "MAXLEN", "~", QUEUE_DEAD_MAX, "*", "game",
+		const char *argv[] = { "EVAL", WORKER_POST_LUA, "0", w->q.k_dead, w->q.k_jobs, QUEUE_GROUP,
+				       j->q.id, "MAXLEN", "~", QUEUE_DEAD_MAX, "*", "game",
 				       j->q.game ? game : j->q.id, "worker", w->name, "reason", j->reason,
 				       "id", j->q.id };
-		if (queue_cmd_argv(&w->q, on_posted, j, 14, argv, NULL) == 0)
+		if (queue_cmd_argv(&w->q, on_posted, j, 19, argv, NULL) == 0)
 			j->posting = 1;
 		return;
 	}
 	/* A match over and deleted answers nil: nothing to post to, nothing recreated. */
-	const char *argv[] = { "XADD", w->q.k_results, "NOMKSTREAM", "*", "game", game, "worker", w->name,
-			       "line", j->result };
-	if (queue_cmd_argv(&w->q, on_posted, j, 10, argv, NULL) == 0)
+	const char *argv[] = { "EVAL", WORKER_POST_LUA, "0", w->q.k_results, w->q.k_jobs, QUEUE_GROUP,
+			       j->q.id, "NOMKSTREAM", "*", "game", game, "worker", w->name, "line", j->result };
+	if (queue_cmd_argv(&w->q, on_posted, j, 15, argv, NULL) == 0)
+		j->posting = 1;
+}
+
+static void on_rechecked(redisAsyncContext *ac, void *reply, void *priv)
+{
+	struct job *j = priv;
+	struct worker *w = ((struct queue_conn *)ac->data)->arg;
+	redisReply *r = reply;
+
+	if (w->q.closing)
+		return;
+	j->posting = 0;
+	if (!r)
+		return;                      /* checked again on reconnection */
+	if (r->type == REDIS_REPLY_ARRAY && r->elements == 0) {
+		/* Posted and acknowledged before the connection went: not again. */
+		on_acked(ac, reply, priv);
+		return;
+	}
+	job_post(w, j);
+}
+
+/* After a reconnection: a post whose answer was lost may have gone through
+ * (and its XACK with it): posted again only if the job is still pending. */
+static void job_recheck(struct worker *w, struct job *j)
+{
+	if (j->posting || (!j->result && !j->reason))
+		return;
+	if (queue_cmd(&w->q, on_rechecked, j, "XPENDING %s %s %s %s 1", w->q.k_jobs, QUEUE_GROUP, j->q.id,
+		      j->q.id) == 0)
 		j->posting = 1;
 }
 
@@ -642,7 +686,8 @@ static void worker_stop_state(struct worker *w, const redisReply *r)
 	if (w->exiting)
 		return;                      /* over, stopping or dead: the jobs are let go already */
 	w->paused = 0;
-	if (!r || r->type != REDIS_REPLY_STRING)
+	/* GETRANGE answers "" for a key absent: no stop. */
+	if (!r || r->type != REDIS_REPLY_STRING || !r->len)
 		return;
 	if (!strncmp(r->str, "over", 4)) {
 		if (!w->over)
@@ -693,7 +738,7 @@ static void worker_pump(struct worker *w)
 {
 	if (w->fetching || w->exiting || w->dead || !w->q.ready || !worker_has_room(w))
 		return;
-	if (queue_cmd(&w->q, on_stop_read, w, "GET %s", w->q.k_stop) == 0)
+	if (queue_cmd(&w->q, on_stop_read, w, "GETRANGE %s 0 " WORKER_STOP_READ, w->q.k_stop) == 0)
 		w->fetching = 1;
 }
 
@@ -728,7 +773,7 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
 				queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs,
 					  QUEUE_GROUP, w->name, j->q.id);
 	}
-	queue_cmd(&w->q, on_beat_stop, w, "GET %s", w->q.k_stop);
+	queue_cmd(&w->q, on_beat_stop, w, "GETRANGE %s 0 " WORKER_STOP_READ, w->q.k_stop);
 }
 
 static void worker_ready(void *arg)
@@ -738,7 +783,7 @@ static void worker_ready(void *arg)
 	w->fetching = 0;
 	w->nogroup = 1;
 	for (struct job *j = w->jobs; j; j = j->next)
-		job_post(w, j);
+		job_recheck(w, j);
 	if (w->dead) {
 		/* Died while Redis was down: exit now, the jobs are pending anyway. */
 		event_base_loopexit(w->m.base, NULL);

@@ -17,8 +17,8 @@ redis_start
 pw=$(python3 -c 'import secrets; print("hbw" + secrets.token_hex(12))')
 k=hivebridge:a1
 # The README's lines (match NAME a1), sent as they are written there.
-rcli ACL SETUSER hb-worker on ">$pw" resetkeys resetchannels -@all +ping +get +xreadgroup +xautoclaim \
-	+xclaim +xack '+xgroup|create' "~$k:jobs" "%R~$k:stop" \
+rcli ACL SETUSER hb-worker on ">$pw" resetkeys resetchannels -@all +ping +getrange +xreadgroup +xautoclaim \
+	+xclaim +xack +xpending +eval '+xgroup|create' "~$k:jobs" "%R~$k:stop" \
 	"(+xadd %W~$k:results %W~$k:events %W~$k:progress %W~$k:dead)" >"$tmp/acl.txt" 2>&1
 [ "$(cat "$tmp/acl.txt")" = OK ] || fail "ACL SETUSER: $(cat "$tmp/acl.txt")"
 

@@ -332,16 +332,20 @@ static void test_bounded_reader(void)
 }
 
 /* A worker's bounds: one string over its cap, or strings of one reply together
- * over theirs, are a reader error that says which; replies within them read, the
- * count starting again with each reply. */
+ * over theirs, are a reader error that says which; each element is charged
+ * QUEUE_ELEMENT_COST bytes too (many empty strings are no free reply); replies
+ * within them read, the count starting again with each reply. */
 static void test_bounded_bytes(void)
 {
-	struct queue_bound b = { .string_max = 8, .reply_max = 12 };
+	struct queue_bound b = { .string_max = 8, .reply_max = 3 * QUEUE_ELEMENT_COST + 12 };
 	static const struct { const char *resp, *why; } cases[] = {
 		{ "$9\r\n123456789\r\n", "string of more than 8 bytes" },
 		{ "*3\r\n$1\r\na\r\n$9\r\n123456789\r\n$1\r\nb\r\n", "string of more than 8 bytes" },
-		{ "*2\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n", "reply of more than 12 bytes" },
-		{ "*1\r\n*2\r\n$7\r\n1234567\r\n$6\r\n123456\r\n", "reply of more than 12 bytes" },
+		{ "*3\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n$8\r\n12345678\r\n", "reply of more than" },
+		{ "*1\r\n*2\r\n$7\r\n1234567\r\n$6\r\n123456\r\n", "reply of more than" },
+		/* Four empty strings: 0 bytes, but four elements. */
+		{ "*4\r\n$0\r\n\r\n$0\r\n\r\n$0\r\n\r\n$0\r\n\r\n", "reply of more than" },
+		{ "*2\r\n*2\r\n:1\r\n:2\r\n*0\r\n", "reply of more than" },
 	};
 	void *reply = NULL;
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
