@@ -21,6 +21,11 @@
 #   procs_children PID       $procs_kids: the children of PID, zombies included.
 #   procs_alive PID          true while PID runs (a zombie is not alive).
 #   count PATTERN FILE       matching lines of FILE, 0 while it does not exist yet.
+#   kill_torn PID RESULTS MIN TOTAL OUT
+#                            once PID (a match or tournament writing RESULTS, its
+#                            output in OUT) has written MIN lines, SIGKILL it, check it
+#                            wrote MIN to TOTAL-1 ($n1, copied to $tmp/before.jsonl) and
+#                            append a torn line, as if the kill struck mid-write.
 #   need TOOL...             fail (never skip) when python3, jsonschema, ... is missing.
 #   fail_logs MESSAGE        every $tmp/*.out and $tmp/*.err, and the files named in
 #                            $fail_files, in full on stderr, then "FAIL: MESSAGE",
@@ -273,4 +278,16 @@ fail_logs() {
 count() {
 	_pc=$(grep -cs -- "$1" "$2")
 	echo "${_pc:-0}"
+}
+
+kill_torn() {
+	wait_for "! procs_alive $1 || { [ -f \"$2\" ] && [ \"\$(wc -l <\"$2\")\" -ge $3 ]; }" 120 ||
+		fail "no game written within 120 s"
+	procs_alive "$1" || { cat "$5"; fail "the run ended before it was killed"; }
+	kill -9 "$1"
+	wait "$1" 2>/dev/null
+	n1=$(wc -l <"$2")
+	[ "$n1" -ge "$3" ] && [ "$n1" -lt "$4" ] || fail "killed with $n1 games written"
+	cp "$2" "$tmp/before.jsonl"
+	printf '{"game":%d,"white":"builtin","bla' $((n1 + 1)) >>"$2"
 }
