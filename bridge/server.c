@@ -288,7 +288,8 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
 		port = ntohs(in6->sin6_port);
 	}
-	log_note(id, "connection from %s port %u on %s", host, port, l->conf->name);
+	log_note(id, "connection from %s port %u on %s (%s)", host, port, l->conf->name,
+		 l->conf->protocol);
 	if (srv->nsessions >= srv->conf->max_sessions) {
 		server_refuse(srv, l->front, fd, id, "Too many sessions.");
 		return;

@@ -535,7 +535,7 @@ void *session_io_new(size_t size, struct event_base *base, struct bufferevent *i
 		log_note(id, "cannot set the session up: out of memory");
 		goto fail;
 	}
-	log_note(id, "%s session opened, engine profile %s", ops->title,
+	log_note(id, "session opened, engine profile %s",
 		 profile && profile->name ? profile->name : "builtin");
 	return io;
 fail:

@@ -75,8 +75,6 @@ struct session_io_ops {
 	/* session_io_new: whether the engine is searching, which the stop timer then
 	 * stops. NULL: whenever there is an engine. */
 	int   (*searching)(void *arg);
-	/* session_io_new: the protocol as the log names it ("UHP"). */
-	const char *title;
 };
 
 /* Embedded in a session; the fields are readable, only session_io_* writes them. */

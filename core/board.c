@@ -527,6 +527,37 @@ static const uint32_t bug_mask[HIVE_BUGS] = {
 /* 60 / k: a cell next to k own stacks is reached k times, each adding 60 / k. */
 static const uint8_t share60[7] = { 0, 60, 30, 20, 15, 12, 10 };
 
+/* The empty cells next to an own stack and no enemy one, into cells (listed once
+ * each); in count mode only the sum of their shares (a cell met once per own
+ * neighbour). Inlined twice, so that count is a constant in each copy. */
+static inline unsigned
+placement_cells(const struct hive_board *b, int side, int count, uint16_t *cells, int *nc)
+{
+	struct cellset done;
+	unsigned sum = 0;
+	if (!count)
+		cellset_clear(&done);
+	for (uint32_t m = b->in_play & (0x3FFFu << (side * 14)); m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		uint16_t c = b->pos[p];
+		if (b->top[c] != p)
+			continue;
+		for (int d = 0; d < HIVE_DIRS; d++) {
+			uint16_t n = hive_cell_step(c, d);
+			uint8_t a = b->adj[n];
+			if (b->height[n] || adj_color(a, !side))
+				continue;
+			if (count) {
+				sum += share60[adj_color(a, side)];
+			} else if (!cellset_has(&done, n)) {
+				cellset_add(&done, n);
+				cells[(*nc)++] = n;
+			}
+		}
+	}
+	return sum;
+}
+
 /* Placements; in count mode (g->count) only adds to g->extra. A cell takes a
  * placement when it is empty, next to an own stack and next to no enemy stack. */
 static void gen_placements(struct gen *g, int side)
@@ -565,38 +596,10 @@ static void gen_placements(struct gen *g, int side)
 		if (!b->height[g->target] && !adj_color(a, !side) && adj_color(a, side))
 			cells[nc++] = g->target;
 	} else if (g->count) {
-		unsigned sum = 0;
-		for (uint32_t m = b->in_play & (0x3FFFu << (side * 14)); m; m &= m - 1) {
-			int p = __builtin_ctz(m);
-			uint16_t c = b->pos[p];
-			if (b->top[c] != p)
-				continue;
-			for (int d = 0; d < HIVE_DIRS; d++) {
-				uint16_t n = hive_cell_step(c, d);
-				uint8_t a = b->adj[n];
-				if (!b->height[n] && !adj_color(a, !side))
-					sum += share60[adj_color(a, side)];
-			}
-		}
-		g->extra += (size_t)np * (sum / 60);
+		g->extra += (size_t)np * (placement_cells(b, side, 1, cells, &nc) / 60);
 		return;
 	} else {
-		struct cellset done;
-		cellset_clear(&done);
-		for (uint32_t m = b->in_play & (0x3FFFu << (side * 14)); m; m &= m - 1) {
-			int p = __builtin_ctz(m);
-			uint16_t c = b->pos[p];
-			if (b->top[c] != p)
-				continue;
-			for (int d = 0; d < HIVE_DIRS; d++) {
-				uint16_t n = hive_cell_step(c, d);
-				uint8_t a = b->adj[n];
-				if (b->height[n] || adj_color(a, !side) || cellset_has(&done, n))
-					continue;
-				cellset_add(&done, n);
-				cells[nc++] = n;
-			}
-		}
+		placement_cells(b, side, 0, cells, &nc);
 	}
 	if (g->count) {
 		g->extra += (size_t)np * (size_t)nc;

@@ -93,12 +93,10 @@ static void hub_check_params(struct checker *ck)
 }
 
 const struct check_engine_spec hub_check_spec = {
-	.title = "Hub",
 	.id_required = 1,
 	.started = "ready",
 	.pass_name = "\"pass\"",
 	.pass_expect = "done move=pass",
-	.no_stop = NULL,
 	.note_start = hub_check_note_start,
 	.note_go = hub_check_note_go,
 	.check_id = hub_check_id,

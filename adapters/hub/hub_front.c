@@ -478,7 +478,6 @@ static int io_in_game(void *arg)
 }
 
 static const struct session_io_ops hub_io_ops = {
-	.title = "Hub",
 	.ready = io_ready,
 	.searching = io_searching,
 	.in_game = io_in_game,

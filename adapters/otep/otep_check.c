@@ -143,8 +143,6 @@ static void oc_check_id(struct checker *ck, struct result *r)
 }
 
 const struct check_engine_spec otep_check_spec = {
-	.title = "OTEP",
-	.id_required = 0,
 	.started = "hello",
 	.pass_name = "\"move pass\"",
 	.pass_expect = "move pass",
@@ -154,7 +152,6 @@ const struct check_engine_spec otep_check_spec = {
 	.note_start = oc_note_start,
 	.note_go = oc_note_go,
 	.check_id = oc_check_id,
-	.startup_more = NULL,
 };
 
 /* --- talking OTEP ----------------------------------------------------------------- */

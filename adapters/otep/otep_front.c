@@ -619,7 +619,6 @@ static const struct session_io_ops otep_io_ops = {
 	.finishing = io_finishing,
 	.max_line_default = OTEP_LINE_MAX,
 	.searching = io_searching,
-	.title = "OTEP",
 };
 
 static void otep_front_free(void *session)
@@ -683,7 +682,6 @@ const struct protocol protocol_otep = {
 	.title = "OTEP",
 	.description = "the OpenTafl engine protocol carried over to Hive (docs/otep-hive.md)",
 	.target = PROTOCOL_COMMAND,
-	.default_port = 0,
 	.stdio = 1,
 	.engine_help = "an external OTEP engine: its .ini file, or a command line",
 	.front = { .session_new = otep_front_new,

@@ -44,8 +44,6 @@ static void trylobot_check_id(struct checker *ck, struct result *r)
 }
 
 const struct check_engine_spec trylobot_check_spec = {
-	.title = "Trylobot",
-	.id_required = 0,
 	.started = "the answer",
 	.pass_name = "Forfeit",
 	.no_opponent_moves = 1,     /* the real core rejects every Special Ability */
@@ -55,5 +53,4 @@ const struct check_engine_spec trylobot_check_spec = {
 	.note_start = trylobot_check_note_start,
 	.note_go = trylobot_check_note_go,
 	.check_id = trylobot_check_id,
-	.startup_more = NULL,
 };

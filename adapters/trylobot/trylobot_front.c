@@ -575,7 +575,6 @@ static int io_searching(void *arg)
 }
 
 static const struct session_io_ops trylobot_io_ops = {
-	.title = "Trylobot",
 	.ready = io_ready,
 	.searching = io_searching,
 	.in_game = io_in_game,
@@ -651,7 +650,6 @@ const struct protocol protocol_trylobot = {
 	.description = "Trylobot's AI-module API: length-prefixed JSON frames over TCP",
 	.target = PROTOCOL_ADDRESS,
 	.default_port = 51337,         /* Trylobot's own default */
-	.stdio = 0,
 	.engine_help = "a Trylobot AI module",
 	.front = { .session_new = trylobot_front_new, .session_free = trylobot_front_free,
 		   .refusal = trylobot_front_refusal },

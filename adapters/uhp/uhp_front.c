@@ -517,7 +517,6 @@ static int io_searching(void *arg)
 }
 
 static const struct session_io_ops uhp_io_ops = {
-	.title = "UHP",
 	.ready = io_ready,
 	.searching = io_searching,
 	.in_game = io_in_game,

@@ -221,8 +221,6 @@ const struct protocol protocol_uhp_player = {
 	.description = "remote play, the engine model: UHP engines connect in and are driven "
 		       "by the server (newgame, play, bestmove with its clock)",
 	.target = PROTOCOL_ADDRESS,
-	.default_port = 0,
-	.stdio = 0,
 	.front = { .session_new = player_session_new, .session_free = player_session_free,
 		   .refusal = uhp_out_refusal, .listener_new = player_listener_new,
 		   .listener_free = player_listener_free,

@@ -573,8 +573,6 @@ const struct protocol protocol_uhp_remote = {
 	.description = "remote play, the viewer model: UHP whose newgame finds an opponent and "
 		       "whose play is answered by the opponent's move",
 	.target = PROTOCOL_ADDRESS,
-	.default_port = 0,
-	.stdio = 0,
 	.front = { .session_new = remote_session_new, .session_free = remote_session_free,
 		   .session_shutdown = remote_session_shutdown,
 		   .refusal = uhp_out_refusal, .listener_new = remote_listener_new,

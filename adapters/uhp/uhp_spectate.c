@@ -130,8 +130,6 @@ const struct protocol protocol_uhp_spectate = {
 	.description = "remote play's spectators: list the games of a listener, attach to one "
 		       "and receive its GameString after every move",
 	.target = PROTOCOL_ADDRESS,
-	.default_port = 0,
-	.stdio = 0,
 	.front = { .session_new = watch_session_new, .session_free = watch_session_free,
 		   .session_shutdown = watch_session_shutdown,
 		   .refusal = uhp_out_refusal, .listener_new = watch_listener_new,

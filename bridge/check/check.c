@@ -417,7 +417,7 @@ int check_run(struct checker *ck)
 		return -1;
 	}
 	if (pr->check_engine)
-		check_engine_suite(ck, pr->check_engine);
+		check_engine_suite(ck, pr);
 	if (pr->check_suite)
 		pr->check_suite(ck);
 	/* Engines quit politely, within the drain time; none is left behind. */

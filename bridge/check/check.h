@@ -69,6 +69,7 @@ struct event;
 struct engine;
 struct check_child;
 struct check_engine_spec;
+struct protocol;
 
 struct checker {
 	/* options */
@@ -100,6 +101,7 @@ struct checker {
 	struct check_child *child;
 	/* an engine through the engine interface (engine_checks.c) */
 	const struct check_engine_spec *spec;
+	const char  *title;             /* the protocol's name in the report: "Hub" */
 	struct engine *engine;          /* NULL until first use, or after we gave one up */
 	int          group_failures;    /* quick failures in this group */
 	int          faults;            /* failures so far (robustness.restart needs one) */
@@ -235,7 +237,6 @@ void check_child_kill(struct check_child *k);
 
 /* What a protocol tells the shared checks (engine_checks.c). */
 struct check_engine_spec {
-	const char *title;               /* the protocol's name in the report, "Hub" */
 	int         id_required;         /* startup.id is required */
 	const char *started;             /* what start-up ended with: "ready" */
 	const char *pass_name;           /* the forced pass in its words: "\"pass\"" */
@@ -259,8 +260,8 @@ struct check_engine_spec {
 	void (*startup_more)(struct checker *ck);
 };
 
-/* The whole shared suite for a protocol described by spec. */
-void check_engine_suite(struct checker *ck, const struct check_engine_spec *spec);
+/* The whole shared suite for protocol pr, described by its check_engine. */
+void check_engine_suite(struct checker *ck, const struct protocol *pr);
 
 /* One engine-interface result, copied out of the callback. */
 struct ewait {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bridge/check/check.h"
+#include "bridge/protocol.h"
 
 #define CHECK_SLACK_MS      2000        /* our deadline over a back end's own time-out */
 #define CHECK_GROUP_FAILURES 3          /* quick engine failures before a group is dropped */
@@ -30,7 +31,7 @@ static struct engine *ck_engine(struct checker *ck, struct result *r)
 		return ck->engine;
 	ck->engine = engine_new(ck->base, &ck->prof, cause, sizeof cause);
 	if (!ck->engine) {
-		check_fail(r, "cannot create the %s back end: %s", ck->spec->title, cause[0] ? cause : "?");
+		check_fail(r, "cannot create the %s back end: %s", ck->title, cause[0] ? cause : "?");
 	}
 	return ck->engine;
 }
@@ -209,7 +210,7 @@ static void skip_uhp_only(struct checker *ck, const char *group)
 		if (strncmp(uhp_only_checks[i].name, group, n) || uhp_only_checks[i].name[n] != '.')
 			continue;
 		struct result *r = check_push(ck, uhp_only_checks[i].required, xstrdup(uhp_only_checks[i].name));
-		check_skip(r, "not part of the %s protocol: UHP's %s", ck->spec->title, uhp_only_checks[i].what);
+		check_skip(r, "not part of the %s protocol: UHP's %s", ck->title, uhp_only_checks[i].what);
 	}
 }
 
@@ -361,7 +362,7 @@ static void egroup_bestmove(struct checker *ck)
 	}
 
 	r = check_push(ck, 1, xstrdup("bestmove.game-over"));
-	check_skip(r, "the %s protocol never asks for a move in a finished game", ck->spec->title);
+	check_skip(r, "the %s protocol never asks for a move in a finished game", ck->title);
 }
 
 /* Whether every legal move of b moves a piece of the side not to move (a throw). */
@@ -458,12 +459,13 @@ static void egroup_robustness(struct checker *ck)
 	check_stop(ck);
 	skip_uhp_only(ck, "robustness");
 	r = check_push(ck, 0, xstrdup("robustness.stdin-closed"));
-	check_skip(r, "not checked through the %s back end, which ends the engine itself", ck->spec->title);
+	check_skip(r, "not checked through the %s back end, which ends the engine itself", ck->title);
 }
 
-void check_engine_suite(struct checker *ck, const struct check_engine_spec *spec)
+void check_engine_suite(struct checker *ck, const struct protocol *pr)
 {
-	ck->spec = spec;
+	ck->spec = pr->check_engine;
+	ck->title = pr->title;
 	egroup_begin(ck);
 	egroup_startup(ck);
 	egroup_begin(ck);
