@@ -401,12 +401,14 @@ int ratings_line_parse(const char *line, size_t len, char *white, char *black, d
 	return rc;
 }
 
-/* Best first: by rating (+inf first, NaN last), then by points. */
+/* Best first: by rating (+inf first, NaN last), then by points, then by name.
+ * Ratings within a thousandth of an Elo are a tie: the fit's last bits depend on
+ * the order of the games, and the same games must give the same list. */
 static int row_cmp(const void *x, const void *y)
 {
 	const struct ratings_row *a = x, *b = y;
 	double ea = isnan(a->elo) ? -HUGE_VAL : a->elo, eb = isnan(b->elo) ? -HUGE_VAL : b->elo;
-	if (ea != eb)
+	if (ea != eb && !(fabs(ea - eb) <= 1e-3))
 		return ea > eb ? -1 : 1;
 	if (a->points != b->points)
 		return a->points > b->points ? -1 : 1;

@@ -140,11 +140,37 @@ static void test_print(void)
 	CU_ASSERT(strncmp(buf, want, strlen(want)) == 0);
 }
 
+/* Two engines with the same record: their fits differ in the last bits with the
+ * order of the games, and the list must not (the tournament's list and `ratings`
+ * on its results file read the games in different orders). */
+static void test_tie_order(void)
+{
+	struct ratings_row a[3] = {
+		{ .name = "nokamute", .elo = -29.6 + 1e-9, .points = 3.5 },
+		{ .name = "builtin:depth=2", .elo = 59.2, .points = 5 },
+		{ .name = "builtin:depth=1", .elo = -29.6, .points = 3.5 },
+	};
+	struct ratings_row b[3] = { a[2], a[1], a[0] };
+	b[0].elo = -29.6 + 2e-9;        /* the other order's noise */
+
+	ratings_sort(a, 3);
+	ratings_sort(b, 3);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_STRING_EQUAL(a[i].name, b[i].name);
+	CU_ASSERT_STRING_EQUAL(a[1].name, "builtin:depth=1");
+	CU_ASSERT_STRING_EQUAL(a[2].name, "nokamute");
+	/* A real difference still counts, below the points. */
+	a[2].elo = -29.5;
+	ratings_sort(a, 3);
+	CU_ASSERT_STRING_EQUAL(a[1].name, "nokamute");
+}
+
 static const struct unit_test tests[] = {
 	{ "pool average at 0", test_pool_average },
 	{ "one engine anchored", test_anchor },
 	{ "perfect scores, unconnected engines", test_edges },
 	{ "CSV", test_print },
+	{ "a tie sorts by name, whatever the order", test_tie_order },
 	{ NULL, NULL }
 };
 
