@@ -1,7 +1,7 @@
 /*
  * match_setup.c: what `hivebridge match` needs before the first game: its options
- * (read through match_opts.c's table, then checked together), the two engines (the one ENGINE syntax, checked before the match starts) and the
- * openings file.
+ * (read through match_opts.c's table, then checked together), the two engines (the
+ * one ENGINE syntax, checked before the match starts) and the openings file.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -427,8 +427,8 @@ static int worker_players_of(struct worker *w, const struct queue_job *jb, int s
 	char err[QUEUE_JOB_WHY_MAX / 2], shown[QUEUE_JOB_WHY_MAX / 2], text[700];
 
 	for (int p = 0; p < 2; p++) {
-		side[p] = worker_player(&w->m, &w->players, jb->engine[p], w->m.o.allow_commands, p ? side[0] : -1, err,
-					sizeof err);
+		side[p] = worker_player(&w->m, &w->players, jb->engine[p], w->m.o.allow_commands,
+					p ? side[0] : -1, err, sizeof err);
 		if (side[p] >= 0)
 			continue;
 		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
