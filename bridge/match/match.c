@@ -54,52 +54,6 @@
 /* The reason recorded for the games a signal cuts short. */
 #define MATCH_ABORT_REASON        "aborted: match interrupted"
 
-static const char match_usage[] =
-	"usage: hivebridge match [options] ENGINE_A ENGINE_B\n"
-	"  an engine that never starts aborts the match\n"
-	"  --type GAMETYPE        Base, Base+MLP, ... (default Base)\n"
-	"  --games N              games to play (default 2 per opening, else 2)\n"
-	"  --concurrency K        games at once, each with its own engines (default 1)\n"
-	"  --openings FILE        GameStrings one per line, or a PGN or SGF record's games;\n"
-	"                         each played twice\n"
-	"  --opening-plies N      of a PGN or SGF game: its first N plies (default all)\n"
-	"  --depth N | --movetime MS | --clock MS[+INC]   search limits (default movetime 1000)\n"
-	"  --max-plies N          adjudicate a draw after N plies (default 1000)\n"
-	"  --repetition N         adjudicate a draw when a position occurs N times,\n"
-	"                         the opening's included; the same bugs on the same\n"
-	"                         cells, whichever Ant is which (default 3, 0 = never)\n"
-	"  --results FILE         one JSON line per finished game\n"
-	"  --pgnout FILE          every finished game appended as PGN (Mzinga's), with\n"
-	"                         the time, score and depth of each move as comments\n"
-	"  --resume               skip the games already in --results FILE; the games a\n"
-	"                         signal aborted (result \"*\") are played again; --pgnout\n"
-	"                         FILE keeps the games --results has and is continued\n"
-	"  --sprt ELO0,ELO1[,ALPHA,BETA]   stop when the test decides\n"
-	"  --sprt-model pentanomial|trinomial   the test's model: by default the game\n"
-	"                         pairs' pentanomial counts (fastchess, fishtest); trinomial\n"
-	"                         W/L/D (cutechess's BayesElo)\n"
-	"  --sprt-min-games N     no SPRT verdict before N games (default 0): over a\n"
-	"                         few games the LLR's variance estimate is too rough\n"
-	"  --viewer ADDR:PORT     send GameStrings of running games to TCP viewers\n"
-	"                         (a viewer that sends \"attach N\" follows game N only)\n"
-	"  --http ADDR:PORT       the web page: live games and the match dashboard; it\n"
-	"                         stays up after the last game until SIGINT or SIGTERM;\n"
-	"                         beyond loopback only with HIVEBRIDGE_HTTP_TOKEN set\n"
-	"  --config FILE          engine profiles; --log FILE  protocol trace log\n"
-	"  --queue redis://HOST:PORT/NAME   coordinate: the games go to `hivebridge\n"
-	"                         worker`s through Redis (docs/scale.md); no password\n"
-	"                         here: HIVEBRIDGE_REDIS_PASSWORD or [queue] password\n"
-	"  --keep                 with --queue and --results: keep the streams once the\n"
-	"                         match is over (by default they are deleted)\n"
-	"  --live-expiry MS       with --queue and --http: a worker's game shown live is\n"
-	"                         dropped after MS without a move (default: 60000, or\n"
-	"                         the clock or twice the movetime if longer)\n"
-	"  SIGINT, SIGTERM: the games in progress are written to --results as aborted\n"
-	"  (\"result\":\"*\", \"reason\":\"aborted: match interrupted\"), then it stops\n"
-	"  exit status: 0 the match ran to its end (or the SPRT decided), 1 an error\n"
-	"  (an engine that cannot start, a file) or an interruption, 2 a usage error\n"
-	"ENGINE:\n";
-
 #define slot_abandon match_slot_abandon
 static void match_check_done(struct match *m);
 
@@ -804,7 +758,7 @@ int match_run(struct match *m)
 	return status;
 }
 
-int match_command(int argc, char **argv, int tournament, const char *usage)
+int match_command(int argc, char **argv, int tournament)
 {
 	struct match m;
 	int status;
@@ -814,8 +768,7 @@ int match_command(int argc, char **argv, int tournament, const char *usage)
 	int prc = match_parse_args(argc, argv, &m.o, tournament);
 	if (prc != 0) {
 		if (prc > 0) {
-			fputs(usage, stdout);
-			protocol_usage_engines(stdout);
+			match_help(stdout, tournament ? MATCH_CMD_TOURNAMENT : MATCH_CMD_MATCH);
 		} else
 			fprintf(stderr, "Try 'hivebridge %s --help'.\n", tournament ? "tournament" : "match");
 		config_free(&m.conf);
@@ -828,5 +781,5 @@ int match_command(int argc, char **argv, int tournament, const char *usage)
 
 int match_main(int argc, char **argv)
 {
-	return match_command(argc, argv, 0, match_usage);
+	return match_command(argc, argv, 0);
 }

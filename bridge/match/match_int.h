@@ -28,6 +28,8 @@ struct referee;
 
 #define MATCH_DEFAULT_MOVETIME_MS 1000
 #define MATCH_MAX_MOVE_MS         60000     /* worker --max-move-ms's default */
+#define MATCH_CLAIM_MS            60000     /* worker --claim-after's default */
+#define MATCH_WORKER_NAME_MAX     96        /* worker --name: shorter than this */
 /* Under a worker's cap a move, the engine is asked to answer this much before it. */
 #define MATCH_MOVE_MARGIN(cap)    ((cap) / 10 < 1000 ? (cap) / 10 : 1000)
 #define MATCH_MAX_CONCURRENCY     64
@@ -87,6 +89,9 @@ struct match_opts {
 					       * page without progress this long is dropped */
 	uint64_t              max_move_ms;   /* worker --max-move-ms: a move's hard wall-clock
 					      * cap, every seat's (0 = none) */
+	unsigned              claim_ms;      /* worker --claim-after */
+	const char           *worker_name;   /* worker --name, NULL for HOST-PID */
+	int                   allow_commands; /* worker --allow-engine-commands */
 	const char           *spec[MATCH_MAX_PLAYERS];   /* the ENGINE arguments */
 	unsigned              nspec;
 };
@@ -202,9 +207,9 @@ unsigned match_schedule(const struct match *m, unsigned g, int side[2], int *whi
 /* Runs a match or a tournament whose options are parsed (the shared body of
  * match_main and tournament_main); returns the exit status. */
 int  match_run(struct match *m);
-/* The command line of `match` (tournament 0) or `tournament`, then match_run; usage
- * is its --help text. Returns the exit status. */
-int  match_command(int argc, char **argv, int tournament, const char *usage);
+/* The command line of `match` (tournament 0) or `tournament`, then match_run.
+ * Returns the exit status. */
+int  match_command(int argc, char **argv, int tournament);
 
 /* Creates m->nslots (--concurrency, at most --games) slots on m->base; -1 on no memory. */
 int  match_slots_create(struct match *m);
@@ -226,16 +231,23 @@ void match_free(struct match *m);
  * are read; returns the exit status. */
 int  match_queue_run(struct match *m);
 
+/* match_opts.c: the options of the three commands, one table. */
+enum { MATCH_CMD_MATCH = 1, MATCH_CMD_TOURNAMENT = 2, MATCH_CMD_WORKER = 4 };
+/* The options of command cmd (a MATCH_CMD_*) into o, zeroed first, then the table's
+ * defaults; the ENGINE arguments into o->spec: 0, 1 for --help, -1 after saying
+ * what is wrong on stderr. Each option is "--opt value" or "--opt=value", a flag
+ * "--opt". */
+int  match_options_parse(int argc, char **argv, unsigned cmd, struct match_opts *o);
+/* The --help text of command cmd. */
+void match_help(FILE *f, unsigned cmd);
+/* The name of the table's row i and, in *cmds, the commands that take it; NULL past
+ * the last row. */
+const char *match_option_name(size_t i, unsigned *cmds);
+
 /* match_setup.c */
 /* The command line into o, of `match` or (tournament) `tournament`: 0, 1 for
  * --help, -1 after saying what is wrong. */
 int  match_parse_args(int argc, char **argv, struct match_opts *o, int tournament);
-/* The value of option argv[*i]: "--opt value" (*i then moves past the value) or
- * "--opt=value"; the option's name into name (size n). NULL, said on stderr as
- * "hivebridge CMD: ...", when the name is too long (too_long: the words for it) or
- * the value is missing. */
-const char *match_option_value(const char *cmd, const char *too_long, int argc, char **argv,
-			       int *i, char *name, size_t n);
 /* Every ENGINE to a profile of m->conf (m->pl, m->npl): 0, 2 for a bad ENGINE, -1
  * for one that cannot work. */
 int  match_players_resolve(struct match *m);

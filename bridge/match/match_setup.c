@@ -1,7 +1,7 @@
 /*
- * match_setup.c: what `hivebridge match` needs before the first game: its options,
- * the two engines (the one ENGINE syntax, checked before the match starts) and the
- * openings file.
+ * match_setup.c: what `hivebridge match` needs before the first game: its options
+ * (read through match_opts.c's table, then checked together), the two engines (the
+ * one ENGINE syntax, checked before the match starts) and the openings file.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,9 +12,7 @@
 
 #include "bridge/config.h"
 #include "bridge/match/match_int.h"
-#include "bridge/referee.h"
 #include "bridge/record_file.h"
-#include "bridge/util.h"
 #include "core/game.h"
 
 /* "hivebridge CMD: " and the message, on stderr. */
@@ -28,174 +26,16 @@ static void say(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "MS" or "MS+INC". */
-static int parse_clock(const char *s, uint64_t *ms, uint64_t *inc)
-{
-	char buf[64];
-	unsigned long long a, b = 0;
-	const char *plus = strchr(s, '+');
-	size_t n = plus ? (size_t)(plus - s) : strlen(s);
-	if (n == 0 || n >= sizeof buf)
-		return -1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
-	if (parse_uint(buf, 1, 86400000ULL * 7, &a) < 0)
-		return -1;
-	if (plus && parse_uint(plus + 1, 0, 86400000ULL, &b) < 0)
-		return -1;
-	*ms = a;
-	*inc = b;
-	return 0;
-}
-
-const char *match_option_value(const char *cmd, const char *too_long, int argc, char **argv,
-			       int *i, char *name, size_t n)
-{
-	const char *a = argv[*i];
-	const char *eq = strchr(a, '=');
-	size_t nlen = eq ? (size_t)(eq - a) : strlen(a);
-
-	if (nlen >= n) {
-		fprintf(stderr, "hivebridge %s: %s %s\n", cmd, too_long, a);
-		return NULL;
-	}
-	memcpy(name, a, nlen);
-	name[nlen] = 0;
-	const char *val = eq ? eq + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
-	if (!val)
-		fprintf(stderr, "hivebridge %s: %s needs a value\n", cmd, name);
-	return val;
-}
-
 int match_parse_args(int argc, char **argv, struct match_opts *o, int tournament)
 {
-	unsigned nspec = 0, maxspec = tournament ? MATCH_MAX_PLAYERS : 2;
-	memset(o, 0, sizeof *o);
+	int rc = match_options_parse(argc, argv, tournament ? MATCH_CMD_TOURNAMENT : MATCH_CMD_MATCH, o);
+	if (rc != 0)
+		return rc;
 	o->cmd = tournament ? "tournament" : "match";
 	o->tournament = tournament;
 	const char *cmd = o->cmd;
-	o->concurrency = 1;
-	o->max_plies = REFEREE_MAX_PLIES;
-	o->repetition = REFEREE_REPETITION;
+	unsigned nspec = o->nspec;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		unsigned long long v;
-		char err[160];
-
-		if (a[0] != '-' || a[1] == 0) {
-			if (nspec == maxspec) {
-				fprintf(stderr, "hivebridge %s: unexpected argument %s%s\n", cmd, a,
-					tournament ? " (at most 32 engines)" : "");
-				return -1;
-			}
-			o->spec[nspec++] = a;
-			continue;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return 1;
-		if (!strcmp(a, "--resume")) {
-			o->resume = 1;
-			continue;
-		}
-		if (!strcmp(a, "--keep")) {
-			o->keep = 1;
-			continue;
-		}
-		if (tournament && !strcmp(a, "--gauntlet")) {
-			o->gauntlet = 1;
-			continue;
-		}
-		/* Every other option takes a value. */
-		char name[32];
-		const char *val = match_option_value(cmd, "unknown option", argc, argv, &i, name,
-						     sizeof name);
-		if (!val)
-			return -1;
-		if (!strcmp(name, "--type")) {
-			if (hive_gametype_parse(val, &o->type) != 0) {
-				say(cmd, "unknown game type %s\n", val);
-				return -1;
-			}
-			o->type_set = 1;
-		} else if (!strcmp(name, "--games")) {
-			if (parse_uint(val, 1, MATCH_MAX_GAMES, &v) < 0)
-				goto bad;
-			o->games = (unsigned)v;
-			o->games_set = 1;
-		} else if (!strcmp(name, "--concurrency")) {
-			if (parse_uint(val, 1, MATCH_MAX_CONCURRENCY, &v) < 0)
-				goto bad;
-			o->concurrency = (unsigned)v;
-		} else if (!strcmp(name, "--openings")) {
-			o->openings_path = val;
-		} else if (!strcmp(name, "--opening-plies")) {
-			if (parse_uint(val, 1, MATCH_PLY_CAP, &v) < 0)
-				goto bad;
-			o->opening_plies = (unsigned)v;
-		} else if (!strcmp(name, "--depth")) {
-			if (parse_uint(val, 1, MATCH_MAX_DEPTH, &v) < 0)
-				goto bad;
-			o->depth = (int)v;
-		} else if (!strcmp(name, "--movetime")) {
-			if (parse_uint(val, 1, 86400000ULL, &v) < 0)
-				goto bad;
-			o->movetime_ms = v;
-		} else if (!strcmp(name, "--clock")) {
-			if (parse_clock(val, &o->clock_ms, &o->inc_ms) < 0)
-				goto bad;
-		} else if (!strcmp(name, "--max-plies")) {
-			if (parse_uint(val, 0, MATCH_PLY_CAP, &v) < 0 || !MATCH_PLIES_OK(v))
-				goto bad;
-			o->max_plies = (unsigned)v;
-		} else if (!strcmp(name, "--repetition")) {
-			if (parse_uint(val, 0, MATCH_REPETITION_CAP, &v) < 0 || !MATCH_REPETITION_OK(v))
-				goto bad;
-			o->repetition = (unsigned)v;
-		} else if (!strcmp(name, "--results")) {
-			o->results_path = val;
-		} else if (!strcmp(name, "--pgnout")) {
-			o->pgnout_path = val;
-		} else if (!strcmp(name, "--sprt")) {
-			if (sprt_parse(val, &o->sprt, err, sizeof err) < 0) {
-				say(cmd, "%s\n", err);
-				return -1;
-			}
-			o->sprt_set = 1;
-		} else if (!strcmp(name, "--sprt-model")) {
-			if (strcmp(val, "pentanomial") && strcmp(val, "trinomial"))
-				goto bad;
-			o->sprt_trinomial = !strcmp(val, "trinomial");
-		} else if (tournament && !strcmp(name, "--anchor")) {
-			o->anchor = val;
-		} else if (!strcmp(name, "--sprt-min-games")) {
-			if (parse_uint(val, 0, MATCH_MAX_GAMES, &v) < 0)
-				goto bad;
-			o->sprt_min_games = (unsigned)v;
-		} else if (!strcmp(name, "--viewer")) {
-			o->viewer = val;
-		} else if (!strcmp(name, "--http")) {
-			o->http = val;
-		} else if (!strcmp(name, "--config")) {
-			o->config_path = val;
-		} else if (!strcmp(name, "--log")) {
-			o->log_path = val;
-		} else if (!strcmp(name, "--queue")) {
-			o->queue = val;
-		} else if (!strcmp(name, "--live-expiry")) {
-			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
-				goto bad;
-			o->live_expiry_ms = v;
-		} else {
-			say(cmd, "unknown option %s\n", name);
-			return -1;
-		}
-		continue;
-bad:
-		say(cmd, "bad value for %s: %s\n", name, val);
-		return -1;
-	}
-	o->nspec = nspec;
 	if (tournament ? nspec < 2 : nspec != 2) {
 		say(cmd, tournament ? "two engines or more needed\n" : "two engines needed\n");
 		return -1;

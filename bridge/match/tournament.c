@@ -17,30 +17,6 @@
 #include "bridge/match/match_int.h"
 #include "bridge/match/ratings.h"
 
-static const char tournament_usage[] =
-	"usage: hivebridge tournament [options] ENGINE ENGINE [ENGINE...]\n"
-	"  a round-robin (every two engines meet) or a gauntlet of up to 32 engines, each\n"
-	"  game refereed as in `hivebridge match`, whose options it takes with the same\n"
-	"  meaning (see `hivebridge match --help`); what differs:\n"
-	"  --gauntlet             the first engine against each of the others (default:\n"
-	"                         round-robin, every two engines)\n"
-	"  --games N              games of each pairing, even (default 2 per opening,\n"
-	"                         else 2): each opening is played with both colours\n"
-	"  --anchor ENGINE        the rating list's 0 (default: the pool's average)\n"
-	"  --sprt ...             only with two engines\n"
-	"  the pairings' games interleave in one list, game g of pairing ((g-1)/2) mod P,\n"
-	"  games 2k-1 and 2k one opening with colours swapped; --concurrency K keeps K\n"
-	"  games going until fewer are left. Each --results line names white and black;\n"
-	"  --resume refuses a file whose games are between other engines.\n"
-	"  At the end: each pairing's score (W - L - D, Elo, pentanomial counts and Elo)\n"
-	"  and the rating list (`hivebridge ratings`' maximum likelihood).\n"
-	"  --http ADDR:PORT       the dashboard: the live games and the rating list with\n"
-	"                         error bars, each pairing's score and pentanomial\n"
-	"  --queue redis://HOST:PORT/NAME   the games go to `hivebridge worker`s, as with\n"
-	"                         match --queue: each job names its pairing's engines\n"
-	"  exit status: 0 played out, 1 an error or an interruption, 2 a usage error\n"
-	"ENGINE:\n";
-
 void tournament_pairings(struct match *m)
 {
 	m->npairs = 0;
@@ -146,5 +122,5 @@ cJSON *tournament_web(const struct match *m)
 
 int tournament_main(int argc, char **argv)
 {
-	return match_command(argc, argv, 1, tournament_usage);
+	return match_command(argc, argv, 1);
 }

@@ -51,42 +51,12 @@
 #include "core/errbuf.h"
 #include "core/game.h"
 
-#define WORKER_CLAIM_MS      60000
 #define WORKER_BLOCK_MS      1000
 #define WORKER_POLL_MS       1000    /* the stop key is read this often while games run */
 #define WORKER_EXIT_MS       3000    /* at the end, results still posting get this long */
-#define WORKER_NAME_MAX      96
 #define WORKER_CLAIM_STEPS   10000   /* XAUTOCLAIMs a poll at most (10 entries each) */
 #define WORKER_HELD_MAX      64      /* jobs held unposted: no more are taken */
 #define WORKER_STOP_READ     "255"   /* bytes of the stop key read (GETRANGE): a huge value costs nothing */
-
-static const char worker_usage[] =
-	"usage: hivebridge worker --queue redis://HOST:PORT/NAME [options]\n"
-	"  plays the games of `hivebridge match --queue` or `tournament --queue` with this\n"
-	"  machine's engines: each job's own two (two engine processes a game slot at most)\n"
-	"  --queue URL            the match's Redis and NAME (no password in the URL:\n"
-	"                         $HIVEBRIDGE_REDIS_PASSWORD or [queue] password of --config)\n"
-	"  --config FILE          engine profiles (the match's ENGINE names resolve here)\n"
-	"  --concurrency K        games at once (default 1)\n"
-	"  --name NAME            consumer name (default HOST-PID)\n"
-	"  --claim-after MS       a job pending this long with a silent worker is taken\n"
-	"                         over and replayed (default 60000)\n"
-	"  --max-move-ms MS       a move's hard cap, whatever the job says (a depth has\n"
-	"                         no deadline): the engine is asked to answer MS/10 (at\n"
-	"                         most 1 s) before, and loses on time at MS (default\n"
-	"                         60000); a job whose movetime (or an engine's\n"
-	"                         builtin:movetime=MS) does not fit before is set aside\n"
-	"  --allow-engine-commands\n"
-	"                         also run a job's ENGINE that is a command (uhp:CMD,\n"
-	"                         hub:CMD, otep:..., trylobot:HOST:PORT, a bare CMD).\n"
-	"                         WARNING: whoever can write to the Redis (or start a\n"
-	"                         match --queue on it) then runs any program on this\n"
-	"                         machine as this user. Without it a job's ENGINE must\n"
-	"                         be a profile NAME of --config or builtin[:depth=N];\n"
-	"                         another job is set aside on the match's dead stream\n"
-	"  --log FILE             protocol trace log\n"
-	"  exit status: 0 the match is over (or SIGINT/SIGTERM), 1 an engine that cannot\n"
-	"  work (reported to the coordinator) or Redis refused us, 2 a usage error\n";
 
 struct job {
 	struct queue_job  q;             /* as read from the jobs stream */
@@ -100,12 +70,10 @@ struct job {
 struct worker {
 	struct match       m;
 	struct queue_conn  q;
-	char               name[WORKER_NAME_MAX];
-	unsigned           claim_ms;
+	char               name[MATCH_WORKER_NAME_MAX];
 	int                configured;   /* m is set up from the first job played */
 	struct queue_job   limits;       /* that job: its limits, every job's (no engines) */
 	struct worker_players players;   /* the engines the jobs name, as m->pl */
-	int                allow_commands;
 	char               cursor[QUEUE_JOB_ID_MAX];   /* XAUTOCLAIM's, "0-0" to start a scan */
 	unsigned           claim_steps;  /* XAUTOCLAIMs of this scan */
 	int                fetching;
@@ -459,8 +427,8 @@ static int worker_players_of(struct worker *w, const struct queue_job *jb, int s
 	char err[QUEUE_JOB_WHY_MAX / 2], shown[QUEUE_JOB_WHY_MAX / 2], text[700];
 
 	for (int p = 0; p < 2; p++) {
-		side[p] = worker_player(&w->m, &w->players, jb->engine[p], w->allow_commands, p ? side[0] : -1, err,
-					sizeof err);
+		side[p] = worker_player(&w->m, &w->players, jb->engine[p], w->m.o.allow_commands,
+					p ? side[0] : -1, err, sizeof err);
 		if (side[p] >= 0)
 			continue;
 		queue_job_text(shown, sizeof shown, jb->engine[p], strlen(jb->engine[p]));
@@ -629,7 +597,7 @@ static void worker_claim(struct worker *w)
 
 	/* A dead worker's job, replayed from the start: XAUTOCLAIM looks at ten pending
 	 * entries a call (COUNT 1), so the cursor is followed to the end of the list. */
-	snprintf(ms, sizeof ms, "%u", w->claim_ms);
+	snprintf(ms, sizeof ms, "%u", w->m.o.claim_ms);
 	const char *argv[] = { "XAUTOCLAIM", w->q.k_jobs, QUEUE_GROUP, w->name, ms, w->cursor, "COUNT", "1" };
 	if (queue_cmd_argv(&w->q, on_claimed, w, 8, argv, NULL) == 0)
 		w->fetching = 1;
@@ -767,7 +735,7 @@ static void on_beat(evutil_socket_t fd, short what, void *arg)
 	if (w->beat_due > w->beat_ms) {
 		w->beat_due -= w->beat_ms;
 	} else {
-		w->beat_due = w->claim_ms / 3;
+		w->beat_due = w->m.o.claim_ms / 3;
 		for (struct job *j = w->jobs; j; j = j->next)
 			if (j->slot)
 				queue_cmd(&w->q, NULL, NULL, "XCLAIM %s %s %s 0 %s JUSTID", w->q.k_jobs,
@@ -818,63 +786,16 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 static int worker_parse(struct worker *w, int argc, char **argv)
 {
 	struct match_opts *o = &w->m.o;
-	unsigned long long v;
+	int rc = match_options_parse(argc, argv, MATCH_CMD_WORKER, o);
 
-	o->concurrency = 1;
-	o->max_move_ms = MATCH_MAX_MOVE_MS;
-	w->claim_ms = WORKER_CLAIM_MS;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return 1;
-		if (!strcmp(a, "--allow-engine-commands")) {
-			w->allow_commands = 1;
-			continue;
-		}
-		if (a[0] != '-') {
-			fprintf(stderr, "hivebridge worker: unexpected argument %s\n", a);
-			return -1;
-		}
-		char name[32];
-		const char *val = match_option_value("worker", "unexpected argument", argc, argv, &i,
-						     name, sizeof name);
-		if (!val)
-			return -1;
-		if (!strcmp(name, "--queue")) {
-			o->queue = val;
-		} else if (!strcmp(name, "--config")) {
-			o->config_path = val;
-		} else if (!strcmp(name, "--log")) {
-			o->log_path = val;
-		} else if (!strcmp(name, "--concurrency")) {
-			if (parse_uint(val, 1, MATCH_MAX_CONCURRENCY, &v) < 0)
-				goto bad;
-			o->concurrency = (unsigned)v;
-		} else if (!strcmp(name, "--claim-after")) {
-			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
-				goto bad;
-			w->claim_ms = (unsigned)v;
-		} else if (!strcmp(name, "--max-move-ms")) {
-			if (parse_uint(val, 100, 86400000ULL, &v) < 0)
-				goto bad;
-			o->max_move_ms = v;
-		} else if (!strcmp(name, "--name")) {
-			if (!*val || strlen(val) >= sizeof w->name || strpbrk(val, " \t\r\n"))
-				goto bad;
-			snprintf(w->name, sizeof w->name, "%s", val);
-		} else {
-			fprintf(stderr, "hivebridge worker: unknown option %s\n", name);
-			return -1;
-		}
-		continue;
-bad:
-		fprintf(stderr, "hivebridge worker: bad value for %s: %s\n", name, val);
-		return -1;
-	}
+	if (rc != 0)
+		return rc;
 	if (!o->queue) {
 		fprintf(stderr, "hivebridge worker: --queue redis://HOST:PORT/NAME is needed\n");
 		return -1;
 	}
+	if (o->worker_name)
+		snprintf(w->name, sizeof w->name, "%s", o->worker_name);
 	return 0;
 }
 
@@ -897,7 +818,7 @@ int worker_main(int argc, char **argv)
 	}
 	if (prc != 0) {
 		if (prc > 0)
-			fputs(worker_usage, stdout);
+			match_help(stdout, MATCH_CMD_WORKER);
 		else
 			fputs("Try 'hivebridge worker --help'.\n", stderr);
 		config_free(&m->conf);
@@ -937,7 +858,7 @@ int worker_main(int argc, char **argv)
 	m->next_game = 1;
 	m->sig_int = evsignal_new(m->base, SIGINT, on_signal, &w);
 	m->sig_term = evsignal_new(m->base, SIGTERM, on_signal, &w);
-	w.beat_due = w.claim_ms / 3;
+	w.beat_due = m->o.claim_ms / 3;
 	w.beat_ms = w.beat_due < WORKER_POLL_MS ? w.beat_due : WORKER_POLL_MS;
 	struct timeval tv = { w.beat_ms / 1000, (w.beat_ms % 1000) * 1000 };
 	w.beat = event_new(m->base, -1, EV_PERSIST, on_beat, &w);
@@ -952,7 +873,7 @@ int worker_main(int argc, char **argv)
 	w.q.arg = &w;
 	printf("Worker %s: queue redis://%s:%d/%s, concurrency %u\n", w.name, w.q.host, w.q.port, w.q.name,
 	       m->o.concurrency);
-	if (w.allow_commands)
+	if (m->o.allow_commands)
 		fprintf(stderr, "hivebridge worker: --allow-engine-commands: a job's ENGINE may be any command, "
 			"run here as this user: whoever can write to redis://%s:%d/%s can run programs on "
 			"this machine\n", w.q.host, w.q.port, w.q.name);
