@@ -270,7 +270,7 @@ static void route_games(struct http_server *h, struct http_req *req)
 	cJSON *o = cJSON_CreateObject();
 	cJSON *live = cJSON_AddArrayToObject(o, "games");
 	cJSON *done = cJSON_AddArrayToObject(o, "finished");
-	for (const struct live_game *lg = live_first(); lg; lg = lg->next)
+	for (const struct live_game *lg = live_first(); lg; lg = TAILQ_NEXT(lg, link))
 		cJSON_AddItemToArray(lg->closed || lg->finished ? done : live, game_summary(lg));
 	reply_json(req, 200, o);
 }
