@@ -843,9 +843,9 @@ void http_free(struct http_server *h)
 	/* After the connections: their streams let go of the web seats first. */
 	weblobby_free(h->lobby);
 	h->lobby = NULL;
-	while (h->streams) {
-		struct stream *s = h->streams;
-		h->streams = s->next;
+	struct stream *s;
+	while ((s = LIST_FIRST(&h->streams))) {
+		LIST_REMOVE(s, link);
 		free(s);
 	}
 	util_event_free(&h->ping);
