@@ -9,12 +9,16 @@
 
 /* The budget, and the holders of tables, least recently used first. */
 static struct {
-	pthread_mutex_t           lock;
-	size_t                    total_mb;
-	size_t                    used_mb;
-	struct hash_budget_entry *oldest, *newest;
-	unsigned                  idle_s;
-} budget = { PTHREAD_MUTEX_INITIALIZER, HASH_BUDGET_MB_DEFAULT, 0, NULL, NULL, 0 };
+	pthread_mutex_t                 lock;
+	size_t                          total_mb;
+	size_t                          used_mb;
+	TAILQ_HEAD(, hash_budget_entry) lru;      /* guarded by lock, like every field */
+	unsigned                        idle_s;
+} budget = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.total_mb = HASH_BUDGET_MB_DEFAULT,
+	.lru = TAILQ_HEAD_INITIALIZER(budget.lru),
+};
 
 void hash_budget_configure(size_t total_mb, unsigned idle_s)
 {
@@ -36,27 +40,13 @@ static void unlink_locked(struct hash_budget_entry *e)
 {
 	if (!e->held)
 		return;
-	if (e->older)
-		e->older->newer = e->newer;
-	else
-		budget.oldest = e->newer;
-	if (e->newer)
-		e->newer->older = e->older;
-	else
-		budget.newest = e->older;
-	e->older = e->newer = NULL;
+	TAILQ_REMOVE(&budget.lru, e, lru);
 	e->held = 0;
 }
 
 static void link_locked(struct hash_budget_entry *e)
 {
-	e->older = budget.newest;
-	e->newer = NULL;
-	if (budget.newest)
-		budget.newest->newer = e;
-	else
-		budget.oldest = e;
-	budget.newest = e;
+	TAILQ_INSERT_TAIL(&budget.lru, e, lru);
 	e->held = 1;
 }
 
@@ -74,9 +64,9 @@ size_t hash_budget_take(struct hash_budget_entry *e, size_t want, size_t min)
 	pthread_mutex_lock(&budget.lock);
 	/* Losing a table only loses learnt entries; a running search's is never taken
 	 * (the loop thread alone starts searches, so an idle holder stays idle here). */
-	for (struct hash_budget_entry *v = budget.oldest, *next; v &&
+	for (struct hash_budget_entry *v = TAILQ_FIRST(&budget.lru), *next; v &&
 	     budget.total_mb - budget.used_mb < want; v = next) {
-		next = v->newer;
+		next = TAILQ_NEXT(v, lru);
 		if (v == e || !v->idle(v))
 			continue;
 		give_locked(v);

@@ -12,9 +12,10 @@
 #define BRIDGE_HASH_BUDGET_H
 
 #include <stddef.h>
+#include <sys/queue.h>
 
 struct hash_budget_entry {
-	struct hash_budget_entry *older, *newer;   /* in the list while held */
+	TAILQ_ENTRY(hash_budget_entry) lru;        /* in the list while held */
 	size_t mb;                                 /* taken; 0 when none */
 	int    held;                               /* in the list (its memory mapped) */
 	/* Whether the holder's table may be taken back now (no search in it). */

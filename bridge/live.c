@@ -1,5 +1,5 @@
 /*
- * live.c: the registry of games in progress (bridge/live.h). A doubly linked list,
+ * live.c: the registry of games in progress (bridge/live.h). A TAILQ,
  * newest first; closed games that are worth stepping through stay until
  * LIVE_KEEP_FINISHED newer ones push them out.
  */
@@ -16,23 +16,18 @@
 static struct {
 	int               on;
 	unsigned          next_id;
-	struct live_game *head;
+	TAILQ_HEAD(live_list, live_game) games;
 	size_t            nkept;           /* closed records in the list */
 	live_watch_cb    *watch;
 	void             *watch_arg;
 	const char       *archive;         /* live_archive's file, or NULL */
-} live;
+} live = { .games = TAILQ_HEAD_INITIALIZER(live.games) };
 
 static void live_changed(struct live_game *lg)
 {
 	lg->version++;
 	if (live.watch)
 		live.watch(live.watch_arg, lg);
-}
-
-static void live_unlink(struct live_game *lg)
-{
-	DLIST_UNLINK(live.head, lg);
 }
 
 static void live_free(struct live_game *lg)
@@ -46,9 +41,9 @@ void live_enable(int on)
 	live.on = on;
 	if (on)
 		return;
-	while (live.head) {
-		struct live_game *lg = live.head;
-		live_unlink(lg);
+	struct live_game *lg;
+	while ((lg = TAILQ_FIRST(&live.games))) {
+		TAILQ_REMOVE(&live.games, lg, link);
 		live_free(lg);
 	}
 	live.nkept = 0;
@@ -88,7 +83,7 @@ struct live_game *live_open(const char *kind, const char *white, const char *bla
 	copy_name(lg->black, sizeof lg->black, black);
 	lg->clock_running = -1;
 	lg->owner = owner;
-	DLIST_PUSH(live.head, lg);
+	TAILQ_INSERT_HEAD(&live.games, lg, link);
 	live_changed(lg);
 	return lg;
 }
@@ -239,7 +234,7 @@ void live_close(struct live_game *lg)
 		lg->version++;
 		if (live.watch)
 			live.watch(live.watch_arg, lg);
-		live_unlink(lg);
+		TAILQ_REMOVE(&live.games, lg, link);
 		live_free(lg);
 		return;
 	}
@@ -248,13 +243,11 @@ void live_close(struct live_game *lg)
 	live.nkept++;
 	live_changed(lg);
 	/* The oldest closed records go first. */
-	struct live_game *last = live.head;
-	while (last && last->next)
-		last = last->next;
+	struct live_game *last = TAILQ_LAST(&live.games, live_list);
 	while (live.nkept > LIVE_KEEP_FINISHED && last) {
-		struct live_game *prev = last->prev;
+		struct live_game *prev = TAILQ_PREV(last, live_list, link);
 		if (last->closed) {
-			live_unlink(last);
+			TAILQ_REMOVE(&live.games, last, link);
 			live_free(last);
 			live.nkept--;
 		}
@@ -264,12 +257,13 @@ void live_close(struct live_game *lg)
 
 const struct live_game *live_first(void)
 {
-	return live.head;
+	return TAILQ_FIRST(&live.games);
 }
 
 const struct live_game *live_find(unsigned id)
 {
-	for (struct live_game *lg = live.head; lg; lg = lg->next)
+	struct live_game *lg;
+	TAILQ_FOREACH(lg, &live.games, link)
 		if (lg->id == id)
 			return lg;
 	return NULL;
@@ -277,7 +271,8 @@ const struct live_game *live_find(unsigned id)
 
 struct live_game *live_owned(unsigned id, void *owner)
 {
-	for (struct live_game *lg = live.head; lg; lg = lg->next)
+	struct live_game *lg;
+	TAILQ_FOREACH(lg, &live.games, link)
 		if (lg->id == id)
 			return owner && lg->owner == owner && !lg->closed ? lg : NULL;
 	return NULL;

@@ -15,6 +15,8 @@
 #define BRIDGE_LIVE_H
 
 #include <stdint.h>
+#include <sys/queue.h>
+
 #include "core/game.h"
 #include "core/search.h"
 
@@ -45,7 +47,7 @@ struct live_game {
 	unsigned          substitutions; /* moves the bridge sent for a failing engine */
 	char              substitution[160]; /* why, the latest ("" none) */
 	void             *owner;         /* for live_owned(): the owner's tag */
-	struct live_game *prev, *next;
+	TAILQ_ENTRY(live_game) link;     /* the registry's list (live_first, then TAILQ_NEXT) */
 };
 
 /* Called after every change to lg (lg stays valid during the call). */

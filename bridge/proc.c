@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -61,8 +62,8 @@ struct proc {
 	struct event       *timer;        /* shutdown escalation */
 	proc_exit_cb       *exit_cb;
 	void               *exit_arg;
-	int                 registered;
-	struct proc        *prev, *next;
+	int                 registered;   /* in registry.procs */
+	LIST_ENTRY(proc)    link;
 };
 
 /* The rest of a process group whose leader has been reaped. */
@@ -72,7 +73,7 @@ struct proc_group {
 	uint64_t            kill_at;      /* ms (monotonic): SIGKILL due */
 	uint64_t            giveup_at;    /* ms: stop looking */
 	struct event       *timer;
-	struct proc_group  *next;
+	LIST_ENTRY(proc_group) link;      /* registry.groups */
 };
 
 /* One per process: signals belong to the process, and libevent lets one base
@@ -80,8 +81,8 @@ struct proc_group {
 static struct {
 	struct event_base *base;
 	struct event      *sigchld;
-	struct proc       *head;
-	struct proc_group *groups;
+	LIST_HEAD(, proc)  procs;         /* empty when zeroed, like each field */
+	LIST_HEAD(, proc_group) groups;
 	size_t             count;
 } registry;
 
@@ -118,7 +119,7 @@ static void proc_sigchld(evutil_socket_t sig, short what, void *arg)
 	/* An exit callback may free any proc: start over after each reap. Reaped
 	 * children are skipped, so this ends. */
 again:
-	for (p = registry.head; p; p = p->next)
+	LIST_FOREACH(p, &registry.procs, link)
 		if (!p->reaped && p->pid > 0 && proc_reap_one(p))
 			goto again;
 }
@@ -140,7 +141,7 @@ static int registry_join(struct event_base *base, struct proc *p, char *err, siz
 		/* A write to a dead engine must be an error, not the end of the daemon. */
 		signal(SIGPIPE, SIG_IGN);
 	}
-	DLIST_PUSH(registry.head, p);
+	LIST_INSERT_HEAD(&registry.procs, p, link);
 	registry.count++;
 	p->registered = 1;
 	return 0;
@@ -160,7 +161,7 @@ static void registry_leave(struct proc *p)
 {
 	if (!p->registered)
 		return;
-	DLIST_UNLINK(registry.head, p);
+	LIST_REMOVE(p, link);
 	p->registered = 0;
 	registry_release();
 }
@@ -173,10 +174,7 @@ static int group_alive(pid_t pgid)
 
 static void group_free(struct proc_group *g)
 {
-	struct proc_group **pp = &registry.groups;
-	while (*pp != g)
-		pp = &(*pp)->next;
-	*pp = g->next;
+	LIST_REMOVE(g, link);
 	event_free(g->timer);
 	free(g);
 	registry_release();
@@ -224,8 +222,7 @@ static void group_sweep(pid_t pgid, unsigned grace_ms)
 		return;
 	}
 	g->pgid = pgid;
-	g->next = registry.groups;
-	registry.groups = g;
+	LIST_INSERT_HEAD(&registry.groups, g, link);
 	registry.count++;
 	if (grace_ms == 0) {
 		kill(-pgid, SIGKILL);
@@ -361,7 +358,8 @@ struct proc *proc_spawn(struct event_base *base, char *const argv[], const char 
 		proc_child(sv[1], errp[1], stp[1], argv, workdir, parent);
 	setpgid(p->pid, p->pid);   /* both sides set it: no race with our signals */
 	/* Its pid was free, so a group of that number we still watch is empty. */
-	for (struct proc_group *g = registry.groups; g; g = g->next)
+	struct proc_group *g;
+	LIST_FOREACH(g, &registry.groups, link)
 		if (g->pgid == p->pid) {
 			group_free(g);
 			break;
@@ -555,9 +553,9 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 			event_base_loop(base, EVLOOP_ONCE);
 	}
 	util_event_free(&t);
-	struct proc *p = registry.head, *next;
+	struct proc *p = LIST_FIRST(&registry.procs), *next;
 	while (p) {
-		next = p->next;
+		next = LIST_NEXT(p, link);
 		if (!p->reaped && p->pid > 0) {
 			proc_signal(p, SIGKILL);
 			while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
@@ -575,11 +573,12 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 	 * members are not our children: init reaps them). */
 	uint64_t giveup = (uint64_t)now_ms() + PROC_GROUP_GIVEUP_MS;
 	int left = 0;
-	for (struct proc_group *g = registry.groups; g; g = g->next)
+	struct proc_group *g;
+	LIST_FOREACH(g, &registry.groups, link)
 		kill(-g->pgid, SIGKILL);
 	do {
 		left = 0;
-		for (struct proc_group *g = registry.groups; g; g = g->next)
+		LIST_FOREACH(g, &registry.groups, link)
 			left += group_alive(g->pgid);
 		if (left) {
 			struct timespec ts = { 0, 5 * 1000000 };
@@ -588,6 +587,6 @@ void proc_drain(struct event_base *base, unsigned timeout_ms)
 	} while (left && (uint64_t)now_ms() < giveup);
 	if (left)
 		log_warn(0, "%d process group(s) of engines still have members after SIGKILL", left);
-	while (registry.groups)
-		group_free(registry.groups);
+	while (!LIST_EMPTY(&registry.groups))
+		group_free(LIST_FIRST(&registry.groups));
 }

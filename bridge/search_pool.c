@@ -26,7 +26,7 @@ static struct {
 	pthread_mutex_t  lock;
 	pthread_cond_t   work;          /* a job was queued, or quit */
 	pthread_cond_t   finished;      /* a running job ended */
-	struct pool_job *head, *tail;
+	TAILQ_HEAD(, pool_job) queue;   /* first the oldest */
 	unsigned         queued;
 	atomic_uint      busy;          /* jobs queued or running, read without the lock */
 	unsigned         want;          /* configured count, 0 = online CPUs */
@@ -40,6 +40,7 @@ static struct {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.work = PTHREAD_COND_INITIALIZER,
 	.finished = PTHREAD_COND_INITIALIZER,
+	.queue = TAILQ_HEAD_INITIALIZER(pool.queue),
 };
 
 void search_pool_configure(unsigned threads)
@@ -93,16 +94,13 @@ static void *worker(void *arg)
 		setpriority(PRIO_PROCESS, (id_t)gettid(), nice_now + POOL_NICE);
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
-		while (!pool.head && !pool.quit)
+		while (TAILQ_EMPTY(&pool.queue) && !pool.quit)
 			pthread_cond_wait(&pool.work, &pool.lock);
 		if (pool.quit)
 			break;
-		struct pool_job *j = pool.head;
-		pool.head = j->next;
-		if (!pool.head)
-			pool.tail = NULL;
+		struct pool_job *j = TAILQ_FIRST(&pool.queue);
+		TAILQ_REMOVE(&pool.queue, j, queue);
 		pool.queued--;
-		j->next = NULL;
 		j->state = JOB_RUNNING;
 		pool.running[me] = j;
 		pthread_mutex_unlock(&pool.lock);
@@ -163,13 +161,8 @@ int search_pool_submit(struct pool_job *job)
 	if (job->state != JOB_IDLE || pool.quit || (!pool.nthreads && pool_start() < 0))
 		goto out;
 	atomic_store(&job->stop, 0);
-	job->next = NULL;
 	job->state = JOB_QUEUED;
-	if (pool.tail)
-		pool.tail->next = job;
-	else
-		pool.head = job;
-	pool.tail = job;
+	TAILQ_INSERT_TAIL(&pool.queue, job, queue);
 	pool.queued++;
 	atomic_fetch_add(&pool.busy, 1);
 	pthread_cond_signal(&pool.work);
@@ -179,24 +172,15 @@ out:
 	return rc;
 }
 
-/* Takes a queued job out of the queue (lock held); 1 if it was queued. */
+/* Takes a queued job out of the queue (lock held); 1 if it was queued. A job is in
+ * the queue exactly while its state is JOB_QUEUED (both change under the lock). */
 static int unqueue_locked(struct pool_job *job)
 {
 	if (job->state != JOB_QUEUED)
 		return 0;
-	struct pool_job **pp = &pool.head, *prev = NULL;
-	while (*pp && *pp != job) {
-		prev = *pp;
-		pp = &(*pp)->next;
-	}
-	if (*pp) {
-		*pp = job->next;
-		if (pool.tail == job)
-			pool.tail = prev;
-		pool.queued--;
-		atomic_fetch_sub(&pool.busy, 1);
-	}
-	job->next = NULL;
+	TAILQ_REMOVE(&pool.queue, job, queue);
+	pool.queued--;
+	atomic_fetch_sub(&pool.busy, 1);
 	job->state = JOB_IDLE;
 	return 1;
 }
@@ -216,7 +200,7 @@ int search_pool_expire(struct pool_job *job)
 	for (unsigned i = 0; i < pool.nthreads; i++)
 		if (pool.running[i])
 			free_workers--;
-	for (struct pool_job *j = pool.head; j && j != job; j = j->next)
+	for (struct pool_job *j = TAILQ_FIRST(&pool.queue); j && j != job; j = TAILQ_NEXT(j, queue))
 		ahead++;
 	int rc = job->state != JOB_QUEUED ? 0 : ahead >= free_workers ? 1 : -1;
 	if (rc == 1)

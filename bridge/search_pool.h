@@ -11,6 +11,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include "core/board.h"
 
@@ -23,7 +24,7 @@ struct pool_job {
 	pool_run_fn     *run;
 	atomic_int       stop;       /* set by search_pool_cancel (or the owner) */
 	int              state;      /* the pool's: idle, queued, running */
-	struct pool_job *next;
+	TAILQ_ENTRY(pool_job) queue; /* the pool's, while queued */
 };
 
 /* Worker count for the process (before the first job; 0 = online CPUs). */

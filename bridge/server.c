@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -56,7 +57,7 @@ struct server;
 
 /* Sessions of one client address (IPv4, or IPv6 with v4-mapped ones as IPv4). */
 struct peer {
-	struct peer *next;             /* in its bucket */
+	LIST_ENTRY(peer) link;         /* in its bucket */
 	size_t       n;                /* live sessions */
 	uint8_t      family;
 	uint8_t      addr[16];
@@ -81,7 +82,7 @@ struct conn {
 	struct bufferevent *bev;               /* refused connection only */
 	struct event       *linger;            /* refused connection only */
 	struct peer        *peer;              /* live session only */
-	struct conn        *prev, *next;
+	LIST_ENTRY(conn)    link;              /* srv->sessions or srv->refused */
 };
 
 struct server {
@@ -90,11 +91,11 @@ struct server {
 	struct listener    *listeners;
 	size_t              nlisteners;
 	struct event       *sigint, *sigterm, *sighup;
-	struct conn        *sessions;          /* live sessions */
+	LIST_HEAD(, conn)   sessions;          /* live sessions (empty when zeroed) */
 	size_t              nsessions;
-	struct conn        *refused;           /* refusals being flushed */
+	LIST_HEAD(, conn)   refused;           /* refusals being flushed */
 	size_t              nrefused;
-	struct peer        *peers[PEER_BUCKETS];
+	LIST_HEAD(peer_list, peer) peers[PEER_BUCKETS];
 	unsigned            next_id;
 	struct session_limits limits;
 	struct http_server *http;              /* the web page, NULL if none */
@@ -127,7 +128,7 @@ static int peer_key(const struct sockaddr *sa, uint8_t *family, uint8_t addr[16]
 	return -1;
 }
 
-static struct peer **peer_bucket(struct server *srv, uint8_t family, const uint8_t addr[16])
+static struct peer_list *peer_bucket(struct server *srv, uint8_t family, const uint8_t addr[16])
 {
 	uint32_t h = 2166136261u ^ family;    /* FNV-1a */
 	for (int i = 0; i < 16; i++)
@@ -142,17 +143,17 @@ static struct peer *peer_get(struct server *srv, const struct sockaddr *sa)
 	uint8_t family, addr[16];
 	if (peer_key(sa, &family, addr) < 0)
 		return NULL;
-	struct peer **b = peer_bucket(srv, family, addr);
-	for (struct peer *p = *b; p; p = p->next)
+	struct peer_list *b = peer_bucket(srv, family, addr);
+	struct peer *p;
+	LIST_FOREACH(p, b, link)
 		if (p->family == family && !memcmp(p->addr, addr, 16))
 			return p;
-	struct peer *p = calloc(1, sizeof *p);
+	p = calloc(1, sizeof *p);
 	if (!p)
 		return NULL;
 	p->family = family;
 	memcpy(p->addr, addr, 16);
-	p->next = *b;
-	*b = p;
+	LIST_INSERT_HEAD(b, p, link);
 	return p;
 }
 
@@ -161,19 +162,14 @@ static void peer_put(struct server *srv, struct peer *p)
 {
 	if (!p || p->n)
 		return;
-	for (struct peer **b = peer_bucket(srv, p->family, p->addr); *b; b = &(*b)->next) {
-		if (*b == p) {
-			*b = p->next;
-			free(p);
-			return;
-		}
-	}
+	LIST_REMOVE(p, link);
+	free(p);
 }
 
 /* Unlinks and frees a live session, its peer count with it. */
 static void session_drop(struct server *srv, struct conn *c)
 {
-	DLIST_UNLINK(srv->sessions, c);
+	LIST_REMOVE(c, link);
 	srv->nsessions--;
 	if (c->peer) {
 		c->peer->n--;
@@ -193,7 +189,7 @@ static void session_closed(void *arg)
 
 static void refused_free(struct conn *c)
 {
-	DLIST_UNLINK(c->srv->refused, c);
+	LIST_REMOVE(c, link);
 	c->srv->nrefused--;
 	util_bev_free(&c->bev);
 	util_event_free(&c->linger);
@@ -247,7 +243,7 @@ static void server_refuse(struct server *srv, const struct front *front, evutil_
 	}
 	c->srv = srv;
 	c->id = id;
-	DLIST_PUSH(srv->refused, c);
+	LIST_INSERT_HEAD(&srv->refused, c, link);
 	srv->nrefused++;
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	c->linger = evtimer_new(srv->base, refused_timeout, c);
@@ -328,7 +324,7 @@ static void server_accept(struct evconnlistener *lev, evutil_socket_t fd, struct
 		free(c);
 		return;
 	}
-	DLIST_PUSH(srv->sessions, c);
+	LIST_INSERT_HEAD(&srv->sessions, c, link);
 	srv->nsessions++;
 	c->peer = peer;
 	if (peer)
@@ -438,7 +434,8 @@ static int listener_open(struct server *srv, struct listener *l, const struct li
 static int server_told(const struct server *srv, size_t *left)
 {
 	*left = 0;
-	for (const struct conn *c = srv->sessions; c; c = c->next)
+	const struct conn *c;
+	LIST_FOREACH(c, &srv->sessions, link)
 		*left += c->front->session_shutdown != NULL;
 	return *left == 0 && !http_pending(srv->http);
 }
@@ -484,7 +481,8 @@ static void server_stop(struct server *srv)
 	bots_free(srv->bots);
 	srv->bots = NULL;
 	/* A session closes from an event of its own, never inside this call. */
-	for (struct conn *c = srv->sessions; c; c = c->next)
+	struct conn *c;
+	LIST_FOREACH(c, &srv->sessions, link)
 		if (c->front->session_shutdown)
 			c->front->session_shutdown(c->session);
 	srv->grace = event_new(srv->base, -1, EV_PERSIST, server_grace, srv);
@@ -541,8 +539,8 @@ static void server_teardown(struct server *srv)
 	}
 	bots_free(srv->bots);
 	srv->bots = NULL;
-	while (srv->sessions)
-		session_drop(srv, srv->sessions);
+	while (!LIST_EMPTY(&srv->sessions))
+		session_drop(srv, LIST_FIRST(&srv->sessions));
 	/* The listeners' shared state outlives their sessions (games wait for resumes). */
 	for (size_t i = 0; i < srv->nlisteners; i++)
 		if (srv->listeners[i].shared)
@@ -552,8 +550,8 @@ static void server_teardown(struct server *srv)
 	/* After the sessions and the listeners' games, which close their live games through it. */
 	http_free(srv->http);
 	srv->http = NULL;
-	while (srv->refused)
-		refused_free(srv->refused);
+	while (!LIST_EMPTY(&srv->refused))
+		refused_free(LIST_FIRST(&srv->refused));
 	util_event_free(&srv->sigint);
 	util_event_free(&srv->sigterm);
 	util_event_free(&srv->sighup);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include "bridge/log.h"
@@ -38,7 +39,7 @@ struct spectator {
 	void              (*closed)(void *arg);
 	void               *arg;
 	struct event       *close_ev;    /* closed() from the loop, never from a callback */
-	struct spectator   *prev, *next;
+	LIST_ENTRY(spectator) link;      /* sp->list while sp is set */
 };
 
 struct spectate {
@@ -47,7 +48,7 @@ struct spectate {
 	void                    *arg;
 	struct spectate_limits   l;
 	struct evconnlistener   *lev;
-	struct spectator        *list;
+	LIST_HEAD(, spectator)   list;     /* empty when zeroed */
 	unsigned                 n;
 	int                      finishing;
 	void                   (*done)(void *arg);
@@ -59,15 +60,14 @@ static void spectator_unlink(struct spectator *c)
 	struct spectate *sp = c->sp;
 	if (!sp)
 		return;
-	DLIST_UNLINK(sp->list, c);
-	c->prev = c->next = NULL;
+	LIST_REMOVE(c, link);
 	c->sp = NULL;
 	sp->n--;
 }
 
 static void spectate_maybe_done(struct spectate *sp)
 {
-	if (sp->finishing && !sp->list && sp->done) {
+	if (sp->finishing && LIST_EMPTY(&sp->list) && sp->done) {
 		void (*done)(void *) = sp->done;
 		sp->done = NULL;
 		done(sp->done_arg);
@@ -154,7 +154,8 @@ static void spectator_catch_up(struct spectator *c, unsigned n)
 unsigned spectate_count(const struct spectate *sp, unsigned n)
 {
 	unsigned k = 0;
-	for (const struct spectator *c = sp->list; c; c = c->next)
+	const struct spectator *c;
+	LIST_FOREACH(c, &sp->list, link)
 		k += !c->dead && !c->all && c->game == n;
 	return k;
 }
@@ -298,7 +299,7 @@ static struct spectator *spectator_link(struct spectate *sp, struct bufferevent 
 	c->bev = bev;
 	c->log_id = log_id;
 	c->all = sp->l.all_by_default;
-	DLIST_PUSH(sp->list, c);
+	LIST_INSERT_HEAD(&sp->list, c, link);
 	sp->n++;
 	bufferevent_setcb(bev, spectator_read, NULL, spectator_event, c);
 	bufferevent_enable(bev, EV_READ | EV_WRITE);
@@ -329,8 +330,8 @@ struct spectator *spectator_new(struct spectate *sp, struct bufferevent *bev, un
 void spectate_update(struct spectate *sp, unsigned n, const char *gamestring)
 {
 	struct spectator *c, *next;
-	for (c = sp->list; c; c = next) {
-		next = c->next;
+	for (c = LIST_FIRST(&sp->list); c; c = next) {
+		next = LIST_NEXT(c, link);
 		if (c->all || c->game == n)
 			spectator_send(c, gamestring);
 	}
@@ -342,8 +343,8 @@ void spectate_end(struct spectate *sp, unsigned n, const char *gamestring, const
 	char buf[400];
 
 	snprintf(buf, sizeof buf, "over %u %s", n, outcome ? outcome : "");
-	for (c = sp->list; c; c = next) {
-		next = c->next;
+	for (c = LIST_FIRST(&sp->list); c; c = next) {
+		next = LIST_NEXT(c, link);
 		if (c->all || c->game != n || c->dead)
 			continue;
 		c->game = 0;
@@ -456,8 +457,8 @@ void spectate_finish(struct spectate *sp, void (*done)(void *arg), void *arg)
 		evconnlistener_free(sp->lev);
 		sp->lev = NULL;
 	}
-	for (c = sp->list; c; c = next) {
-		next = c->next;
+	for (c = LIST_FIRST(&sp->list); c; c = next) {
+		next = LIST_NEXT(c, link);
 		if (!c->owned)
 			continue;
 		if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
@@ -488,8 +489,8 @@ void spectate_free(struct spectate *sp)
 	sp->done = NULL;
 	if (sp->lev)
 		evconnlistener_free(sp->lev);
-	while (sp->list) {
-		struct spectator *c = sp->list;
+	struct spectator *c;
+	while ((c = LIST_FIRST(&sp->list))) {
 		if (c->owned)
 			spectator_free(c);
 		else

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <sys/random.h>
 #include "bridge/util.h"
 #include "core/errbuf.h"
@@ -23,9 +24,9 @@ extern char **environ;
 struct secret_env {
 	char              *name;
 	char              *value;     /* NULL: unset or empty */
-	struct secret_env *next;
+	SLIST_ENTRY(secret_env) link;
 };
-static struct secret_env *secret_envs;
+static SLIST_HEAD(, secret_env) secret_envs = SLIST_HEAD_INITIALIZER(secret_envs);
 
 static void out_of_memory(void)
 {
@@ -238,7 +239,7 @@ char *util_take_secret_env(const char *name)
 	struct secret_env *se;
 	size_t n = strlen(name);
 
-	for (se = secret_envs; se; se = se->next)
+	SLIST_FOREACH(se, &secret_envs, link)
 		if (!strcmp(se->name, name))
 			return se->value ? xstrdup(se->value) : NULL;
 	se = xreallocarray(NULL, 1, sizeof *se);
@@ -255,8 +256,7 @@ char *util_take_secret_env(const char *name)
 		explicit_bzero(v, strlen(v));
 	}
 	unsetenv(name);
-	se->next = secret_envs;
-	secret_envs = se;
+	SLIST_INSERT_HEAD(&secret_envs, se, link);
 	return se->value ? xstrdup(se->value) : NULL;
 }
 

@@ -84,28 +84,6 @@ struct evconnlistener;
 void util_accept_pause(struct evconnlistener *lev, struct event *resume, unsigned ms);
 void util_accept_resume(evutil_socket_t fd, short what, void *lev_slot);
 
-/* The bridge's intrusive doubly linked lists (utlist's DL_ idea): a node has `prev`
- * and `next` pointers to its own type, the list is a pointer to its first node (NULL
- * when empty). DLIST_PUSH puts n first; DLIST_UNLINK takes n out (its own pointers
- * are left as they were). Each argument is evaluated more than once. */
-#define DLIST_PUSH(head, n)                                                             \
-	do {                                                                            \
-		(n)->prev = NULL;                                                       \
-		(n)->next = (head);                                                     \
-		if (head)                                                               \
-			(head)->prev = (n);                                             \
-		(head) = (n);                                                           \
-	} while (0)
-#define DLIST_UNLINK(head, n)                                                           \
-	do {                                                                            \
-		if ((n)->prev)                                                          \
-			(n)->prev->next = (n)->next;                                    \
-		else                                                                    \
-			(head) = (n)->next;                                             \
-		if ((n)->next)                                                          \
-			(n)->next->prev = (n)->prev;                                    \
-	} while (0)
-
 /* name's first address (getaddrinfo for a stream socket with flags, e.g. AI_PASSIVE)
  * as numeric text into host (UTIL_HOST_MAX bytes will do): 0, or -1 with err
  * "NAME: cannot resolve: WHY" (NULL name: "(none)"). It may block: call it before

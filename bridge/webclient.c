@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <curl/curl.h>
 #include <event2/event.h>
 
@@ -24,7 +25,7 @@
 
 struct webclient_call {
 	struct webclient      *w;
-	struct webclient_call *prev, *next;
+	LIST_ENTRY(webclient_call) link;      /* w->calls */
 	CURL                  *easy;
 	struct curl_slist     *headers;
 	char                  *body;          /* ours: curl reads it during the transfer */
@@ -43,16 +44,16 @@ struct webclient {
 	struct event_base     *base;
 	CURLM                 *multi;
 	struct event          *timer;
-	struct webclient_call *calls;
+	LIST_HEAD(, webclient_call) calls;    /* sent, not yet delivered nor cancelled */
 	size_t                 ncalls;
-	struct sock           *socks;
+	LIST_HEAD(, sock)      socks;
 };
 
 /* The event of one socket curl watches, owned through curl_multi_assign. */
 struct sock {
 	struct event *ev;
 	curl_socket_t fd;
-	struct sock  *prev, *next;     /* the client's list: freed with it */
+	LIST_ENTRY(sock) link;         /* w->socks: freed with the client */
 };
 
 static void deliver_finished(struct webclient *w);
@@ -60,12 +61,7 @@ static void deliver_finished(struct webclient *w);
 static void call_free(struct webclient_call *c)
 {
 	struct webclient *w = c->w;
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		w->calls = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
+	LIST_REMOVE(c, link);
 	w->ncalls--;
 	curl_multi_remove_handle(w->multi, c->easy);
 	curl_easy_cleanup(c->easy);
@@ -91,14 +87,9 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
 	deliver_finished(w);
 }
 
-static void sock_free(struct webclient *w, struct sock *sk)
+static void sock_free(struct sock *sk)
 {
-	if (sk->prev)
-		sk->prev->next = sk->next;
-	else
-		w->socks = sk->next;
-	if (sk->next)
-		sk->next->prev = sk->prev;
+	LIST_REMOVE(sk, link);
 	if (sk->ev)
 		event_free(sk->ev);
 	free(sk);
@@ -110,7 +101,7 @@ static int socket_cb(CURL *easy, curl_socket_t s, int what, void *userp, void *s
 	struct sock *sk = socketp;
 	if (what == CURL_POLL_REMOVE) {
 		if (sk) {
-			sock_free(w, sk);
+			sock_free(sk);
 			curl_multi_assign(w->multi, s, NULL);
 		}
 		return 0;
@@ -120,11 +111,7 @@ static int socket_cb(CURL *easy, curl_socket_t s, int what, void *userp, void *s
 		sk = xreallocarray(NULL, 1, sizeof *sk);
 		sk->fd = s;
 		sk->ev = NULL;
-		sk->prev = NULL;
-		sk->next = w->socks;
-		if (w->socks)
-			w->socks->prev = sk;
-		w->socks = sk;
+		LIST_INSERT_HEAD(&w->socks, sk, link);
 		curl_multi_assign(w->multi, s, sk);
 	} else if (sk->ev) {
 		event_free(sk->ev);
@@ -243,6 +230,8 @@ struct webclient *webclient_new(struct event_base *base, char *err, size_t errle
 		return NULL;
 	}
 	w->base = base;
+	LIST_INIT(&w->calls);
+	LIST_INIT(&w->socks);
 	curl_multi_setopt(w->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
 	curl_multi_setopt(w->multi, CURLMOPT_SOCKETDATA, w);
 	curl_multi_setopt(w->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
@@ -302,10 +291,7 @@ struct webclient_call *webclient_send(struct webclient *w, const struct webclien
 		free(h);
 	}
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->headers);
-	c->next = w->calls;
-	if (w->calls)
-		w->calls->prev = c;
-	w->calls = c;
+	LIST_INSERT_HEAD(&w->calls, c, link);
 	w->ncalls++;
 	if (!c->headers || curl_multi_add_handle(w->multi, e) != CURLM_OK) {
 		call_free(c);
@@ -335,11 +321,11 @@ void webclient_free(struct webclient *w)
 {
 	if (!w)
 		return;
-	while (w->calls)
-		call_free(w->calls);
+	while (!LIST_EMPTY(&w->calls))
+		call_free(LIST_FIRST(&w->calls));
 	curl_multi_cleanup(w->multi);   /* after the handles: it closes its cached connections */
-	while (w->socks)
-		sock_free(w, w->socks);
+	while (!LIST_EMPTY(&w->socks))
+		sock_free(LIST_FIRST(&w->socks));
 	event_free(w->timer);
 	free(w);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <time.h>
 #include <event2/event.h>
 
@@ -42,7 +43,7 @@ enum gstate { G_IDLE, G_STARTING, G_THINKING, G_PLAYING, G_READING, G_LEFT };
 
 struct hg_sess {
 	struct site_bot       *bot;
-	struct hg_sess        *next;
+	LIST_ENTRY(hg_sess)    link;     /* bot->sess, from sess_new to sess_free */
 	char                   nanoid[HG_ID_MAX];
 	unsigned               log_id;
 	int                    side;          /* 0 white, 1 black */
@@ -85,7 +86,7 @@ struct site_bot {
 	unsigned                     cycle;
 	struct hg_challenges         chal;       /* this cycle's, accepted one by one */
 	size_t                       chal_next;
-	struct hg_sess              *sess;
+	LIST_HEAD(, hg_sess)         sess;       /* newest first (empty when zeroed) */
 	size_t                       nsess;
 	int64_t                      rtt_ms;     /* a play request's round trip, smoothed */
 	int64_t                      list_ms;    /* when the list being read was asked for */
@@ -141,7 +142,8 @@ static int answer_usable(struct site_bot *b, unsigned log_id, const struct webcl
 
 static struct hg_sess *sess_find(struct site_bot *b, const char *nanoid)
 {
-	for (struct hg_sess *s = b->sess; s; s = s->next)
+	struct hg_sess *s;
+	LIST_FOREACH(s, &b->sess, link)
 		if (!strcmp(s->nanoid, nanoid))
 			return s;
 	return NULL;
@@ -150,11 +152,7 @@ static struct hg_sess *sess_find(struct site_bot *b, const char *nanoid)
 static void sess_free(struct hg_sess *s)
 {
 	struct site_bot *b = s->bot;
-	for (struct hg_sess **p = &b->sess; *p; p = &(*p)->next)
-		if (*p == s) {
-			*p = s->next;
-			break;
-		}
+	LIST_REMOVE(s, link);
 	b->nsess--;
 	live_close(s->live);
 	webclient_cancel(s->call);
@@ -179,8 +177,7 @@ static struct hg_sess *sess_new(struct site_bot *b, const struct hg_game *g)
 	s->log_id = b->log_id + 1 + (b->next_id++ % 999);
 	s->side = hg_game_side(g, b->user_id);
 	hive_game_init(&s->game, g->type);
-	s->next = b->sess;
-	b->sess = s;
+	LIST_INSERT_HEAD(&b->sess, s, link);
 	b->nsess++;
 	log_note(s->log_id, "hivegame %s: game %s (%s, %s %lld+%lld) as %s", b->conf->name, s->nanoid,
 		 g->game_type, hg_time_mode_name(g->mode), (long long)g->time_base,
@@ -643,7 +640,7 @@ static void on_games(void *arg, const struct webclient_answer *a)
 		return;
 	}
 	if (ongoing)
-		for (struct hg_sess *s = b->sess; s; s = s->next)
+		for (struct hg_sess *s = LIST_FIRST(&b->sess); s; s = LIST_NEXT(s, link))
 			s->listed = 0;
 	for (size_t i = 0; i < gs.n; i++) {
 		struct hg_sess *s = sess_find(b, gs.v[i].nanoid);
@@ -664,8 +661,8 @@ static void on_games(void *arg, const struct webclient_answer *a)
 	hg_games_free(&gs);
 	if (ongoing) {
 		/* Over (or aborted): what is not listed any more and waits for nothing. */
-		for (struct hg_sess *s = b->sess, *n; s; s = n) {
-			n = s->next;
+		for (struct hg_sess *s = LIST_FIRST(&b->sess), *n; s; s = n) {
+			n = LIST_NEXT(s, link);
 			if (!s->listed && (s->state == G_IDLE || s->state == G_LEFT)) {
 				log_note(s->log_id, "hivegame %s: game %s ended", b->conf->name, s->nanoid);
 				sess_free(s);
@@ -749,8 +746,8 @@ static void hivegame_free(struct site_bot *b)
 {
 	if (!b)
 		return;
-	while (b->sess)
-		sess_free(b->sess);
+	while (!LIST_EMPTY(&b->sess))
+		sess_free(LIST_FIRST(&b->sess));
 	webclient_cancel(b->call);
 	webclient_free(b->wc);
 	if (b->tick)

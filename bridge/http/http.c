@@ -270,7 +270,7 @@ static void route_games(struct http_server *h, struct http_req *req)
 	cJSON *o = cJSON_CreateObject();
 	cJSON *live = cJSON_AddArrayToObject(o, "games");
 	cJSON *done = cJSON_AddArrayToObject(o, "finished");
-	for (const struct live_game *lg = live_first(); lg; lg = lg->next)
+	for (const struct live_game *lg = live_first(); lg; lg = TAILQ_NEXT(lg, link))
 		cJSON_AddItemToArray(lg->closed || lg->finished ? done : live, game_summary(lg));
 	reply_json(req, 200, o);
 }
@@ -843,9 +843,9 @@ void http_free(struct http_server *h)
 	/* After the connections: their streams let go of the web seats first. */
 	weblobby_free(h->lobby);
 	h->lobby = NULL;
-	while (h->streams) {
-		struct stream *s = h->streams;
-		h->streams = s->next;
+	struct stream *s;
+	while ((s = LIST_FIRST(&h->streams))) {
+		LIST_REMOVE(s, link);
 		free(s);
 	}
 	util_event_free(&h->ping);

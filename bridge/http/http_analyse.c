@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
@@ -28,13 +29,13 @@ struct ajob {
 	char               name[64];     /* the profile's */
 	int                has_info;
 	struct hive_search_info info;    /* the latest report */
-	struct ajob       *next;
+	LIST_ENTRY(ajob)   link;         /* a->jobs, from its start to its free */
 };
 
 struct analyse {
 	struct event_base   *base;
 	const struct config *conf;
-	struct ajob         *jobs;
+	LIST_HEAD(, ajob)    jobs;         /* empty when zeroed */
 	unsigned             n;
 };
 
@@ -51,13 +52,8 @@ struct analyse *analyse_new(struct event_base *base, const struct config *conf)
 static void ajob_free(struct ajob *j)
 {
 	struct analyse *a = j->a;
-	for (struct ajob **pp = &a->jobs; *pp; pp = &(*pp)->next) {
-		if (*pp == j) {
-			*pp = j->next;
-			a->n--;
-			break;
-		}
-	}
+	LIST_REMOVE(j, link);
+	a->n--;
 	engine_free(j->eng);
 	hive_game_free(&j->game);
 	free(j);
@@ -67,14 +63,14 @@ void analyse_free(struct analyse *a)
 {
 	if (!a)
 		return;
-	while (a->jobs)
-		ajob_free(a->jobs);
+	while (!LIST_EMPTY(&a->jobs))
+		ajob_free(LIST_FIRST(&a->jobs));
 	free(a);
 }
 
 void analyse_closed(struct analyse *a, struct http_req *req)
 {
-	for (struct ajob *j = a ? a->jobs : NULL; j; j = j->next) {
+	for (struct ajob *j = a ? LIST_FIRST(&a->jobs) : NULL; j; j = LIST_NEXT(j, link)) {
 		if (j->req == req) {
 			j->req = NULL;
 			if (engine_busy(j->eng))
@@ -248,7 +244,7 @@ void analyse_request(struct analyse *a, struct http_req *req, const cJSON *b)
 	int status;
 	unsigned mine = 0;
 
-	for (const struct ajob *j = a->jobs; j; j = j->next)
+	for (const struct ajob *j = LIST_FIRST(&a->jobs); j; j = LIST_NEXT(j, link))
 		mine += !strcmp(j->peer, peer);
 	if (mine) {
 		reply_error(req, 429, "an analysis from your address is running: one at a time");
@@ -266,8 +262,7 @@ void analyse_request(struct analyse *a, struct http_req *req, const cJSON *b)
 	j->a = a;
 	hive_game_init(&j->game, 0);
 	snprintf(j->peer, sizeof j->peer, "%s", peer);
-	j->next = a->jobs;
-	a->jobs = j;
+	LIST_INSERT_HEAD(&a->jobs, j, link);
 	a->n++;
 	if (ajob_read(j, b, &status, err, sizeof err) < 0) {
 		ajob_end(j, NULL, status, err);   /* j->req is NULL: answered here */

@@ -79,7 +79,7 @@ struct http_req {
 	char                 *head;        /* malloc'd */
 	char                 *body;        /* malloc'd, NUL-terminated */
 	struct evkeyvalq      out_headers;
-	struct http_req      *prev, *next;
+	LIST_ENTRY(http_req)  link;        /* l->conns */
 };
 
 struct http_listener {
@@ -90,7 +90,7 @@ struct http_listener {
 	http_handler_fn      *handler;
 	http_closed_fn       *closed;
 	void                 *arg;
-	struct http_req      *conns;
+	LIST_HEAD(, http_req) conns;       /* newest first (empty when zeroed) */
 	unsigned              nconns;
 	unsigned              nbig;        /* connections with big set */
 	unsigned              peak;        /* most connections since memory was given back */
@@ -153,7 +153,7 @@ static void req_reset(struct http_req *r)
 static void req_free(struct http_req *r)
 {
 	struct http_listener *l = r->l;
-	DLIST_UNLINK(l->conns, r);
+	LIST_REMOVE(r, link);
 	l->nconns--;
 	req_reset(r);
 	util_bev_free(&r->bev);
@@ -491,7 +491,7 @@ static int body_big(struct http_req *r, char *why, size_t len)
 		return 413;
 	}
 	unsigned mine = 0;
-	for (const struct http_req *o = l->conns; o; o = o->next)
+	for (const struct http_req *o = LIST_FIRST(&l->conns); o; o = LIST_NEXT(o, link))
 		mine += o->big && !strcmp(o->peer, r->peer);
 	/* One address gets half of them (at least one): others keep room. */
 	if (l->nbig >= l->lim.max_big || mine >= (l->lim.max_big > 1 ? l->lim.max_big / 2 : 1)) {
@@ -725,7 +725,7 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 		refuse(l, fd, peer, "too many connections");
 		return;
 	}
-	for (const struct http_req *r = l->conns; r; r = r->next)
+	for (const struct http_req *r = LIST_FIRST(&l->conns); r; r = LIST_NEXT(r, link))
 		mine += !strcmp(r->peer, peer);
 	if (mine >= l->lim.max_conns_per_addr) {
 		refuse(l, fd, peer, "too many connections from your address");
@@ -744,7 +744,7 @@ static void accept_cb(struct evconnlistener *lev, evutil_socket_t fd, struct soc
 	TAILQ_INIT(&r->out_headers);
 	r->bev = bufferevent_socket_new(l->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	r->timer = evtimer_new(l->base, timer_cb, r);
-	DLIST_PUSH(l->conns, r);
+	LIST_INSERT_HEAD(&l->conns, r, link);
 	if (++l->nconns > l->peak)
 		l->peak = l->nconns;
 	if (!r->bev || !r->timer) {
@@ -829,8 +829,8 @@ void http_listener_free(struct http_listener *l)
 		return;
 	if (l->lev)
 		evconnlistener_free(l->lev);
-	while (l->conns) {
-		struct http_req *r = l->conns;
+	struct http_req *r;
+	while ((r = LIST_FIRST(&l->conns))) {
 		if (!r->dead) {
 			r->dead = 1;
 			if (l->closed)

@@ -28,7 +28,7 @@
 static unsigned streams_of(const struct http_server *h, const char *peer)
 {
 	unsigned n = 0;
-	for (const struct stream *s = h->streams; s; s = s->next)
+	for (const struct stream *s = LIST_FIRST(&h->streams); s; s = LIST_NEXT(s, link))
 		n += !s->reserved && !strcmp(http_req_peer(s->req), peer);
 	return n;
 }
@@ -39,7 +39,7 @@ int stream_reserve_ok(const struct http_server *h, const char *seat)
 {
 	if (!seat || h->nreserved >= HTTP_STREAM_RESERVE || !weblobby_seat_live(h->lobby, seat))
 		return 0;
-	for (const struct stream *s = h->streams; s; s = s->next)
+	for (const struct stream *s = LIST_FIRST(&h->streams); s; s = LIST_NEXT(s, link))
 		if (s->reserved && !strcmp(s->seat, seat))
 			return 0;
 	return 1;
@@ -47,20 +47,19 @@ int stream_reserve_ok(const struct http_server *h, const char *seat)
 
 void stream_drop_conn(struct http_server *h, struct http_req *req)
 {
-	for (struct stream **sp = &h->streams; *sp;) {
-		struct stream *s = *sp;
-		if (s->req == req) {
-			*sp = s->next;
-			if (s->reserved)
-				h->nreserved--;
-			else
-				h->nstreams--;
-			if (s->seat[0] && h->lobby)
-				weblobby_stream_closed(h->lobby, s->seat);
-			free(s);
-		} else {
-			sp = &s->next;
-		}
+	struct stream *s, *next;
+	for (s = LIST_FIRST(&h->streams); s; s = next) {
+		next = LIST_NEXT(s, link);
+		if (s->req != req)
+			continue;
+		LIST_REMOVE(s, link);
+		if (s->reserved)
+			h->nreserved--;
+		else
+			h->nstreams--;
+		if (s->seat[0] && h->lobby)
+			weblobby_stream_closed(h->lobby, s->seat);
+		free(s);
 	}
 }
 
@@ -68,8 +67,8 @@ void stream_drop_conn(struct http_server *h, struct http_req *req)
 static void stream_send(struct http_server *h, const char *event, const char *data)
 {
 	struct stream *next;
-	for (struct stream *s = h->streams; s; s = next) {
-		next = s->next;
+	for (struct stream *s = LIST_FIRST(&h->streams); s; s = next) {
+		next = LIST_NEXT(s, link);
 		if (http_req_unsent(s->req) > HTTP_STREAM_MAX_BUFFER) {
 			log_note(0, "http: an event stream lags: closed");
 			/* conn_closed unlinks s (only s: one stream per connection). */
@@ -88,7 +87,7 @@ static void stream_send(struct http_server *h, const char *event, const char *da
 void stream_on_live(void *arg, const struct live_game *lg)
 {
 	struct http_server *h = arg;
-	if (!h->streams)
+	if (LIST_EMPTY(&h->streams))
 		return;
 	cJSON *o = lg ? game_summary(lg) : cJSON_CreateObject();
 	if (lg && lg->closed && !live_find(lg->id))
@@ -104,7 +103,7 @@ void stream_on_live(void *arg, const struct live_game *lg)
 void stream_on_seat(void *arg, const char *token, const char *json)
 {
 	struct http_server *h = arg;
-	for (struct stream *s = h->streams; s; s = s->next) {
+	for (struct stream *s = LIST_FIRST(&h->streams); s; s = LIST_NEXT(s, link)) {
 		if (strcmp(s->seat, token))
 			continue;
 		struct evbuffer *b = evbuffer_new();
@@ -121,8 +120,8 @@ void stream_on_ping(evutil_socket_t fd, short what, void *arg)
 	struct http_server *h = arg;
 	struct stream *next;
 	/* A comment line: keeps proxies quiet and finds peers that went away. */
-	for (struct stream *s = h->streams; s; s = next) {
-		next = s->next;
+	for (struct stream *s = LIST_FIRST(&h->streams); s; s = next) {
+		next = LIST_NEXT(s, link);
 		struct evbuffer *b = evbuffer_new();
 		if (!b)
 			continue;
@@ -166,8 +165,7 @@ void route_events(struct http_server *h, struct http_req *req, const char *query
 	evhttp_clear_headers(&q);
 	s->req = req;
 	s->reserved = reserved;
-	s->next = h->streams;
-	h->streams = s;
+	LIST_INSERT_HEAD(&h->streams, s, link);
 	if (reserved)
 		h->nreserved++;
 	else
@@ -187,7 +185,7 @@ void route_events(struct http_server *h, struct http_req *req, const char *query
 }
 int http_pending(const struct http_server *h)
 {
-	for (const struct stream *s = h ? h->streams : NULL; s; s = s->next)
+	for (const struct stream *s = h ? LIST_FIRST(&h->streams) : NULL; s; s = LIST_NEXT(s, link))
 		if (s->req && http_req_unsent(s->req) > 0)
 			return 1;
 	return 0;

@@ -7,6 +7,7 @@
 #define BRIDGE_HTTP_INT_H
 
 #include <stddef.h>
+#include <sys/queue.h>
 #include <cJSON.h>
 #include <event2/keyvalq_struct.h>
 #include <event2/util.h>
@@ -236,7 +237,7 @@ struct stream {
 	char                      seat[WEB_TOKEN_LEN + 1];  /* a web seat's page, "" if none */
 	int                       reserved;                 /* from the seats' reserve */
 	struct http_req          *req;
-	struct stream            *next;
+	LIST_ENTRY(stream)        link;                     /* h->streams */
 };
 
 struct http_server {
@@ -252,7 +253,7 @@ struct http_server {
 	 * shared ones are taken. */
 	struct http_req            *conns[HTTP_MAX_CONNS + HTTP_STREAM_RESERVE];
 	unsigned                    nconns;
-	struct stream              *streams;
+	LIST_HEAD(, stream)         streams;    /* newest first (empty when zeroed) */
 	unsigned                    nstreams;   /* the shared ones */
 	unsigned                    nreserved;  /* the seats' reserve */
 	struct event               *ping;

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include <event2/event.h>
 
@@ -52,12 +53,12 @@ struct wseat {
 	unsigned           nstreams;
 	int                leaving;       /* its last stream closed: a request is no stay */
 	struct event      *absent;        /* nobody there: leave, detach or free */
-	struct wseat      *prev, *next;
+	LIST_ENTRY(wseat)  link;          /* w->seats */
 };
 
 struct weblobby {
 	struct event_base *base;
-	struct wseat      *seats;
+	LIST_HEAD(, wseat) seats;         /* newest first (empty when zeroed) */
 	unsigned           nseats;
 	void             (*notify)(void *arg, const char *token, const char *json);
 	void              *arg;
@@ -73,7 +74,7 @@ static int is_active(const struct wseat *ws)
 static void wseat_free(struct wseat *ws)
 {
 	struct weblobby *w = ws->w;
-	DLIST_UNLINK(w->seats, ws);
+	LIST_REMOVE(ws, link);
 	w->nseats--;
 	util_event_free(&ws->absent);
 	free(ws);
@@ -248,7 +249,7 @@ static struct wseat *wseat_find(struct weblobby *w, const char *token)
 {
 	if (!token || strlen(token) != WEB_TOKEN_LEN)
 		return NULL;
-	for (struct wseat *ws = w->seats; ws; ws = ws->next)
+	for (struct wseat *ws = LIST_FIRST(&w->seats); ws; ws = LIST_NEXT(ws, link))
 		if (guard_token_eq(token, ws->token))
 			return ws;
 	return NULL;
@@ -331,7 +332,7 @@ cJSON *weblobby_list(struct weblobby *w)
 static struct wseat *wseat_stale(struct weblobby *w, const char *peer)
 {
 	struct wseat *old = NULL;
-	for (struct wseat *ws = w->seats; ws; ws = ws->next)
+	for (struct wseat *ws = LIST_FIRST(&w->seats); ws; ws = LIST_NEXT(ws, link))
 		if (ws->state == W_WAITING && !ws->nstreams && !strcmp(ws->peer, peer))
 			old = ws;       /* newest first: the last one is the oldest */
 	return old;
@@ -349,7 +350,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	struct lobby *lb = lobby_find(r.lobby);
 	if (!lb || strcmp(lobby_protocol(lb), "uhp-remote"))
 		return err(status, 404, "no such remote-play lobby");
-	for (struct wseat *ws = w->seats; ws; ws = ws->next) {
+	for (struct wseat *ws = LIST_FIRST(&w->seats); ws; ws = LIST_NEXT(ws, link)) {
 		wseat_settle(ws);
 		if (!is_active(ws))
 			continue;
@@ -370,8 +371,8 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	if (active >= WEB_MAX_ACTIVE)
 		return err(status, 429, "too many web players");
 	/* Finished records make room first. */
-	for (struct wseat *ws = w->seats, *next; ws && w->nseats >= WEB_MAX_SEATS; ws = next) {
-		next = ws->next;
+	for (struct wseat *ws = LIST_FIRST(&w->seats), *next; ws && w->nseats >= WEB_MAX_SEATS; ws = next) {
+		next = LIST_NEXT(ws, link);
 		if (!is_active(ws) && !ws->nstreams)
 			wseat_free(ws);
 	}
@@ -389,7 +390,7 @@ static cJSON *do_join(struct weblobby *w, const cJSON *b, const char *peer, int 
 	snprintf(ws->lobby, sizeof ws->lobby, "%s", lobby_name(lb));
 	snprintf(ws->peer, sizeof ws->peer, "%s", peer);
 	random_token(ws->token, WEB_TOKEN_LEN);
-	DLIST_PUSH(w->seats, ws);
+	LIST_INSERT_HEAD(&w->seats, ws, link);
 	w->nseats++;
 	if (lobby_join(lb, r.type, r.name, ws, &web_ops, why, sizeof why) < 0) {
 		cJSON *o = err(status, 503, why[0] ? why : "the lobby is full");
@@ -476,7 +477,7 @@ void weblobby_free(struct weblobby *w)
 {
 	if (!w)
 		return;
-	while (w->seats)
-		wseat_free(w->seats);
+	while (!LIST_EMPTY(&w->seats))
+		wseat_free(LIST_FIRST(&w->seats));
 	free(w);
 }

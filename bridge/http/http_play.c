@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 
 #include "bridge/config.h"
 #include "bridge/engine.h"
@@ -39,7 +40,7 @@ struct pgame {
 	char               token[WEB_TOKEN_LEN + 1];   /* the owner's */
 	char               peer[64];     /* the address that started it */
 	char               log_prefix[32]; /* "http: game N" */
-	struct pgame      *next;
+	LIST_ENTRY(pgame)  link;         /* p->games, from its start to its free */
 };
 
 struct play {
@@ -48,18 +49,13 @@ struct play {
 	unsigned             max_games;
 	unsigned             think_ms;
 	unsigned             ngames;
-	struct pgame        *games;
+	LIST_HEAD(, pgame)   games;        /* newest first (empty when zeroed) */
 };
 
 static void pgame_free(struct pgame *pg)
 {
 	struct play *p = pg->p;
-	for (struct pgame **pp = &p->games; *pp; pp = &(*pp)->next) {
-		if (*pp == pg) {
-			*pp = pg->next;
-			break;
-		}
-	}
+	LIST_REMOVE(pg, link);
 	p->ngames--;
 	referee_free(pg->ref);
 	engine_free(pg->eng);
@@ -130,8 +126,8 @@ void play_free(struct play *p)
 {
 	if (!p)
 		return;
-	while (p->games)
-		pgame_free(p->games);
+	while (!LIST_EMPTY(&p->games))
+		pgame_free(LIST_FIRST(&p->games));
 	free(p);
 }
 
@@ -142,7 +138,8 @@ void *play_tag(struct play *p)
 
 static struct pgame *play_find(struct play *p, unsigned id)
 {
-	for (struct pgame *pg = p->games; pg; pg = pg->next)
+	struct pgame *pg;
+	LIST_FOREACH(pg, &p->games, link)
 		if (pg->id == id)
 			return pg;
 	return NULL;
@@ -203,7 +200,7 @@ unsigned play_start(struct play *p, const struct start_req *r, const char *peer,
 		errbuf_set(err, errlen, "no such engine profile");
 		return 0;
 	}
-	for (const struct pgame *g = p->games; g; g = g->next)
+	for (const struct pgame *g = LIST_FIRST(&p->games); g; g = LIST_NEXT(g, link))
 		mine += !strcmp(g->peer, peer);
 	if (mine >= PLAY_MAX_PER_PEER) {
 		*status = 429;
@@ -225,8 +222,7 @@ unsigned play_start(struct play *p, const struct start_req *r, const char *peer,
 	pg->human = r->human;
 	random_token(pg->token, WEB_TOKEN_LEN);
 	snprintf(pg->peer, sizeof pg->peer, "%s", peer);
-	pg->next = p->games;
-	p->games = pg;
+	LIST_INSERT_HEAD(&p->games, pg, link);
 	p->ngames++;
 	pg->eng = engine_new(p->base, prof, cause, sizeof cause);
 	if (!pg->eng || pgame_referee(pg, prof, r, why, sizeof why) < 0) {
@@ -309,6 +305,6 @@ void play_shutdown(struct play *p, const char *reason)
 {
 	p->max_games = 0;          /* play_start answers 503 from now on */
 	/* Each ends without a result, and goes (pgame_ended). */
-	while (p->games)
-		referee_abort(p->games->ref, reason);
+	while (!LIST_EMPTY(&p->games))
+		referee_abort(LIST_FIRST(&p->games)->ref, reason);
 }

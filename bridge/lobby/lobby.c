@@ -29,7 +29,7 @@ static const char *const colour_word[2] = { "white", "black" };
 
 /* Every lobby of the process, so that a uhp-spectate listener finds the one it
  * watches; the event loop is single-threaded. */
-static struct lobby *lobbies;
+static LIST_HEAD(, lobby) lobbies = LIST_HEAD_INITIALIZER(lobbies);
 
 static void game_kick(struct rgame *g)
 {
@@ -205,7 +205,7 @@ static void on_grace(evutil_socket_t fd, short what, void *arg)
 static void game_free(struct rgame *g)
 {
 	struct lobby *lb = g->lb;
-	DLIST_UNLINK(lb->games, g);
+	LIST_REMOVE(g, link);
 	lb->ngames--;
 	/* First: it frees an engine busy with a search. */
 	referee_free(g->ref);
@@ -325,7 +325,7 @@ static struct rgame *game_new(struct lobby *lb, unsigned type)
 		g->seat[c].colour = c;
 		g->seat[c].grace = evtimer_new(lb->base, on_grace, &g->seat[c]);
 	}
-	DLIST_PUSH(lb->games, g);
+	LIST_INSERT_HEAD(&lb->games, g, link);
 	lb->ngames++;
 	if (!g->kick || !g->seat[0].grace || !g->seat[1].grace) {
 		game_free(g);
@@ -363,7 +363,7 @@ static void seat_waiter(struct seat *s, struct waiter *w)
 static void waiter_free(struct waiter *w)
 {
 	struct lobby *lb = w->lb;
-	DLIST_UNLINK(lb->waiters, w);
+	LIST_REMOVE(w, link);
 	lb->nwaiting--;
 	if (w->timer)
 		event_free(w->timer);
@@ -427,7 +427,8 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 	me->ops = ops;
 	me->type = type;
 	snprintf(me->name, sizeof me->name, "%s", name);
-	for (struct waiter *w = lb->waiters; w; w = w->next) {
+	struct waiter *w;
+	LIST_FOREACH(w, &lb->waiters, link) {
 		if (w->type != type || w->client == client)
 			continue;
 		struct rgame *g = game_new(lb, type);
@@ -450,7 +451,7 @@ static int lobby_enter(struct lobby *lb, unsigned type, const char *name, struct
 				  lb->o->max_waiting);
 	}
 	me->engine = e;
-	DLIST_PUSH(lb->waiters, me);
+	LIST_INSERT_HEAD(&lb->waiters, me, link);
 	lb->nwaiting++;
 	unsigned ms = lb->house && lb->o->house_wait_ms < lb->o->wait_ms ? lb->o->house_wait_ms
 									  : lb->o->wait_ms;
@@ -473,14 +474,16 @@ int lobby_join_engine(struct lobby *lb, const char *name, struct engine *e, void
 
 void lobby_leave(struct lobby *lb, void *client)
 {
-	for (struct waiter *w = lb->waiters; w; w = w->next) {
+	struct waiter *w;
+	LIST_FOREACH(w, &lb->waiters, link) {
 		if (w->client == client) {
 			waiter_free(w);
 			return;
 		}
 	}
 	/* Paired, but its game has not started yet (a house engine starting): no game. */
-	for (struct rgame *g = lb->games; g; g = g->next) {
+	struct rgame *g;
+	LIST_FOREACH(g, &lb->games, link) {
 		for (int c = 0; c < 2; c++) {
 			if (!g->live && !g->over && g->seat[c].client == client) {
 				g->seat[c].client = NULL;
@@ -494,7 +497,8 @@ void lobby_leave(struct lobby *lb, void *client)
 struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 			  const struct seat_ops *ops, char *err, size_t errlen)
 {
-	for (struct rgame *g = lb->games; g; g = g->next) {
+	struct rgame *g;
+	LIST_FOREACH(g, &lb->games, link) {
 		for (int c = 0; c < 2; c++) {
 			struct seat *s = &g->seat[c];
 			if (s->is_engine || g->over || strcmp(s->token, token))
@@ -516,7 +520,8 @@ struct seat *lobby_resume(struct lobby *lb, const char *token, void *client,
 
 struct lobby *lobby_find(const char *name)
 {
-	for (struct lobby *lb = lobbies; lb; lb = lb->reg_next)
+	struct lobby *lb;
+	LIST_FOREACH(lb, &lobbies, reg)
 		if (!strcmp(lb->lc->name, name))
 			return lb;
 	return NULL;
@@ -524,7 +529,7 @@ struct lobby *lobby_find(const char *name)
 
 struct lobby *lobby_next(const struct lobby *lb)
 {
-	return lb ? lb->reg_next : lobbies;
+	return lb ? LIST_NEXT(lb, reg) : LIST_FIRST(&lobbies);
 }
 
 const char *lobby_name(const struct lobby *lb)
@@ -667,15 +672,16 @@ void seat_describe(const struct seat *s, char *buf, size_t len)
 void lobby_shutdown(struct lobby *lb, const char *reason)
 {
 	lb->closing = 1;
-	while (lb->waiters) {
-		struct waiter *w = lb->waiters;
+	struct waiter *w;
+	while ((w = LIST_FIRST(&lb->waiters))) {
 		void *client = w->client;
 		const struct seat_ops *ops = w->ops;
 		waiter_free(w);
 		ops->ended(client, LOBBY_CLOSING);
 	}
 	/* game_end frees nothing (games go at their kick) and no game starts now. */
-	for (struct rgame *g = lb->games; g; g = g->next) {
+	struct rgame *g;
+	LIST_FOREACH(g, &lb->games, link) {
 		if (g->over)
 			continue;
 		if (!g->ref) {
@@ -716,8 +722,7 @@ struct lobby *lobby_new(struct event_base *base, const struct config *c,
 		free(lb);
 		return NULL;
 	}
-	lb->reg_next = lobbies;
-	lobbies = lb;
+	LIST_INSERT_HEAD(&lobbies, lb, reg);
 	return lb;
 }
 
@@ -725,19 +730,15 @@ void lobby_free(struct lobby *lb)
 {
 	if (!lb)
 		return;
-	for (struct lobby **p = &lobbies; *p; p = &(*p)->reg_next) {
-		if (*p == lb) {
-			*p = lb->reg_next;
-			break;
-		}
-	}
-	while (lb->waiters)
-		waiter_free(lb->waiters);
+	LIST_REMOVE(lb, reg);
+	while (!LIST_EMPTY(&lb->waiters))
+		waiter_free(LIST_FIRST(&lb->waiters));
 	/* Sessions are gone by now: no client is told anything. */
-	while (lb->games) {
+	struct rgame *g;
+	while ((g = LIST_FIRST(&lb->games))) {
 		for (int c = 0; c < 2; c++)
-			lb->games->seat[c].client = NULL;
-		game_free(lb->games);
+			g->seat[c].client = NULL;
+		game_free(g);
 	}
 	spectate_free(lb->spectate);
 	if (lb->results)

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/queue.h>
 #include "bridge/lobby/lobby.h"
 #include "core/game.h"
 
@@ -52,7 +53,7 @@ struct rgame {
 	char                   reason[LOBBY_REASON_MAX];
 	char                   log_prefix[96]; /* "lobby NAME: game N", the referee's */
 	struct event          *kick;          /* the next step, from the loop */
-	struct rgame          *prev, *next;
+	LIST_ENTRY(rgame)      link;          /* lb->games */
 };
 
 struct waiter {
@@ -63,7 +64,7 @@ struct waiter {
 	char                   name[64];
 	struct engine         *engine;        /* a connected engine (uhp-player), owned */
 	struct event          *timer;         /* the house engine takes it, or it gives up */
-	struct waiter         *prev, *next;
+	LIST_ENTRY(waiter)     link;          /* lb->waiters */
 };
 
 struct lobby {
@@ -73,15 +74,15 @@ struct lobby {
 	const struct lobby_conf *o;           /* lc->lobby */
 	const struct engine_profile *house;   /* NULL = none */
 	FILE                  *results;
-	struct rgame          *games;
+	LIST_HEAD(, rgame)     games;         /* newest first (empty when zeroed) */
 	unsigned               ngames;
 	unsigned               next_no;
-	struct waiter         *waiters;
+	LIST_HEAD(, waiter)    waiters;       /* newest first */
 	unsigned               nwaiting;
 	unsigned               house_games;   /* house games so far: colours alternate */
 	int                    closing;       /* lobby_shutdown: no game starts any more */
 	struct spectate       *spectate;      /* the spectators of its games */
-	struct lobby          *reg_next;      /* every lobby, for lobby_find */
+	LIST_ENTRY(lobby)      reg;           /* every lobby, for lobby_find */
 };
 
 #define LOBBY_CLOSING "The server is shutting down."

@@ -15,7 +15,8 @@
 /* A game spectators may see: started and not yet decided. */
 static struct rgame *watched_game(struct lobby *lb, unsigned n)
 {
-	for (struct rgame *g = lb->games; g; g = g->next)
+	struct rgame *g;
+	LIST_FOREACH(g, &lb->games, link)
 		if (g->no == n && g->live && !g->over)
 			return g;
 	return NULL;
@@ -31,7 +32,8 @@ static unsigned sp_next_game(void *arg, unsigned after)
 {
 	struct lobby *lb = arg;
 	unsigned best = 0;
-	for (struct rgame *g = lb->games; g; g = g->next)
+	const struct rgame *g;
+	LIST_FOREACH(g, &lb->games, link)
 		if (g->live && !g->over && g->no > after && (!best || g->no < best))
 			best = g->no;
 	return best;
