@@ -23,6 +23,37 @@ def both_running():
     return running("w1") and running("w2")
 wait_for(both_running, 60, "a game of each worker in /api/match at once",
          detail=lambda: f"workers seen running: {sorted(map(str, seen))}; /api/match now: {get('/api/match')}")
+# w1 dies mid-game (stopped while a game of its own runs: a stopped process posts
+# no result), then its game leaves the list of games in progress after the expiry.
+# First of all, while the match surely has games left (on a loaded machine the steps
+# below took as long as its 8 games); w2 plays on, alone.
+def stopped_mid_game():
+    r = running("w1")
+    if not r:
+        return None
+    os.kill(w1pid, signal.SIGSTOP)
+    out = open(sys.argv[6]).read()
+    started = [int(l.split()[2]) for l in out.splitlines() if l.startswith("Started game ")]
+    done = {int(l.split()[2]) for l in out.splitlines() if l.startswith("Finished game ")}
+    # With a move shown: a record with none goes at once, not as "abandoned".
+    r = [x for x in running("w1") if started and x["game"] == started[-1] and started[-1] not in done
+         and x["plies"] > 0]
+    if r:
+        return r[0]
+    os.kill(w1pid, signal.SIGCONT)
+    return None
+lid = wait_for(stopped_mid_game, 60, "w1 stopped in the middle of a game")["live_id"]
+os.kill(w1pid, signal.SIGKILL)
+t0 = time.time()
+wait_for(lambda: all(g["id"] != lid for g in in_progress()), 30, "w1's game expiring")
+# Before its job goes to w2 (--claim-after 15000): the expiry dropped it.
+assert time.time() - t0 < 14, time.time() - t0
+print(f"w1's game dropped after {time.time() - t0:.1f} s")
+gl = valid(get("/api/games"), "web-games")
+old = [g for g in gl["finished"] if g["id"] == lid]
+assert old and old[0]["reason"] == "abandoned" and old[0]["result"] is None, old
+assert not any(r["live_id"] == lid for r in valid(get("/api/match"), "web-match")["running"])
+
 # A game of w2's that /api/games lists as well (one may end between the two reads: then
 # its next one is taken).
 def listed():
@@ -92,35 +123,6 @@ wait_for(refused, 20, "five refused entries in the coordinator's stderr")
 assert "refused a progress entry of game 8 (worker forger): longer than the match's --max-plies" \
     in open(sys.argv[5]).read()
 assert all("forger" != r.get("worker") for r in valid(get("/api/match"), "web-match")["running"])
-
-# w1 dies mid-game (stopped while a game of its own runs: a stopped process posts
-# no result), then its game leaves the list of games in progress after the expiry.
-def stopped_mid_game():
-    r = running("w1")
-    if not r:
-        return None
-    os.kill(w1pid, signal.SIGSTOP)
-    out = open(sys.argv[6]).read()
-    started = [int(l.split()[2]) for l in out.splitlines() if l.startswith("Started game ")]
-    done = {int(l.split()[2]) for l in out.splitlines() if l.startswith("Finished game ")}
-    # With a move shown: a record with none goes at once, not as "abandoned".
-    r = [x for x in running("w1") if started and x["game"] == started[-1] and started[-1] not in done
-         and x["plies"] > 0]
-    if r:
-        return r[0]
-    os.kill(w1pid, signal.SIGCONT)
-    return None
-lid = wait_for(stopped_mid_game, 60, "w1 stopped in the middle of a game")["live_id"]
-os.kill(w1pid, signal.SIGKILL)
-t0 = time.time()
-wait_for(lambda: all(g["id"] != lid for g in in_progress()), 30, "w1's game expiring")
-# Before its job goes to w2 (--claim-after 15000): the expiry dropped it.
-assert time.time() - t0 < 14, time.time() - t0
-print(f"w1's game dropped after {time.time() - t0:.1f} s")
-gl = valid(get("/api/games"), "web-games")
-old = [g for g in gl["finished"] if g["id"] == lid]
-assert old and old[0]["reason"] == "abandoned" and old[0]["result"] is None, old
-assert not any(r["live_id"] == lid for r in valid(get("/api/match"), "web-match")["running"])
 
 # w2's watched game ends with its result.
 def ended():
