@@ -51,7 +51,7 @@ must SKIP bestmove.game-over 'never asks'
 leftovers "$what"
 echo "ok $what (${elapsed}s): $(tail -n 1 "$report")"
 
-timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --positions 2 "hub:$fake" >"$tmp/hub.json"
+timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 2 "hub:$fake" >"$tmp/hub.json"
 [ $? = 0 ] || fail "hub --json: exit status"
 schema "$tmp/hub.json" hub yes
 
@@ -134,7 +134,7 @@ must SKIP robustness.stop 'cannot be interrupted'
 requests=$(grep -c '^request' "$tmp/ok.log")
 # (Base only: the module is announced without expansions, so the MLP checks skip.)
 [ "$requests" -ge 25 ] || fail "$what: only $requests requests reached the module"
-timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --positions 2 "trylobot:127.0.0.1:$port" >"$tmp/tb.json"
+timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 2 "trylobot:127.0.0.1:$port" >"$tmp/tb.json"
 [ $? = 0 ] || fail "trylobot --json: exit status"
 schema "$tmp/tb.json" trylobot yes
 stop_module
@@ -233,13 +233,13 @@ command = $TOOLS/fake_uhp_engine
 workdir = $tmp
 EOF
 what="--profile hubgood"
-timeout 60 "$HIVEBRIDGE" check --json --positions 2 --config "$conf" --profile hubgood >"$tmp/p.json"
+timeout 60 "$HIVEBRIDGE" check --json --time-margin-ms 3000 --positions 2 --config "$conf" --profile hubgood >"$tmp/p.json"
 [ $? = 0 ] || fail "$what: exit status"
 schema "$tmp/p.json" hub yes
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["profile"] == "hubgood", r.get("profile")' \
 	"$tmp/p.json" || fail "$what: profile not reported"
 what="--profile module"
-timeout 60 "$HIVEBRIDGE" check --positions 2 --config "$conf" --profile module >"$report" 2>&1
+timeout 60 "$HIVEBRIDGE" check --time-margin-ms 3000 --positions 2 --config "$conf" --profile module >"$report" 2>&1
 [ $? = 0 ] || { cat "$report"; fail "$what: exit status"; }
 grep -q '^protocol: trylobot (profile module)$' "$report" || fail "$what: header"
 stop_module
@@ -253,7 +253,7 @@ must FAIL startup.start 'within 1000 ms'
 [ $(( $(date +%s) - start )) -le 5 ] || fail "$what: the profile's time-out was not used"
 leftovers "$what"
 what="--profile fakeuhp"
-timeout 120 "$HIVEBRIDGE" check --positions 2 --timeout-ms 2000 --config "$conf" --profile fakeuhp >"$report" 2>&1
+timeout 120 "$HIVEBRIDGE" check --positions 2 --timeout-ms 2000 --time-margin-ms 3000 --config "$conf" --profile fakeuhp >"$report" 2>&1
 [ $? = 0 ] || { cat "$report"; fail "$what: exit status"; }
 grep -q '^protocol: uhp (profile fakeuhp)$' "$report" || fail "$what: header"
 must PASS 'movegen.start\[Base\.\.Base+MLP\]' '(8 checks)'

@@ -121,7 +121,7 @@ timeout 60 "$H" match --openings "$R/HV-Abbo69-WeakBot-2018-10-28-2007.sgf" --ga
 grep -q "game 1 (Abbo69 vs WeakBot, line 1): the game is over" "$tmp/err" || fail "finished opening: $(cat "$tmp/err")"
 
 # --- check --positions-from FILE --------------------------------------------------------
-timeout 120 "$H" check --positions-from "$src" --positions 3 builtin >"$tmp/check" 2>&1 ||
+timeout 120 "$H" check --time-margin-ms 3000 --positions-from "$src" --positions 3 builtin >"$tmp/check" 2>&1 ||
 	{ cat "$tmp/check"; fail "check --positions-from"; }
 grep -q "^PASS movegen.random\[0..2\]" "$tmp/check" || fail "check --positions-from: $(grep random "$tmp/check")"
 

@@ -5,7 +5,8 @@ rep = json.load(open(sys.argv[1]))
 errs = list(V(json.load(open('schemas/check-report.json'))).iter_errors(rep))
 assert not errs, errs[0].message
 assert rep["protocol"] == sys.argv[2], rep["protocol"]
-assert rep["conformant"] is (sys.argv[3] == "yes"), rep["conformant"]
+failed = ["%s: %s" % (c["name"], c.get("reason")) for c in rep["checks"] if c["status"] == "fail"]
+assert rep["conformant"] is (sys.argv[3] == "yes"), f"conformant {rep['conformant']}; failed: {failed}"
 s = rep["summary"]
 assert s["passed"] == sum(c["status"] == "pass" for c in rep["checks"])
 assert s["failed"] == sum(c["status"] == "fail" for c in rep["checks"])
