@@ -78,11 +78,11 @@ spawn env MALLOC_PERTURB_=165 "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$p
 	>"$tmp/wd.out" 2>"$tmp/wd.err"
 wd=$spawned
 wait_for 'grep -q "^Started game 1 " "$tmp/wd.out"' 60 || fail "wd did not start game 1"
-# Its connection blocked in XREADGROUP with a command (the heartbeat's GETRANGE) behind it.
-wait_for 'rcli CLIENT LIST | grep "cmd=xreadgroup" | grep -q "flags=b .*qbuf=[1-9]"' 30 ||
-	fail "no heartbeat queued behind the worker's XREADGROUP: $(rcli CLIENT LIST)"
-printf '%s\n' MULTI "$(job d 0-2 2 nosuch builtin 0 60)" "SET hivebridge:d:stop paused" EXEC | rcli >/dev/null ||
-	fail "MULTI"
+# Its connection blocked in XREADGROUP with a command (the heartbeat's GETRANGE) behind
+# it: then at once the job and the pause, in one transaction.
+# shellcheck disable=SC2046
+python3 tests/integration/queue_worker_bounds_race.py "$port" hivebridge:d:stop \
+	$(job d 0-2 2 nosuch builtin 0 60) || fail "the job and the pause"
 wait_for '! procs_alive $wd' 30 || fail "wd did not stop once a job named a profile it lacks"
 wait $wd
 st=$?
@@ -96,7 +96,7 @@ spawn "$HIVEBRIDGE" worker --queue "redis://127.0.0.1:$port/s" --name ws >"$tmp/
 ws=$spawned
 wait_for '! procs_alive $ws' 30 || fail "ws did not see the match over in a 2 MiB stop key: $(cat "$tmp/ws.err")"
 grep -q "^Match s is over" "$tmp/ws.out" || fail "ws did not say the match is over: $(cat "$tmp/ws.out")"
-! grep -q "reply" "$tmp/ws.err" "$tmp/wp.err" "$tmp/wg.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
+! grep -q "reply" "$tmp/ws.err" || fail "ws dropped its connection on the stop key: $(cat "$tmp/ws.err")"
 # 5. A post sent again after its answer was lost.
 queue_new p
 echo "$(job p 0-1 1 builtin:movetime=300 builtin:movetime=300 0 8)" | rcli >/dev/null || fail "XADD p 0-1"

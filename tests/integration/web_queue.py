@@ -16,6 +16,35 @@ def in_progress():
     gl = valid(get("/api/games"), "web-games")
     return [g for g in gl["games"] if g["kind"] == "match"]
 
+def long_game(plies):
+    """A legal Base game of that many moves, still in progress: random moves through
+    the built-in engine's UHP (validmoves, play, undo when it ends the game)."""
+    p = subprocess.Popen([hb, "uhp", "--engine", "builtin"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True)
+    def ask(cmd):
+        if cmd:
+            p.stdin.write(cmd + "\n")
+            p.stdin.flush()
+        out = []
+        while True:
+            l = p.stdout.readline()
+            if not l:
+                sys.exit(f"hivebridge uhp ended after {cmd}")
+            if l.strip() == "ok":
+                return out
+            out.append(l.strip())
+    ask(None)
+    gs = ask("newgame Base")[0]
+    rnd = random.Random(7)
+    while gs.count(";") - 2 < plies:
+        gs = ask("play " + rnd.choice(ask("validmoves")[0].split(";")))[0]
+        if gs.split(";")[1] != "InProgress":
+            gs = ask("undo")[0]
+    p.stdin.close()
+    p.wait(timeout=10)
+    return gs
+long50 = long_game(50)      # made first: it takes seconds on a loaded machine
+
 # A worker's game appears, with the match's engines, and grows move by move.
 seen = set()
 def both_running():
@@ -23,10 +52,29 @@ def both_running():
     return running("w1") and running("w2")
 wait_for(both_running, 60, "a game of each worker in /api/match at once",
          detail=lambda: f"workers seen running: {sorted(map(str, seen))}; /api/match now: {get('/api/match')}")
+# Forged entries (first: a match played out reads no more of them): refused, said,
+# nothing shown, the coordinator lives on. The last
+# is a legal game from an empty board, but longer than --max-plies 40 allows (a
+# long one would stall the loop in its parse): refused before it is parsed.
+def xadd(*fields):
+    subprocess.run(["redis-cli", "-p", rport, "XADD", "hivebridge:wq:progress", "*", *fields],
+                   check=True, stdout=subprocess.DEVNULL)
+xadd("game", "1", "worker", "forger", "gs", "Base;InProgress;White[1];zz")
+xadd("game", "2", "worker", "forger", "gs", "Base+MLP;InProgress;White[1]")
+xadd("game", "999", "worker", "forger", "gs", "Base;NotStarted;White[1]")
+xadd("nothing", "here")
+xadd("game", "8", "worker", "forger", "gs", long50)
+def refused():
+    return open(sys.argv[5]).read().count("refused a progress entry") >= 5
+wait_for(refused, 20, "five refused entries in the coordinator's stderr")
+assert "refused a progress entry of game 8 (worker forger): longer than the match's --max-plies" \
+    in open(sys.argv[5]).read()
+assert all("forger" != r.get("worker") for r in valid(get("/api/match"), "web-match")["running"])
+
 # w1 dies mid-game (stopped while a game of its own runs: a stopped process posts
 # no result), then its game leaves the list of games in progress after the expiry.
-# First of all, while the match surely has games left (on a loaded machine the steps
-# below took as long as its 8 games); w2 plays on, alone.
+# Early, while the match surely has games left (on a loaded machine the steps below
+# took as long as its 8 games); w2 plays on, alone.
 def stopped_mid_game():
     r = running("w1")
     if not r:
@@ -78,51 +126,6 @@ for attempt in range(4):
 assert len(seen) >= 2, f"four games of w2 each seen at one ply only: {seen}"
 print("grew:", seen)
 
-def long_game(plies):
-    """A legal Base game of that many moves, still in progress: random moves through
-    the built-in engine's UHP (validmoves, play, undo when it ends the game)."""
-    p = subprocess.Popen([hb, "uhp", "--engine", "builtin"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, text=True)
-    def ask(cmd):
-        if cmd:
-            p.stdin.write(cmd + "\n")
-            p.stdin.flush()
-        out = []
-        while True:
-            l = p.stdout.readline()
-            if not l:
-                sys.exit(f"hivebridge uhp ended after {cmd}")
-            if l.strip() == "ok":
-                return out
-            out.append(l.strip())
-    ask(None)
-    gs = ask("newgame Base")[0]
-    rnd = random.Random(7)
-    while gs.count(";") - 2 < plies:
-        gs = ask("play " + rnd.choice(ask("validmoves")[0].split(";")))[0]
-        if gs.split(";")[1] != "InProgress":
-            gs = ask("undo")[0]
-    p.stdin.close()
-    p.wait(timeout=10)
-    return gs
-
-# Forged entries: refused, said, nothing shown, the coordinator lives on. The last
-# is a legal game from an empty board, but longer than --max-plies 40 allows (a
-# long one would stall the loop in its parse): refused before it is parsed.
-def xadd(*fields):
-    subprocess.run(["redis-cli", "-p", rport, "XADD", "hivebridge:wq:progress", "*", *fields],
-                   check=True, stdout=subprocess.DEVNULL)
-xadd("game", "1", "worker", "forger", "gs", "Base;InProgress;White[1];zz")
-xadd("game", "2", "worker", "forger", "gs", "Base+MLP;InProgress;White[1]")
-xadd("game", "999", "worker", "forger", "gs", "Base;NotStarted;White[1]")
-xadd("nothing", "here")
-xadd("game", "8", "worker", "forger", "gs", long_game(50))
-def refused():
-    return open(sys.argv[5]).read().count("refused a progress entry") >= 5
-wait_for(refused, 20, "five refused entries in the coordinator's stderr")
-assert "refused a progress entry of game 8 (worker forger): longer than the match's --max-plies" \
-    in open(sys.argv[5]).read()
-assert all("forger" != r.get("worker") for r in valid(get("/api/match"), "web-match")["running"])
 
 # w2's watched game ends with its result.
 def ended():
