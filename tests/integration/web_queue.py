@@ -74,7 +74,7 @@ assert all("forger" != r.get("worker") for r in valid(get("/api/match"), "web-ma
 # w1 dies mid-game (stopped while a game of its own runs: a stopped process posts
 # no result), then its game leaves the list of games in progress after the expiry.
 # Early, while the match surely has games left (on a loaded machine the steps below
-# took as long as its 8 games); w2 plays on, alone.
+# took as long as 8 games); w2 plays on, alone.
 def stopped_mid_game():
     r = running("w1")
     if not r:
@@ -137,6 +137,6 @@ assert g["result"] in ("1-0", "0-1", "1/2-1/2") and g["reason"] and g["reason"] 
 # Played out: no worker game left in progress, every game in the table.
 wait_for(lambda: valid(get("/api/match"), "web-match")["over"], 120, "the match over")
 m = valid(get("/api/match"), "web-match")
-assert m["played"] == 8 and len(m["finished"]) == 8 and m["running"] == [], m
+assert m["played"] == 16 and len(m["finished"]) == 16 and m["running"] == [], m
 assert in_progress() == [], in_progress()
 print("web_queue checks: ok")

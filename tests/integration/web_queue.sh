@@ -23,11 +23,12 @@ fail() {
 
 web_redis wq
 
-# 8 games of 40 plies at 150 ms a move (the depth-2 side: at once); a silent worker's
+# 16 games of 40 plies at 150 ms a move (the depth-2 side: at once: at a load of 18 on
+# 2 cores 8 games were over before the test came to its steps); a silent worker's
 # game goes after 5 s (not 2: on a loaded machine a move took that long, and the games
 # flickered in and out of the list), its job to another worker after 15 s (so the
 # expiry, not the take-over, drops it).
-spawn "$HIVEBRIDGE" match --queue "$url" --games 8 --max-plies 40 --movetime 150 --live-expiry 5000 \
+spawn "$HIVEBRIDGE" match --queue "$url" --games 16 --max-plies 40 --movetime 150 --live-expiry 5000 \
 	--http 127.0.0.1:0 builtin builtin:depth=2 >"$tmp/coord.out" 2>"$tmp/coord.err"
 coord=$spawned
 wait_listening "$tmp/coord.err" $coord 1 http
