@@ -42,13 +42,7 @@ set -- --openings "$top/conf/openings-base.txt" --games $games --movetime 50 --m
 	--results "$tmp/r.jsonl" --pgnout "$tmp/r.pgn"
 spawn "$H" match "$@" builtin builtin:depth=2 >"$tmp/r1.out" 2>&1
 pid=$spawned
-wait_for '! procs_alive $pid || { [ -f "$tmp/r.jsonl" ] && [ "$(wc -l <"$tmp/r.jsonl")" -ge 1 ]; }' 120 ||
-	fail "no game written within 120 s"
-procs_alive "$pid" || { cat "$tmp/r1.out"; fail "the match ended before it was killed"; }
-kill -9 "$pid"
-wait "$pid" 2>/dev/null
-n1=$(wc -l <"$tmp/r.jsonl")
-[ "$n1" -ge 1 ] && [ "$n1" -lt $games ] || fail "killed with $n1 games written"
+kill_after "$pid" "$tmp/r.jsonl" 1 $games "$tmp/r1.out"
 # As if the kill had struck between the PGN and the results, and a crash in a write.
 $P spoil "$tmp/r.pgn" $((n1 + 1)) || fail "spoil"
 timeout 300 "$H" match "$@" --resume builtin builtin:depth=2 >"$tmp/r2.out" 2>&1 || { cat "$tmp/r2.out"; fail "resumed match: status $?"; }

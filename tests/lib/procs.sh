@@ -21,11 +21,13 @@
 #   procs_children PID       $procs_kids: the children of PID, zombies included.
 #   procs_alive PID          true while PID runs (a zombie is not alive).
 #   count PATTERN FILE       matching lines of FILE, 0 while it does not exist yet.
-#   kill_torn PID RESULTS MIN TOTAL OUT
+#   kill_after PID RESULTS MIN TOTAL OUT
 #                            once PID (a match or tournament writing RESULTS, its
-#                            output in OUT) has written MIN lines, SIGKILL it, check it
-#                            wrote MIN to TOTAL-1 ($n1, copied to $tmp/before.jsonl) and
-#                            append a torn line, as if the kill struck mid-write.
+#                            output in OUT) has written MIN lines, SIGKILL it and check
+#                            it wrote MIN to TOTAL-1 ($n1).
+#   kill_torn PID RESULTS MIN TOTAL OUT
+#                            kill_after, then RESULTS copied to $tmp/before.jsonl and a
+#                            torn line appended, as if the kill struck mid-write.
 #   need TOOL...             fail (never skip) when python3, jsonschema, ... is missing.
 #   fail_logs MESSAGE        every $tmp/*.out and $tmp/*.err, and the files named in
 #                            $fail_files, in full on stderr, then "FAIL: MESSAGE",
@@ -280,7 +282,7 @@ count() {
 	echo "${_pc:-0}"
 }
 
-kill_torn() {
+kill_after() {
 	wait_for "! procs_alive $1 || { [ -f \"$2\" ] && [ \"\$(wc -l <\"$2\")\" -ge $3 ]; }" 120 ||
 		fail "no game written within 120 s"
 	procs_alive "$1" || { cat "$5"; fail "the run ended before it was killed"; }
@@ -288,6 +290,10 @@ kill_torn() {
 	wait "$1" 2>/dev/null
 	n1=$(wc -l <"$2")
 	[ "$n1" -ge "$3" ] && [ "$n1" -lt "$4" ] || fail "killed with $n1 games written"
+}
+
+kill_torn() {
+	kill_after "$@"
 	cp "$2" "$tmp/before.jsonl"
 	printf '{"game":%d,"white":"builtin","bla' $((n1 + 1)) >>"$2"
 }
