@@ -4,7 +4,8 @@
 # to 1.5 s) passes for an engine that thinks its time, fails (optional) for one that
 # answers at once and for one that overruns; timing.sigint (informational: what
 # SIGINT to its group, the bridge's stop, does) passes for one that stops and
-# answers and for one that survives it after answering, and fails (optional) for
+# answers, for one that stops slowly (long before its own time, as on a loaded
+# machine) and for one that survives it after answering, and fails (optional) for
 # one that dies of it and one that ignores it. None changes the exit status; the
 # JSON report says the behaviour in engine.sigint.
 set -u
@@ -35,6 +36,11 @@ what="overruns"
 run 90 -- "$fake" --delay-ms 1700
 must FAIL 'timing.bestmove-1s (optional)' 'answered after [0-9]* ms: its client waits longer than it asked'
 must PASS timing.sigint 'stops its search on SIGINT'
+
+what="stops slowly"
+run 60 -- "$fake" --use-time --stop-ms 1100
+[ $rc = 0 ] || { cat "$report"; fail "$what: exit status $rc"; }
+must PASS timing.sigint 'stops its search on SIGINT and answers ([0-9]* ms after it: slow, over 1000 ms, but long before'
 
 what="dies on SIGINT"
 run 60 --json -- "$fake" --fault die-on-sigint --use-time

@@ -19,6 +19,7 @@
  *                               its time plus --delay-ms (default 0)
  *   --delay-ms N                bestmove thinks N ms (SIGINT ends it early)
  *   --use-time                  "bestmove time T" thinks T (SIGINT ends it early)
+ *   --stop-ms N                 SIGINT ends a search N ms later (a slow stop)
  *   --sloppy                    legal moves in another notation: the last reference
  *                               instead of the first, odd case, extra spaces, and an
  *                               intermediate "move;depth;score" line first
@@ -52,6 +53,7 @@ static const struct {
 };
 
 static volatile sig_atomic_t interrupted;
+static long stop_ms;            /* --stop-ms */
 
 static void on_sigint(int sig)
 {
@@ -119,6 +121,11 @@ static void think(long ms)
 	long end = mono_ms() + ms;
 	while (mono_ms() < end && !interrupted)
 		nanosleep(&slice, NULL);
+	if (interrupted && stop_ms > 0) {
+		struct timespec rest = { stop_ms / 1000, stop_ms % 1000 * 1000 * 1000 };
+		while (nanosleep(&rest, &rest) < 0 && errno == EINTR)
+			;
+	}
 }
 
 static void print_game(const struct fake *f)
@@ -331,11 +338,14 @@ int main(int argc, char **argv)
 			f.use_time = 1;
 		} else if (!strcmp(argv[i], "--sloppy")) {
 			f.sloppy = 1;
+		} else if (!strcmp(argv[i], "--stop-ms") && i + 1 < argc) {
+			stop_ms = atol(argv[++i]);
 		} else if (!strcmp(argv[i], "--delay-ms") && i + 1 < argc) {
 			f.delay_ms = atol(argv[++i]);
 			have_delay = 1;
 		} else {
-			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--use-time] [--sloppy]\n");
+			fprintf(stderr, "usage: fake_uhp_engine [--fault NAME] [--delay-ms N] [--stop-ms N] [--use-time] "
+				"[--sloppy]\n");
 			return 2;
 		}
 	}
