@@ -131,7 +131,7 @@ while not buf.endswith(b"}"):
     assert d, "tbshort: closed"
     buf += d
 el = time.monotonic() - t0
-assert el < 3, f"Trylobot deadline not clamped to max_think_time: {el:.1f} s"
+assert el < 10, f"Trylobot deadline not clamped to max_think_time (1 s, the request asked an hour): {el:.1f} s"
 assert b'"turn_type"' in buf, buf[:200]
 s.close()
 print(f"bounds: UHP and Hub refusals; a Trylobot deadline an hour away answered in {el:.2f} s")
@@ -206,16 +206,17 @@ for c in long:
 wait_for(idle, 5, "quiet before the queue test", detail=stats)
 s0 = stats()
 for c in long:
-    c.send("bestmove time 00:00:04")
+    c.send("bestmove time 00:00:08")
 wait_for(lambda: stats()["cpu"] - s0["cpu"] > 40, 10, "both workers busy", detail=stats)
 q = Uhp(P_LOOSE)
 q.cmd("newgame Base+MLP")
 t0 = time.monotonic()
 a = q.cmd("bestmove time 00:00:01")
 el = time.monotonic() - t0
-print(f"queued 1 s search behind {POOL} 4 s searches: answered in {el:.2f} s: {a}")
+print(f"queued 1 s search behind {POOL} 8 s searches: answered in {el:.2f} s: {a}")
 assert len(a) == 1 and a[0].startswith("err") and "busy" in a[0], a
-assert el < 2.5, f"the queued search was answered after {el:.2f} s, not at its deadline"
+# The workers come free some 8 s on: half of that is a loaded machine's margin.
+assert el < 4.5, f"the queued search was answered after {el:.2f} s, not at its deadline"
 for c in long:
     a = c.answer()
     assert len(a) == 1 and not a[0].startswith("err"), a

@@ -116,7 +116,8 @@ time.sleep(0.3)
 t0 = time.time()
 send("stop")
 got = search("done after stop")
-assert time.time() - t0 < 2, "stop took too long"
+# An analyze that missed its stop would never end: 10 s is for a loaded machine.
+assert time.time() - t0 < 10, "stop took too long"
 print("ok go analyze + stop: %s after %.3f s" % (got[-1], time.time() - t0))
 send("stop")               # outside a search: ignored, no answer
 send("ponder-hit")
@@ -135,7 +136,7 @@ t0 = time.time()
 send("ponder-hit")
 got = search("done after ponder-hit")
 took = time.time() - t0
-assert 0.3 < took < 3, "ponder-hit to done took %.3f s" % took
+assert 0.3 < took < 10, "ponder-hit to done took %.3f s" % took
 with open(tmp + "/played2", "w") as f:
     f.write("newgame Base+MLP;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-\n"
             "play wA1 \\wQ\nplay bA1 \\bQ\nplay %s\n" % value(got[-1], "move"))
