@@ -153,7 +153,7 @@ wait_for(lambda: not os.path.exists(f"/proc/{pid}") or
          open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z", 15, "the daemon's exit")
 took = time.monotonic() - t0
 print(f"the daemon exited {took:.2f} s after SIGTERM")
-assert took < 6, took
+assert took < 20, took    # every client told: not the 60 s grace (20: a loaded machine's margin)
 
 rows = valid_rows("schemas/match-result.json", results)
 assert len(rows) == 4, rows
