@@ -76,10 +76,7 @@ static const struct engine_child_ops seen_ops = {
 /* Runs the loop until a callback breaks it, or 5 s as a safety net. */
 static void run_loop(void)
 {
-	struct timeval tv = { 5, 0 };
-
-	event_base_loopexit(base, &tv);
-	event_base_dispatch(base);
+	unit_loop(base, NULL, 5000);
 }
 
 /* A child running the shell script; s records what happens. */
@@ -304,11 +301,8 @@ static void test_pending_and_overflow(void)
 	CU_ASSERT_STRING_EQUAL(s.lines[0], "one");
 	/* "part" may come in a later read: wait for it under a deadline. */
 	size_t n = 0;
-	for (int i = 0; i < 200 && (n = engine_child_pending(s.c, buf, sizeof buf)) < 4; i++) {
-		struct timeval tv = { 0, 10000 };
-		event_base_loopexit(base, &tv);
-		event_base_dispatch(base);
-	}
+	for (int i = 0; i < 200 && (n = engine_child_pending(s.c, buf, sizeof buf)) < 4; i++)
+		unit_loop(base, NULL, 10);
 	CU_ASSERT_EQUAL(n, 4);
 	CU_ASSERT_EQUAL(memcmp(buf, "part", 4), 0);
 	CU_ASSERT_EQUAL(engine_child_unsent(s.c), 0);

@@ -36,10 +36,7 @@ static void on_done(void *arg, const struct engine_result *r)
 /* Runs the loop until the answer is in or the deadline passes. */
 static void wait_done(struct run *run)
 {
-	struct timeval tv = { DEADLINE_S, 0 };
-	event_base_loopexit(run->base, &tv);
-	while (!run->done && event_base_loop(run->base, 0) == 0 && !event_base_got_exit(run->base))
-		;
+	unit_loop(run->base, &run->done, DEADLINE_S * 1000);
 }
 
 /* Positions of a random game (fixed seed) of the given type with at most / more than

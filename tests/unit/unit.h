@@ -28,4 +28,12 @@ struct unit_suite {
 /* Each test file defines this one. */
 extern const struct unit_suite unit_suite;
 
+struct event_base;
+
+/* Runs base until *done is set (done NULL: until a callback breaks the loop) or ms
+ * pass; 0 if the deadline did not pass. The deadline is a timer of its own, deleted
+ * on return: a leftover event_base_loopexit() of an earlier run ended a later one
+ * early at load 15. */
+int unit_loop(struct event_base *base, const int *done, unsigned ms);
+
 #endif

@@ -11,7 +11,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <event2/event.h>
+
 #include "tests/unit/unit.h"
+
+struct unit_deadline {
+	struct event_base *base;
+	int                expired;
+};
+
+static void unit_expire(evutil_socket_t fd, short what, void *arg)
+{
+	struct unit_deadline *d = arg;
+
+	d->expired = 1;
+	event_base_loopbreak(d->base);
+}
+
+int unit_loop(struct event_base *base, const int *done, unsigned ms)
+{
+	struct unit_deadline d = { base, 0 };
+	struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000 };
+	struct event *ev = evtimer_new(base, unit_expire, &d);
+
+	if (!ev)
+		abort();
+	evtimer_add(ev, &tv);
+	if (done) {
+		while (!*done && !d.expired)
+			if (event_base_loop(base, EVLOOP_ONCE) < 0)
+				break;
+	} else {
+		event_base_dispatch(base);
+	}
+	event_free(ev);
+	return d.expired ? -1 : 0;
+}
 
 static void usage(const char *prog)
 {
