@@ -65,6 +65,17 @@ static void engine_failed(struct checker *ck, const struct result *r, int64_t ms
 				  CHECK_GROUP_FAILURES);
 }
 
+/* A start failed inside another check (a restart after a fault): the report says
+ * what a start sends and expects, as startup.start does, and the rest of the group
+ * is skipped (each check would wait the start's time-out again). */
+static void e_start_failed(struct checker *ck, struct result *r)
+{
+	if (!r->sent.len)
+		ck->spec->note_start(ck, r);
+	if (!ck->lost)
+		ck->lost = xasprintf("engine lost at %s (it did not start again)", r->name);
+}
+
 /* engine_start under our deadline: the first start, or a restart after a failure
  * (nothing to do when the engine is up). 0 when it is up; else r has failed. */
 static int e_start(struct checker *ck, struct result *r, int64_t *ms)
@@ -81,6 +92,7 @@ static int e_start(struct checker *ck, struct result *r, int64_t *ms)
 		return -1;
 	}
 	if (ewait_run(ck, &w, limit) < 0) {
+		e_start_failed(ck, r);
 		check_engine_abandon(ck, r, limit);
 		return -1;
 	}
@@ -89,6 +101,7 @@ static int e_start(struct checker *ck, struct result *r, int64_t *ms)
 	if (w.status == ENGINE_OK) {
 		rc = 0;
 	} else {
+		e_start_failed(ck, r);
 		check_note_got(r, "%s", w.message ? w.message : "failed");
 		check_fail(r, "the engine does not start: %s", w.message ? w.message : "failed");
 		ck->faults++;

@@ -58,7 +58,7 @@ leftovers "$what"
 echo "ok $what (${elapsed}s): $(tail -n 1 "$report")"
 
 what="otep ok --json"
-timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 1 \
+timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 5000 --time-margin-ms 3000 --positions 1 \
 	"otep:$tmp/engines/fake.ini" >"$tmp/ok.json"
 rc=$?
 [ $rc = 0 ] || { python3 tests/lib/check_report.py "$tmp/ok.json" otep yes; fail "$what: exit status $rc"; }
@@ -112,7 +112,7 @@ done || exit 1
 
 # A failing engine's JSON: what was sent, what came back and what was expected.
 what="otep --json illegal"
-timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 1 "otep:$fake" --fault illegal \
+timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 5000 --time-margin-ms 3000 --positions 1 "otep:$fake" --fault illegal \
 	>"$tmp/bad.json"
 [ $? = 1 ] || fail "$what: exit status"
 schema "$tmp/bad.json" otep no
@@ -150,7 +150,7 @@ for name in bestmove.forced-pass $otep_checks; do
 	must PASS "$name"
 done
 echo "ok $what (${elapsed}s): $(tail -n 1 "$report")"
-timeout 120 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 1 \
+timeout 120 "$HIVEBRIDGE" check --json --timeout-ms 5000 --time-margin-ms 3000 --positions 1 \
 	"otep:$HIVEBRIDGE otep --engine builtin:depth=1" >"$tmp/self.json"
 [ $? = 0 ] || fail "$what --json: exit status"
 schema "$tmp/self.json" otep yes

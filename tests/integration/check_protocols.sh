@@ -51,7 +51,7 @@ must SKIP bestmove.game-over 'never asks'
 leftovers "$what"
 echo "ok $what (${elapsed}s): $(tail -n 1 "$report")"
 
-timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 2 "hub:$fake" >"$tmp/hub.json"
+timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 5000 --time-margin-ms 3000 --positions 2 "hub:$fake" >"$tmp/hub.json"
 [ $? = 0 ] || fail "hub --json: exit status"
 schema "$tmp/hub.json" hub yes
 
@@ -96,6 +96,23 @@ schema "$report" hub no
 python3 tests/integration/check_protocols.py "$report" || fail "$what: content"
 leftovers "$what"
 
+# An engine that starts once and never again: the restart after its crash fails
+# the check it happens in, with what a start sends and expects, and the rest of
+# the group is skipped, not each made to wait the start's time-out.
+what="hub restart fails"
+cat >"$tmp/once.sh" <<EOF
+#!/bin/sh
+[ -e "$tmp/once.started" ] && exec "$fake" --fault never-ready
+: >"$tmp/once.started"
+exec "$fake" --fault crash
+EOF
+chmod +x "$tmp/once.sh"
+run 60 --json "hub:$tmp/once.sh"
+[ $rc = 1 ] || { cat "$report"; fail "$what: exit status $rc"; }
+schema "$report" hub no
+python3 tests/integration/check_protocols.py "$report" restart || fail "$what: content"
+leftovers "$what"
+
 # --- Trylobot modules ----------------------------------------------------------------
 start_module() {   # start_module NAME ARGS...: sets $port and $modpid
 	name=$1
@@ -134,7 +151,7 @@ must SKIP robustness.stop 'cannot be interrupted'
 requests=$(grep -c '^request' "$tmp/ok.log")
 # (Base only: the module is announced without expansions, so the MLP checks skip.)
 [ "$requests" -ge 25 ] || fail "$what: only $requests requests reached the module"
-timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 1000 --time-margin-ms 3000 --positions 2 "trylobot:127.0.0.1:$port" >"$tmp/tb.json"
+timeout 60 "$HIVEBRIDGE" check --json --timeout-ms 5000 --time-margin-ms 3000 --positions 2 "trylobot:127.0.0.1:$port" >"$tmp/tb.json"
 [ $? = 0 ] || fail "trylobot --json: exit status"
 schema "$tmp/tb.json" trylobot yes
 stop_module

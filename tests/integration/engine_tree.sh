@@ -89,7 +89,7 @@ n=$(kids)
 echo "match: the crashed engines' children are gone"
 
 # --- check: the engine crashes on bestmove ---------------------------------------
-timeout 120 "$HIVEBRIDGE" check --timeout-ms 1000 --positions 1 -- "$engine" --fault crash-on-bestmove \
+timeout 120 "$HIVEBRIDGE" check --timeout-ms 5000 --positions 1 -- "$engine" --fault crash-on-bestmove \
 	>"$tmp/check.out" 2>&1
 rc=$?
 [ $rc = 1 ] || { cat "$tmp/check.out"; fail "check: exit status $rc, expected 1"; }

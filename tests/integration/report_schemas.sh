@@ -13,7 +13,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A conformant engine and a faulty one: both reports must fit the schema.
 timeout 120 "$H" check --json --positions 2 builtin > "$tmp/ok.json" || fail "check builtin exited $?"
-timeout 120 "$H" check --json --positions 2 --timeout-ms 2000 -- "$T/fake_uhp_engine" --fault illegal-move > "$tmp/bad.json"
+timeout 120 "$H" check --json --positions 2 --timeout-ms 5000 -- "$T/fake_uhp_engine" --fault illegal-move > "$tmp/bad.json"
 [ $? = 1 ] || fail "check of a faulty engine should exit 1"
 timeout 120 "$H" match --games 2 --depth 1 --max-plies 60 --results "$tmp/results.jsonl" \
 	builtin:depth=1 "$T/fake_uhp_engine --fault illegal-move" > /dev/null 2>&1
