@@ -164,9 +164,14 @@ async function keyMove(page) {
 
 async function startGame(page) {
   await page.waitForFunction(() => document.getElementById("conn").textContent === "live");
+  const old = await page.evaluate(() => { window.shownBeforeStart = view.game; return view.id; });
   if (!await page.$eval("#panel", (e) => e.open)) await mouseClick(page, "#panel > summary");
   await page.select("#depth", "1");
   await mouseClick(page, "#start");
+  // The new game read and shown: until then the game before it (9. below: one the
+  // daemon lost) is on the board, and a piece picked there is dropped when it comes.
+  await page.waitForFunction((o) => view.id !== null && view.id !== o && view.game &&
+    view.game !== window.shownBeforeStart && view.game.id === view.id, {}, old);
 }
 
 // A random walk of the server's legal moves: a GameString of up to `plies` plies (it
