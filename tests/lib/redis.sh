@@ -26,8 +26,12 @@ queue_kill_in_game() {
 		wait_for '[ $(count "^Started" "$_qwo") -gt $(count "^Finished" "$_qwo") ]' 60 ||
 			fail "$1 never started a game"
 		kill -STOP "$2"
-		if [ $(count "^Started" "$_qwo") -gt $(count "^Finished" "$_qwo") ]; then
-			killed=$(sed -n 's/^Started game \([0-9]*\) .*/\1/p' "$_qwo" | tail -n 1)
+		# A game started and not finished: with two at once, not always the last
+		# started (tournament_queue's w1 had finished that one and posted it).
+		killed=$(sed -n 's/^Started game \([0-9]*\) .*/\1/p' "$_qwo" | while read -r _g; do
+			grep -q "^Finished game $_g " "$_qwo" || echo "$_g"
+		done | tail -n 1)
+		if [ -n "$killed" ]; then
 			kill -KILL "$2"
 		else
 			kill -CONT "$2"
