@@ -17,7 +17,7 @@ spawn python3 tests/tools/hivegame_standin.py --hivebridge "$HIVEBRIDGE" --ports
 	--token-ttl 20 --users bot1:pw-one-7Qx,bot2:pw-two-9Kz,botn:pw-nok-3Vb,bots:pw-srv-5Hd,botf:pw-flt-2Wq >"$tmp/standin.out" 2>"$tmp/standin.err"
 wait_for '[ -s "$tmp/ports" ]' 30 || fail_logs "the stand-in did not start"
 read -r api ctl <"$tmp/ports"
-timeout 200 python3 tests/integration/hivegame_bot.py "$HIVEBRIDGE" "$tmp" "$api" "$ctl" "$NOKAMUTE" \
+timeout 480 python3 tests/integration/hivegame_bot.py "$HIVEBRIDGE" "$tmp" "$api" "$ctl" "$NOKAMUTE" \
 	>"$tmp/driver.out" 2>"$tmp/driver.err" || fail_logs "hivegame_bot.py"
 procs_alive "$spawned" || fail_logs "the stand-in died"
 tail -n 1 "$tmp/driver.out"
